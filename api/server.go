@@ -1,0 +1,38 @@
+// Package api assembles the HTTP server: one Fiber app with the developer API under /v3,
+// the management API under /v1, and one error handler.
+package api
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	v1 "github.com/heraldhq/herald/api/v1"
+	v3 "github.com/heraldhq/herald/api/v3"
+	"github.com/heraldhq/herald/api/web"
+)
+
+// Options configure the server.
+type Options struct {
+	BodyLimit int
+	Log       *slog.Logger
+}
+
+// New returns the Fiber app serving both APIs.
+func New(opts Options, dev *v3.Handlers, health *v1.Health) *fiber.App {
+	app := fiber.New(fiber.Config{
+		AppName:               "herald",
+		BodyLimit:             opts.BodyLimit,
+		ErrorHandler:          web.ErrorHandler(opts.Log),
+		DisableStartupMessage: true,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           2 * time.Minute,
+	})
+	app.Use(recover.New(), web.RequestIDMiddleware)
+	dev.Register(app.Group("/v3"))
+	health.Register(app.Group("/v1"))
+	return app
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sync/errgroup"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/devenv"
+	"github.com/heraldhq/herald/stack"
+)
+
+// demoAppName is the app `herald dev` creates once and prints the credentials of.
+const demoAppName = "demo"
+
+// runDev runs everything in one process for development: Postgres and Temporal are used when
+// they answer and started locally when they do not.
+func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.Writer) error {
+	var err error
+	if cfg.DatabaseURL, err = devPostgres(ctx, cfg, log); err != nil {
+		return err
+	}
+	if err := db.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
+		return err
+	}
+	temporalUI := ""
+	if devenv.Answers(ctx, cfg.TemporalAddress) {
+		log.Info("using the Temporal server that answers", "address", cfg.TemporalAddress)
+	} else {
+		srv, err := devTemporal(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer srv.Stop()
+		temporalUI = srv.UIURL
+	}
+
+	s, err := open(ctx, cfg, log, true)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	creds, err := demoApp(ctx, s)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on HERALD_HTTP_ADDR=%s: %w", cfg.HTTPAddr, err)
+	}
+	printBanner(stdout, cfg, temporalUI, creds)
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return s.ServeHTTP(gctx, ln) })
+	g.Go(func() error { return s.RunRelay(gctx) })
+	g.Go(func() error { return s.RunWorker(gctx) })
+	return g.Wait()
+}
+
+// devPostgres returns a database URL that answers: the configured one, or a private cluster
+// under the data directory.
+func devPostgres(ctx context.Context, cfg config.Config, log *slog.Logger) (string, error) {
+	if devenv.PostgresAnswers(ctx, cfg.DatabaseURL) {
+		return cfg.DatabaseURL, nil
+	}
+	log.Info("no Postgres answers at HERALD_DATABASE_URL; starting a private cluster", "url", config.MaskURL(cfg.DatabaseURL), "dir", filepath.Join(cfg.DataDir, "pg"))
+	url, err := devenv.PrivatePostgres(ctx, filepath.Join(cfg.DataDir, "pg"), "herald")
+	if err != nil {
+		return "", err
+	}
+	log.Info("private Postgres running (it keeps running after herald stops; `make stop-postgres` stops it)", "url", url)
+	return url, nil
+}
+
+// devTemporal starts the pinned Temporal CLI's dev server at the configured address, keeping
+// its state in the data directory.
+func devTemporal(ctx context.Context, cfg config.Config, log *slog.Logger) (*devenv.Temporal, error) {
+	cli, err := devenv.FindTemporalCLI(cfg.TemporalCLI)
+	if err != nil {
+		return nil, err
+	}
+	_, portStr, err := net.SplitHostPort(cfg.TemporalAddress)
+	if err != nil {
+		return nil, fmt.Errorf("HERALD_TEMPORAL_ADDRESS=%s: %w", cfg.TemporalAddress, err)
+	}
+	port, _ := strconv.Atoi(portStr)
+	logPath := filepath.Join(cfg.DataDir, "temporal.log")
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return nil, err
+	}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("no Temporal server answers; starting the dev server", "cli", cli, "address", cfg.TemporalAddress, "log", logPath)
+	return devenv.StartTemporal(ctx, devenv.TemporalOptions{
+		CLI: cli, Address: cfg.TemporalAddress, UIPort: port + 1000, Namespace: cfg.TemporalNamespace,
+		DBFile: filepath.Join(cfg.DataDir, "temporal.db"), Output: logFile,
+	})
+}
+
+// demoApp returns the credentials of the demo app, creating it on first use.
+func demoApp(ctx context.Context, s *stack.Stack) (apps.Credentials, error) {
+	app, err := s.Apps.ByName(ctx, demoAppName)
+	if herald.ErrorCode(err) == herald.ENOTFOUND {
+		return s.Apps.Create(ctx, demoAppName)
+	}
+	if err != nil {
+		return apps.Credentials{}, err
+	}
+	secret, err := s.Apps.Secret(ctx, app.ID)
+	if err != nil {
+		return apps.Credentials{}, fmt.Errorf("demo app secret: %w", err)
+	}
+	return apps.Credentials{AppID: app.ID, APIKey: app.APIKey, APISecret: secret}, nil
+}
+
+func printBanner(w io.Writer, cfg config.Config, temporalUI string, creds apps.Credentials) {
+	js, _ := json.Marshal(creds)
+	fmt.Fprintf(w, "\nHerald is running.\n  API:          http://%s\n", cfg.HTTPAddr)
+	if temporalUI != "" {
+		fmt.Fprintf(w, "  Temporal UI:  %s\n", temporalUI)
+	} else {
+		fmt.Fprintf(w, "  Temporal:     %s (already running; its UI is wherever that server serves it)\n", cfg.TemporalAddress)
+	}
+	fmt.Fprintf(w, "  Demo app:     %s\n\n", js)
+	fmt.Fprintf(w, "Send:   curl -s -X POST http://%s/v3/notifications -H 'Content-Type: application/json' \\\n", cfg.HTTPAddr)
+	fmt.Fprintf(w, "          -H '%sAPI-KEY: %s' -H '%sAPI-SECRET: %s' \\\n", cfg.HeaderPrefix, creds.APIKey, cfg.HeaderPrefix, creds.APISecret)
+	fmt.Fprintf(w, "          -d '{\"notification\":{\"title\":\"Hello\"},\"sendTo\":{\"recipients\":[\"alice\"]}}'\n")
+	fmt.Fprintf(w, "Inbox:  curl -s http://%s/v3/notifications -H '%sAPI-KEY: %s' -H '%sUSER-ID: alice'\n\n", cfg.HTTPAddr, cfg.HeaderPrefix, creds.APIKey, cfg.HeaderPrefix)
+}

@@ -1,0 +1,87 @@
+// Command herald runs the Herald notification service: the API, the worker, or both with a
+// local Temporal server for development, plus small admin commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/heraldhq/herald/config"
+)
+
+const usage = `herald — self-hostable notification infrastructure
+
+Usage:
+  herald api                  serve the HTTP API and the outbox relay
+  herald worker               run the Temporal worker (workflows and activities)
+  herald dev                  API + worker + relay in one process; migrates first and starts a
+                              local Temporal dev server (and Postgres) when none answers
+  herald migrate              create the database if missing and apply migrations
+  herald apps create --name NAME
+                              create an app and print its credentials as JSON
+  herald help                 this text
+
+Configuration comes from HERALD_* environment variables; see README.md.
+`
+
+// errUsage marks a command-line mistake (exit status 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if errors.Is(err, errUsage) {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "herald:", err)
+		os.Exit(1)
+	}
+}
+
+// run executes one subcommand.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("%w: a subcommand is required", errUsage)
+	}
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	switch args[0] {
+	case "api":
+		return runAPI(ctx, cfg, log)
+	case "worker":
+		return runWorker(ctx, cfg, log)
+	case "dev":
+		return runDev(ctx, cfg, log, stdout)
+	case "migrate":
+		return runMigrate(ctx, cfg, log)
+	case "apps":
+		return runApps(ctx, cfg, log, args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("%w: unknown subcommand %q", errUsage, args[0])
+	}
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

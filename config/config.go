@@ -1,0 +1,169 @@
+// Package config reads Herald's typed configuration from HERALD_* environment variables,
+// with defaults in code so that a bare `herald dev` runs on a developer machine.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	herald "github.com/heraldhq/herald"
+)
+
+// Config is the whole configuration of one Herald process.
+type Config struct {
+	// HTTPAddr is where the API listens (HERALD_HTTP_ADDR).
+	HTTPAddr string
+	// DatabaseURL is the Postgres connection string (HERALD_DATABASE_URL).
+	DatabaseURL string
+	// TemporalAddress is the Temporal frontend host:port (HERALD_TEMPORAL_ADDRESS).
+	TemporalAddress string
+	// TemporalNamespace is the Temporal namespace (HERALD_TEMPORAL_NAMESPACE).
+	TemporalNamespace string
+	// TaskQueue is the Temporal task queue the worker polls (HERALD_TASK_QUEUE).
+	TaskQueue string
+	// SecretKey encrypts stored secrets (HERALD_SECRET_KEY). Never logged.
+	SecretKey string
+	// HeaderPrefix prefixes the credential headers (HERALD_HEADER_PREFIX), "X-SERVICE-" by default.
+	HeaderPrefix string
+	// LogLevel is debug, info, warn or error (HERALD_LOG_LEVEL).
+	LogLevel slog.Level
+	// LogFormat is text or json (HERALD_LOG_FORMAT).
+	LogFormat string
+	// BodyLimit is the largest request body accepted, in bytes (HERALD_BODY_LIMIT).
+	BodyLimit int
+	// DBMaxConns caps the Postgres pool (HERALD_DB_MAX_CONNS).
+	DBMaxConns int
+	// RelayPackSize is the most requests the outbox relay packs into one workflow run
+	// (HERALD_RELAY_PACK_SIZE).
+	RelayPackSize int
+	// RelayPackWindow is how long the relay waits to gather requests into one run
+	// (HERALD_RELAY_PACK_WINDOW).
+	RelayPackWindow time.Duration
+	// RelayPollInterval is how often the relay looks for requests whose start failed or whose
+	// accepting process died (HERALD_RELAY_POLL_INTERVAL).
+	RelayPollInterval time.Duration
+	// ShutdownTimeout bounds graceful shutdown (HERALD_SHUTDOWN_TIMEOUT).
+	ShutdownTimeout time.Duration
+	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers
+	// (HERALD_TEMPORAL_CLI); empty means bin/temporal next to the herald binary, then $PATH.
+	TemporalCLI string
+	// DataDir holds local state of `herald dev`: the Temporal database and the generated
+	// secret key (HERALD_DATA_DIR).
+	DataDir string
+}
+
+// Defaults returns the configuration used when no variable is set.
+func Defaults() Config {
+	return Config{
+		HTTPAddr:          "127.0.0.1:8080",
+		DatabaseURL:       "postgres://postgres@127.0.0.1:5432/herald?sslmode=disable",
+		TemporalAddress:   "127.0.0.1:7233",
+		TemporalNamespace: "default",
+		TaskQueue:         "herald",
+		HeaderPrefix:      "X-SERVICE-",
+		LogLevel:          slog.LevelInfo,
+		LogFormat:         "text",
+		BodyLimit:         1 << 20,
+		DBMaxConns:        32,
+		RelayPackSize:     100,
+		RelayPackWindow:   5 * time.Millisecond,
+		RelayPollInterval: time.Second,
+		ShutdownTimeout:   15 * time.Second,
+		DataDir:           ".data",
+	}
+}
+
+// Load reads the configuration from getenv over the defaults. Every bad value is reported.
+func Load(getenv func(string) string) (Config, error) {
+	c := Defaults()
+	var p herald.Problems
+	str := func(name string, dst *string) {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			*dst = v
+		}
+	}
+	num := func(name string, dst *int, min int) {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < min {
+				p.Addf("%s must be an integer of at least %d, got %q", name, min, v)
+				return
+			}
+			*dst = n
+		}
+	}
+	dur := func(name string, dst *time.Duration) {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				p.Addf("%s must be a duration such as 500ms or 2s, got %q", name, v)
+				return
+			}
+			*dst = d
+		}
+	}
+	str("HERALD_HTTP_ADDR", &c.HTTPAddr)
+	str("HERALD_DATABASE_URL", &c.DatabaseURL)
+	str("HERALD_TEMPORAL_ADDRESS", &c.TemporalAddress)
+	str("HERALD_TEMPORAL_NAMESPACE", &c.TemporalNamespace)
+	str("HERALD_TASK_QUEUE", &c.TaskQueue)
+	c.SecretKey = getenv("HERALD_SECRET_KEY")
+	str("HERALD_HEADER_PREFIX", &c.HeaderPrefix)
+	str("HERALD_LOG_FORMAT", &c.LogFormat)
+	str("HERALD_TEMPORAL_CLI", &c.TemporalCLI)
+	str("HERALD_DATA_DIR", &c.DataDir)
+	num("HERALD_BODY_LIMIT", &c.BodyLimit, 1024)
+	num("HERALD_DB_MAX_CONNS", &c.DBMaxConns, 2)
+	num("HERALD_RELAY_PACK_SIZE", &c.RelayPackSize, 1)
+	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)
+	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
+	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
+	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			p.Addf("HERALD_LOG_LEVEL must be debug, info, warn or error, got %q", v)
+		}
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		p.Addf("HERALD_LOG_FORMAT must be text or json, got %q", c.LogFormat)
+	}
+	if !strings.HasSuffix(c.HeaderPrefix, "-") {
+		p.Addf("HERALD_HEADER_PREFIX must end with '-', got %q", c.HeaderPrefix)
+	}
+	if c.RelayPollInterval == 0 {
+		p.Addf("HERALD_RELAY_POLL_INTERVAL must be positive")
+	}
+	if err := p.Err(); err != nil {
+		return c, fmt.Errorf("configuration: %w", err)
+	}
+	return c, nil
+}
+
+// Summary describes the configuration in one line with secrets masked, for the startup log.
+func (c Config) Summary() []any {
+	secret := "unset"
+	if c.SecretKey != "" {
+		secret = "set"
+	}
+	return []any{
+		"http", c.HTTPAddr, "database", MaskURL(c.DatabaseURL), "temporal", c.TemporalAddress,
+		"namespace", c.TemporalNamespace, "taskQueue", c.TaskQueue, "secretKey", secret,
+		"headerPrefix", c.HeaderPrefix,
+	}
+}
+
+// MaskURL hides the password of a connection URL.
+func MaskURL(u string) string {
+	at := strings.LastIndex(u, "@")
+	scheme := strings.Index(u, "://")
+	if at < 0 || scheme < 0 || at < scheme {
+		return u
+	}
+	cred := u[scheme+3 : at]
+	if i := strings.Index(cred, ":"); i >= 0 {
+		return u[:scheme+3] + cred[:i] + ":***" + u[at:]
+	}
+	return u
+}

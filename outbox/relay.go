@@ -1,0 +1,199 @@
+// Package outbox relays accepted send requests to Temporal. The API commits a request and
+// answers at once; the relay, woken by that commit, packs the requests accepted within a few
+// milliseconds into one workflow run and starts it. A start that fails leaves the requests
+// accepted, and the relay retries them, so a Temporal outage delays delivery but loses
+// nothing.
+package outbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// Starter starts the workflow that carries a group of requests. Starting an id that was
+// already started must succeed without starting it twice.
+type Starter interface {
+	StartSend(ctx context.Context, workflowID string, requestIDs []uuid.UUID) error
+}
+
+// Options tune the relay.
+type Options struct {
+	// PackSize is the most requests carried by one workflow run.
+	PackSize int
+	// PackWindow is how long to wait after a wake-up for more requests to pack.
+	PackWindow time.Duration
+	// PollInterval is how often to look for work without a wake-up: requests accepted by
+	// another process, and starts that failed.
+	PollInterval time.Duration
+	// Lease is how long a relay owns the start of a workflow it claimed.
+	Lease time.Duration
+	// RetryDelay is how long to wait before retrying a failed start.
+	RetryDelay time.Duration
+}
+
+// Relay starts workflows for accepted requests.
+type Relay struct {
+	db      *db.DB
+	starter Starter
+	log     *slog.Logger
+	opts    Options
+	wake    chan struct{}
+}
+
+// New returns a relay; call Run to start it and Wake after each accepted request.
+func New(d *db.DB, starter Starter, log *slog.Logger, opts Options) *Relay {
+	if opts.PackSize <= 0 {
+		opts.PackSize = 100
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = time.Second
+	}
+	if opts.Lease <= 0 {
+		opts.Lease = 30 * time.Second
+	}
+	if opts.RetryDelay <= 0 {
+		opts.RetryDelay = 2 * time.Second
+	}
+	return &Relay{db: d, starter: starter, log: log, opts: opts, wake: make(chan struct{}, 1)}
+}
+
+// Wake tells the relay that a request was committed. It never blocks.
+func (r *Relay) Wake() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run relays until ctx is done.
+func (r *Relay) Run(ctx context.Context) error {
+	ticker := time.NewTicker(r.opts.PollInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-r.wake:
+			if r.opts.PackWindow > 0 {
+				select {
+				case <-time.After(r.opts.PackWindow):
+				case <-ctx.Done():
+					return nil
+				}
+			}
+			r.drainFresh(ctx)
+		case <-ticker.C:
+			r.drainFresh(ctx)
+			r.retryStale(ctx)
+		}
+	}
+}
+
+// drainFresh packs and starts fresh requests until none are left.
+func (r *Relay) drainFresh(ctx context.Context) {
+	for ctx.Err() == nil {
+		n, err := r.startFresh(ctx)
+		if err != nil {
+			r.log.Warn("relay: cannot start pending requests; will retry", "error", err)
+			return
+		}
+		if n < r.opts.PackSize {
+			return
+		}
+	}
+}
+
+// startFresh claims up to PackSize fresh requests, assigns them a workflow id and starts it.
+// It returns how many requests it claimed.
+func (r *Relay) startFresh(ctx context.Context) (int, error) {
+	var ids []uuid.UUID
+	var workflowID string
+	err := r.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		var err error
+		ids, err = q.ClaimFreshRequests(ctx, int32(r.opts.PackSize))
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		workflowID = send.WorkflowID(ids)
+		return q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{
+			WorkflowID: &workflowID, LeaseSeconds: r.opts.Lease.Seconds(), Ids: ids,
+		})
+	})
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	r.start(ctx, workflowID, ids)
+	return len(ids), nil
+}
+
+// retryStale restarts workflows whose start failed or whose relay died before marking them.
+func (r *Relay) retryStale(ctx context.Context) {
+	stale, err := r.db.StaleWorkflows(ctx, 50)
+	if err != nil {
+		r.log.Warn("relay: cannot look for stale requests", "error", err)
+		return
+	}
+	for _, workflowID := range stale {
+		rows, err := r.db.ReclaimWorkflow(ctx, dbsqlc.ReclaimWorkflowParams{WorkflowID: &workflowID, LeaseSeconds: r.opts.Lease.Seconds()})
+		if err != nil {
+			r.log.Warn("relay: cannot reclaim", "workflowId", workflowID, "error", err)
+			continue
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		ids := orderedIDs(rows)
+		r.start(ctx, workflowID, ids)
+	}
+}
+
+// start starts the workflow and records the outcome on its requests.
+func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID) {
+	err := r.starter.StartSend(ctx, workflowID, ids)
+	if err != nil {
+		r.log.Warn("relay: workflow start failed; will retry", "workflowId", workflowID, "requests", len(ids), "error", err)
+		msg := "workflow start failed: " + err.Error()
+		if derr := r.db.DelayWorkflowRetry(context.WithoutCancel(ctx), dbsqlc.DelayWorkflowRetryParams{
+			WorkflowID: &workflowID, DelaySeconds: r.opts.RetryDelay.Seconds(), Error: &msg,
+		}); derr != nil {
+			r.log.Warn("relay: cannot record start failure", "workflowId", workflowID, "error", derr)
+		}
+		return
+	}
+	if err := r.db.MarkWorkflowStarted(context.WithoutCancel(ctx), &workflowID); err != nil && !errors.Is(err, context.Canceled) {
+		// The run is started; the lease expires and a later start of the same id is a no-op.
+		r.log.Warn("relay: cannot mark workflow started", "workflowId", workflowID, "error", err)
+	}
+	r.log.Debug("relay: started", "workflowId", workflowID, "requests", len(ids))
+}
+
+// orderedIDs returns the request ids of a reclaimed workflow in acceptance order, the order
+// the first start used.
+func orderedIDs(rows []dbsqlc.ReclaimWorkflowRow) []uuid.UUID {
+	sortRows(rows)
+	ids := make([]uuid.UUID, len(rows))
+	for i, row := range rows {
+		ids[i] = row.ID
+	}
+	return ids
+}
+
+func sortRows(rows []dbsqlc.ReclaimWorkflowRow) {
+	slices.SortFunc(rows, func(a, b dbsqlc.ReclaimWorkflowRow) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.ID[:], b.ID[:])
+	})
+}

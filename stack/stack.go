@@ -1,0 +1,162 @@
+// Package stack wires Herald's parts from a configuration: the database, the Temporal
+// client, the services, the HTTP server, the worker and the outbox relay. The subcommands
+// of cmd/herald and the integration tests assemble processes from it.
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/heraldhq/herald/activities"
+	"github.com/heraldhq/herald/api"
+	v1 "github.com/heraldhq/herald/api/v1"
+	v3 "github.com/heraldhq/herald/api/v3"
+	"github.com/heraldhq/herald/api/web"
+	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/inbox"
+	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/outbox"
+	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/worker"
+)
+
+// Stack is one process's set of connections and services.
+type Stack struct {
+	Cfg      config.Config
+	Log      *slog.Logger
+	DB       *db.DB
+	Box      *secrets.Box
+	Temporal client.Client
+	Apps     *apps.Service
+	Notify   *notify.Service
+	Inbox    *inbox.Service
+	Relay    *outbox.Relay
+}
+
+// Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
+// key must be set (see SecretKey).
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, error) {
+	box, err := secrets.NewBox(cfg.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := client.NewLazyClient(client.Options{
+		HostPort:  cfg.TemporalAddress,
+		Namespace: cfg.TemporalNamespace,
+		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
+	})
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
+	}
+	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc}
+	s.Apps = apps.NewService(d, box)
+	s.Relay = outbox.New(d, outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue}, log.With("component", "relay"), outbox.Options{
+		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
+	})
+	s.Notify = notify.NewService(d, s.Relay.Wake)
+	s.Inbox = inbox.NewService(d)
+	return s, nil
+}
+
+// Close releases the connections.
+func (s *Stack) Close() {
+	s.Temporal.Close()
+	s.DB.Close()
+}
+
+// HTTP returns the API server.
+func (s *Stack) HTTP() *fiber.App {
+	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
+	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox}
+	health := &v1.Health{Checks: map[string]v1.Check{
+		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
+		"temporal": func(ctx context.Context) error {
+			_, err := s.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
+			return err
+		},
+	}}
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health)
+}
+
+// ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
+// ends, then shuts down gracefully within the configured timeout.
+func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", s.Cfg.HTTPAddr); err != nil {
+			return fmt.Errorf("listen on HERALD_HTTP_ADDR=%s: %w", s.Cfg.HTTPAddr, err)
+		}
+	}
+	app := s.HTTP()
+	errc := make(chan error, 1)
+	go func() { errc <- app.Listener(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	if err := app.ShutdownWithTimeout(s.Cfg.ShutdownTimeout); err != nil {
+		return fmt.Errorf("http shutdown: %w", err)
+	}
+	return <-errc
+}
+
+// RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
+// timeout to finish.
+func (s *Stack) RunWorker(ctx context.Context) error {
+	delivery := &activities.Delivery{DB: s.DB, Publisher: activities.NopPublisher{}, Log: s.Log.With("component", "delivery")}
+	w := worker.New(s.Temporal, s.Cfg.TaskQueue, delivery, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
+	if err := w.Start(); err != nil {
+		return fmt.Errorf("worker start (Temporal at %s): %w", s.Cfg.TemporalAddress, err)
+	}
+	<-ctx.Done()
+	w.Stop()
+	return nil
+}
+
+// RunRelay runs the outbox relay until ctx ends.
+func (s *Stack) RunRelay(ctx context.Context) error { return s.Relay.Run(ctx) }
+
+// SecretKey returns the configured secret key or, failing that, the one kept in the data
+// directory by `herald dev`. With generate set (dev only) it creates that file when missing.
+func SecretKey(cfg config.Config, generate bool) (string, error) {
+	if cfg.SecretKey != "" {
+		return cfg.SecretKey, nil
+	}
+	path := filepath.Join(cfg.DataDir, "secret.key")
+	b, err := os.ReadFile(path)
+	if err == nil {
+		return strings.TrimSpace(string(b)), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	if !generate {
+		return "", errors.New("HERALD_SECRET_KEY is not set: set it to a random string of at least 16 characters (for example `openssl rand -base64 32`); it encrypts stored secrets and must stay the same across restarts")
+	}
+	key := secrets.Token(32)
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return key, nil
+}

@@ -1,0 +1,42 @@
+// Package worker builds the Temporal worker that runs Herald's workflows and activities.
+package worker
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/heraldhq/herald/activities"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// Options tune the worker.
+type Options struct {
+	// MaxConcurrentActivities caps activities running at once in this process.
+	MaxConcurrentActivities int
+	// StopTimeout is how long running activities get to finish on shutdown.
+	StopTimeout time.Duration
+}
+
+// New returns a worker on taskQueue with every workflow and activity registered.
+func New(c client.Client, taskQueue string, delivery *activities.Delivery, opts Options) worker.Worker {
+	if opts.MaxConcurrentActivities <= 0 {
+		opts.MaxConcurrentActivities = 64
+	}
+	w := worker.New(c, taskQueue, worker.Options{
+		MaxConcurrentActivityExecutionSize: opts.MaxConcurrentActivities,
+		WorkerStopTimeout:                  opts.StopTimeout,
+	})
+	Register(w, delivery)
+	return w
+}
+
+// Register adds Herald's workflows and activities to a worker or a test environment.
+func Register(r worker.Registry, delivery *activities.Delivery) {
+	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
+	r.RegisterActivityWithOptions(delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
+	r.RegisterActivityWithOptions(delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
+}

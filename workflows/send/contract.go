@@ -1,0 +1,73 @@
+// Package send is the workflow that delivers accepted send requests. This file is its
+// contract: names, IDs and inputs shared with the relay that starts it and with the
+// activities it runs.
+package send
+
+import (
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// WorkflowName is the registered name of the send workflow.
+const WorkflowName = "Send"
+
+// DeliverActivityName delivers a bounded slice of recipients of one or more requests.
+const DeliverActivityName = "DeliverBatch"
+
+// FailActivityName marks requests failed when delivery cannot go on.
+const FailActivityName = "FailRequests"
+
+// WorkflowID names the run that carries a group of requests: send/<id> for one request,
+// sends/<first id> for a pack of several (DESIGN.md §3).
+func WorkflowID(requestIDs []uuid.UUID) string {
+	if len(requestIDs) == 1 {
+		return "send/" + requestIDs[0].String()
+	}
+	return "sends/" + requestIDs[0].String()
+}
+
+// IsSendWorkflowID reports whether id names a send workflow.
+func IsSendWorkflowID(id string) bool {
+	return strings.HasPrefix(id, "send/") || strings.HasPrefix(id, "sends/")
+}
+
+// Input starts (or continues) a send run.
+type Input struct {
+	// Cursors are the requests still to deliver and where each stands.
+	Cursors []Cursor
+}
+
+// NewInput starts every request at its first recipient.
+func NewInput(requestIDs []uuid.UUID) Input {
+	in := Input{Cursors: make([]Cursor, len(requestIDs))}
+	for i, id := range requestIDs {
+		in.Cursors[i] = Cursor{RequestID: id}
+	}
+	return in
+}
+
+// Cursor is one request's progress through its recipients.
+type Cursor struct {
+	RequestID uuid.UUID
+	// Offset is the number of inline recipients already delivered.
+	Offset int
+}
+
+// DeliverInput asks for the next slice of work of some requests.
+type DeliverInput struct {
+	Cursors []Cursor
+}
+
+// DeliverResult tells the workflow what is left. Requests that completed or failed are not
+// in Pending.
+type DeliverResult struct {
+	Pending   []Cursor
+	Delivered int
+}
+
+// FailInput names requests to mark failed and why.
+type FailInput struct {
+	RequestIDs []uuid.UUID
+	Reason     string
+}
