@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"database/sql"
 	"embed"
 	"fmt"
@@ -95,4 +97,17 @@ func mustSub(f fs.FS, dir string) fs.FS {
 		panic(err)
 	}
 	return sub
+}
+
+// MigrationsHash fingerprints the migrations, so test harnesses can keep one migrated
+// template database per schema version.
+func MigrationsHash() string {
+	h := sha256.New()
+	entries, _ := fs.ReadDir(migrations, "migrations")
+	for _, e := range entries {
+		b, _ := fs.ReadFile(migrations, "migrations/"+e.Name())
+		h.Write([]byte(e.Name()))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }

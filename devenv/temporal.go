@@ -105,7 +105,8 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 			"--sqlite-pragma", "journal_mode=wal", "--sqlite-pragma", "synchronous=off")
 	}
 	cmd := exec.Command(o.CLI, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pdeathsig: the server dies with its parent, so a crashed test leaves nothing behind.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if o.Output != nil {
 		cmd.Stdout, cmd.Stderr = o.Output, o.Output
 	}

@@ -129,7 +129,7 @@ func Parse(body []byte) (*SendRequest, error) {
 			p.Addf("category must be a string")
 		case strings.TrimSpace(c) == "":
 			p.Addf("category should not be empty")
-		case req.Notification.Category == "":
+		case req.Notification.Category == "" || req.Notification.Category == c:
 			req.Notification.Category = c
 			req.CreateCategory = true
 		}

@@ -140,3 +140,20 @@ func printBanner(w io.Writer, cfg config.Config, temporalUI string, creds apps.C
 	fmt.Fprintf(w, "          -d '{\"notification\":{\"title\":\"Hello\"},\"sendTo\":{\"recipients\":[\"alice\"]}}'\n")
 	fmt.Fprintf(w, "Inbox:  curl -s http://%s/v3/notifications -H '%sAPI-KEY: %s' -H '%sUSER-ID: alice'\n\n", cfg.HTTPAddr, cfg.HeaderPrefix, creds.APIKey, cfg.HeaderPrefix)
 }
+
+// runDevDB starts or stops the private Postgres cluster of the data directory.
+func runDevDB(ctx context.Context, cfg config.Config, args []string, stdout io.Writer) error {
+	dir := filepath.Join(cfg.DataDir, "pg")
+	switch {
+	case len(args) == 1 && args[0] == "start":
+		url, err := devenv.PrivatePostgres(ctx, dir, "herald")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, url)
+		return nil
+	case len(args) == 1 && args[0] == "stop":
+		return devenv.StopPrivatePostgres(ctx, dir)
+	}
+	return fmt.Errorf("%w: herald devdb start|stop", errUsage)
+}

@@ -25,6 +25,8 @@ Usage:
   herald migrate              create the database if missing and apply migrations
   herald apps create --name NAME
                               create an app and print its credentials as JSON
+  herald devdb start|stop     start (printing its URL) or stop the private Postgres cluster
+                              under HERALD_DATA_DIR/pg that dev and tests use when none answers
   herald help                 this text
 
 Configuration comes from HERALD_* environment variables; see README.md.
@@ -69,6 +71,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runMigrate(ctx, cfg, log)
 	case "apps":
 		return runApps(ctx, cfg, log, args[1:], stdout)
+	case "devdb":
+		return runDevDB(ctx, cfg, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

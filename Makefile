@@ -1,0 +1,70 @@
+# Herald — the Makefile is the command index: `make help` lists the targets.
+
+SHELL := /bin/bash
+GO ?= go
+TEMPORAL_CLI_VERSION := v1.5.1
+SQLC_VERSION := v1.31.1
+BIN := $(CURDIR)/bin
+GO_TEST_FLAGS ?=
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z0-9_\/.-]+:.*?## / {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## build bin/herald
+	$(GO) build -o $(BIN)/herald ./cmd/herald
+
+# The pinned Temporal CLI (dev server + Web UI), built once from the Go module proxy.
+$(BIN)/temporal:
+	@echo "building the Temporal CLI $(TEMPORAL_CLI_VERSION) into bin/ (once; takes a few minutes)"
+	GOBIN=$(BIN) $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
+
+.PHONY: temporal
+temporal: $(BIN)/temporal ## build the pinned Temporal CLI into bin/temporal (cached)
+
+$(BIN)/sqlc:
+	GOBIN=$(BIN) $(GO) install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
+
+.PHONY: dev
+dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (and Postgres when none answers)
+	$(BIN)/herald dev
+
+.PHONY: test
+test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server
+	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
+
+.PHONY: test-unit
+test-unit: ## run tests that need neither Postgres nor Temporal (fast)
+	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
+
+.PHONY: bench
+bench: ## run the benchmarks (slow)
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: generate
+generate: $(BIN)/sqlc ## regenerate the sqlc package from db/queries and db/migrations
+	$(BIN)/sqlc generate
+
+.PHONY: lint
+lint: ## gofmt check and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+.PHONY: migrate
+migrate: build ## create the database if missing and apply migrations
+	$(BIN)/herald migrate
+
+.PHONY: docker-up
+docker-up: ## the alternative stack: docker compose up (Postgres, Temporal + UI, API, worker, Mailpit)
+	docker compose up --build
+
+.PHONY: stop-postgres
+stop-postgres: build ## stop the private Postgres cluster under .data/pg, if one was started
+	$(BIN)/herald devdb stop
+
+.PHONY: clean
+clean: ## remove build output (keeps bin/temporal and .data)
+	rm -f $(BIN)/herald

@@ -1,0 +1,136 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/dbtest"
+	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+type recordingPublisher struct{ events []InboxEvent }
+
+func (r *recordingPublisher) InboxWritten(_ context.Context, ev InboxEvent) { r.events = append(r.events, ev) }
+
+func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
+	t.Helper()
+	d := dbtest.New(t)
+	box, _ := secrets.NewBox("test-key-0123456789")
+	creds, err := apps.NewService(d, box).Create(context.Background(), "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := &recordingPublisher{}
+	return d, creds.AppID, &Delivery{DB: d, Publisher: pub, Log: slog.New(slog.DiscardHandler)}, pub
+}
+
+func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
+	t.Helper()
+	id, err := notify.NewService(d, nil).Accept(context.Background(), appID, []byte(body), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func count(t *testing.T, d *db.DB, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := d.Pool.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestDeliverThousandRecipientsInBatches(t *testing.T) {
+	d, appID, a, pub := setup(t)
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("user-%04d", i)
+	}
+	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
+	req := accept(t, d, appID, string(body))
+	a.BatchSize = 400
+
+	in := send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}}
+	calls := 0
+	for len(in.Cursors) > 0 {
+		res, err := a.DeliverBatch(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls++
+		in.Cursors = res.Pending
+	}
+	if calls != 3 {
+		t.Errorf("took %d batches, want 3 of at most 400", calls)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", req); n != 1000 {
+		t.Errorf("inbox rows = %d, want 1000", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM users WHERE app_id = $1", appID); n != 1000 {
+		t.Errorf("users = %d, want 1000", n)
+	}
+	if len(pub.events) != 3 {
+		t.Errorf("published %d events, want one per committed batch (3)", len(pub.events))
+	}
+	row, err := d.GetRequest(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.Status != "completed" || row.DeliveredCount != 1000 || row.CompletedAt == nil {
+		t.Errorf("request = %s delivered %d, want completed 1000", row.Status, row.DeliveredCount)
+	}
+}
+
+func TestDeliverIsIdempotentAndKeepsRequestsIndependent(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	good := accept(t, d, appID, `{"notification":{"title":"A","category":"promo"},"recipients":["x"],"category":"promo"}`)
+	other := accept(t, d, appID, `{"notification":{"title":"B"},"sendTo":{"recipients":[{"identifier":"y","email":"y@example.com"}]},"override":{"channels":["email"]}}`)
+	broken := uuid.New()
+	if err := d.InsertRequest(context.Background(), dbsqlc.InsertRequestParams{ID: broken, AppID: appID, Payload: json.RawMessage(`{"recipients": 5}`)}); err != nil {
+		t.Fatal(err)
+	}
+	in := send.DeliverInput{Cursors: []send.Cursor{{RequestID: broken}, {RequestID: good}, {RequestID: other}}}
+	if _, err := a.DeliverBatch(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	// A retried activity (same input) writes nothing twice.
+	if _, err := a.DeliverBatch(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", good); n != 1 {
+		t.Errorf("rows for good request = %d, want 1", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", other); n != 0 {
+		t.Errorf("override without inApp wrote %d inbox rows", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM categories WHERE app_id = $1 AND identifier = 'promo'", appID); n != 1 {
+		t.Errorf("deprecated category not created once: %d", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications n JOIN categories c ON c.id = n.category_id WHERE n.request_id = $1", good); n != 1 {
+		t.Errorf("notification not tagged with its category")
+	}
+	if n := count(t, d, "SELECT count(*) FROM users WHERE app_id = $1 AND identifier = 'y' AND profile->>'email' = 'y@example.com'", appID); n != 1 {
+		t.Errorf("inline user profile not stored")
+	}
+	for id, want := range map[uuid.UUID]string{broken: "failed", good: "completed", other: "completed"} {
+		row, _ := d.GetRequest(context.Background(), id)
+		if row.Status != want {
+			t.Errorf("request %s status %s, want %s", id, row.Status, want)
+		}
+	}
+	if got := count(t, d, "SELECT delivered_count FROM notification_requests WHERE id = $1", good); got != 1 {
+		t.Errorf("delivered_count after retry = %d, want 1", got)
+	}
+}

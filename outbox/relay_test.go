@@ -1,0 +1,147 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/dbtest"
+	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// fakeStarter records starts and fails the first failFirst of them.
+type fakeStarter struct {
+	mu        sync.Mutex
+	failFirst int
+	starts    map[string][]uuid.UUID
+	attempts  int
+}
+
+func (f *fakeStarter) StartSend(_ context.Context, id string, ids []uuid.UUID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.attempts++
+	if f.attempts <= f.failFirst {
+		return errors.New("temporal unavailable")
+	}
+	if prev, ok := f.starts[id]; ok && !slices.Equal(prev, ids) {
+		panic("a workflow id was restarted with different requests")
+	}
+	f.starts[id] = ids
+	return nil
+}
+
+func (f *fakeStarter) started() map[string][]uuid.UUID {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return maps.Clone(f.starts)
+}
+
+func setup(t *testing.T, starter *fakeStarter, opts Options) (*db.DB, *Relay, *notify.Service, int64) {
+	d := dbtest.New(t)
+	box, _ := secrets.NewBox("test-key-0123456789")
+	creds, err := apps.NewService(d, box).Create(context.Background(), "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(d, starter, slog.New(slog.DiscardHandler), opts)
+	return d, r, notify.NewService(d, r.Wake), creds.AppID
+}
+
+func status(t *testing.T, d *db.DB, id uuid.UUID) (string, string) {
+	row, err := d.GetRequest(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := ""
+	if row.WorkflowID != nil {
+		wf = *row.WorkflowID
+	}
+	return row.Status, wf
+}
+
+func TestRelayPacksAcceptedRequests(t *testing.T) {
+	starter := &fakeStarter{starts: map[string][]uuid.UUID{}}
+	d, r, svc, appID := setup(t, starter, Options{PackSize: 10, PackWindow: time.Millisecond, PollInterval: time.Hour})
+	var ids []uuid.UUID
+	for range 25 {
+		id, err := svc.Accept(context.Background(), appID, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	r.Wake()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(starter.started()) < 3 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	starts := starter.started()
+	if len(starts) != 3 {
+		t.Fatalf("started %d runs, want 3 packs (10+10+5)", len(starts))
+	}
+	carried := 0
+	for wf, pack := range starts {
+		if wf != send.WorkflowID(pack) {
+			t.Errorf("run %s does not carry its first request's id", wf)
+		}
+		carried += len(pack)
+	}
+	if carried != 25 {
+		t.Errorf("runs carry %d requests, want 25", carried)
+	}
+	for _, id := range ids {
+		st, wf := status(t, d, id)
+		if st != "started" || !slices.Contains(starts[wf], id) {
+			t.Errorf("request %s: status %s in %q", id, st, wf)
+		}
+	}
+}
+
+func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
+	starter := &fakeStarter{starts: map[string][]uuid.UUID{}, failFirst: 2}
+	d, r, svc, appID := setup(t, starter, Options{PackSize: 10, PollInterval: 50 * time.Millisecond, RetryDelay: 10 * time.Millisecond})
+	a, _ := svc.Accept(context.Background(), appID, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), "")
+	b, _ := svc.Accept(context.Background(), appID, []byte(`{"notification":{"title":"t"},"recipients":["v"]}`), "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	r.Wake()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, _ := status(t, d, a)
+		if st == "started" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	starts := starter.started()
+	if len(starts) != 1 {
+		t.Fatalf("want one run after retries, got %v", starts)
+	}
+	for wf, pack := range starts {
+		if !slices.Equal(pack, []uuid.UUID{a, b}) || wf != send.WorkflowID([]uuid.UUID{a, b}) {
+			t.Errorf("retried run %s carries %v, want [%s %s]", wf, pack, a, b)
+		}
+	}
+	if starter.attempts < 3 {
+		t.Errorf("attempts = %d, want at least 3 (two failures, then success)", starter.attempts)
+	}
+	if st, _ := status(t, d, b); st != "started" {
+		t.Errorf("second request status %s", st)
+	}
+}
