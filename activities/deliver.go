@@ -14,6 +14,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/events"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/workflows/send"
 )
@@ -21,28 +22,11 @@ import (
 // DefaultBatchSize is how many recipients one DeliverBatch call handles at most.
 const DefaultBatchSize = 1000
 
-// InboxEvent tells the realtime layer that inbox rows were written.
-type InboxEvent struct {
-	AppID           int64
-	UserIDs         []int64
-	NotificationIDs []int64
-}
-
-// Publisher announces committed inbox writes (one call per committed batch).
-type Publisher interface {
-	InboxWritten(ctx context.Context, ev InboxEvent)
-}
-
-// NopPublisher drops events; used until a realtime bus is wired.
-type NopPublisher struct{}
-
-// InboxWritten does nothing.
-func (NopPublisher) InboxWritten(context.Context, InboxEvent) {}
-
 // Delivery delivers send requests.
 type Delivery struct {
-	DB        *db.DB
-	Publisher Publisher
+	DB *db.DB
+	// Publisher announces each committed batch of inbox rows (one event per batch).
+	Publisher events.Publisher
 	BatchSize int
 	Log       *slog.Logger
 }
@@ -146,11 +130,11 @@ func (a *Delivery) deliverInApp(ctx context.Context, appID int64, requestID uuid
 		return 0, db.MapError(err)
 	}
 	if len(written) > 0 {
-		ev := InboxEvent{AppID: appID, UserIDs: make([]int64, len(written)), NotificationIDs: make([]int64, len(written))}
+		ev := events.Event{Kind: events.NewNotification, AppID: appID, UserIDs: make([]int64, len(written)), NotificationIDs: make([]int64, len(written))}
 		for i, w := range written {
 			ev.UserIDs[i], ev.NotificationIDs[i] = w.UserID, w.ID
 		}
-		a.Publisher.InboxWritten(ctx, ev)
+		a.Publisher.Publish(ctx, ev)
 	}
 	return len(written), nil
 }

@@ -13,14 +13,17 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/dbtest"
+	"github.com/heraldhq/herald/events"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/secrets"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
-type recordingPublisher struct{ events []InboxEvent }
+type recordingPublisher struct{ events []events.Event }
 
-func (r *recordingPublisher) InboxWritten(_ context.Context, ev InboxEvent) { r.events = append(r.events, ev) }
+func (r *recordingPublisher) Publish(_ context.Context, evs ...events.Event) {
+	r.events = append(r.events, evs...)
+}
 
 func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
 	t.Helper()

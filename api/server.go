@@ -24,14 +24,14 @@ type Options struct {
 func New(opts Options, dev *v3.Handlers, health *v1.Health) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName:               "herald",
-		BodyLimit:             opts.BodyLimit,
+		BodyLimit:             max(web.TransportBodyLimit, opts.BodyLimit),
 		ErrorHandler:          web.ErrorHandler(opts.Log),
 		DisableStartupMessage: true,
 		ReadTimeout:           30 * time.Second,
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           2 * time.Minute,
 	})
-	app.Use(recover.New(), web.RequestIDMiddleware)
+	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimit(opts.BodyLimit))
 	dev.Register(app.Group("/v3"))
 	health.Register(app.Group("/v1"))
 	return app

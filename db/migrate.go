@@ -3,9 +3,9 @@ package db
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -31,7 +31,9 @@ func Migrate(ctx context.Context, dbURL string, log *slog.Logger) error {
 		return err
 	}
 	defer sqlDB.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, mustSub(migrations, "migrations"))
+	// Migrations are numbered in blocks per area; allowing out-of-order application lets a
+	// lower-numbered file that lands later still apply to existing databases.
+	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, mustSub(migrations, "migrations"), goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return err
 	}

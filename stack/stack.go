@@ -25,6 +25,7 @@ import (
 	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/events"
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
@@ -43,6 +44,8 @@ type Stack struct {
 	Notify   *notify.Service
 	Inbox    *inbox.Service
 	Relay    *outbox.Relay
+	// Events carries inbox changes to the realtime layer.
+	Events events.Publisher
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -65,7 +68,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		d.Close()
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
-	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc}
+	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}}
 	s.Apps = apps.NewService(d, box)
 	s.Relay = outbox.New(d, outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue}, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
@@ -121,7 +124,7 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
-	delivery := &activities.Delivery{DB: s.DB, Publisher: activities.NopPublisher{}, Log: s.Log.With("component", "delivery")}
+	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Log: s.Log.With("component", "delivery")}
 	w := worker.New(s.Temporal, s.Cfg.TaskQueue, delivery, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker start (Temporal at %s): %w", s.Cfg.TemporalAddress, err)

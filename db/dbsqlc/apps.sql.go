@@ -12,7 +12,7 @@ import (
 const createApp = `-- name: CreateApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed)
 VALUES ($1, $2, $3, $4)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding
 `
 
 type CreateAppParams struct {
@@ -40,12 +40,18 @@ func (q *Queries) CreateApp(ctx context.Context, arg CreateAppParams) (App, erro
 		&i.HmacAuth,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.RsaPublicKey,
+		&i.RsaPrivateKeySealed,
+		&i.VapidPublicKey,
+		&i.VapidPrivateKeySealed,
+		&i.EnableWebPush,
+		&i.HideBranding,
 	)
 	return i, err
 }
 
 const getAppByAPIKey = `-- name: GetAppByAPIKey :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at FROM apps WHERE api_key = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding FROM apps WHERE api_key = $1
 `
 
 func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error) {
@@ -61,12 +67,18 @@ func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error
 		&i.HmacAuth,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.RsaPublicKey,
+		&i.RsaPrivateKeySealed,
+		&i.VapidPublicKey,
+		&i.VapidPrivateKeySealed,
+		&i.EnableWebPush,
+		&i.HideBranding,
 	)
 	return i, err
 }
 
 const getAppByID = `-- name: GetAppByID :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at FROM apps WHERE id = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding FROM apps WHERE id = $1
 `
 
 func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
@@ -82,12 +94,18 @@ func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
 		&i.HmacAuth,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.RsaPublicKey,
+		&i.RsaPrivateKeySealed,
+		&i.VapidPublicKey,
+		&i.VapidPrivateKeySealed,
+		&i.EnableWebPush,
+		&i.HideBranding,
 	)
 	return i, err
 }
 
 const getAppByName = `-- name: GetAppByName :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at FROM apps WHERE name = $1 ORDER BY id LIMIT 1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding FROM apps WHERE name = $1 ORDER BY id LIMIT 1
 `
 
 func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
@@ -103,6 +121,12 @@ func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
 		&i.HmacAuth,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.RsaPublicKey,
+		&i.RsaPrivateKeySealed,
+		&i.VapidPublicKey,
+		&i.VapidPrivateKeySealed,
+		&i.EnableWebPush,
+		&i.HideBranding,
 	)
 	return i, err
 }

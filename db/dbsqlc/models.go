@@ -12,15 +12,21 @@ import (
 )
 
 type App struct {
-	ID              int64
-	Name            string
-	ApiKey          string
-	ApiSecretHash   []byte
-	ApiSecretSealed []byte
-	SecureAuth      bool
-	HmacAuth        bool
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	ID                    int64
+	Name                  string
+	ApiKey                string
+	ApiSecretHash         []byte
+	ApiSecretSealed       []byte
+	SecureAuth            bool
+	HmacAuth              bool
+	CreatedAt             time.Time
+	UpdatedAt             time.Time
+	RsaPublicKey          *string
+	RsaPrivateKeySealed   []byte
+	VapidPublicKey        *string
+	VapidPrivateKeySealed []byte
+	EnableWebPush         bool
+	HideBranding          bool
 }
 
 type Category struct {
@@ -29,6 +35,17 @@ type Category struct {
 	Identifier string
 	Name       string
 	CreatedAt  time.Time
+}
+
+type Device struct {
+	ID         int64
+	AppID      int64
+	UserID     int64
+	DeviceID   string
+	DeviceType string
+	PushToken  *string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
 }
 
 type Notification struct {
@@ -69,6 +86,34 @@ type NotificationRequest struct {
 	CompletedAt    *time.Time
 }
 
+type Preference struct {
+	ID         int64
+	AppID      int64
+	UserID     int64
+	CategoryID *int64
+	Channel    string
+	Enabled    bool
+	UpdatedAt  time.Time
+}
+
+type Topic struct {
+	ID         int64
+	AppID      int64
+	Identifier string
+	Name       string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+type TopicSubscription struct {
+	ID        int64
+	TopicID   int64
+	UserID    int64
+	Channels  []string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
 type User struct {
 	ID         int64
 	AppID      int64
@@ -76,4 +121,17 @@ type User struct {
 	Profile    json.RawMessage
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+}
+
+type WebPushSubscription struct {
+	ID             int64
+	AppID          int64
+	UserID         int64
+	DeviceID       string
+	Endpoint       string
+	P256dh         string
+	Auth           string
+	ExpirationTime *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
