@@ -4,6 +4,7 @@ package apps
 
 import (
 	"context"
+	"crypto/rsa"
 	"strings"
 	"sync"
 	"time"
@@ -23,7 +24,13 @@ type App struct {
 	SecretHash []byte
 	SecureAuth bool
 	HMACAuth   bool
-	CreatedAt  time.Time
+	// RSAPublicKey verifies user JWTs in secure mode; nil until a key is generated.
+	RSAPublicKey *rsa.PublicKey
+	// VAPIDPublicKey is the app's web push public key (base64url), empty until generated.
+	VAPIDPublicKey string
+	EnableWebPush  bool
+	HideBranding   bool
+	CreatedAt      time.Time
 }
 
 // Credentials are what a backend needs to call the developer API as an app.
@@ -134,8 +141,29 @@ func (s *Service) Secret(ctx context.Context, appID int64) (string, error) {
 }
 
 func fromRow(r dbsqlc.App) App {
-	return App{
+	a := App{
 		ID: r.ID, Name: r.Name, APIKey: r.ApiKey, SecretHash: r.ApiSecretHash,
 		SecureAuth: r.SecureAuth, HMACAuth: r.HmacAuth, CreatedAt: r.CreatedAt,
+		EnableWebPush: r.EnableWebPush, HideBranding: r.HideBranding,
+	}
+	if r.VapidPublicKey != nil {
+		a.VAPIDPublicKey = *r.VapidPublicKey
+	}
+	if r.RsaPublicKey != nil {
+		// A key that does not parse leaves secure mode unable to verify: every token fails.
+		a.RSAPublicKey, _ = parsePublicKey(*r.RsaPublicKey)
+	}
+	return a
+}
+
+// forget drops an app from this process's cache after its settings changed. Other
+// processes see the change within cacheTTL.
+func (s *Service) forget(appID int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, c := range s.cache {
+		if c.app.ID == appID {
+			delete(s.cache, k)
+		}
 	}
 }
