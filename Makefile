@@ -41,8 +41,12 @@ test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
 
 .PHONY: bench
-bench: ## run the benchmarks (slow)
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+bench: build $(BIN)/temporal ## run the benchmark suite on a stack it starts (about 10 min); writes docs/benchmarks.md
+	$(GO) run ./cmd/herald-bench -bin $(BIN)
+
+.PHONY: bench-quick
+bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (under 2 min); prints the report
+	$(GO) run ./cmd/herald-bench -bin $(BIN) -quick -out -
 
 .PHONY: generate
 generate: $(BIN)/sqlc ## regenerate the sqlc package from db/queries and db/migrations

@@ -1,0 +1,86 @@
+// Command herald-bench runs Herald's benchmark suite against a stack it starts itself (or a
+// running deployment with -url) and writes the figures to docs/benchmarks.md.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/heraldhq/herald/bench"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "herald-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	quick := flag.Bool("quick", false, "short phases (under 2 minutes in all)")
+	scenarios := flag.String("scenarios", "accept,delivery", "comma-separated: accept, delivery")
+	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
+	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
+	concurrency := flag.Int("c", 32, "concurrent clients")
+	flag.Parse()
+
+	acceptDur, loadDur, latDur := 20*time.Second, 60*time.Second, 20*time.Second
+	mode := "full"
+	if *quick {
+		acceptDur, loadDur, latDur, mode = 5*time.Second, 10*time.Second, 5*time.Second, "quick"
+	}
+	want := map[string]bool{}
+	for _, s := range strings.Split(*scenarios, ",") {
+		want[strings.TrimSpace(s)] = true
+	}
+	binDir, _ := filepath.Abs(*bin)
+	data, _ := filepath.Abs(filepath.Join(".data", "bench"))
+	report := bench.NewReport(mode)
+
+	if want["accept"] {
+		fmt.Fprintln(os.Stderr, "== 1. accept (herald api alone) ...")
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data})
+		if err != nil {
+			return err
+		}
+		res, err := bench.Accept(ctx, &l.Target, *concurrency, acceptDur)
+		l.Stop()
+		if err != nil {
+			return err
+		}
+		report.Accept = &res
+		fmt.Fprintf(os.Stderr, "   %.0f sends/s (p99 %s), reference %.0f inserts/s\n", res.Send.Rate(), res.Send.P99, res.Reference.Rate())
+	}
+	if want["delivery"] {
+		fmt.Fprintln(os.Stderr, "== 2. sustained delivery (herald dev: API + worker + relay + Temporal dev server) ...")
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true})
+		if err != nil {
+			return err
+		}
+		res, err := bench.Delivery(ctx, &l.Target, *concurrency, loadDur, latDur)
+		l.Stop()
+		if err != nil {
+			return err
+		}
+		report.Delivery = &res
+		fmt.Fprintf(os.Stderr, "   %.0f delivered/s; half-rate p50 %s; reference %.0f workflows/s\n", res.DeliveredPerSec, res.HalfP50, res.Reference.Rate())
+	}
+	var buf bytes.Buffer
+	report.Write(&buf)
+	if *out == "-" {
+		_, err := os.Stdout.Write(buf.Bytes())
+		return err
+	}
+	return os.WriteFile(*out, buf.Bytes(), 0o644)
+}
