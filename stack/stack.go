@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"go.temporal.io/sdk/client"
@@ -125,13 +126,25 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Log: s.Log.With("component", "delivery")}
-	w := worker.New(s.Temporal, s.Cfg.TaskQueue, delivery, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
-	if err := w.Start(); err != nil {
-		return fmt.Errorf("worker start (Temporal at %s): %w", s.Cfg.TemporalAddress, err)
+	// Temporal may not answer yet (containers starting in any order): keep trying, so the
+	// worker joins as soon as it does.
+	wait := 500 * time.Millisecond
+	for {
+		w := worker.New(s.Temporal, s.Cfg.TaskQueue, delivery, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
+		err := w.Start()
+		if err == nil {
+			<-ctx.Done()
+			w.Stop()
+			return nil
+		}
+		s.Log.Warn("worker cannot start yet; retrying", "temporal", s.Cfg.TemporalAddress, "retryIn", wait, "error", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 10*time.Second)
 	}
-	<-ctx.Done()
-	w.Stop()
-	return nil
 }
 
 // RunRelay runs the outbox relay until ctx ends.

@@ -28,6 +28,9 @@ import (
 type Options struct {
 	// Temporal runs the worker and the relay against the shared Temporal dev server.
 	Temporal bool
+	// TemporalAddress runs the worker and relay against this server instead of the shared
+	// one (fault tests that stop and start their own).
+	TemporalAddress string
 	// Configure adjusts the configuration before the stack opens.
 	Configure func(*config.Config)
 }
@@ -53,9 +56,13 @@ func New(t testing.TB, opts Options) *Env {
 	cfg.RelayPollInterval = 200 * time.Millisecond
 	cfg.ShutdownTimeout = 5 * time.Second
 	cfg.DBMaxConns = 16
-	if opts.Temporal {
+	switch {
+	case opts.TemporalAddress != "":
+		cfg.TemporalAddress = opts.TemporalAddress
+		opts.Temporal = true
+	case opts.Temporal:
 		cfg.TemporalAddress = SharedTemporal(t).Address
-	} else {
+	default:
 		// Nothing answers here: the API must accept sends without Temporal.
 		cfg.TemporalAddress = "127.0.0.1:1"
 	}
@@ -150,6 +157,23 @@ func SharedTemporal(t testing.TB) *devenv.Temporal {
 		t.Skipf("skipping: no Temporal dev server (%v); `make test` builds bin/temporal", temporalErr)
 	}
 	return temporal
+}
+
+// StartTemporal starts a private dev server for one test (stopped when it ends) at addr, or
+// on a free port when addr is empty.
+func StartTemporal(t testing.TB, addr string) *devenv.Temporal {
+	t.Helper()
+	SharedTemporal(t) // skips or fails the same way when the CLI is missing
+	cli, err := findCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := devenv.StartTemporal(context.Background(), devenv.TemporalOptions{CLI: cli, Address: addr, Output: io.Discard})
+	if err != nil {
+		t.Fatalf("temporal dev server: %v", err)
+	}
+	t.Cleanup(srv.Stop)
+	return srv
 }
 
 // StopShared stops the shared Temporal server; call it from TestMain after m.Run.
