@@ -29,7 +29,7 @@ func main() {
 
 func run(ctx context.Context) error {
 	quick := flag.Bool("quick", false, "short phases (under 2 minutes in all)")
-	scenarios := flag.String("scenarios", "accept,delivery", "comma-separated: accept, delivery")
+	scenarios := flag.String("scenarios", "accept,delivery,inbox", "comma-separated: accept, delivery, inbox")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
 	concurrency := flag.Int("c", 32, "concurrent clients")
@@ -75,6 +75,24 @@ func run(ctx context.Context) error {
 		}
 		report.Delivery = &res
 		fmt.Fprintf(os.Stderr, "   %.0f delivered/s; half-rate p50 %s; reference %.0f workflows/s\n", res.DeliveredPerSec, res.HalfP50, res.Reference.Rate())
+	}
+	if want["inbox"] {
+		rows, users, heavy := 1_000_000, 10_000, 100_000
+		if *quick {
+			rows, users, heavy = 100_000, 1_000, 10_000
+		}
+		fmt.Fprintf(os.Stderr, "== 4. inbox read (%d rows; herald api alone) ...\n", rows)
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data})
+		if err != nil {
+			return err
+		}
+		res, err := bench.Inbox(ctx, &l.Target, rows, users, heavy, *concurrency, acceptDur)
+		l.Stop()
+		if err != nil {
+			return err
+		}
+		report.Inbox = &res
+		fmt.Fprintf(os.Stderr, "   page 1 p99 %s, page 500 p99 %s\n", res.Page1.P99, res.Page500.P99)
 	}
 	var buf bytes.Buffer
 	report.Write(&buf)
