@@ -50,6 +50,9 @@ type Config struct {
 	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers
 	// (HERALD_TEMPORAL_CLI); empty means bin/temporal next to the herald binary, then $PATH.
 	TemporalCLI string
+	// PprofAddr serves net/http/pprof for profiling when set, e.g. 127.0.0.1:6060
+	// (HERALD_PPROF_ADDR). Keep it on a loopback address.
+	PprofAddr string
 	// DataDir holds local state of `herald dev`: the Temporal database and the generated
 	// secret key (HERALD_DATA_DIR).
 	DataDir string
@@ -115,6 +118,7 @@ func Load(getenv func(string) string) (Config, error) {
 	str("HERALD_LOG_FORMAT", &c.LogFormat)
 	str("HERALD_TEMPORAL_CLI", &c.TemporalCLI)
 	str("HERALD_DATA_DIR", &c.DataDir)
+	str("HERALD_PPROF_ADDR", &c.PprofAddr)
 	num("HERALD_BODY_LIMIT", &c.BodyLimit, 1024)
 	num("HERALD_DB_MAX_CONNS", &c.DBMaxConns, 2)
 	num("HERALD_RELAY_PACK_SIZE", &c.RelayPackSize, 1)

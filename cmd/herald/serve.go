@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http"
+	"net/http/pprof"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -18,7 +21,27 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, generateKey 
 	}
 	cfg.SecretKey = key
 	log.Info("herald starting", cfg.Summary()...)
+	if cfg.PprofAddr != "" {
+		servePprof(ctx, cfg.PprofAddr, log)
+	}
 	return stack.Open(ctx, cfg, log)
+}
+
+// servePprof serves the profiling endpoints on their own listener until ctx ends.
+func servePprof(ctx context.Context, addr string, log *slog.Logger) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.ListenAndServe(); err != nil && err != http.ErrServerClosed {
+			log.Warn("pprof server stopped", "addr", addr, "error", err)
+		}
+	}()
+	go func() { <-ctx.Done(); _ = srv.Close() }()
+	log.Info("pprof listening", "addr", "http://"+addr+"/debug/pprof/")
 }
 
 func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
