@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	herald "github.com/heraldhq/herald"
 	js "github.com/heraldhq/herald/jsonshape"
@@ -18,6 +19,8 @@ const (
 	MaxIdentifierLength = 255
 	// MaxTopics caps sendTo.topics.
 	MaxTopics = 100
+	// MaxSchedule is how far ahead sendAt may be.
+	MaxSchedule = 366 * 24 * time.Hour
 )
 
 // SendRequest is a validated, normalised send request: the form stored in the outbox and
@@ -28,6 +31,8 @@ type SendRequest struct {
 	Topics       []string        `json:"topics,omitempty"`
 	Data         json.RawMessage `json:"data,omitempty"`
 	Override     *Override       `json:"override,omitempty"`
+	// SendAt delays the send to a moment in the future (a scheduled notification).
+	SendAt *time.Time `json:"sendAt,omitempty"`
 	// CreateCategory is set when the category came from the deprecated top-level field, which
 	// creates a missing category.
 	CreateCategory bool `json:"createCategory,omitempty"`
@@ -145,12 +150,38 @@ func Parse(body []byte) (*SendRequest, error) {
 		req.Override = parseOverride(raw, &p)
 	}
 	if raw := top["sendAt"]; js.Present(raw) {
-		p.Addf("sendAt is not supported yet: scheduled notifications are not available in this version")
+		req.SendAt = parseSendAt(raw, &p)
 	}
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
 	return req, nil
+}
+
+// parseSendAt reads an ISO 8601 date-time. The caller decides what a past time means (send
+// now); a time beyond MaxSchedule is refused.
+func parseSendAt(raw json.RawMessage, p *herald.Problems) *time.Time {
+	v, ok := js.String(raw)
+	if !ok {
+		p.Addf("sendAt must be an ISO 8601 date-time string")
+		return nil
+	}
+	var at time.Time
+	var err error
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00"} {
+		if at, err = time.Parse(layout, v); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		p.Addf("sendAt must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T18:00:00Z (got %q)", v)
+		return nil
+	}
+	if time.Until(at) > MaxSchedule {
+		p.Addf("sendAt must be within 366 days")
+		return nil
+	}
+	return &at
 }
 
 func parseContent(raw json.RawMessage, req *SendRequest, p *herald.Problems) {

@@ -42,6 +42,10 @@ func TestParseRejectsEveryViolatedRule(t *testing.T) {
 		{"no audience", `{"notification":{"title":"t"},"sendTo":{}}`, []string{"sendTo must name at least one recipient or topic"}},
 		{"workflow without identifier", `{"notification":{"workflow":{}},"sendTo":{"recipients":["a"]}}`, []string{
 			"notification.workflow.identifier must be a non-empty string"}},
+		{"bad sendAt", `{"notification":{"title":"t"},"recipients":["a"],"sendAt":"next tuesday"}`, []string{
+			`sendAt must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T18:00:00Z (got "next tuesday")`}},
+		{"sendAt not a string", `{"notification":{"title":"t"},"recipients":["a"],"sendAt":5}`, []string{"sendAt must be an ISO 8601 date-time string"}},
+		{"sendAt too far", `{"notification":{"title":"t"},"recipients":["a"],"sendAt":"2999-01-01T00:00:00Z"}`, []string{"sendAt must be within 366 days"}},
 		{"long identifier", `{"notification":{"title":"t"},"recipients":["` + strings.Repeat("x", 256) + `"]}`, []string{
 			"each identifier in recipients must be at most 255 characters"}},
 	}

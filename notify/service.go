@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -58,9 +59,12 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 	params := dbsqlc.InsertRequestParams{
 		ID: id, AppID: appID, Payload: payload, RecipientCount: int32(len(req.Recipients)),
 	}
+	if req.SendAt != nil && req.SendAt.After(s.now()) {
+		params.SendAt = req.SendAt
+	}
 	if idempotencyKey == "" {
-		if err := s.db.InsertRequest(ctx, params); err != nil {
-			return uuid.Nil, db.MapError(err)
+		if err := s.insert(ctx, params); err != nil {
+			return uuid.Nil, err
 		}
 		s.wake()
 		return id, nil
@@ -86,7 +90,7 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		case herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND:
 			return uuid.Nil, db.MapError(err)
 		}
-		err = db.MapError(s.db.InsertRequest(ctx, params))
+		err = s.insert(ctx, params)
 		if err == nil {
 			s.wake()
 			return id, nil
@@ -98,4 +102,17 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		// A concurrent request with the same key won the insert: answer as it did.
 	}
 	return uuid.Nil, herald.Errorf(herald.ECONFLICT, "Idempotency-Key %q is being used by concurrent requests; retry", idempotencyKey)
+}
+
+// insert stores the request, and its schedule when it has one, in one transaction.
+func (s *Service) insert(ctx context.Context, params dbsqlc.InsertRequestParams) error {
+	if params.SendAt == nil {
+		return db.MapError(s.db.InsertRequest(ctx, params))
+	}
+	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		if err := q.InsertRequest(ctx, params); err != nil {
+			return db.MapError(err)
+		}
+		return db.MapError(q.InsertScheduled(ctx, dbsqlc.InsertScheduledParams{AppID: params.AppID, RequestID: params.ID, SendAt: *params.SendAt}))
+	})
 }

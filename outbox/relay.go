@@ -18,13 +18,15 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
-// Starter starts the workflow that carries a group of requests. Starting an id that was
-// already started must succeed without starting it twice.
+// Starter starts the workflow that carries a group of requests (a send run, or the schedule
+// of one scheduled request). Starting an id that was already started must succeed without
+// starting it twice.
 type Starter interface {
-	StartSend(ctx context.Context, workflowID string, requestIDs []uuid.UUID) error
+	Start(ctx context.Context, workflowID string, requestIDs []uuid.UUID) error
 }
 
 // Options tune the relay.
@@ -95,8 +97,39 @@ func (r *Relay) Run(ctx context.Context) error {
 			r.drainFresh(ctx)
 		case <-ticker.C:
 			r.drainFresh(ctx)
+			r.startScheduled(ctx)
 			r.retryStale(ctx)
 		}
+	}
+}
+
+// startScheduled starts the schedule workflow of each scheduled request not started yet.
+func (r *Relay) startScheduled(ctx context.Context) {
+	type pending struct {
+		id         uuid.UUID
+		workflowID string
+	}
+	var todo []pending
+	err := r.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		ids, err := q.ClaimFreshScheduled(ctx, int32(r.opts.PackSize))
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			wf := schedule.WorkflowID(id)
+			if err := q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{WorkflowID: &wf, LeaseSeconds: r.opts.Lease.Seconds(), Ids: []uuid.UUID{id}}); err != nil {
+				return err
+			}
+			todo = append(todo, pending{id, wf})
+		}
+		return nil
+	})
+	if err != nil {
+		r.log.Warn("relay: cannot claim scheduled requests; will retry", "error", err)
+		return
+	}
+	for _, p := range todo {
+		r.start(ctx, p.workflowID, []uuid.UUID{p.id})
 	}
 }
 
@@ -160,7 +193,7 @@ func (r *Relay) retryStale(ctx context.Context) {
 
 // start starts the workflow and records the outcome on its requests.
 func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID) {
-	err := r.starter.StartSend(ctx, workflowID, ids)
+	err := r.starter.Start(ctx, workflowID, ids)
 	if err != nil {
 		r.log.Warn("relay: workflow start failed; will retry", "workflowId", workflowID, "requests", len(ids), "error", err)
 		msg := "workflow start failed: " + err.Error()

@@ -28,7 +28,7 @@ type fakeStarter struct {
 	attempts  int
 }
 
-func (f *fakeStarter) StartSend(_ context.Context, id string, ids []uuid.UUID) error {
+func (f *fakeStarter) Start(_ context.Context, id string, ids []uuid.UUID) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.attempts++

@@ -30,6 +30,7 @@ import (
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
+	"github.com/heraldhq/herald/schedules"
 	"github.com/heraldhq/herald/secrets"
 	"github.com/heraldhq/herald/worker"
 )
@@ -45,6 +46,8 @@ type Stack struct {
 	Notify   *notify.Service
 	Inbox    *inbox.Service
 	Relay    *outbox.Relay
+	// Schedules lists and cancels scheduled notifications.
+	Schedules *schedules.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 }
@@ -76,6 +79,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
 	s.Inbox = inbox.NewService(d)
+	s.Schedules = schedules.NewService(d, tc, log.With("component", "schedules"))
 	return s, nil
 }
 
@@ -130,7 +134,8 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	// worker joins as soon as it does.
 	wait := 500 * time.Millisecond
 	for {
-		w := worker.New(s.Temporal, s.Cfg.TaskQueue, delivery, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
+		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}}
+		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
 		err := w.Start()
 		if err == nil {
 			<-ctx.Done()

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/activities"
+	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -22,7 +23,7 @@ type Options struct {
 }
 
 // New returns a worker on taskQueue with every workflow and activity registered.
-func New(c client.Client, taskQueue string, delivery *activities.Delivery, opts Options) worker.Worker {
+func New(c client.Client, taskQueue string, acts Activities, opts Options) worker.Worker {
 	if opts.MaxConcurrentActivities <= 0 {
 		opts.MaxConcurrentActivities = 64
 	}
@@ -30,13 +31,23 @@ func New(c client.Client, taskQueue string, delivery *activities.Delivery, opts 
 		MaxConcurrentActivityExecutionSize: opts.MaxConcurrentActivities,
 		WorkerStopTimeout:                  opts.StopTimeout,
 	})
-	Register(w, delivery)
+	Register(w, acts)
 	return w
 }
 
+// Activities are the activity structs the worker runs.
+type Activities struct {
+	Delivery  *activities.Delivery
+	Schedules *activities.Schedules
+}
+
 // Register adds Herald's workflows and activities to a worker or a test environment.
-func Register(r worker.Registry, delivery *activities.Delivery) {
+func Register(r worker.Registry, a Activities) {
 	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
-	r.RegisterActivityWithOptions(delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
-	r.RegisterActivityWithOptions(delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
+	r.RegisterActivityWithOptions(a.Delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
+	r.RegisterActivityWithOptions(a.Delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
+
+	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
+	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})
+	r.RegisterActivityWithOptions(a.Schedules.BeginScheduledSend, activity.RegisterOptions{Name: schedule.BeginSendActivityName})
 }

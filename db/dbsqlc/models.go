@@ -84,6 +84,7 @@ type NotificationRequest struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	CompletedAt    *time.Time
+	SendAt         *time.Time
 }
 
 type Preference struct {
@@ -94,6 +95,17 @@ type Preference struct {
 	Channel    string
 	Enabled    bool
 	UpdatedAt  time.Time
+}
+
+type ScheduledNotification struct {
+	ID          int64
+	AppID       int64
+	RequestID   uuid.UUID
+	SendAt      time.Time
+	Status      string
+	CreatedAt   time.Time
+	CancelledAt *time.Time
+	SentAt      *time.Time
 }
 
 type Topic struct {

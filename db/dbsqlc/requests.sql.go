@@ -32,15 +32,44 @@ func (q *Queries) AssignWorkflow(ctx context.Context, arg AssignWorkflowParams) 
 
 const claimFreshRequests = `-- name: ClaimFreshRequests :many
 SELECT id FROM notification_requests
-WHERE status = 'accepted' AND workflow_id IS NULL
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL
 ORDER BY created_at, id
 LIMIT $1
 FOR UPDATE SKIP LOCKED
 `
 
-// Takes requests no relay has assigned to a workflow yet, oldest first.
+// Takes requests to send now that no relay has assigned to a workflow yet, oldest first.
 func (q *Queries) ClaimFreshRequests(ctx context.Context, maxRows int32) ([]uuid.UUID, error) {
 	rows, err := q.db.Query(ctx, claimFreshRequests, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const claimFreshScheduled = `-- name: ClaimFreshScheduled :many
+SELECT id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NOT NULL
+ORDER BY created_at, id
+LIMIT $1
+FOR UPDATE SKIP LOCKED
+`
+
+// Takes scheduled requests whose schedule workflow was not started yet.
+func (q *Queries) ClaimFreshScheduled(ctx context.Context, maxRows int32) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, claimFreshScheduled, maxRows)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +139,7 @@ func (q *Queries) FailRequest(ctx context.Context, arg FailRequestParams) error 
 }
 
 const getRequest = `-- name: GetRequest :one
-SELECT id, app_id, payload, idempotency_key, body_hash, status, workflow_id, claimed_until, recipient_count, delivered_count, error, created_at, updated_at, completed_at FROM notification_requests WHERE id = $1
+SELECT id, app_id, payload, idempotency_key, body_hash, status, workflow_id, claimed_until, recipient_count, delivered_count, error, created_at, updated_at, completed_at, send_at FROM notification_requests WHERE id = $1
 `
 
 func (q *Queries) GetRequest(ctx context.Context, id uuid.UUID) (NotificationRequest, error) {
@@ -131,6 +160,7 @@ func (q *Queries) GetRequest(ctx context.Context, id uuid.UUID) (NotificationReq
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.CompletedAt,
+		&i.SendAt,
 	)
 	return i, err
 }
@@ -197,8 +227,8 @@ func (q *Queries) GetRequestsByIDs(ctx context.Context, ids []uuid.UUID) ([]GetR
 }
 
 const insertRequest = `-- name: InsertRequest :exec
-INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count)
-VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 `
 
 type InsertRequestParams struct {
@@ -208,6 +238,7 @@ type InsertRequestParams struct {
 	IdempotencyKey *string
 	BodyHash       []byte
 	RecipientCount int32
+	SendAt         *time.Time
 }
 
 func (q *Queries) InsertRequest(ctx context.Context, arg InsertRequestParams) error {
@@ -218,15 +249,18 @@ func (q *Queries) InsertRequest(ctx context.Context, arg InsertRequestParams) er
 		arg.IdempotencyKey,
 		arg.BodyHash,
 		arg.RecipientCount,
+		arg.SendAt,
 	)
 	return err
 }
 
 const markWorkflowStarted = `-- name: MarkWorkflowStarted :exec
-UPDATE notification_requests SET status = 'started', claimed_until = NULL, updated_at = now()
+UPDATE notification_requests
+SET status = CASE WHEN send_at IS NULL THEN 'started' ELSE 'scheduled' END, claimed_until = NULL, updated_at = now()
 WHERE workflow_id = $1 AND status = 'accepted'
 `
 
+// A send run moves its requests to started; a schedule run to scheduled.
 func (q *Queries) MarkWorkflowStarted(ctx context.Context, workflowID *string) error {
 	_, err := q.db.Exec(ctx, markWorkflowStarted, workflowID)
 	return err

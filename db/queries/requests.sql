@@ -1,6 +1,6 @@
 -- name: InsertRequest :exec
-INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count)
-VALUES (@id, @app_id, @payload, @idempotency_key, @body_hash, @recipient_count);
+INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at)
+VALUES (@id, @app_id, @payload, @idempotency_key, @body_hash, @recipient_count, @send_at);
 
 -- name: GetRequestByIdempotencyKey :one
 SELECT id, body_hash, created_at FROM notification_requests
@@ -12,9 +12,17 @@ UPDATE notification_requests SET idempotency_key = NULL
 WHERE app_id = @app_id AND idempotency_key = @idempotency_key AND created_at < @before;
 
 -- name: ClaimFreshRequests :many
--- Takes requests no relay has assigned to a workflow yet, oldest first.
+-- Takes requests to send now that no relay has assigned to a workflow yet, oldest first.
 SELECT id FROM notification_requests
-WHERE status = 'accepted' AND workflow_id IS NULL
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL
+ORDER BY created_at, id
+LIMIT @max_rows
+FOR UPDATE SKIP LOCKED;
+
+-- name: ClaimFreshScheduled :many
+-- Takes scheduled requests whose schedule workflow was not started yet.
+SELECT id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NOT NULL
 ORDER BY created_at, id
 LIMIT @max_rows
 FOR UPDATE SKIP LOCKED;
@@ -38,7 +46,9 @@ WHERE workflow_id = @workflow_id AND status = 'accepted' AND claimed_until < now
 RETURNING id, created_at;
 
 -- name: MarkWorkflowStarted :exec
-UPDATE notification_requests SET status = 'started', claimed_until = NULL, updated_at = now()
+-- A send run moves its requests to started; a schedule run to scheduled.
+UPDATE notification_requests
+SET status = CASE WHEN send_at IS NULL THEN 'started' ELSE 'scheduled' END, claimed_until = NULL, updated_at = now()
 WHERE workflow_id = @workflow_id AND status = 'accepted';
 
 -- name: DelayWorkflowRetry :exec

@@ -1,0 +1,40 @@
+// Package schedule is the workflow that holds a scheduled send until its time: a durable
+// timer in Temporal, then the send workflow as a child. This file is its contract.
+package schedule
+
+import (
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Registered names.
+const (
+	WorkflowName          = "Schedule"
+	LoadActivityName      = "LoadSchedule"
+	BeginSendActivityName = "BeginScheduledSend"
+)
+
+// WorkflowID names the schedule of a request.
+func WorkflowID(requestID uuid.UUID) string { return "schedule/" + requestID.String() }
+
+// IsWorkflowID reports whether id names a schedule workflow.
+func IsWorkflowID(id string) bool { return strings.HasPrefix(id, "schedule/") }
+
+// RequestIDOf returns the request a schedule workflow id names.
+func RequestIDOf(workflowID string) (uuid.UUID, error) {
+	return uuid.Parse(strings.TrimPrefix(workflowID, "schedule/"))
+}
+
+// Input starts a schedule.
+type Input struct {
+	RequestID uuid.UUID
+}
+
+// Loaded is what the schedule needs from the database.
+type Loaded struct {
+	SendAt time.Time
+	// Cancelled is set when the send was cancelled before its schedule started.
+	Cancelled bool
+}

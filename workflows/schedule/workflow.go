@@ -1,0 +1,49 @@
+package schedule
+
+import (
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/google/uuid"
+
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// Workflow waits until the request's sendAt, then starts send/<requestId> unless the
+// schedule was cancelled meanwhile (by cancelling this run, or in the database: the begin
+// activity re-checks atomically, so a cancellation that raced the timer still wins).
+func Workflow(ctx workflow.Context, in Input) error {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
+	})
+	var loaded Loaded
+	if err := workflow.ExecuteActivity(actx, LoadActivityName, in.RequestID).Get(ctx, &loaded); err != nil {
+		return err
+	}
+	if loaded.Cancelled {
+		return nil
+	}
+	if wait := loaded.SendAt.Sub(workflow.Now(ctx)); wait > 0 {
+		if err := workflow.Sleep(ctx, wait); err != nil {
+			return err // cancelled: nothing is delivered
+		}
+	}
+	var begun bool
+	if err := workflow.ExecuteActivity(actx, BeginSendActivityName, in.RequestID).Get(ctx, &begun); err != nil {
+		return err
+	}
+	if !begun {
+		return nil
+	}
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:        send.WorkflowID([]uuid.UUID{in.RequestID}),
+		ParentClosePolicy: enums.PARENT_CLOSE_POLICY_ABANDON,
+	})
+	child := workflow.ExecuteChildWorkflow(cctx, send.WorkflowName, send.NewInput([]uuid.UUID{in.RequestID}))
+	// Wait for the start only: the send runs on its own once begun.
+	return child.GetChildWorkflowExecution().Get(ctx, nil)
+}

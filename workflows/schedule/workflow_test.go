@@ -1,0 +1,88 @@
+package schedule
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+type fixture struct {
+	env       *testsuite.TestWorkflowEnvironment
+	sendAt    time.Time
+	cancelled bool
+	begun     bool
+	sendStart time.Time
+	sends     int
+}
+
+func newFixture(t *testing.T, wait time.Duration) *fixture {
+	var s testsuite.WorkflowTestSuite
+	f := &fixture{env: s.NewTestWorkflowEnvironment()}
+	f.sendAt = f.env.Now().Add(wait)
+	f.env.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
+	f.env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in send.Input) error {
+		f.sends++
+		f.sendStart = workflow.Now(ctx)
+		return nil
+	}, workflow.RegisterOptions{Name: send.WorkflowName})
+	f.env.RegisterActivityWithOptions(func(context.Context, uuid.UUID) (Loaded, error) {
+		return Loaded{SendAt: f.sendAt, Cancelled: f.cancelled}, nil
+	}, activity.RegisterOptions{Name: LoadActivityName})
+	f.env.RegisterActivityWithOptions(func(context.Context, uuid.UUID) (bool, error) {
+		f.begun = !f.cancelled
+		return f.begun, nil
+	}, activity.RegisterOptions{Name: BeginSendActivityName})
+	return f
+}
+
+func TestScheduleSendsAtItsTime(t *testing.T) {
+	f := newFixture(t, 36*time.Hour)
+	f.env.ExecuteWorkflow(WorkflowName, Input{RequestID: uuid.New()})
+	if err := f.env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if f.sends != 1 || f.sendStart.Before(f.sendAt) {
+		t.Errorf("sends %d, started at %s, want once at %s", f.sends, f.sendStart, f.sendAt)
+	}
+}
+
+func TestCancelledRunSendsNothing(t *testing.T) {
+	f := newFixture(t, time.Hour)
+	f.env.RegisterDelayedCallback(f.env.CancelWorkflow, 10*time.Minute)
+	f.env.ExecuteWorkflow(WorkflowName, Input{RequestID: uuid.New()})
+	if f.env.GetWorkflowError() == nil {
+		t.Error("want the cancellation to end the run")
+	}
+	if f.sends != 0 || f.begun {
+		t.Errorf("a cancelled schedule sent %d", f.sends)
+	}
+}
+
+func TestCancellationInTheDatabaseWinsAtTheTimer(t *testing.T) {
+	f := newFixture(t, time.Hour)
+	// Cancelled after the run loaded its schedule, and the Temporal cancel was lost.
+	f.env.RegisterDelayedCallback(func() { f.cancelled = true }, 30*time.Minute)
+	f.env.ExecuteWorkflow(WorkflowName, Input{RequestID: uuid.New()})
+	if err := f.env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if f.sends != 0 {
+		t.Errorf("sent %d after a cancellation", f.sends)
+	}
+}
+
+func TestPastSendAtSendsAtOnce(t *testing.T) {
+	f := newFixture(t, -time.Hour)
+	start := f.env.Now()
+	f.env.ExecuteWorkflow(WorkflowName, Input{RequestID: uuid.New()})
+	if f.sends != 1 || f.sendStart.Sub(start) > time.Second {
+		t.Errorf("sends %d after %s", f.sends, f.sendStart.Sub(start))
+	}
+}
