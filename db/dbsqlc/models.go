@@ -48,6 +48,46 @@ type Device struct {
 	LastSeenAt time.Time
 }
 
+type Flow struct {
+	ID               int64
+	AppID            int64
+	Identifier       string
+	Name             string
+	Draft            json.RawMessage
+	PublishedVersion *int32
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type FlowLog struct {
+	ID             int64
+	AppID          int64
+	RequestID      string
+	FlowIdentifier string
+	FlowVersion    int32
+	UserIdentifier string
+	StepID         string
+	StepType       string
+	Outcome        string
+	Detail         string
+	WorkflowID     string
+	CreatedAt      time.Time
+}
+
+type FlowThrottle struct {
+	AppID       int64
+	Key         string
+	WindowStart time.Time
+	Count       int32
+}
+
+type FlowVersion struct {
+	FlowID     int64
+	Version    int32
+	Definition json.RawMessage
+	CreatedAt  time.Time
+}
+
 type Notification struct {
 	ID         int64
 	AppID      int64
