@@ -13,14 +13,17 @@ import (
 	"github.com/heraldhq/herald/providers"
 )
 
-// Text is the plain-text form of a short message: the title and the body on separate
-// lines (either may be empty).
+// Text is the plain-text form of a short message: the title, the body and the link on
+// separate lines (each only when set; the link is left out when the body already shows it).
 func Text(msg providers.Message) string {
 	var parts []string
 	for _, s := range []string{msg.Title, msg.Body} {
 		if s = strings.TrimSpace(s); s != "" {
 			parts = append(parts, s)
 		}
+	}
+	if u := strings.TrimSpace(msg.URL); u != "" && !strings.Contains(msg.Body, u) {
+		parts = append(parts, u)
 	}
 	return strings.Join(parts, "\n")
 }
