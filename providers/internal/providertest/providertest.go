@@ -4,6 +4,7 @@
 package providertest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -82,6 +83,7 @@ func NewTLS(t testing.TB) *Fake {
 
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	f.mu.Lock()
 	f.reqs = append(f.reqs, Request{
 		Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(),
