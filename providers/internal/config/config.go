@@ -134,17 +134,3 @@ func typeProblem(f Field, v json.RawMessage) string {
 	}
 	return ""
 }
-
-// Secrets returns the values of the secret keys present in a decoded configuration (for
-// tests and log scrubbing).
-func (s Spec) Secrets(raw json.RawMessage) []string {
-	var values map[string]any
-	_ = json.Unmarshal(raw, &values)
-	var out []string
-	for _, f := range s {
-		if v, ok := values[f.Name].(string); ok && f.Secret && v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
