@@ -94,6 +94,10 @@ type Result struct {
 	ProviderMessageID string
 	// Response is a short, secret-free summary of the provider's answer for the message log.
 	Response string
+	// GoneTokens are push tokens of To.PushTokens the provider reported as no longer
+	// registered while it delivered to others; the pipeline removes them. (When every token
+	// is gone, Send returns an Error with Gone set instead.)
+	GoneTokens []string
 }
 
 // Provider sends messages through one configured provider instance.

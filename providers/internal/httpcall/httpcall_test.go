@@ -1,0 +1,87 @@
+package httpcall
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldhq/herald/providers"
+)
+
+const secretPath = "/services/T000/B000/very-secret-token"
+
+func TestTransportFailuresAreTransientAndHideTheURL(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	target := srv.URL + secretPath + "?sig=query-secret"
+	srv.Close() // nothing listens any more
+	req, err := NewJSON(context.Background(), http.MethodPost, target, map[string]string{"a": "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Do(&http.Client{}, req)
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.Permanent || !strings.HasPrefix(pe.Message, "request failed: ") {
+		t.Fatalf("got %#v", err)
+	}
+	for _, secret := range []string{"very-secret-token", "query-secret"} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("%q leaks %q", err, secret)
+		}
+	}
+}
+
+func TestTimeoutsAreTransient(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	req, _ := NewJSON(context.Background(), http.MethodPost, srv.URL+secretPath, nil)
+	_, _, err := Do(&http.Client{Timeout: 50 * time.Millisecond}, req)
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.Permanent || pe.Message != "request timed out" {
+		t.Fatalf("got %#v", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req, _ = NewJSON(ctx, http.MethodPost, srv.URL+secretPath, nil)
+	_, _, err = Do(&http.Client{}, req)
+	if !errors.As(err, &pe) || pe.Permanent || pe.Message != "request canceled" {
+		t.Fatalf("canceled: %#v", err)
+	}
+}
+
+func TestBadURLDoesNotEchoIt(t *testing.T) {
+	_, err := NewJSON(context.Background(), http.MethodPost, "http://[::1"+secretPath, nil)
+	if err == nil || strings.Contains(err.Error(), "very-secret-token") || !providers.IsPermanent(err) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for status, wantErr := range map[int]bool{200: false, 202: false, 204: false, 400: true, 500: true} {
+		err := Check(&http.Response{StatusCode: status, Header: http.Header{}}, []byte("x"), false)
+		if (err != nil) != wantErr {
+			t.Errorf("%d: %v", status, err)
+		}
+	}
+}
+
+func TestClientDefault(t *testing.T) {
+	if c := Client(providers.Deps{}); c == nil || c.Timeout == 0 {
+		t.Errorf("default client %+v", c)
+	}
+	mine := &http.Client{}
+	if Client(providers.Deps{HTTP: mine}) != mine {
+		t.Error("the pipeline's client is not used")
+	}
+}
