@@ -9,7 +9,44 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/google/uuid"
 )
+
+const cancelFlowRuns = `-- name: CancelFlowRuns :many
+UPDATE flow_runs SET status = 'cancelled', finished_at = now()
+WHERE app_id = $1 AND cancellation_key = $2 AND status = 'running'
+  AND (cardinality($3::text[]) = 0 OR user_identifier = ANY($3::text[]))
+RETURNING workflow_id
+`
+
+type CancelFlowRunsParams struct {
+	AppID           int64
+	CancellationKey *string
+	UserIdentifiers []string
+}
+
+// Marks the running runs with a cancellation key (optionally of some recipients) cancelled
+// and returns their workflow ids.
+func (q *Queries) CancelFlowRuns(ctx context.Context, arg CancelFlowRunsParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, cancelFlowRuns, arg.AppID, arg.CancellationKey, arg.UserIdentifiers)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var workflow_id string
+		if err := rows.Scan(&workflow_id); err != nil {
+			return nil, err
+		}
+		items = append(items, workflow_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
 
 const countFlowLogs = `-- name: CountFlowLogs :one
 SELECT count(*) FROM flow_logs WHERE app_id = $1
@@ -53,6 +90,21 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const finishFlowRun = `-- name: FinishFlowRun :exec
+UPDATE flow_runs SET status = $1, finished_at = now()
+WHERE workflow_id = $2 AND status = 'running'
+`
+
+type FinishFlowRunParams struct {
+	Status     string
+	WorkflowID string
+}
+
+func (q *Queries) FinishFlowRun(ctx context.Context, arg FinishFlowRunParams) error {
+	_, err := q.db.Exec(ctx, finishFlowRun, arg.Status, arg.WorkflowID)
+	return err
 }
 
 const getFlow = `-- name: GetFlow :one
@@ -312,6 +364,35 @@ func (q *Queries) PublishFlow(ctx context.Context, arg PublishFlowParams) (*int3
 	var published_version *int32
 	err := row.Scan(&published_version)
 	return published_version, err
+}
+
+const registerFlowRuns = `-- name: RegisterFlowRuns :exec
+INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, cancellation_key, workflow_id)
+SELECT $1, $2, $3, u.user_identifier, $4, u.workflow_id
+FROM (SELECT unnest($5::text[]) AS user_identifier, unnest($6::text[]) AS workflow_id) AS u
+ON CONFLICT (workflow_id) DO NOTHING
+`
+
+type RegisterFlowRunsParams struct {
+	AppID           int64
+	RequestID       uuid.UUID
+	FlowIdentifier  string
+	CancellationKey *string
+	UserIdentifiers []string
+	WorkflowIds     []string
+}
+
+// Records the runs of one batch of recipients before they start (idempotent).
+func (q *Queries) RegisterFlowRuns(ctx context.Context, arg RegisterFlowRunsParams) error {
+	_, err := q.db.Exec(ctx, registerFlowRuns,
+		arg.AppID,
+		arg.RequestID,
+		arg.FlowIdentifier,
+		arg.CancellationKey,
+		arg.UserIdentifiers,
+		arg.WorkflowIds,
+	)
+	return err
 }
 
 const updateFlowDraft = `-- name: UpdateFlowDraft :one

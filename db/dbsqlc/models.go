@@ -74,6 +74,19 @@ type FlowLog struct {
 	CreatedAt      time.Time
 }
 
+type FlowRun struct {
+	ID              int64
+	AppID           int64
+	RequestID       uuid.UUID
+	FlowIdentifier  string
+	UserIdentifier  string
+	CancellationKey *string
+	WorkflowID      string
+	Status          string
+	CreatedAt       time.Time
+	FinishedAt      *time.Time
+}
+
 type FlowThrottle struct {
 	AppID       int64
 	Key         string

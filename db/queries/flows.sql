@@ -55,3 +55,22 @@ RETURNING count;
 -- name: NotificationStates :many
 SELECT id, seen_at, read_at, clicked_at, state FROM notifications
 WHERE app_id = @app_id AND id = ANY(@ids::bigint[]);
+
+-- name: RegisterFlowRuns :exec
+-- Records the runs of one batch of recipients before they start (idempotent).
+INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, cancellation_key, workflow_id)
+SELECT @app_id, @request_id, @flow_identifier, u.user_identifier, @cancellation_key, u.workflow_id
+FROM (SELECT unnest(@user_identifiers::text[]) AS user_identifier, unnest(@workflow_ids::text[]) AS workflow_id) AS u
+ON CONFLICT (workflow_id) DO NOTHING;
+
+-- name: FinishFlowRun :exec
+UPDATE flow_runs SET status = @status, finished_at = now()
+WHERE workflow_id = @workflow_id AND status = 'running';
+
+-- name: CancelFlowRuns :many
+-- Marks the running runs with a cancellation key (optionally of some recipients) cancelled
+-- and returns their workflow ids.
+UPDATE flow_runs SET status = 'cancelled', finished_at = now()
+WHERE app_id = @app_id AND cancellation_key = @cancellation_key AND status = 'running'
+  AND (cardinality(@user_identifiers::text[]) = 0 OR user_identifier = ANY(@user_identifiers::text[]))
+RETURNING workflow_id;
