@@ -74,7 +74,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
-	s.Inbox = inbox.NewService(d)
+	s.Inbox = inbox.NewService(d, s.Events)
 	return s, nil
 }
 
