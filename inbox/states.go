@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/events"
+	js "github.com/heraldhq/herald/jsonshape"
 )
 
 // Op is what a Change does to one timestamp flag.
@@ -37,11 +38,18 @@ var (
 	Click      = Change{Clicked: Set, Read: Set}     // POST /{id}/click
 )
 
-// StateChange is the change of PUT /{id}/state: it sets state, and the states seen, read
-// and clicked also set the matching timestamp.
-func StateChange(state string) (Change, error) {
+// ParseStateChange reads the change of PUT /{id}/state from its body {state}: it sets
+// state, and the states seen, read and clicked also set the matching timestamp.
+func ParseStateChange(body []byte) (Change, error) {
+	f := js.Fields(body)
+	if f == nil {
+		return Change{}, herald.Invalid("body must be a JSON object")
+	}
+	state, ok := js.String(f["state"])
 	var p herald.Problems
 	switch {
+	case !ok:
+		p.Addf("state must be a string")
 	case state == "":
 		p.Addf("state should not be empty")
 	case utf8.RuneCountInString(state) > MaxStateLength:

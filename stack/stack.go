@@ -23,13 +23,18 @@ import (
 	v3 "github.com/heraldhq/herald/api/v3"
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/devices"
 	"github.com/heraldhq/herald/events"
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
+	"github.com/heraldhq/herald/prefs"
 	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/topics"
+	"github.com/heraldhq/herald/users"
 	"github.com/heraldhq/herald/worker"
 )
 
@@ -44,6 +49,12 @@ type Stack struct {
 	Notify   *notify.Service
 	Inbox    *inbox.Service
 	Relay    *outbox.Relay
+	// Developer API services (issue 3).
+	Users      *users.Service
+	Categories *categories.Service
+	Prefs      *prefs.Service
+	Topics     *topics.Service
+	Devices    *devices.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 }
@@ -75,6 +86,11 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
 	s.Inbox = inbox.NewService(d, s.Events)
+	s.Users = users.NewService(d)
+	s.Categories = categories.NewService(d)
+	s.Prefs = prefs.NewService(d, s.Categories)
+	s.Topics = topics.NewService(d)
+	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
 	return s, nil
 }
 
@@ -87,7 +103,8 @@ func (s *Stack) Close() {
 // HTTP returns the API server.
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
-	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox}
+	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox,
+		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {
