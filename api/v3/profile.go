@@ -1,6 +1,9 @@
 package v3
 
 import (
+	"bytes"
+	"encoding/json"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/api/web"
@@ -36,8 +39,12 @@ func (h *Handlers) patchProfile(c *fiber.Ctx) error {
 	return sendJSON(c, profile)
 }
 
-// sendJSON answers with a JSON document as it is stored.
+// sendJSON answers with a stored JSON document, compacted like every other answer.
 func sendJSON(c *fiber.Ctx, doc []byte) error {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, doc); err != nil {
+		return err
+	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	return c.Send(doc)
+	return c.Send(buf.Bytes())
 }
