@@ -61,3 +61,21 @@ func TestProfileBadPatchesChangeNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestBodiesOverTheLimitAreRefused(t *testing.T) {
+	f := newFixture(t)
+	big := `{"bio":"` + strings.Repeat("x", 1<<20) + `"}`
+	for _, r := range []struct {
+		method, path string
+		h            map[string]string
+	}{
+		{"PUT", "/v3/profile", userH(f.plain, "alice")},
+		{"PUT", "/v3/users/alice", appH(f.plain)},
+		{"POST", "/v3/topics", appH(f.plain)},
+	} {
+		wantError(t, f.e.Do(r.method, r.path, big, r.h), 413, "request body too large", r.method+" "+r.path)
+	}
+	if res := f.e.Do("GET", "/v3/profile", nil, userH(f.plain, "alice")); string(res.Body) != `{}` {
+		t.Errorf("an oversized body changed the profile: %s", res.Body)
+	}
+}
