@@ -37,7 +37,7 @@ type WebPushSubscription struct {
 	UpdatedAt      jsontime.Time `json:"updatedAt"`
 }
 
-// WebPushKeys are the subscription's keys, base64url as the browser gives them.
+// WebPushKeys are the subscription's keys, base64url without padding.
 type WebPushKeys struct {
 	P256dh string `json:"p256dh"`
 	Auth   string `json:"auth"`
@@ -126,12 +126,14 @@ func parseSubscription(body []byte, p *herald.Problems) WebPushSubscription {
 	return sub
 }
 
-// checkKey reads a base64url key (padded or not) that must decode to size bytes.
+// checkKey reads a base64url key (padded or not) that must decode to size bytes, and
+// returns it unpadded, the one form stored.
 func checkKey(raw json.RawMessage, problem string, size int, p *herald.Problems) string {
 	s, ok := js.String(raw)
 	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
 	if !ok || err != nil || len(b) != size || (size == p256dhSize && b[0] != 4) {
 		p.Addf("%s", problem)
+		return s
 	}
-	return s
+	return base64.RawURLEncoding.EncodeToString(b)
 }
