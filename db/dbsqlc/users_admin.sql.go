@@ -28,29 +28,6 @@ func (q *Queries) DeleteUserByIdentifier(ctx context.Context, arg DeleteUserById
 	return result.RowsAffected(), nil
 }
 
-const lockUserByIdentifier = `-- name: LockUserByIdentifier :one
-SELECT id, app_id, identifier, profile, created_at, updated_at FROM users WHERE app_id = $1 AND identifier = $2 FOR UPDATE
-`
-
-type LockUserByIdentifierParams struct {
-	AppID      int64
-	Identifier string
-}
-
-func (q *Queries) LockUserByIdentifier(ctx context.Context, arg LockUserByIdentifierParams) (User, error) {
-	row := q.db.QueryRow(ctx, lockUserByIdentifier, arg.AppID, arg.Identifier)
-	var i User
-	err := row.Scan(
-		&i.ID,
-		&i.AppID,
-		&i.Identifier,
-		&i.Profile,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const replaceUserProfile = `-- name: ReplaceUserProfile :one
 UPDATE users SET profile = $1, updated_at = now()
 WHERE id = $2 AND app_id = $3

@@ -8,9 +8,6 @@ ON CONFLICT (app_id, identifier) DO UPDATE
 SET profile = users.profile || EXCLUDED.profile, updated_at = now()
 RETURNING *;
 
--- name: LockUserByIdentifier :one
-SELECT * FROM users WHERE app_id = @app_id AND identifier = @identifier FOR UPDATE;
-
 -- name: ReplaceUserProfile :one
 UPDATE users SET profile = @profile, updated_at = now()
 WHERE id = @id AND app_id = @app_id
