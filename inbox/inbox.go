@@ -1,21 +1,28 @@
-// Package inbox serves a user's in-app notifications: listing, counting and (with the
-// developer API) changing their states.
+// Package inbox serves a user's in-app notifications: listing with filters, reading one,
+// and changing their states (seen, read, clicked, state, deleted) one at a time or in bulk.
+// Every change is one atomic, idempotent statement scoped by app and user; after it commits
+// the service publishes the matching realtime event.
 package inbox
 
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/events"
+	"github.com/heraldhq/herald/jsontime"
 )
 
-// Paging limits of the inbox list (spec §8).
+// Limits of the inbox API (spec §8, DESIGN.md §5).
 const (
 	DefaultLimit = 10
 	MaxLimit     = 20
+	// FirstUnseenLimit is how many notifications the deprecated bulk mark-seen form marks.
+	FirstUnseenLimit = 15
+	// MaxStateLength caps the free-form state of a notification.
+	MaxStateLength = 64
 )
 
 // Notification is an inbox item as the developer API shows it.
@@ -43,83 +50,74 @@ type Category struct {
 }
 
 // Time marshals as ISO 8601 in UTC with milliseconds.
-type Time time.Time
-
-// MarshalJSON implements json.Marshaler.
-func (t Time) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + time.Time(t).UTC().Format("2006-01-02T15:04:05.000Z") + `"`), nil
-}
-
-func timePtr(t *time.Time) *Time {
-	if t == nil {
-		return nil
-	}
-	v := Time(*t)
-	return &v
-}
-
-// Page is the list envelope of spec §2.
-type Page struct {
-	UnreadCount int64          `json:"unreadCount"`
-	Pagination  Pagination     `json:"pagination"`
-	Data        []Notification `json:"data"`
-}
-
-// Pagination describes the position of a page.
-type Pagination struct {
-	TotalCount int64 `json:"totalCount"`
-	PageNo     int   `json:"pageNo"`
-	Limit      int   `json:"limit"`
-}
-
-// ListQuery selects a page of the inbox.
-type ListQuery struct {
-	PageNo int
-	Limit  int
-}
+type Time = jsontime.Time
 
 // Service reads and changes inboxes.
 type Service struct {
-	db *db.DB
+	db  *db.DB
+	pub events.Publisher
 }
 
-// NewService returns a Service over the database.
-func NewService(d *db.DB) *Service { return &Service{db: d} }
+// NewService returns a Service over the database that announces committed changes to pub
+// (nil: nowhere).
+func NewService(d *db.DB, pub events.Publisher) *Service {
+	if pub == nil {
+		pub = events.Nop{}
+	}
+	return &Service{db: d, pub: pub}
+}
 
-// List returns a page of a user's inbox, newest first, with the unread and total counts. A
-// user who does not exist yet has an empty inbox.
-func (s *Service) List(ctx context.Context, appID int64, userIdentifier string, q ListQuery) (Page, error) {
-	page := Page{Data: []Notification{}, Pagination: Pagination{PageNo: q.PageNo, Limit: q.Limit}}
-	user, err := s.db.GetUserByIdentifier(ctx, dbsqlc.GetUserByIdentifierParams{AppID: appID, Identifier: userIdentifier})
+// userID finds the internal id of an app's user; ok is false when the user does not exist
+// (yet), which callers treat as an empty inbox.
+func (s *Service) userID(ctx context.Context, appID int64, identifier string) (id int64, ok bool, err error) {
+	u, err := s.db.GetUserByIdentifier(ctx, dbsqlc.GetUserByIdentifierParams{AppID: appID, Identifier: identifier})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
-			return page, nil
+			return 0, false, nil
 		}
-		return page, err
+		return 0, false, err
 	}
-	rows, err := s.db.ListInbox(ctx, dbsqlc.ListInboxParams{
-		AppID: appID, UserID: user.ID, MaxRows: int32(q.Limit), SkipRows: int32((q.PageNo - 1) * q.Limit),
-	})
-	if err != nil {
-		return page, db.MapError(err)
-	}
-	for _, r := range rows {
-		page.Data = append(page.Data, fromListRow(r))
-	}
-	if page.Pagination.TotalCount, err = s.db.CountInbox(ctx, dbsqlc.CountInboxParams{AppID: appID, UserID: user.ID}); err != nil {
-		return page, db.MapError(err)
-	}
-	if page.UnreadCount, err = s.db.CountUnread(ctx, dbsqlc.CountUnreadParams{AppID: appID, UserID: user.ID}); err != nil {
-		return page, db.MapError(err)
-	}
-	return page, nil
+	return u.ID, true, nil
 }
 
-func fromListRow(r dbsqlc.ListInboxRow) Notification {
+// load reads items of a user's inbox in the order of ids; ids no longer in the inbox are
+// left out.
+func (s *Service) load(ctx context.Context, appID, userID int64, ids []int64) ([]Notification, error) {
+	out := make([]Notification, 0, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.GetInboxItems(ctx, dbsqlc.GetInboxItemsParams{Ids: ids, AppID: appID, UserID: userID})
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	byID := make(map[int64]Notification, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = fromItemRow(r)
+	}
+	for _, id := range ids {
+		if n, ok := byID[id]; ok {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) unreadCount(ctx context.Context, appID, userID int64) (int64, error) {
+	n, err := s.db.CountUnread(ctx, dbsqlc.CountUnreadParams{AppID: appID, UserID: userID})
+	return n, db.MapError(err)
+}
+
+// publish announces one kind of change of a user's notifications.
+func (s *Service) publish(ctx context.Context, kind string, appID, userID int64, ids []int64) {
+	s.pub.Publish(ctx, events.Event{Kind: kind, AppID: appID, UserIDs: []int64{userID}, NotificationIDs: ids})
+}
+
+func fromItemRow(r dbsqlc.GetInboxItemsRow) Notification {
 	n := Notification{
 		ID: r.ID, Title: r.Title, Message: r.Message, Icon: r.Icon, URL: r.Url,
 		Blocks: r.Blocks, Data: r.Data, State: r.State, CreatedAt: Time(r.CreatedAt),
-		SeenAt: timePtr(r.SeenAt), ReadAt: timePtr(r.ReadAt), ClickedAt: timePtr(r.ClickedAt),
+		SeenAt: jsontime.Ptr(r.SeenAt), ReadAt: jsontime.Ptr(r.ReadAt), ClickedAt: jsontime.Ptr(r.ClickedAt),
 	}
 	if r.CategoryID != nil && r.CategoryIdentifier != nil {
 		n.Category = &Category{ID: *r.CategoryID, Identifier: *r.CategoryIdentifier, Name: deref(r.CategoryName)}

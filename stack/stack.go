@@ -24,14 +24,19 @@ import (
 	v3 "github.com/heraldhq/herald/api/v3"
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/devices"
 	"github.com/heraldhq/herald/events"
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
+	"github.com/heraldhq/herald/prefs"
 	"github.com/heraldhq/herald/schedules"
 	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/topics"
+	"github.com/heraldhq/herald/users"
 	"github.com/heraldhq/herald/worker"
 )
 
@@ -48,6 +53,12 @@ type Stack struct {
 	Relay    *outbox.Relay
 	// Schedules lists and cancels scheduled notifications.
 	Schedules *schedules.Service
+	// Developer API services.
+	Users      *users.Service
+	Categories *categories.Service
+	Prefs      *prefs.Service
+	Topics     *topics.Service
+	Devices    *devices.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 }
@@ -78,8 +89,13 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
-	s.Inbox = inbox.NewService(d)
+	s.Inbox = inbox.NewService(d, s.Events)
 	s.Schedules = schedules.NewService(d, tc, log.With("component", "schedules"))
+	s.Users = users.NewService(d)
+	s.Categories = categories.NewService(d)
+	s.Prefs = prefs.NewService(d, s.Categories)
+	s.Topics = topics.NewService(d)
+	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
 	return s, nil
 }
 
@@ -92,7 +108,8 @@ func (s *Stack) Close() {
 // HTTP returns the API server.
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
-	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox}
+	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox,
+		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {

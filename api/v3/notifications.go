@@ -27,11 +27,13 @@ func (h *Handlers) listNotifications(c *fiber.Ctx) error {
 	p := web.PrincipalOf(c)
 	var probs herald.Problems
 	q := inbox.ListQuery{
-		PageNo: web.QueryInt(c, "pageNo", 1, 1, math.MaxInt32/inbox.MaxLimit, &probs),
-		Limit:  web.QueryInt(c, "limit", inbox.DefaultLimit, 1, inbox.MaxLimit, &probs),
+		PageNo:   web.QueryInt(c, "pageNo", 1, 1, math.MaxInt32/inbox.MaxLimit, &probs),
+		Limit:    web.QueryInt(c, "limit", inbox.DefaultLimit, 1, inbox.MaxLimit, &probs),
+		Filter:   c.Query("filter"),
+		Category: c.Query("category"),
 	}
-	if err := probs.Err(); err != nil {
-		return err
+	if q.Check(&probs); probs.Err() != nil {
+		return probs.Err()
 	}
 	page, err := h.Inbox.List(c.UserContext(), p.App.ID, p.UserID, q)
 	if err != nil {

@@ -19,7 +19,7 @@ type Mode int
 // Authentication modes (spec §5).
 const (
 	ModeApp    Mode = iota + 1 // API key + API secret: a backend
-	ModeUser                   // API key + user id (+ signature or bearer token): a user's client
+	ModeUser                   // API key + user id (+ signature), or a bearer token: a user's client
 	ModeDevice                 // user mode + device id
 )
 
@@ -31,6 +31,8 @@ type Principal struct {
 	UserID string
 	// DeviceID is set in device mode.
 	DeviceID string
+	// Token is set when a verified bearer JWT named the user (secure mode).
+	Token bool
 }
 
 const principalKey = "herald.principal"
@@ -135,9 +137,13 @@ func (a *Auth) authApp(c *fiber.Ctx, cr credentials, acceptSecretKey bool) (*Pri
 	return &Principal{App: app, Mode: ModeApp}, nil
 }
 
-// authUser checks user credentials: API key + user id, with the HMAC signature when the
-// app requires it.
+// authUser checks user credentials: a bearer token (secure mode), or API key + user id
+// with the HMAC signature when the app requires it. An app in secure mode accepts only the
+// token.
 func (a *Auth) authUser(c *fiber.Ctx, cr credentials) (*Principal, error) {
+	if cr.bearer != "" {
+		return a.authToken(c, cr)
+	}
 	if cr.apiKey == "" || cr.userID == "" {
 		if cr.none() {
 			return nil, a.noParams()
@@ -147,6 +153,9 @@ func (a *Auth) authUser(c *fiber.Ctx, cr credentials) (*Principal, error) {
 	app, err := a.app(c, cr.apiKey)
 	if err != nil {
 		return nil, err
+	}
+	if app.SecureAuth {
+		return nil, unauthorized("This app is in secure mode: send the user's token as Authorization: Bearer <JWT>")
 	}
 	if app.HMACAuth {
 		if err := a.checkSignature(c, app, cr); err != nil {
@@ -197,6 +206,26 @@ func (a *Auth) AppWithSecretKey() fiber.Handler {
 		if err != nil {
 			return err
 		}
+		c.Locals(principalKey, p)
+		return c.Next()
+	}
+}
+
+// Device requires user credentials and the device id header (device connect).
+func (a *Auth) Device() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		cr := a.read(c)
+		if cr.deviceID == "" {
+			if cr.none() {
+				return a.noParams()
+			}
+			return unauthorized("No valid combination of authentication parameters found: this route needs " + a.Headers.DeviceID + " with the user's credentials")
+		}
+		p, err := a.authUser(c, cr)
+		if err != nil {
+			return err
+		}
+		p.Mode, p.DeviceID = ModeDevice, cr.deviceID
 		c.Locals(principalKey, p)
 		return c.Next()
 	}

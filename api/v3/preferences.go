@@ -1,0 +1,26 @@
+package v3
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/heraldhq/herald/api/web"
+)
+
+// getPreferences returns the caller's switches per category and channel.
+func (h *Handlers) getPreferences(c *fiber.Ctx) error {
+	p := web.PrincipalOf(c)
+	prefs, err := h.Prefs.Get(c.UserContext(), p.App.ID, p.UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(prefs)
+}
+
+// patchPreferences sets some of the caller's switches; the answer is a string (spec §4).
+func (h *Handlers) patchPreferences(c *fiber.Ctx) error {
+	p := web.PrincipalOf(c)
+	if err := h.Prefs.Update(c.UserContext(), p.App.ID, p.UserID, c.Body()); err != nil {
+		return err
+	}
+	return c.JSON("preferences updated")
+}

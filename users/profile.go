@@ -1,0 +1,152 @@
+package users
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/jackc/pgx/v5"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	js "github.com/heraldhq/herald/jsonshape"
+)
+
+// MaxPatchOperations caps a JSON Patch document.
+const MaxPatchOperations = 100
+
+// patchOptions follow RFC 6902 strictly (no negative array indices, a remove of a missing
+// path fails) and bound what copy operations may add.
+var patchOptions = &jsonpatch.ApplyOptions{AccumulatedCopySizeLimit: 1 << 20}
+
+// Profile returns a user's profile; a user who does not exist yet has an empty one.
+func (s *Service) Profile(ctx context.Context, appID int64, identifier string) (json.RawMessage, error) {
+	u, err := s.db.GetUserByIdentifier(ctx, dbsqlc.GetUserByIdentifierParams{AppID: appID, Identifier: identifier})
+	if err != nil {
+		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
+			return json.RawMessage(`{}`), nil
+		}
+		return nil, err
+	}
+	return u.Profile, nil
+}
+
+// MergeProfile merges the body's keys into the user's profile (PUT /profile), creating
+// the user when needed, and returns the new profile.
+func (s *Service) MergeProfile(ctx context.Context, appID int64, identifier string, body []byte) (json.RawMessage, error) {
+	var p herald.Problems
+	CheckIdentifier("user id", identifier, &p)
+	if js.Kind(body) != "object" {
+		p.Addf("body must be a JSON object of profile keys")
+	} else {
+		checkProfile("profile", body, &p)
+	}
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	u, err := s.upsert(ctx, appID, identifier, body)
+	return u.Profile, err
+}
+
+// PatchProfile applies an RFC 6902 JSON Patch to the user's profile (PATCH /profile),
+// creating the user when needed. The patch applies in full or not at all: a failing test
+// operation, a path that does not exist, or a result that is not a valid profile is a 400
+// and leaves the profile unchanged.
+func (s *Service) PatchProfile(ctx context.Context, appID int64, identifier string, body []byte) (json.RawMessage, error) {
+	var p herald.Problems
+	CheckIdentifier("user id", identifier, &p)
+	patch := parsePatch(body, &p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	var out json.RawMessage
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		// The upsert creates the user if needed and locks its row until the commit, so
+		// concurrent patches apply one after the other.
+		u, err := q.UpsertUserProfile(ctx, dbsqlc.UpsertUserProfileParams{AppID: appID, Identifier: identifier, Profile: json.RawMessage(`{}`)})
+		if err != nil {
+			return db.MapError(err)
+		}
+		doc := []byte(u.Profile)
+		for i, op := range patch {
+			if doc, err = (jsonpatch.Patch{op}).ApplyWithOptions(doc, patchOptions); err != nil {
+				return herald.Invalid(describePatchError(i, op, err))
+			}
+		}
+		var probs herald.Problems
+		checkProfile("the patched profile", doc, &probs)
+		if err := probs.Err(); err != nil {
+			return err
+		}
+		u, err = q.ReplaceUserProfile(ctx, dbsqlc.ReplaceUserProfileParams{ID: u.ID, AppID: appID, Profile: doc})
+		out = u.Profile
+		return db.MapError(err)
+	})
+	return out, err
+}
+
+// patchOps lists the RFC 6902 operations and whether each needs value and from.
+var patchOps = map[string]struct{ value, from bool }{
+	"add": {value: true}, "remove": {}, "replace": {value: true},
+	"move": {from: true}, "copy": {from: true}, "test": {value: true},
+}
+
+// parsePatch checks the shape of every operation, recording each problem, and decodes the
+// patch when there is none.
+func parsePatch(body []byte, p *herald.Problems) jsonpatch.Patch {
+	ops, ok := js.Elements(body)
+	switch {
+	case !ok:
+		p.Addf("body must be an array of JSON Patch operations")
+		return nil
+	case len(ops) > MaxPatchOperations:
+		p.Addf("body must contain no more than %d operations", MaxPatchOperations)
+		return nil
+	}
+	before := len(*p)
+	for i, raw := range ops {
+		f := js.Fields(raw)
+		if f == nil {
+			p.Addf("[%d] must be an object", i)
+			continue
+		}
+		name, ok := js.String(f["op"])
+		spec, known := patchOps[name]
+		if !ok || !known {
+			p.Addf("[%d].op must be one of the following values: add, remove, replace, move, copy, test", i)
+		}
+		if path, ok := js.String(f["path"]); !ok || (path != "" && !strings.HasPrefix(path, "/")) {
+			p.Addf("[%d].path must be a JSON Pointer string", i)
+		}
+		if spec.from {
+			if from, ok := js.String(f["from"]); !ok || (from != "" && !strings.HasPrefix(from, "/")) {
+				p.Addf("[%d].from must be a JSON Pointer string", i)
+			}
+		}
+		if _, has := f["value"]; spec.value && !has {
+			p.Addf("[%d].value is required for %s", i, name)
+		}
+	}
+	if len(*p) > before {
+		return nil
+	}
+	patch, err := jsonpatch.DecodePatch(body)
+	if err != nil {
+		p.Addf("body must be an array of JSON Patch operations")
+		return nil
+	}
+	return patch
+}
+
+// describePatchError words the failure of operation i for the caller.
+func describePatchError(i int, op jsonpatch.Operation, err error) string {
+	path, _ := op.Path()
+	if errors.Is(err, jsonpatch.ErrTestFailed) {
+		return fmt.Sprintf("[%d] test at %q failed: the value differs; the profile is unchanged", i, path)
+	}
+	return fmt.Sprintf("[%d] %s at %q cannot be applied: the path does not exist or is not valid here; the profile is unchanged", i, op.Kind(), path)
+}
