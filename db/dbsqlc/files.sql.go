@@ -51,16 +51,16 @@ func (q *Queries) CreateFile(ctx context.Context, arg CreateFileParams) (File, e
 }
 
 const deleteFile = `-- name: DeleteFile :execrows
-DELETE FROM files WHERE id = $1 AND client_id = $2
+DELETE FROM files WHERE name = $1 AND client_id = $2
 `
 
 type DeleteFileParams struct {
-	ID       int64
+	Name     string
 	ClientID int64
 }
 
 func (q *Queries) DeleteFile(ctx context.Context, arg DeleteFileParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteFile, arg.ID, arg.ClientID)
+	result, err := q.db.Exec(ctx, deleteFile, arg.Name, arg.ClientID)
 	if err != nil {
 		return 0, err
 	}

@@ -7,4 +7,4 @@ RETURNING *;
 SELECT * FROM files WHERE name = @name;
 
 -- name: DeleteFile :execrows
-DELETE FROM files WHERE id = @id AND client_id = @client_id;
+DELETE FROM files WHERE name = @name AND client_id = @client_id;
