@@ -8,37 +8,43 @@ import (
 )
 
 // CheckRedirect accepts a redirect target only when it is a path on the console or a URL
-// on one of the allowed console origins, so a sign-in link can never send a user elsewhere.
-// It returns the target unchanged for the caller to echo.
-func (s *Service) CheckRedirect(raw string) (string, error) {
-	bad := herald.Invalid("redirect must be a path such as /apps or a URL on an allowed console origin (HERALD_CONSOLE_ORIGINS)")
+// on one of the allowed console origins, so a sign-in link can never send a user
+// elsewhere. It records a problem otherwise and returns the accepted target (unchanged, for
+// the caller to echo) or "".
+func (s *Service) CheckRedirect(raw string, p *herald.Problems) string {
 	if raw == "" {
-		return "", herald.Invalid("redirect is required")
+		p.Addf("redirect is required")
+		return ""
 	}
+	if s.redirectOK(raw) {
+		return raw
+	}
+	p.Addf("redirect must be a path such as /apps or a URL on an allowed console origin (HERALD_CONSOLE_ORIGINS)")
+	return ""
+}
+
+func (s *Service) redirectOK(raw string) bool {
 	if len(raw) > 2048 || strings.ContainsAny(raw, "\\\r\n\t") {
-		return "", bad
+		return false
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Opaque != "" || u.User != nil {
-		return "", bad
+		return false
 	}
 	if u.Scheme == "" && u.Host == "" {
 		// A relative path: "/x" stays on the console; "//host" would be protocol-relative.
-		if !strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "//") {
-			return "", bad
-		}
-		return raw, nil
+		return strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "//")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", bad
+		return false
 	}
 	origin := u.Scheme + "://" + strings.ToLower(u.Host)
 	for _, o := range s.cfg.Origins {
 		if strings.EqualFold(strings.TrimRight(o, "/"), origin) {
-			return raw, nil
+			return true
 		}
 	}
-	return "", bad
+	return false
 }
 
 // link builds the absolute console URL for an emailed code: the redirect (or path) with

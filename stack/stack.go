@@ -46,6 +46,7 @@ type Stack struct {
 	Relay    *outbox.Relay
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
+	ConsoleServices
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -75,6 +76,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
 	s.Inbox = inbox.NewService(d)
+	s.openConsole(log)
 	return s, nil
 }
 
@@ -95,7 +97,7 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health)
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, s.consoleHandlers())
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
