@@ -2,6 +2,7 @@ package v1_test
 
 import (
 	"fmt"
+	"net/url"
 	"testing"
 
 	"github.com/heraldhq/herald/config"
@@ -95,3 +96,5 @@ func errMessages(t *testing.T, res *stacktest.Response) []string {
 	res.JSON(t, &out)
 	return out.Message
 }
+
+func urlQuery(s string) string { return url.QueryEscape(s) }
