@@ -98,3 +98,12 @@ func errMessages(t *testing.T, res *stacktest.Response) []string {
 }
 
 func urlQuery(s string) string { return url.QueryEscape(s) }
+
+// withHeader adds one header to a set.
+func withHeader(h stacktest.Headers, k, v string) stacktest.Headers {
+	out := stacktest.Headers{k: v}
+	for hk, hv := range h {
+		out[hk] = hv
+	}
+	return out
+}
