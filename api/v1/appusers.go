@@ -7,8 +7,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/appadmin"
 	"github.com/heraldhq/herald/api/web"
+	"github.com/heraldhq/herald/appadmin"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/jsonshape"
 )

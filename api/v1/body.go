@@ -57,7 +57,11 @@ func (b *body) optStr(name string) *string {
 	if !jsonshape.Present(b.f[name]) {
 		return nil
 	}
-	s := b.str(name, false)
+	s, ok := jsonshape.String(b.f[name])
+	if !ok {
+		b.p.Addf("%s must be a string", name)
+		return nil
+	}
 	return &s
 }
 

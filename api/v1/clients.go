@@ -109,7 +109,9 @@ func (h *Console) createApp(c *fiber.Ctx) error {
 	}
 	name := b.str("name", true)
 	var p herald.Problems
-	apps.CheckName(name, &p)
+	if name != "" {
+		apps.CheckName(name, &p)
+	}
 	if err := b.err(p); err != nil {
 		return err
 	}

@@ -6,9 +6,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/appadmin"
 	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/console"
 	"github.com/heraldhq/herald/files"
