@@ -35,5 +35,6 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, console *v1.Console)
 	dev.Register(app.Group("/v3"))
 	health.Register(app.Group("/v1"))
 	console.Register(app.Group("/v1"))
+	v1.OpenAPI{}.Register(app.Group("/v1"))
 	return app
 }
