@@ -40,6 +40,10 @@ type ConsoleConfig struct {
 	// (HERALD_FILES_MAX_BYTES).
 	FilesDir      string
 	FilesMaxBytes int
+	// FilesS3* store files in an S3-compatible bucket instead (HERALD_FILES_S3_*); on when
+	// the bucket is set.
+	FilesS3Endpoint, FilesS3Region, FilesS3Bucket, FilesS3AccessKey, FilesS3SecretKey, FilesS3Prefix string
+	FilesS3Insecure, FilesS3PathStyle                                                                bool
 }
 
 // MaxFileBytes is the largest HERALD_FILES_MAX_BYTES: an upload must fit under the HTTP
@@ -116,6 +120,27 @@ func loadConsole(getenv func(string) string, c *Config, p *herald.Problems) {
 	str("HERALD_CODEHOST_REDIRECT_URL", &cc.CodeHostRedirectURL)
 	str("HERALD_FILES_DIR", &cc.FilesDir)
 	num("HERALD_FILES_MAX_BYTES", &cc.FilesMaxBytes, 1, MaxFileBytes)
+	str("HERALD_FILES_S3_ENDPOINT", &cc.FilesS3Endpoint)
+	str("HERALD_FILES_S3_REGION", &cc.FilesS3Region)
+	str("HERALD_FILES_S3_BUCKET", &cc.FilesS3Bucket)
+	str("HERALD_FILES_S3_ACCESS_KEY", &cc.FilesS3AccessKey)
+	cc.FilesS3SecretKey = getenv("HERALD_FILES_S3_SECRET_KEY")
+	str("HERALD_FILES_S3_PREFIX", &cc.FilesS3Prefix)
+	flag := func(name string, dst *bool) {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				p.Addf("%s must be true or false, got %q", name, v)
+				return
+			}
+			*dst = b
+		}
+	}
+	flag("HERALD_FILES_S3_INSECURE", &cc.FilesS3Insecure)
+	flag("HERALD_FILES_S3_PATH_STYLE", &cc.FilesS3PathStyle)
+	if cc.FilesS3Bucket != "" && cc.FilesS3Endpoint == "" {
+		p.Addf("HERALD_FILES_S3_ENDPOINT must be set with HERALD_FILES_S3_BUCKET (for AWS: s3.<region>.amazonaws.com)")
+	}
 
 	switch cc.SMTPTLS {
 	case "opportunistic", "starttls", "tls", "none":

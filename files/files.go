@@ -146,7 +146,7 @@ func (s *Service) Put(ctx context.Context, u Upload) (File, error) {
 		return File{}, herald.Invalid("file type " + ctype + " is not accepted in " + u.Folder + " (accepted: " + strings.Join(allowed[u.Folder], ", ") + ")")
 	}
 	name := secrets.HexToken(16) + "-" + Sanitize(u.OriginalName)
-	if err := s.store.Put(ctx, u.Folder+"/"+name, bytes.NewReader(data)); err != nil {
+	if err := s.store.Put(ctx, u.Folder+"/"+name, bytes.NewReader(data), int64(len(data)), ctype); err != nil {
 		return File{}, err
 	}
 	var by *int64

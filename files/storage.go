@@ -1,6 +1,7 @@
 // Package files stores files uploaded through the console (images for notifications,
 // exported workflows, email layouts): validation of size, type and name, metadata in
-// Postgres, and the bytes on local disk (HERALD_FILES_DIR) behind a Storage interface.
+// Postgres, and the bytes on local disk (HERALD_FILES_DIR) or in an S3-compatible bucket
+// (HERALD_FILES_S3_*) behind a Storage interface.
 package files
 
 import (
@@ -16,7 +17,8 @@ import (
 
 // Storage keeps file contents under keys of the form "folder/name".
 type Storage interface {
-	Put(ctx context.Context, key string, r io.Reader) error
+	// Put stores size bytes of r (of the given content type) under key.
+	Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) error
 	Get(ctx context.Context, key string) (io.ReadCloser, error)
 	Delete(ctx context.Context, key string) error
 }
@@ -54,7 +56,7 @@ func (l Local) path(key string) (string, error) {
 }
 
 // Put writes r to key atomically (a temporary file renamed into place).
-func (l Local) Put(_ context.Context, key string, r io.Reader) error {
+func (l Local) Put(_ context.Context, key string, r io.Reader, _ int64, _ string) error {
 	p, err := l.path(key)
 	if err != nil {
 		return err

@@ -36,14 +36,14 @@ func TestLocalRefusesKeysOutsideItsRoot(t *testing.T) {
 	l := Local{Root: root}
 	ctx := context.Background()
 	for _, key := range []string{"../x", "uploads/../../x", "uploads/..", "/etc/passwd", "uploads/a/b", "uploads/.x", "x"} {
-		if err := l.Put(ctx, key, strings.NewReader("x")); err == nil {
+		if err := l.Put(ctx, key, strings.NewReader("x"), 1, "text/plain"); err == nil {
 			t.Errorf("Put(%q) accepted", key)
 		}
 		if _, err := l.Get(ctx, key); err == nil {
 			t.Errorf("Get(%q) accepted", key)
 		}
 	}
-	if err := l.Put(ctx, "uploads/ok.txt", strings.NewReader("hello")); err != nil {
+	if err := l.Put(ctx, "uploads/ok.txt", strings.NewReader("hello"), 5, "text/plain"); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(root, "uploads", "ok.txt"))

@@ -25,7 +25,7 @@ type ConsoleServices struct {
 }
 
 // openConsole builds the console services from the configuration.
-func (s *Stack) openConsole(log *slog.Logger) {
+func (s *Stack) openConsole(log *slog.Logger) error {
 	cc := s.Cfg.Console
 	s.Mailer = mailer.New(mailer.Config{Host: cc.SMTPHost, Port: cc.SMTPPort, Username: cc.SMTPUsername,
 		Password: cc.SMTPPassword, From: cc.SMTPFrom, TLS: cc.SMTPTLS}, log.With("component", "mailer"))
@@ -40,11 +40,24 @@ func (s *Stack) openConsole(log *slog.Logger) {
 		})
 	s.Clients = clients.NewService(s.DB, s.Mailer, log.With("component", "clients"), cc.URL)
 	s.AppAdmin = appadmin.NewService(s.DB, s.Apps)
-	dir := cc.FilesDir
-	if dir == "" {
-		dir = filepath.Join(s.Cfg.DataDir, "files")
+	var store files.Storage
+	if cc.FilesS3Bucket != "" {
+		s3, err := files.NewS3(files.S3Config{Endpoint: cc.FilesS3Endpoint, Region: cc.FilesS3Region, Bucket: cc.FilesS3Bucket,
+			AccessKey: cc.FilesS3AccessKey, SecretKey: cc.FilesS3SecretKey, Prefix: cc.FilesS3Prefix,
+			Insecure: cc.FilesS3Insecure, PathStyle: cc.FilesS3PathStyle})
+		if err != nil {
+			return err
+		}
+		store = s3
+	} else {
+		dir := cc.FilesDir
+		if dir == "" {
+			dir = filepath.Join(s.Cfg.DataDir, "files")
+		}
+		store = files.Local{Root: dir}
 	}
-	s.Files = files.NewService(s.DB, files.Local{Root: dir}, int64(cc.FilesMaxBytes))
+	s.Files = files.NewService(s.DB, store, int64(cc.FilesMaxBytes))
+	return nil
 }
 
 // consoleHandlers are the /v1 handlers of the console routes.

@@ -76,7 +76,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
 	s.Inbox = inbox.NewService(d)
-	s.openConsole(log)
+	if err := s.openConsole(log); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

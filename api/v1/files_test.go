@@ -6,11 +6,15 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/stacktest"
@@ -156,5 +160,34 @@ func TestFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "uploads", name)); !os.IsNotExist(err) {
 		t.Errorf("deleted file still on disk: %v", err)
+	}
+}
+
+// TestFilesOnS3 stores uploads in an S3-compatible bucket (an in-process S3 server).
+func TestFilesOnS3(t *testing.T) {
+	backend := s3mem.New()
+	if err := backend.CreateBucket("uploads-bucket"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gofakes3.New(backend).Server())
+	defer srv.Close()
+	e := newEnv(t, func(c *config.Config) {
+		c.Console.FilesS3Endpoint, c.Console.FilesS3Bucket = strings.TrimPrefix(srv.URL, "http://"), "uploads-bucket"
+		c.Console.FilesS3Region, c.Console.FilesS3AccessKey, c.Console.FilesS3SecretKey = "us-east-1", "k", "s"
+		c.Console.FilesS3Insecure, c.Console.FilesS3PathStyle = true, true
+	})
+	tok := e.user(t, "s3@example.com")
+	e.client(t, tok, "Acme")
+	img := pngBytes(100)
+	name := must(t, e.upload(t, tok, "pic.png", img, nil), 201, "upload").Map(t)["filename"].(string)
+	if _, err := backend.HeadObject("uploads-bucket", "uploads/"+name); err != nil {
+		t.Fatalf("object not in the bucket: %v", err)
+	}
+	if got := must(t, e.Do("GET", "/v1/files/uploads/"+name, nil, nil), 200, "get").Body; !bytes.Equal(got, img) {
+		t.Errorf("served %d bytes", len(got))
+	}
+	must(t, e.Do("DELETE", "/v1/files/"+name, nil, bearer(tok)), 200, "delete")
+	if _, err := backend.HeadObject("uploads-bucket", "uploads/"+name); err == nil {
+		t.Error("object still in the bucket")
 	}
 }
