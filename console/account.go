@@ -153,6 +153,9 @@ func (s *Service) Verify(ctx context.Context, code string) (User, error) {
 // ResendVerification emails a new link to an unverified account. It answers the same
 // whether or not the account exists, so it cannot be used to probe addresses.
 func (s *Service) ResendVerification(ctx context.Context, email, redirect string) error {
+	if err := s.throttleEmail(ctx, email); err != nil {
+		return err
+	}
 	row, err := s.db.GetConsoleUserByEmail(ctx, email)
 	if err != nil {
 		if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
@@ -169,6 +172,9 @@ func (s *Service) ResendVerification(ctx context.Context, email, redirect string
 // RequestPasswordReset emails a reset link when the account exists; it answers the same
 // either way.
 func (s *Service) RequestPasswordReset(ctx context.Context, email, redirect string) error {
+	if err := s.throttleEmail(ctx, email); err != nil {
+		return err
+	}
 	row, err := s.db.GetConsoleUserByEmail(ctx, email)
 	if err != nil {
 		if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {

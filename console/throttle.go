@@ -23,8 +23,29 @@ func (r *RetryAfter) Wait() time.Duration { return r.After }
 func accountKey(email string) string { return "account:" + strings.ToLower(strings.TrimSpace(email)) }
 func ipKey(ip string) string         { return "ip:" + ip }
 
+// mailKey counts system emails requested for an address (resends and password resets),
+// so the endpoints cannot be used to flood a mailbox.
+func mailKey(email string) string { return "mail:" + strings.ToLower(strings.TrimSpace(email)) }
+
+// mailLimit is how many requested emails an address gets per throttle window.
+const mailLimit = 5
+
 // checkThrottle refuses the attempt while any of the keys is locked.
 func (s *Service) checkThrottle(ctx context.Context, keys ...string) error {
+	return s.checkThrottleMsg(ctx, "too many failed sign-in attempts: try again later", keys...)
+}
+
+// throttleEmail counts one requested email for an address and refuses it over the limit;
+// it answers the same whether or not an account has the address.
+func (s *Service) throttleEmail(ctx context.Context, email string) error {
+	if err := s.checkThrottleMsg(ctx, "too many emails requested for this address: try again later", mailKey(email)); err != nil {
+		return err
+	}
+	s.recordFailure(ctx, mailKey(email), mailLimit)
+	return nil
+}
+
+func (s *Service) checkThrottleMsg(ctx context.Context, msg string, keys ...string) error {
 	var wait time.Duration
 	for _, k := range keys {
 		row, err := s.db.GetThrottle(ctx, k)
@@ -42,7 +63,7 @@ func (s *Service) checkThrottle(ctx context.Context, keys ...string) error {
 		return nil
 	}
 	secs := time.Duration(math.Ceil(wait.Seconds())) * time.Second
-	return &herald.Error{Code: herald.ERATELIMIT, Message: "too many failed sign-in attempts: try again later", Err: &RetryAfter{After: secs}}
+	return &herald.Error{Code: herald.ERATELIMIT, Message: msg, Err: &RetryAfter{After: secs}}
 }
 
 // recordFailure counts a failed attempt against key and locks it at the limit.

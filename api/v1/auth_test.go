@@ -167,6 +167,18 @@ func TestPasswordResetAndResend(t *testing.T) {
 		t.Errorf("old password: %d", res.Status)
 	}
 	must(t, e.Do("POST", "/v1/auth?redirect=/", map[string]string{"email": "hal@example.com", "password": "a brand new password"}, nil), 200, "new password")
+
+	// Requested emails are limited to 5 per address, known or not (hal has used one).
+	for addr, n := range map[string]int{"hal@example.com": 4, "ghost@example.com": 5} {
+		for i := range n {
+			if res := e.Do("POST", "/v1/auth/passwordResetRequests?redirect=/reset", map[string]string{"email": addr}, nil); res.Status != 201 {
+				t.Fatalf("%s request %d: %d", addr, i+1, res.Status)
+			}
+		}
+		if res := e.Do("POST", "/v1/auth/resendVerificationEmail", map[string]string{"email": addr}, nil); res.Status != 429 {
+			t.Errorf("%s over the email limit: %d", addr, res.Status)
+		}
+	}
 }
 
 func TestOnboardingAndAccount(t *testing.T) {
