@@ -15,6 +15,7 @@ import (
 // into a Retry-After header.
 type RetryAfter struct{ After time.Duration }
 
+// Error implements error.
 func (r *RetryAfter) Error() string { return "retry after " + r.After.String() }
 
 // Wait returns the delay.

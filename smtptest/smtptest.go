@@ -118,6 +118,7 @@ type session struct {
 	to   []string
 }
 
+// Reset, Logout, Mail, Rcpt and Data implement smtp.Session.
 func (s *session) Reset()        { s.from, s.to = "", nil }
 func (s *session) Logout() error { return nil }
 
