@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -117,9 +118,15 @@ func (s *Service) SignOut(ctx context.Context, p Principal) error {
 	return db.MapError(s.db.RevokeConsoleSession(ctx, dbsqlc.RevokeConsoleSessionParams{ID: p.SessionID, ConsoleUserID: p.UserID}))
 }
 
+// truncate makes s valid UTF-8 (Postgres text refuses anything else) and cuts it to at
+// most n bytes on a character boundary.
 func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -172,11 +173,17 @@ func sniff(data []byte) string {
 	return t
 }
 
+// truncate makes s valid UTF-8 (Postgres text refuses anything else) and cuts it to at
+// most n bytes on a character boundary.
 func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Lookup finds a file by name (and folder, when not empty). Unsafe names are simply not

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSanitize(t *testing.T) {
@@ -52,5 +53,14 @@ func TestLocalRefusesKeysOutsideItsRoot(t *testing.T) {
 	}
 	if _, err := l.Get(ctx, "uploads/missing.txt"); err != ErrNotStored {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestTruncateKeepsUTF8(t *testing.T) {
+	for _, in := range []string{"héllo wörld", "\xff\xfebad", strings.Repeat("é", 150)} {
+		got := truncate(in, 7)
+		if len(got) > 7 || !utf8.ValidString(got) {
+			t.Errorf("truncate(%q) = %q", in, got)
+		}
 	}
 }
