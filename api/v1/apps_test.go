@@ -178,6 +178,12 @@ func TestAppUsersAndCategories(t *testing.T) {
 	if res := e.Do("DELETE", catPath, nil, bearer(tok)); res.Status != 404 {
 		t.Errorf("deleted twice: %d", res.Status)
 	}
+	if res := e.Do("GET", path+"/users/%FF/profile", nil, bearer(tok)); res.Status != 404 {
+		t.Errorf("non-UTF-8 identifier: %d", res.Status)
+	}
+	if res := e.Do("GET", path+"/users?identifier=%FF", nil, bearer(tok)); res.Status != 400 {
+		t.Errorf("non-UTF-8 prefix: %d", res.Status)
+	}
 	must(t, e.Do("DELETE", path+"/users/bob", nil, bearer(tok)), 200, "delete user")
 	if res := e.Do("GET", path+"/users/bob/profile", nil, bearer(tok)); res.Status != 404 {
 		t.Errorf("deleted user: %d", res.Status)

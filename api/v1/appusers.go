@@ -3,6 +3,7 @@ package v1
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -18,6 +19,9 @@ func (h *Console) listUsers(c *fiber.Ctx, s appScope) error {
 	var p herald.Problems
 	pageNo := web.QueryInt(c, "pageNo", 1, 1, math.MaxInt32/appadmin.MaxLimit, &p)
 	limit := web.QueryInt(c, "limit", appadmin.DefaultLimit, 1, appadmin.MaxLimit, &p)
+	if !utf8.ValidString(c.Query("identifier")) {
+		p.Addf("identifier must be valid UTF-8")
+	}
 	if err := p.Err(); err != nil {
 		return err
 	}

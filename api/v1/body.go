@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -114,7 +115,8 @@ func pathID(c *fiber.Ctx, name string, p *herald.Problems) int64 {
 // param returns a path parameter, percent-decoded and copied out of Fiber's buffer.
 func param(c *fiber.Ctx, name string) string {
 	raw := c.Params(name)
-	if v, err := url.PathUnescape(raw); err == nil {
+	// Undecodable or non-UTF-8 values stay encoded: they then name nothing.
+	if v, err := url.PathUnescape(raw); err == nil && utf8.ValidString(v) {
 		return v
 	}
 	return strings.Clone(raw)
