@@ -21,7 +21,7 @@ type Options struct {
 }
 
 // New returns the Fiber app serving both APIs.
-func New(opts Options, dev *v3.Handlers, health *v1.Health) *fiber.App {
+func New(opts Options, dev *v3.Handlers, health *v1.Health, console *v1.Console) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName:               "herald",
 		BodyLimit:             max(web.TransportBodyLimit, opts.BodyLimit),
@@ -31,8 +31,10 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health) *fiber.App {
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           2 * time.Minute,
 	})
-	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimit(opts.BodyLimit))
+	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
 	dev.Register(app.Group("/v3"))
 	health.Register(app.Group("/v1"))
+	console.Register(app.Group("/v1"))
+	v1.OpenAPI{}.Register(app.Group("/v1"))
 	return app
 }

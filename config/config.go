@@ -56,6 +56,8 @@ type Config struct {
 	// DataDir holds local state of `herald dev`: the Temporal database and the generated
 	// secret key (HERALD_DATA_DIR).
 	DataDir string
+	// Console configures console identity, system emails and files (config/console.go).
+	Console ConsoleConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
@@ -76,6 +78,7 @@ func Defaults() Config {
 		RelayPollInterval: time.Second,
 		ShutdownTimeout:   15 * time.Second,
 		DataDir:           ".data",
+		Console:           consoleDefaults(),
 	}
 }
 
@@ -125,6 +128,7 @@ func Load(getenv func(string) string) (Config, error) {
 	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)
 	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
 	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
+	loadConsole(getenv, &c, &p)
 	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			p.Addf("HERALD_LOG_LEVEL must be debug, info, warn or error, got %q", v)

@@ -61,6 +61,7 @@ type Stack struct {
 	Devices    *devices.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
+	ConsoleServices
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -96,6 +97,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Prefs = prefs.NewService(d, s.Categories)
 	s.Topics = topics.NewService(d)
 	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
+	if err := s.openConsole(log); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -117,7 +122,7 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health)
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, s.consoleHandlers())
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx

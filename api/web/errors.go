@@ -5,6 +5,9 @@ package web
 import (
 	"errors"
 	"log/slog"
+	"math"
+	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -41,6 +44,10 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		status, body := render(c, err)
 		if status >= 500 {
 			log.ErrorContext(c.UserContext(), "request failed", "requestId", RequestID(c), "method", c.Method(), "path", c.Path(), "status", status, "error", err)
+		}
+		var wait interface{ Wait() time.Duration }
+		if errors.As(err, &wait) && status == fiber.StatusTooManyRequests {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(math.Ceil(wait.Wait().Seconds()))))
 		}
 		if status == fiber.StatusTooManyRequests || status == fiber.StatusServiceUnavailable {
 			if c.GetRespHeader(fiber.HeaderRetryAfter) == "" {

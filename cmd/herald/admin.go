@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
 )
@@ -18,22 +19,30 @@ func runMigrate(ctx context.Context, cfg config.Config, log *slog.Logger) error 
 
 func runApps(ctx context.Context, cfg config.Config, log *slog.Logger, args []string, stdout io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
-		return fmt.Errorf("%w: herald apps create --name NAME", errUsage)
+		return fmt.Errorf("%w: herald apps create --name NAME [--client ID]", errUsage)
 	}
 	fs := flag.NewFlagSet("apps create", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	name := fs.String("name", "", "name of the app")
+	client := fs.Int64("client", 0, "id of the client that owns the app (it then shows in the console)")
 	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%w: %v; herald apps create --name NAME", errUsage, err)
+		return fmt.Errorf("%w: %v; herald apps create --name NAME [--client ID]", errUsage, err)
 	}
 	if *name == "" {
-		return fmt.Errorf("%w: --name is required: herald apps create --name NAME", errUsage)
+		return fmt.Errorf("%w: --name is required: herald apps create --name NAME [--client ID]", errUsage)
 	}
 	s, err := open(ctx, cfg, slog.New(slog.DiscardHandler), false)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if *client > 0 {
+		app, err := s.Apps.CreateInClient(ctx, *client, *name)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(stdout).Encode(apps.Credentials{AppID: app.ID, APIKey: app.APIKey, APISecret: app.APISecret})
+	}
 	creds, err := s.Apps.Create(ctx, *name)
 	if err != nil {
 		return err

@@ -23,7 +23,7 @@ Usage:
   herald dev                  API + worker + relay in one process; migrates first and starts a
                               local Temporal dev server (and Postgres) when none answers
   herald migrate              create the database if missing and apply migrations
-  herald apps create --name NAME
+  herald apps create --name NAME [--client ID]
                               create an app and print its credentials as JSON
   herald devdb start|stop     start (printing its URL) or stop the private Postgres cluster
                               under HERALD_DATA_DIR/pg that dev and tests use when none answers

@@ -27,6 +27,14 @@ type App struct {
 	VapidPrivateKeySealed []byte
 	EnableWebPush         bool
 	HideBranding          bool
+	ClientID              *int64
+}
+
+type AuthThrottle struct {
+	Key         string
+	Failures    int32
+	WindowStart time.Time
+	LockedUntil *time.Time
 }
 
 type Category struct {
@@ -35,6 +43,86 @@ type Category struct {
 	Identifier string
 	Name       string
 	CreatedAt  time.Time
+}
+
+type CliToken struct {
+	ID            int64
+	ClientID      int64
+	ConsoleUserID int64
+	Name          string
+	TokenHash     []byte
+	TokenPrefix   string
+	LastUsedAt    *time.Time
+	RevokedAt     *time.Time
+	CreatedAt     time.Time
+}
+
+type Client struct {
+	ID        int64
+	Name      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+type ClientUser struct {
+	ID            int64
+	ClientID      int64
+	ConsoleUserID int64
+	Role          string
+	CreatedAt     time.Time
+}
+
+type ConsoleCode struct {
+	ID            int64
+	ConsoleUserID int64
+	Purpose       string
+	CodeHash      []byte
+	ExpiresAt     time.Time
+	UsedAt        *time.Time
+	CreatedAt     time.Time
+}
+
+type ConsoleIdentity struct {
+	ID            int64
+	ConsoleUserID int64
+	Provider      string
+	Subject       string
+	CreatedAt     time.Time
+}
+
+type ConsoleRecoveryCode struct {
+	ID            int64
+	ConsoleUserID int64
+	CodeHash      []byte
+	UsedAt        *time.Time
+}
+
+type ConsoleSession struct {
+	ID                  int64
+	ConsoleUserID       int64
+	RefreshHash         []byte
+	PreviousRefreshHash []byte
+	ExpiresAt           time.Time
+	RevokedAt           *time.Time
+	Ip                  string
+	UserAgent           string
+	CreatedAt           time.Time
+	RefreshedAt         time.Time
+}
+
+type ConsoleUser struct {
+	ID                int64
+	Email             string
+	Name              string
+	PasswordHash      *string
+	EmailVerifiedAt   *time.Time
+	TotpSecretSealed  []byte
+	TotpPendingSealed []byte
+	TotpEnabled       bool
+	TotpLastStep      int64
+	Onboarding        json.RawMessage
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
 }
 
 type Device struct {
@@ -46,6 +134,18 @@ type Device struct {
 	PushToken  *string
 	CreatedAt  time.Time
 	LastSeenAt time.Time
+}
+
+type File struct {
+	ID           int64
+	ClientID     int64
+	Folder       string
+	Name         string
+	OriginalName string
+	ContentType  string
+	Size         int64
+	CreatedBy    *int64
+	CreatedAt    time.Time
 }
 
 type Flow struct {
@@ -99,6 +199,19 @@ type FlowVersion struct {
 	Version    int32
 	Definition json.RawMessage
 	CreatedAt  time.Time
+}
+
+type Invitation struct {
+	ID         int64
+	ClientID   int64
+	Email      string
+	Role       string
+	CodeHash   []byte
+	InvitedBy  *int64
+	ExpiresAt  time.Time
+	AcceptedAt *time.Time
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 type Notification struct {

@@ -1,0 +1,171 @@
+package v1
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/api/web"
+	"github.com/heraldhq/herald/appadmin"
+	"github.com/heraldhq/herald/clients"
+	"github.com/heraldhq/herald/jsonshape"
+)
+
+// listUsers pages through the app's users (pageNo, limit, identifier prefix).
+func (h *Console) listUsers(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	pageNo := web.QueryInt(c, "pageNo", 1, 1, math.MaxInt32/appadmin.MaxLimit, &p)
+	limit := web.QueryInt(c, "limit", appadmin.DefaultLimit, 1, appadmin.MaxLimit, &p)
+	if !utf8.ValidString(c.Query("identifier")) {
+		p.Addf("identifier must be valid UTF-8")
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	page, err := h.AppAdmin.Users(c.UserContext(), s.AppID, pageNo, limit, strings.Clone(c.Query("identifier")))
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+// createUser adds a user (CreateUserDTO {identifier, profile}).
+func (h *Console) createUser(c *fiber.Ctx, s appScope) error {
+	b, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	id := b.str("identifier", true)
+	profile := b.object("profile")
+	if id != "" {
+		appadmin.CheckIdentifier(id, &b.p)
+	}
+	if err := b.err(); err != nil {
+		return err
+	}
+	u, err := h.AppAdmin.CreateUser(c.UserContext(), s.AppID, id, profile)
+	if err != nil {
+		return err
+	}
+	return c.JSON(u)
+}
+
+// upsertUser creates the user or merges the body (profile fields) into its profile.
+func (h *Console) upsertUser(c *fiber.Ctx, s appScope) error {
+	body := c.Body()
+	if jsonshape.Kind(body) != "object" {
+		return herald.Invalid("body must be a JSON object")
+	}
+	u, err := h.AppAdmin.UpsertUser(c.UserContext(), s.AppID, param(c, "identifier"), body)
+	if err != nil {
+		return err
+	}
+	return c.JSON(u)
+}
+
+func (h *Console) deleteUser(c *fiber.Ctx, s appScope) error {
+	if err := h.AppAdmin.DeleteUser(c.UserContext(), s.AppID, param(c, "identifier")); err != nil {
+		return err
+	}
+	return c.JSON(true)
+}
+
+func (h *Console) userProfile(c *fiber.Ctx, s appScope) error {
+	p, err := h.AppAdmin.Profile(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(p)
+}
+
+func (h *Console) userPreferences(c *fiber.Ctx, s appScope) error {
+	list, err := h.AppAdmin.Preferences(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+// createCategory adds a category (CreateCategoryDTO {identifier, name}).
+func (h *Console) createCategory(c *fiber.Ctx, s appScope) error {
+	b, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	id, name := b.str("identifier", true), b.str("name", true)
+	appadmin.CheckCategory(id, name, &b.p)
+	if err := b.err(); err != nil {
+		return err
+	}
+	cat, err := h.AppAdmin.CreateCategory(c.UserContext(), s.AppID, id, name)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(cat)
+}
+
+func (h *Console) listCategories(c *fiber.Ctx, s appScope) error {
+	list, err := h.AppAdmin.Categories(c.UserContext(), s.AppID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+// category resolves :categoryId to its app, checking the caller's role through the app's
+// client; other clients' categories are not found.
+func (h *Console) category(c *fiber.Ctx) (appID, categoryID int64, err error) {
+	var p herald.Problems
+	categoryID = pathID(c, "categoryId", &p)
+	if err := p.Err(); err != nil {
+		return 0, 0, err
+	}
+	appID, clientID, err := h.AppAdmin.CategoryOwner(c.UserContext(), categoryID)
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := h.Clients.Access(c.UserContext(), actor(c), clientID, clients.Developer); err != nil {
+		if herald.ErrorCode(err) == herald.ENOTFOUND {
+			return 0, 0, herald.NotFound("category")
+		}
+		return 0, 0, err
+	}
+	return appID, categoryID, nil
+}
+
+// updateCategory renames a category (UpdateCategoryDto {name}).
+func (h *Console) updateCategory(c *fiber.Ctx) error {
+	appID, id, err := h.category(c)
+	if err != nil {
+		return err
+	}
+	b, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	name := b.str("name", true)
+	appadmin.CheckCategory("", name, &b.p)
+	if err := b.err(); err != nil {
+		return err
+	}
+	cat, err := h.AppAdmin.RenameCategory(c.UserContext(), appID, id, name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(cat)
+}
+
+func (h *Console) deleteCategory(c *fiber.Ctx) error {
+	appID, id, err := h.category(c)
+	if err != nil {
+		return err
+	}
+	if err := h.AppAdmin.DeleteCategory(c.UserContext(), appID, id); err != nil {
+		return err
+	}
+	return c.JSON(true)
+}

@@ -1,0 +1,83 @@
+package v1_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestCLITokens(t *testing.T) {
+	e := newEnv(t)
+	owner := e.user(t, "cli@example.com")
+	client := e.client(t, owner, "Acme")
+	other := e.client(t, owner, "Other")
+	app := e.app(t, owner, client, "Prod")
+	appPath := fmt.Sprintf("/v1/apps/%d", int64(app["id"].(float64)))
+	base := fmt.Sprintf("/v1/clients/%d/cli-token", client)
+
+	created := must(t, e.Do("POST", base, map[string]string{"name": "laptop"}, bearer(owner)), 201, "create").Map(t)
+	tok := created["token"].(string)
+	if !strings.HasPrefix(tok, "hcli_") || created["name"] != "laptop" {
+		t.Fatalf("created %v", created)
+	}
+	var n int
+	if err := e.Stack.DB.Pool.QueryRow(t.Context(), "SELECT count(*) FROM cli_tokens WHERE token_hash = $1::bytea OR token_prefix = $2", []byte(tok), tok).Scan(&n); err != nil || n != 0 {
+		t.Errorf("token stored in clear (%d, %v)", n, err)
+	}
+	var list []map[string]any
+	must(t, e.Do("GET", base, nil, bearer(owner)), 200, "list").JSON(t, &list)
+	if len(list) != 1 || list[0]["token"] != nil || list[0]["prefix"] != tok[:11] {
+		t.Errorf("list %v", list)
+	}
+
+	// The token acts with the creator's role on its client only.
+	must(t, e.Do("GET", appPath+"/secret", nil, bearer(tok)), 200, "secret with the CLI token")
+	must(t, e.Do("GET", "/v1/auth/validate", nil, bearer(tok)), 200, "validate")
+	var cl []map[string]any
+	must(t, e.Do("GET", "/v1/clients", nil, bearer(tok)), 200, "clients").JSON(t, &cl)
+	if len(cl) != 1 || int64(cl[0]["id"].(float64)) != client {
+		t.Errorf("clients seen by the token %v", cl)
+	}
+	if res := e.Do("GET", fmt.Sprintf("/v1/clients/%d", other), nil, bearer(tok)); res.Status != 404 {
+		t.Errorf("token on another client of its creator: %d", res.Status)
+	}
+	// Account and security routes need a session.
+	for _, req := range [][2]string{{"POST", base}, {"GET", "/v1/ee/auth/2fa"}, {"POST", "/v1/clients"}, {"POST", "/v1/auth/signout"}} {
+		if res := e.Do(req[0], req[1], map[string]string{"name": "x"}, bearer(tok)); res.Status != 403 {
+			t.Errorf("%s %s with a CLI token: %d", req[0], req[1], res.Status)
+		}
+	}
+
+	// A viewer's token is a viewer.
+	viewer := e.member(t, owner, client, "v@example.com", "viewer")
+	vt := must(t, e.Do("POST", base, nil, bearer(viewer)), 201, "viewer token").Map(t)["token"].(string)
+	if res := e.Do("GET", appPath+"/secret", nil, bearer(vt)); res.Status != 403 {
+		t.Errorf("viewer token revealing the secret: %d", res.Status)
+	}
+	must(t, e.Do("GET", base, nil, bearer(viewer)), 200, "viewer list").JSON(t, &list)
+	if len(list) != 1 {
+		t.Errorf("a viewer sees %d tokens, want only their own", len(list))
+	}
+	tokenID := func(m map[string]any) string { return fmt.Sprint(int64(m["id"].(float64))) }
+	if res := e.Do("DELETE", base+"/"+tokenID(created), nil, bearer(viewer)); res.Status != 404 {
+		t.Errorf("viewer revoking the owner's token: %d", res.Status)
+	}
+
+	// Revoked tokens stop working at once.
+	must(t, e.Do("DELETE", base+"/"+tokenID(created), nil, bearer(owner)), 200, "revoke")
+	if res := e.Do("GET", appPath, nil, bearer(tok)); res.Status != 401 {
+		t.Errorf("revoked token: %d", res.Status)
+	}
+	if res := e.Do("DELETE", base+"/"+tokenID(created), nil, bearer(owner)); res.Status != 409 {
+		t.Errorf("revoking twice: %d", res.Status)
+	}
+	if res := e.Do("GET", appPath, nil, bearer("hcli_unknown")); res.Status != 401 {
+		t.Errorf("unknown token: %d", res.Status)
+	}
+	// A token of someone who left the client stops working too.
+	viewerID := must(t, e.Do("GET", "/v1/auth/me", nil, bearer(viewer)), 200, "me").Map(t)["id"].(float64)
+	must(t, e.Do("DELETE", fmt.Sprintf("/v1/clients/%d/clientUsers/%d", client, int64(viewerID)), nil, bearer(owner)), 200, "remove viewer")
+	if res := e.Do("GET", appPath, nil, bearer(vt)); res.Status != 401 {
+		t.Errorf("token of a removed member: %d", res.Status)
+	}
+}

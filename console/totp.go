@@ -1,0 +1,267 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"image/png"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/secrets"
+)
+
+// TOTP parameters (RFC 6238 defaults, which every authenticator app supports).
+const (
+	totpPeriod = 30
+	totpSkew   = 1 // steps accepted either side of now, for clock drift
+	// RecoveryCodeCount is how many recovery codes a user gets.
+	RecoveryCodeCount = 10
+)
+
+var totpOpts = totp.ValidateOpts{Period: totpPeriod, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
+
+// TOTPSetup is a new, not yet enabled TOTP secret: scan the QR code (or type the secret)
+// into an authenticator app, then confirm with a code.
+type TOTPSetup struct {
+	Secret     string `json:"secret"`
+	OTPAuthURI string `json:"otpauthUri"`
+	// QRCodePNG is the otpauth URI as a QR code.
+	QRCodePNG []byte `json:"-"`
+}
+
+// SetupTOTP creates a pending TOTP secret for the user (replacing an earlier pending one).
+func (s *Service) SetupTOTP(ctx context.Context, userID int64) (TOTPSetup, error) {
+	row, err := s.db.GetConsoleUser(ctx, userID)
+	if err != nil {
+		return TOTPSetup{}, db.MapError(err)
+	}
+	if row.TotpEnabled {
+		return TOTPSetup{}, herald.Errorf(herald.ECONFLICT, "two-factor authentication is already enabled: disable it before setting up a new secret")
+	}
+	key, err := totp.Generate(totp.GenerateOpts{Issuer: "Herald", AccountName: row.Email, Period: totpPeriod, SecretSize: 20})
+	if err != nil {
+		return TOTPSetup{}, err
+	}
+	if err := s.db.SetPendingTOTP(ctx, dbsqlc.SetPendingTOTPParams{ID: userID, Sealed: s.box.Seal([]byte(key.Secret()))}); err != nil {
+		return TOTPSetup{}, db.MapError(err)
+	}
+	img, err := key.Image(256, 256)
+	if err != nil {
+		return TOTPSetup{}, err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return TOTPSetup{}, err
+	}
+	return TOTPSetup{Secret: key.Secret(), OTPAuthURI: key.URL(), QRCodePNG: buf.Bytes()}, nil
+}
+
+// matchStep returns the time step whose code equals code, within the allowed skew.
+func matchStep(secret, code string, now time.Time) (int64, bool) {
+	code = strings.TrimSpace(code)
+	if len(code) != 6 {
+		return 0, false
+	}
+	cur := now.Unix() / totpPeriod
+	found, step := false, int64(0)
+	for d := int64(-totpSkew); d <= totpSkew; d++ {
+		want, err := totp.GenerateCodeCustom(secret, time.Unix((cur+d)*totpPeriod, 0), totpOpts)
+		if err == nil && secrets.Equal([]byte(want), []byte(code)) {
+			found, step = true, cur+d
+		}
+	}
+	return step, found
+}
+
+// EnableTOTP confirms the pending secret with a code from the app, turns 2FA on and returns
+// the recovery codes (shown this once; only their hashes are kept).
+func (s *Service) EnableTOTP(ctx context.Context, userID int64, code string) ([]string, error) {
+	row, err := s.db.GetConsoleUser(ctx, userID)
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	if row.TotpEnabled {
+		return nil, herald.Errorf(herald.ECONFLICT, "two-factor authentication is already enabled")
+	}
+	if row.TotpPendingSealed == nil {
+		return nil, herald.Invalid("no two-factor setup is in progress: call GET /v1/ee/auth/2fa first")
+	}
+	secret, err := s.box.Open(row.TotpPendingSealed)
+	if err != nil {
+		return nil, err
+	}
+	step, ok := matchStep(string(secret), code, s.now())
+	if !ok {
+		return nil, herald.Invalid("code is not valid")
+	}
+	codes, hashes := s.newRecoveryCodes()
+	err = s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		if err := q.EnableTOTP(ctx, dbsqlc.EnableTOTPParams{ID: userID, LastStep: step}); err != nil {
+			return db.MapError(err)
+		}
+		return db.MapError(q.ReplaceRecoveryCodes(ctx, dbsqlc.ReplaceRecoveryCodesParams{ConsoleUserID: userID, CodeHashes: hashes}))
+	})
+	return codes, err
+}
+
+// useTOTP accepts a code of the user's enabled secret once: a code (or an older one) that
+// was accepted before is refused.
+func (s *Service) useTOTP(ctx context.Context, row dbsqlc.ConsoleUser, code string) (bool, error) {
+	if !row.TotpEnabled || row.TotpSecretSealed == nil {
+		return false, nil
+	}
+	secret, err := s.box.Open(row.TotpSecretSealed)
+	if err != nil {
+		return false, err
+	}
+	step, ok := matchStep(string(secret), code, s.now())
+	if !ok {
+		return false, nil
+	}
+	n, err := s.db.UseTOTPStep(ctx, dbsqlc.UseTOTPStepParams{ID: row.ID, Step: step})
+	if err != nil {
+		return false, db.MapError(err)
+	}
+	return n == 1, nil
+}
+
+// DisableTOTP turns 2FA off after a valid code and drops the recovery codes.
+func (s *Service) DisableTOTP(ctx context.Context, userID int64, code string) error {
+	row, err := s.db.GetConsoleUser(ctx, userID)
+	if err != nil {
+		return db.MapError(err)
+	}
+	if !row.TotpEnabled {
+		return herald.Errorf(herald.ECONFLICT, "two-factor authentication is not enabled")
+	}
+	ok, err := s.useTOTP(ctx, row, code)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return herald.Invalid("code is not valid")
+	}
+	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		if err := q.DisableTOTP(ctx, userID); err != nil {
+			return db.MapError(err)
+		}
+		return db.MapError(q.DeleteRecoveryCodes(ctx, userID))
+	})
+}
+
+// challenged resolves a challenge token to its user and applies the account throttle, so
+// six-digit codes cannot be guessed.
+func (s *Service) challenged(ctx context.Context, challenge string, from Caller) (dbsqlc.ConsoleUser, *claims, error) {
+	c, err := s.parse(challenge, kindChallenge)
+	if err != nil {
+		return dbsqlc.ConsoleUser{}, nil, unauthorized("invalid or expired sign-in challenge: sign in again")
+	}
+	row, err := s.db.GetConsoleUser(ctx, c.userID())
+	if err != nil {
+		return dbsqlc.ConsoleUser{}, nil, db.MapError(err)
+	}
+	if err := s.checkThrottle(ctx, s.throttleKeys(row.Email, from)...); err != nil {
+		return dbsqlc.ConsoleUser{}, nil, err
+	}
+	return row, c, nil
+}
+
+// CompleteTOTP finishes a sign-in with a TOTP code.
+func (s *Service) CompleteTOTP(ctx context.Context, challenge, code string, from Caller) (SignInResult, error) {
+	row, c, err := s.challenged(ctx, challenge, from)
+	if err != nil {
+		return SignInResult{}, err
+	}
+	ok, err := s.useTOTP(ctx, row, code)
+	if err != nil {
+		return SignInResult{}, err
+	}
+	if !ok {
+		s.failSignIn(ctx, row.Email, from)
+		return SignInResult{}, unauthorized("the code is not valid (or was already used)")
+	}
+	return s.finish(ctx, row, c.Redirect, from)
+}
+
+// CompleteRecovery finishes a sign-in with a recovery code, which then stops working.
+func (s *Service) CompleteRecovery(ctx context.Context, challenge, code string, from Caller) (SignInResult, error) {
+	row, c, err := s.challenged(ctx, challenge, from)
+	if err != nil {
+		return SignInResult{}, err
+	}
+	n, err := s.db.UseRecoveryCode(ctx, dbsqlc.UseRecoveryCodeParams{ConsoleUserID: row.ID, CodeHash: s.recoveryHash(code)})
+	if err != nil {
+		return SignInResult{}, db.MapError(err)
+	}
+	if n != 1 {
+		s.failSignIn(ctx, row.Email, from)
+		return SignInResult{}, unauthorized("the recovery code is not valid (or was already used)")
+	}
+	return s.finish(ctx, row, c.Redirect, from)
+}
+
+func (s *Service) finish(ctx context.Context, row dbsqlc.ConsoleUser, redirect string, from Caller) (SignInResult, error) {
+	if err := s.db.ClearThrottle(ctx, accountKey(row.Email)); err != nil {
+		return SignInResult{}, db.MapError(err)
+	}
+	sess, err := s.startSession(ctx, row, from)
+	if err != nil {
+		return SignInResult{}, err
+	}
+	return SignInResult{Session: sess, Redirect: redirect}, nil
+}
+
+// RegenerateRecoveryCodes replaces the user's recovery codes with a new set, shown once.
+func (s *Service) RegenerateRecoveryCodes(ctx context.Context, userID int64) ([]string, error) {
+	row, err := s.db.GetConsoleUser(ctx, userID)
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	if !row.TotpEnabled {
+		return nil, herald.Errorf(herald.ECONFLICT, "two-factor authentication is not enabled")
+	}
+	codes, hashes := s.newRecoveryCodes()
+	err = s.db.ReplaceRecoveryCodes(ctx, dbsqlc.ReplaceRecoveryCodesParams{ConsoleUserID: userID, CodeHashes: hashes})
+	return codes, db.MapError(err)
+}
+
+// recoveryAlphabet avoids look-alike characters.
+const recoveryAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+
+func (s *Service) newRecoveryCodes() (codes []string, hashes [][]byte) {
+	for range RecoveryCodeCount {
+		var b strings.Builder
+		for i := range 12 {
+			if i == 6 {
+				b.WriteByte('-')
+			}
+			n, err := rand.Int(rand.Reader, big.NewInt(int64(len(recoveryAlphabet))))
+			if err != nil {
+				panic("console: no randomness: " + err.Error())
+			}
+			b.WriteByte(recoveryAlphabet[n.Int64()])
+		}
+		codes = append(codes, b.String())
+		hashes = append(hashes, s.recoveryHash(b.String()))
+	}
+	return codes, hashes
+}
+
+// recoveryHash keys the hash with the signing key, so a copy of the database alone does not
+// allow guessing codes offline.
+func (s *Service) recoveryHash(code string) []byte {
+	norm := strings.ToLower(strings.NewReplacer("-", "", " ", "").Replace(strings.TrimSpace(code)))
+	mac := hmac.New(sha256.New, s.cfg.SigningKey)
+	mac.Write([]byte("recovery:" + norm))
+	return mac.Sum(nil)
+}

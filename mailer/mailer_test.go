@@ -1,0 +1,39 @@
+package mailer_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/heraldhq/herald/mailer"
+	"github.com/heraldhq/herald/smtptest"
+)
+
+func TestSMTPDelivers(t *testing.T) {
+	srv := smtptest.Start(t)
+	m := mailer.NewSMTP(mailer.Config{Host: srv.Host, Port: srv.Port, From: "Herald <no-reply@herald.test>", TLS: "opportunistic"})
+	text := "Line one\nA long line with a link https://console.example.com/verify?verificationCode=abc-DEF_123 that must survive encoding intact.\n"
+	if err := m.Send(context.Background(), mailer.Message{To: "ada@example.com", Subject: "Vérifiez", Text: text}); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Last(t, "ada@example.com")
+	if got.From != "no-reply@herald.test" || got.Subject != "Vérifiez" || strings.ReplaceAll(got.Body, "\r\n", "\n") != text {
+		t.Errorf("received %+v", got)
+	}
+	bad := mailer.NewSMTP(mailer.Config{Host: "127.0.0.1", Port: 1, From: "x@y.z", TLS: "none"})
+	if err := bad.Send(context.Background(), mailer.Message{To: "a@b.c", Subject: "s", Text: "t"}); err == nil {
+		t.Error("sending to a closed port succeeded")
+	}
+}
+
+func TestLogFallback(t *testing.T) {
+	var buf strings.Builder
+	m := mailer.New(mailer.Config{}, slog.New(slog.NewTextHandler(&buf, nil)))
+	if err := m.Send(context.Background(), mailer.Message{To: "a@b.c", Subject: "Hi", Text: "code 123"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "HERALD_SMTP_HOST is not set") || !strings.Contains(buf.String(), "code 123") {
+		t.Errorf("log %s", buf.String())
+	}
+}
