@@ -64,6 +64,6 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 func (s *Stack) consoleHandlers() *v1.Console {
 	return &v1.Console{
 		Auth:    &web.ConsoleAuth{Console: s.Console, Clients: s.Clients},
-		Console: s.Console, Clients: s.Clients, Apps: s.Apps, AppAdmin: s.AppAdmin, Files: s.Files,
+		Console: s.Console, Clients: s.Clients, Apps: s.Apps, AppAdmin: s.AppAdmin, Categories: s.Categories, Files: s.Files,
 	}
 }

@@ -10,6 +10,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/appadmin"
+	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/jsonshape"
 )
@@ -92,28 +93,23 @@ func (h *Console) userPreferences(c *fiber.Ctx, s appScope) error {
 
 // createCategory adds a category (CreateCategoryDTO {identifier, name}).
 func (h *Console) createCategory(c *fiber.Ctx, s appScope) error {
-	b, err := readBody(c)
+	cat, err := h.Categories.Create(c.UserContext(), s.AppID, c.Body())
 	if err != nil {
 		return err
 	}
-	id, name := b.str("identifier", true), b.str("name", true)
-	appadmin.CheckCategory(id, name, &b.p)
-	if err := b.err(); err != nil {
-		return err
-	}
-	cat, err := h.AppAdmin.CreateCategory(c.UserContext(), s.AppID, id, name)
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(cat)
+	return c.Status(fiber.StatusCreated).JSON(cat.Entity())
 }
 
 func (h *Console) listCategories(c *fiber.Ctx, s appScope) error {
-	list, err := h.AppAdmin.Categories(c.UserContext(), s.AppID)
+	list, err := h.Categories.List(c.UserContext(), s.AppID)
 	if err != nil {
 		return err
 	}
-	return c.JSON(list)
+	out := make([]categories.Entity, len(list))
+	for i, cat := range list {
+		out[i] = cat.Entity()
+	}
+	return c.JSON(out)
 }
 
 // category resolves :categoryId to its app, checking the caller's role through the app's
@@ -124,7 +120,7 @@ func (h *Console) category(c *fiber.Ctx) (appID, categoryID int64, err error) {
 	if err := p.Err(); err != nil {
 		return 0, 0, err
 	}
-	appID, clientID, err := h.AppAdmin.CategoryOwner(c.UserContext(), categoryID)
+	appID, clientID, err := h.Categories.Owner(c.UserContext(), categoryID)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -143,20 +139,11 @@ func (h *Console) updateCategory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	b, err := readBody(c)
+	cat, err := h.Categories.Rename(c.UserContext(), appID, id, c.Body())
 	if err != nil {
 		return err
 	}
-	name := b.str("name", true)
-	appadmin.CheckCategory("", name, &b.p)
-	if err := b.err(); err != nil {
-		return err
-	}
-	cat, err := h.AppAdmin.RenameCategory(c.UserContext(), appID, id, name)
-	if err != nil {
-		return err
-	}
-	return c.JSON(cat)
+	return c.JSON(cat.Entity())
 }
 
 func (h *Console) deleteCategory(c *fiber.Ctx) error {
@@ -164,7 +151,7 @@ func (h *Console) deleteCategory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.AppAdmin.DeleteCategory(c.UserContext(), appID, id); err != nil {
+	if err := h.Categories.Delete(c.UserContext(), appID, id); err != nil {
 		return err
 	}
 	return c.JSON(true)

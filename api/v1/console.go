@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/appadmin"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/console"
 	"github.com/heraldhq/herald/files"
@@ -17,12 +18,13 @@ import (
 // Console holds the handlers of the console's identity and tenancy routes: accounts,
 // 2FA, clients, members, invitations, CLI tokens, apps, app users, categories and files.
 type Console struct {
-	Auth     *web.ConsoleAuth
-	Console  *console.Service
-	Clients  *clients.Service
-	Apps     *apps.Service
-	AppAdmin *appadmin.Service
-	Files    *files.Service
+	Auth       *web.ConsoleAuth
+	Console    *console.Service
+	Clients    *clients.Service
+	Apps       *apps.Service
+	AppAdmin   *appadmin.Service
+	Categories *categories.Service
+	Files      *files.Service
 }
 
 // Register mounts the routes on r (the /v1 group). Each route names its credentials here;

@@ -52,7 +52,8 @@ func TestCategoryBadBodies(t *testing.T) {
 		{"POST", "/v3/categories", `[]`, []string{"body must be a JSON object"}},
 		{"POST", "/v3/categories", `{}`, []string{"identifier must be a string", "name must be a string"}},
 		{"POST", "/v3/categories", `{"identifier":" ","name":""}`, []string{"identifier should not be empty", "name should not be empty"}},
-		{"POST", "/v3/categories", map[string]string{"identifier": strings.Repeat("i", 256), "name": strings.Repeat("n", 256)}, []string{"identifier must be at most 255 characters", "name must be at most 255 characters"}},
+		{"POST", "/v3/categories", map[string]string{"identifier": strings.Repeat("i", 101), "name": strings.Repeat("n", 256)}, []string{"identifier must be at most 100 characters", "name must be at most 255 characters"}},
+		{"POST", "/v3/categories", map[string]string{"identifier": "has space", "name": "x"}, []string{"identifier must be 1 to 100 letters, digits or _ . : -"}},
 		{"DELETE", "/v3/categories/news", nil, []string{"categoryId must be a positive integer number"}},
 	}
 	for _, tc := range cases {
