@@ -68,6 +68,9 @@ CREATE TABLE message_logs (
     provider_message_id  text,
     provider_response    text,
     attempts             integer     NOT NULL DEFAULT 0,
+    -- An attempt in progress owns the row until then (a second attempt of the same message
+    -- waits instead of sending twice).
+    locked_until         timestamptz,
     created_at           timestamptz NOT NULL DEFAULT now(),
     updated_at           timestamptz NOT NULL DEFAULT now(),
     sent_at              timestamptz,
