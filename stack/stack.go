@@ -23,6 +23,7 @@ import (
 	v3 "github.com/heraldhq/herald/api/v3"
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/events"
@@ -30,6 +31,7 @@ import (
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
 	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/worker"
 )
 
@@ -44,6 +46,10 @@ type Stack struct {
 	Notify   *notify.Service
 	Inbox    *inbox.Service
 	Relay    *outbox.Relay
+	// Channels manages provider instances and routes; Templates templates, layouts and
+	// translations.
+	Channels  *channels.Service
+	Templates *templates.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 }
@@ -75,6 +81,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
 	s.Inbox = inbox.NewService(d)
+	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps())
+	s.Templates = templates.NewService(d)
 	return s, nil
 }
 
@@ -95,7 +103,7 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health)
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, &v1.ProviderCallbacks{Channels: s.Channels})
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
@@ -124,7 +132,7 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
-	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Log: s.Log.With("component", "delivery")}
+	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery")}
 	w := worker.New(s.Temporal, s.Cfg.TaskQueue, delivery, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker start (Temporal at %s): %w", s.Cfg.TemporalAddress, err)

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -33,8 +34,10 @@ type Bundle struct {
 	notification notify.Content
 	contents     map[string]*compiled
 	defaultLay   *compiledLayout
-	locales      map[string]map[string]string
-	loadLocales  func(ctx context.Context, locales []string) ([]dbsqlc.Translation, error)
+	// mu guards locales: deliveries of one send share the bundle.
+	mu          sync.Mutex
+	locales     map[string]map[string]string
+	loadLocales func(ctx context.Context, locales []string) ([]dbsqlc.Translation, error)
 }
 
 type compiled struct {
@@ -244,7 +247,9 @@ func (b *Bundle) translator(ctx context.Context, data map[string]any) (func(stri
 			locale, _ = p["locale"].(string)
 		}
 	}
+	b.mu.Lock()
 	chain, err := b.chain(ctx, locale)
+	b.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}

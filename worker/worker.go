@@ -39,4 +39,6 @@ func Register(r worker.Registry, delivery *activities.Delivery) {
 	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
 	r.RegisterActivityWithOptions(delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
 	r.RegisterActivityWithOptions(delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
+	r.RegisterActivityWithOptions(delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
+	r.RegisterActivityWithOptions(delivery.RecordGiveUps, activity.RegisterOptions{Name: send.GiveUpActivityName})
 }

@@ -166,7 +166,7 @@ INSERT INTO message_logs (app_id, request_id, workflow_id, user_id, user_identif
                           template_identifier, idempotency_key, delivered_at, failed_at)
 SELECT $1, $2, $3, r.user_id, r.user_identifier, r.channel, r.status,
        NULLIF(r.reason, ''), NULLIF(r.error, ''), NULLIF($4::text, ''),
-       $2::text || ':' || r.user_identifier || ':' || r.channel,
+       CAST($2::uuid AS text) || ':' || r.user_identifier || ':' || r.channel,
        CASE WHEN r.status = 'delivered' THEN now() END,
        CASE WHEN r.status = 'failed' THEN now() END
 FROM (SELECT unnest($5::bigint[]) AS user_id, unnest($6::text[]) AS user_identifier,

@@ -5,7 +5,7 @@ INSERT INTO message_logs (app_id, request_id, workflow_id, user_id, user_identif
                           template_identifier, idempotency_key, delivered_at, failed_at)
 SELECT @app_id, @request_id, @workflow_id, r.user_id, r.user_identifier, r.channel, r.status,
        NULLIF(r.reason, ''), NULLIF(r.error, ''), NULLIF(@template_identifier::text, ''),
-       @request_id::text || ':' || r.user_identifier || ':' || r.channel,
+       CAST(@request_id::uuid AS text) || ':' || r.user_identifier || ':' || r.channel,
        CASE WHEN r.status = 'delivered' THEN now() END,
        CASE WHEN r.status = 'failed' THEN now() END
 FROM (SELECT unnest(@user_ids::bigint[]) AS user_id, unnest(@user_identifiers::text[]) AS user_identifier,
