@@ -41,7 +41,7 @@ type Message struct {
 	Raw    []byte
 	Header mail.Header
 	// Parts maps each leaf MIME type ("text/plain", "text/html", an attachment's type) to
-	// its decoded content.
+	// its decoded content; body text parts have \n line ends and no final line end.
 	Parts map[string]string
 	// Filenames are the attachments' file names.
 	Filenames []string
@@ -178,10 +178,13 @@ func collect(m *Message, contentType, encoding, disposition string, body io.Read
 		r = base64.NewDecoder(base64.StdEncoding, &newlineStripper{r: body})
 	}
 	content, _ := io.ReadAll(r)
-	m.Parts[mt] = string(content)
+	text := string(content)
 	if _, dp, err := mime.ParseMediaType(disposition); err == nil && dp["filename"] != "" {
 		m.Filenames = append(m.Filenames, dp["filename"])
+	} else if strings.HasPrefix(mt, "text/") {
+		text = strings.TrimSuffix(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	}
+	m.Parts[mt] = text
 }
 
 // newlineStripper drops CR and LF so base64 bodies wrapped at 76 columns decode.
