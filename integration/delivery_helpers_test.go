@@ -15,7 +15,7 @@ import (
 // logEntry is a message log row as the tests look at it.
 type logEntry struct {
 	Status, Reason, Error, Provider, WorkflowID, ProviderMessageID string
-	Attempts                                                      int
+	Attempts                                                       int
 }
 
 // messageLogs returns a request's message log by "user/channel".
