@@ -8,6 +8,7 @@ import (
 
 	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -134,5 +135,41 @@ func TestSkipsAreLoggedWithTheirReason(t *testing.T) {
 	}
 	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", req); n != 2 {
 		t.Errorf("inbox rows %d, want 2 (muted turned in-app off for promo)", n)
+	}
+}
+
+func TestRenderErrorFailsOnlyThatRecipientAndChannel(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	webhookInstance(t, a, appID, "hook", "https://example.com/hook")
+	ctx := context.Background()
+	tpl, err := a.Templates.Create(ctx, appID, templates.TemplateInput{Identifier: "digest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rendering explodes only for recipients whose profile holds a huge list.
+	for ch, content := range map[string]string{
+		"inApp":   `{"title":"{{#each user.profile.items}}{{#each ../user.profile.items}}{{#each ../../user.profile.items}}x{{/each}}{{/each}}{{/each}}Digest"}`,
+		"webhook": `{"title":"Digest for {{user.identifier}}"}`,
+	} {
+		if _, err := a.Templates.SetContent(ctx, appID, tpl.ID, ch, templates.ContentInput{Fields: json.RawMessage(content)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := make([]int, 120)
+	huge, _ := json.Marshal(map[string]any{"identifier": "huge", "items": items})
+	req := accept(t, d, appID, `{"notification":{"templateIdentifier":"digest"},"sendTo":{"recipients":["small",`+string(huge)+`]}}`)
+	_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})
+	var status, errText string
+	if err := d.Pool.QueryRow(ctx, `SELECT status, coalesce(error, '') FROM message_logs WHERE request_id = $1 AND user_identifier = 'huge' AND channel = 'inApp'`, req).Scan(&status, &errText); err != nil {
+		t.Fatal(err)
+	}
+	if status != "failed" || errText != "render: inApp.title: template does too much work (nested loops over large data)" {
+		t.Errorf("huge/inApp: %s %q", status, errText)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", req); n != 1 {
+		t.Errorf("inbox rows %d, want 1 (small's)", n)
+	}
+	if len(jobs) != 2 {
+		t.Errorf("webhook jobs %d, want both recipients'", len(jobs))
 	}
 }
