@@ -75,14 +75,7 @@ func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.Message
 		m.Override = e.providerOverride(lg.Channel, c.Provider)
 		res, err := a.sendVia(ctx, c, e, lg, m)
 		if err == nil {
-			if err := a.DB.MarkMessageSent(ctx, dbsqlc.MarkMessageSentParams{
-				ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, ProviderMessageID: res.ProviderMessageID,
-				ProviderResponse: &res.Response, Error: strings.Join(failures, "; "),
-			}); err != nil {
-				// The provider accepted it: report success; the log catches up on the next
-				// delivery event or stays queued with the attempt counted.
-				a.Log.Error("could not record a sent message", "logId", lg.ID, "error", err)
-			}
+			a.recordSent(ctx, lg, c, res, strings.Join(failures, "; "))
 			return send.SendResult{Status: delivery.StatusSent, Provider: c.Provider}, nil
 		}
 		failures = append(failures, fmt.Sprintf("%s (%s): %v", c.Name, c.Provider, err))
@@ -105,6 +98,32 @@ func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.Message
 		a.Log.Error("could not record a failed attempt", "logId", lg.ID, "error", err)
 	}
 	return send.SendResult{}, temporal.NewApplicationErrorWithOptions(text, errProvider, temporal.ApplicationErrorOptions{NextRetryDelay: wait})
+}
+
+// recordSent marks the message sent, retrying briefly: the provider has accepted it, so the
+// activity succeeds either way (failing it would send the message again).
+func (a *Delivery) recordSent(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Result, earlier string) {
+	params := dbsqlc.MarkMessageSentParams{
+		ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, ProviderMessageID: res.ProviderMessageID,
+		ProviderResponse: &res.Response, Error: earlier,
+	}
+	delay := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := a.DB.MarkMessageSent(ctx, params)
+		if err == nil {
+			return
+		}
+		if attempt == 3 {
+			a.Log.Error("could not record a sent message; its log row stays queued", "logId", lg.ID, "error", err)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(delay):
+			delay *= 4
+		}
+	}
 }
 
 // sendVia sends through one instance. Push channels send once per stored subscription or

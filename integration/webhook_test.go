@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/providers/webhook"
 	"github.com/heraldhq/herald/stacktest"
 )
@@ -147,8 +149,21 @@ func TestWebhookDeliveryFaultsAndCallbacks(t *testing.T) {
 	if res := e.Do("POST", "/v1/providerInstances/999999/callback", event, signed(event)); res.Status != 404 {
 		t.Errorf("unknown instance: %d %s", res.Status, res.Body)
 	}
-	if res := e.Do("POST", callback, `{"id":"x","status":"exploded"}`, signed(`{"id":"x","status":"exploded"}`)); res.Status != 400 {
+	if res := e.Do("POST", callback, `{"id":"x","status":"exploded"}`, signed(`{"id":"x","status":"exploded"}`)); res.Status != 400 ||
+		string(res.Body) != `{"status":"error","message":["each event needs an id and a status among delivered, bounced, opened, clicked, failed"]}` {
 		t.Errorf("bad event: %d %s", res.Status, res.Body)
+	}
+	// Another app's instance (even with the same secret) cannot touch this app's messages.
+	other := e.NewApp("other")
+	cfg, _ := json.Marshal(map[string]any{"url": rcv.srv.URL, "secret": hookSecret})
+	theirs, err := e.Stack.Channels.CreateInstance(context.Background(), other.AppID, "webhook", channels.InstanceInput{Provider: "webhook", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounced := fmt.Sprintf(`{"id":%q,"status":"bounced"}`, logs["ok/webhook"].ProviderMessageID)
+	res = e.Do("POST", fmt.Sprintf("/v1/providerInstances/%d/callback", theirs.ID), bounced, signed(bounced))
+	if res.Status != 200 || res.Map(t)["updated"] != float64(0) || messageLogs(t, e, req)["ok/webhook"].Status != "clicked" {
+		t.Errorf("another app's callback changed the log: %d %s", res.Status, res.Body)
 	}
 }
 
