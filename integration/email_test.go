@@ -104,7 +104,9 @@ func TestPlainSendFillsEveryChannelAndSkipsWithReasons(t *testing.T) {
 	req := sendNotification(t, e, `{
 		"notification": {"title": "Maintenance tonight", "message": "We will be down\nfor 5 minutes & back"},
 		"sendTo": {"recipients": ["quiet", "nomail", {"identifier": "reader", "email": "reader@example.com"}]},
-		"override": {"channels": ["inApp", "email", "webPush", "sms"]}
+		"override": {"channels": ["inApp", "email", "webPush", "sms"],
+		             "channel": {"email": {"subject": "[ops] Maintenance", "fromName": "Ops", "replyTo": "ops@herald.test", "cc": "audit@herald.test"}}},
+		"data": {"attachments": [{"filename": "plan.txt", "contentType": "text/plain", "content": "c3RlcCAxOiByZWJvb3Q="}]}
 	}`)
 	keys := []string{}
 	for _, u := range []string{"quiet", "nomail", "reader"} {
@@ -136,8 +138,12 @@ func TestPlainSendFillsEveryChannelAndSkipsWithReasons(t *testing.T) {
 		t.Error("quiet turned in-app off but got an inbox row")
 	}
 	m := msgs[0]
-	if m.Subject() != "Maintenance tonight" || m.Parts["text/plain"] != "We will be down\nfor 5 minutes & back" || m.Parts["text/html"] != "" {
+	if m.Subject() != "[ops] Maintenance" || m.Parts["text/plain"] != "We will be down\nfor 5 minutes & back" || m.Parts["text/html"] != "" {
 		t.Errorf("plain email: %q %q", m.Subject(), m.Parts)
+	}
+	if !strings.HasPrefix(m.Header.Get("From"), `"Ops"`) || m.Header.Get("Reply-To") != "<ops@herald.test>" || m.Header.Get("Cc") != "<audit@herald.test>" ||
+		len(m.To) != 2 || m.Attachments["plan.txt"] != "step 1: reboot" {
+		t.Errorf("email override and attachment: %v, to %v, attachments %q", m.Header, m.To, m.Attachments)
 	}
 }
 

@@ -50,9 +50,9 @@ func TestSendDeliversToARealServer(t *testing.T) {
 		m.Header.Get("X-Herald-Idempotency-Key") != "req:alice:email" {
 		t.Errorf("headers %v (subject %q, result %+v)", m.Header, subject, res)
 	}
-	if m.Parts["text/html"] != "<p>Hello <b>Alice</b></p>" || m.Parts["text/plain"] != "Hello Alice" || m.Parts["text/csv"] != "a,b\n1,2\n" ||
-		len(m.Filenames) != 1 || m.Filenames[0] != "invoice.txt" {
-		t.Errorf("parts %q, files %v", m.Parts, m.Filenames)
+	if m.Parts["text/html"] != "<p>Hello <b>Alice</b></p>" || m.Parts["text/plain"] != "Hello Alice" || len(m.Attachments) != 1 ||
+		m.Attachments["invoice.txt"] != "a,b\n1,2\n" {
+		t.Errorf("parts %q, attachments %q", m.Parts, m.Attachments)
 	}
 	// The same idempotency key gives the same Message-ID.
 	res2, err := p.Send(context.Background(), msg)

@@ -40,11 +40,11 @@ type Message struct {
 	To     []string
 	Raw    []byte
 	Header mail.Header
-	// Parts maps each leaf MIME type ("text/plain", "text/html", an attachment's type) to
-	// its decoded content; body text parts have \n line ends and no final line end.
+	// Parts maps each body part's MIME type ("text/plain", "text/html") to its decoded
+	// content, with \n line ends and no final line end.
 	Parts map[string]string
-	// Filenames are the attachments' file names.
-	Filenames []string
+	// Attachments maps each attachment's file name to its decoded content.
+	Attachments map[string]string
 }
 
 // Subject is the decoded Subject header.
@@ -138,7 +138,7 @@ func (ss *session) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	m := Message{From: ss.from, To: ss.to, Raw: raw, Parts: map[string]string{}}
+	m := Message{From: ss.from, To: ss.to, Raw: raw, Parts: map[string]string{}, Attachments: map[string]string{}}
 	parsed, err := mail.ReadMessage(bytes.NewReader(raw))
 	if err != nil {
 		return err
@@ -178,13 +178,11 @@ func collect(m *Message, contentType, encoding, disposition string, body io.Read
 		r = base64.NewDecoder(base64.StdEncoding, &newlineStripper{r: body})
 	}
 	content, _ := io.ReadAll(r)
-	text := string(content)
 	if _, dp, err := mime.ParseMediaType(disposition); err == nil && dp["filename"] != "" {
-		m.Filenames = append(m.Filenames, dp["filename"])
-	} else if strings.HasPrefix(mt, "text/") {
-		text = strings.TrimSuffix(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+		m.Attachments[dp["filename"]] = string(content)
+		return
 	}
-	m.Parts[mt] = text
+	m.Parts[mt] = strings.TrimSuffix(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
 }
 
 // newlineStripper drops CR and LF so base64 bodies wrapped at 76 columns decode.
