@@ -7,15 +7,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"slices"
+	"sync"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/activity"
 
+	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/events"
 	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -27,14 +29,22 @@ type Delivery struct {
 	DB *db.DB
 	// Publisher announces each committed batch of inbox rows (one event per batch).
 	Publisher events.Publisher
+	// Channels knows the app's provider instances and routes.
+	Channels *channels.Service
+	// Templates loads and renders templates.
+	Templates *templates.Service
 	BatchSize int
 	Log       *slog.Logger
+
+	cacheOnce sync.Once
+	cache     *sendCache
 }
 
 // DeliverBatch delivers the next slice of recipients of the given requests, up to
-// BatchSize recipients in all, and returns the cursors still pending. Each slice is one
-// transaction; a retried call writes nothing twice (inbox rows are unique per request and
-// user).
+// BatchSize recipients in all: it decides every recipient × channel, writes in-app rows and
+// the message log, and returns the external deliveries as jobs with the cursors still
+// pending. Each page is one transaction; a retried call writes nothing twice (inbox rows
+// and log rows are unique per request, user and channel) and hands out the same jobs.
 func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
 	ids := make([]uuid.UUID, len(in.Cursors))
 	for i, c := range in.Cursors {
@@ -52,10 +62,13 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	if budget <= 0 {
 		budget = DefaultBatchSize
 	}
+	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: workflowID(ctx)}
 	var res send.DeliverResult
 	for _, c := range in.Cursors {
+		// A completed request is delivered again when asked: that is a retry of its last
+		// slice, whose jobs must be handed out again (nothing is written twice).
 		row, ok := byID[c.RequestID]
-		if !ok || row.Status == "completed" || row.Status == "failed" {
+		if !ok || row.Status == "failed" {
 			continue
 		}
 		if budget == 0 {
@@ -67,19 +80,45 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 			a.fail(ctx, c.RequestID, fmt.Sprintf("stored request is unreadable: %v", err))
 			continue
 		}
-		end := min(c.Offset+budget, len(req.Recipients))
-		start := min(c.Offset, end)
-		n, err := a.deliverInApp(ctx, row.AppID, c.RequestID, &req, req.Recipients[start:end], end == len(req.Recipients))
+		sc, err := a.prepare(ctx, call, row.AppID, c.RequestID, &req)
 		if err != nil {
 			return send.DeliverResult{}, err
 		}
-		res.Delivered += n
-		budget -= end - start
-		if end < len(req.Recipients) {
-			res.Pending = append(res.Pending, send.Cursor{RequestID: c.RequestID, Offset: end})
+		next, used, done, err := a.deliverRequest(ctx, sc, c, budget, &res)
+		if err != nil {
+			return send.DeliverResult{}, err
+		}
+		budget -= used
+		if !done {
+			res.Pending = append(res.Pending, next)
 		}
 	}
 	return res, nil
+}
+
+// deliverRequest delivers pages of one request until the budget is spent or the request is
+// done, and returns where it stands.
+func (a *Delivery) deliverRequest(ctx context.Context, sc *sendContext, c send.Cursor, budget int, res *send.DeliverResult) (send.Cursor, int, bool, error) {
+	used := 0
+	for used < budget {
+		page, next, done, err := a.nextPage(ctx, sc, c, budget-used)
+		if err != nil {
+			return c, used, false, err
+		}
+		n, jobs, err := a.deliverPage(ctx, sc, page, done)
+		if err != nil {
+			return c, used, false, err
+		}
+		res.Delivered += n
+		res.Jobs = append(res.Jobs, jobs...)
+		// An empty page (a missing topic) still costs one, so the loop always ends.
+		used += max(len(page), 1)
+		c = next
+		if done {
+			return c, used, true, nil
+		}
+	}
+	return c, used, false, nil
 }
 
 // FailRequests records that requests could not be delivered.
@@ -92,6 +131,11 @@ func (a *Delivery) FailRequests(ctx context.Context, in send.FailInput) error {
 	return nil
 }
 
+// RecordGiveUps marks failed the messages whose retries ran out.
+func (a *Delivery) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
+	return db.MapError(a.DB.GiveUpMessageLogs(ctx, dbsqlc.GiveUpMessageLogsParams{Ids: in.LogIDs, Reason: "gave up: " + in.Reason}))
+}
+
 func (a *Delivery) fail(ctx context.Context, id uuid.UUID, reason string) {
 	a.Log.Error("request failed", "requestId", id, "reason", reason)
 	if err := a.DB.FailRequest(ctx, dbsqlc.FailRequestParams{ID: id, Error: &reason}); err != nil {
@@ -99,109 +143,12 @@ func (a *Delivery) fail(ctx context.Context, id uuid.UUID, reason string) {
 	}
 }
 
-// deliverInApp writes one slice of a request's inbox rows and its progress in one
-// transaction, then publishes the batch.
-func (a *Delivery) deliverInApp(ctx context.Context, appID int64, requestID uuid.UUID, req *notify.SendRequest, recipients []notify.Recipient, last bool) (int, error) {
-	wantInApp := req.Override == nil || len(req.Override.Channels) == 0 || slices.Contains(req.Override.Channels, notify.ChannelInApp)
-	var written []dbsqlc.InsertNotificationsRow
-	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
-		userIDs, err := ensureUsers(ctx, q, appID, recipients)
-		if err != nil {
-			return err
-		}
-		if wantInApp && len(userIDs) > 0 {
-			categoryID, err := resolveCategory(ctx, q, appID, req)
-			if err != nil {
-				return err
-			}
-			c := req.Notification
-			written, err = q.InsertNotifications(ctx, dbsqlc.InsertNotificationsParams{
-				AppID: appID, RequestID: requestID, UserIds: userIDs,
-				Title: c.Title, Message: c.Message, Icon: c.Icon, Url: c.URL,
-				Data: orEmpty(req.Data, "{}"), Blocks: orEmpty(c.Blocks, "[]"), CategoryID: categoryID,
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return q.RecordDelivered(ctx, dbsqlc.RecordDeliveredParams{ID: requestID, Delivered: int32(len(written)), Done: last})
-	})
-	if err != nil {
-		return 0, db.MapError(err)
+// workflowID names the run an activity belongs to, for the message log.
+func workflowID(ctx context.Context) string {
+	if !activity.IsActivity(ctx) {
+		return ""
 	}
-	if len(written) > 0 {
-		ev := events.Event{Kind: events.NewNotification, AppID: appID, UserIDs: make([]int64, len(written)), NotificationIDs: make([]int64, len(written))}
-		for i, w := range written {
-			ev.UserIDs[i], ev.NotificationIDs[i] = w.UserID, w.ID
-		}
-		a.Publisher.Publish(ctx, ev)
-	}
-	return len(written), nil
-}
-
-// ensureUsers creates unknown recipients, merges inline profiles, and returns user ids in
-// recipient order.
-func ensureUsers(ctx context.Context, q *dbsqlc.Queries, appID int64, recipients []notify.Recipient) ([]int64, error) {
-	if len(recipients) == 0 {
-		return nil, nil
-	}
-	identifiers := make([]string, len(recipients))
-	profiles := make([]json.RawMessage, len(recipients))
-	withProfile := false
-	for i, r := range recipients {
-		identifiers[i] = r.Identifier
-		profiles[i] = orEmpty(r.Profile, "{}")
-		withProfile = withProfile || len(r.Profile) > 0
-	}
-	ids := make(map[string]int64, len(recipients))
-	// A second pass picks up users that a concurrent transaction created between this
-	// statement's snapshot and its insert.
-	for pass := 0; pass < 2 && len(ids) < len(identifiers); pass++ {
-		rows, err := q.EnsureUsers(ctx, dbsqlc.EnsureUsersParams{AppID: appID, Identifiers: identifiers, Profiles: profiles})
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rows {
-			ids[r.Identifier] = r.ID
-		}
-	}
-	if withProfile {
-		if err := q.MergeUserProfiles(ctx, dbsqlc.MergeUserProfilesParams{AppID: appID, Identifiers: identifiers, Profiles: profiles}); err != nil {
-			return nil, err
-		}
-	}
-	out := make([]int64, 0, len(identifiers))
-	for _, id := range identifiers {
-		uid, ok := ids[id]
-		if !ok {
-			return nil, fmt.Errorf("user %q could not be created", id)
-		}
-		out = append(out, uid)
-	}
-	return out, nil
-}
-
-// resolveCategory finds the request's category; the deprecated top-level form creates it.
-func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *notify.SendRequest) (*int64, error) {
-	name := req.Notification.Category
-	if name == "" {
-		return nil, nil
-	}
-	if req.CreateCategory {
-		id, err := q.EnsureCategory(ctx, dbsqlc.EnsureCategoryParams{AppID: appID, Identifier: name})
-		if err != nil {
-			return nil, err
-		}
-		return &id, nil
-	}
-	cat, err := q.GetCategoryByIdentifier(ctx, dbsqlc.GetCategoryByIdentifierParams{AppID: appID, Identifier: name})
-	if err == pgx.ErrNoRows {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &cat.ID, nil
+	return activity.GetInfo(ctx).WorkflowExecution.ID
 }
 
 func orEmpty(raw json.RawMessage, empty string) json.RawMessage {

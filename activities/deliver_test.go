@@ -5,17 +5,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/dbtest"
 	"github.com/heraldhq/herald/events"
 	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/providers/smtp"
+	"github.com/heraldhq/herald/providers/webhook"
 	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -34,7 +40,12 @@ func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
 		t.Fatal(err)
 	}
 	pub := &recordingPublisher{}
-	return d, creds.AppID, &Delivery{DB: d, Publisher: pub, Log: slog.New(slog.DiscardHandler)}, pub
+	a := &Delivery{
+		DB: d, Publisher: pub, Log: slog.New(slog.DiscardHandler),
+		Channels:  channels.NewService(d, box, providers.NewCatalogue(webhook.Kind(), smtp.Kind()), providers.Deps{HTTP: http.DefaultClient}),
+		Templates: templates.NewService(d),
+	}
+	return d, creds.AppID, a, pub
 }
 
 func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {

@@ -20,8 +20,12 @@ type Options struct {
 	Log       *slog.Logger
 }
 
-// New returns the Fiber app serving both APIs.
-func New(opts Options, dev *v3.Handlers, health *v1.Health, console *v1.Console) *fiber.App {
+// Registrar is a group of handlers that mounts its routes on a router.
+type Registrar interface{ Register(r fiber.Router) }
+
+// New returns the Fiber app serving both APIs; mgmt are further handlers of the
+// management API, mounted under /v1.
+func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName:               "herald",
 		BodyLimit:             max(web.TransportBodyLimit, opts.BodyLimit),
@@ -34,7 +38,9 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, console *v1.Console)
 	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
 	dev.Register(app.Group("/v3"))
 	health.Register(app.Group("/v1"))
-	console.Register(app.Group("/v1"))
 	v1.OpenAPI{}.Register(app.Group("/v1"))
+	for _, m := range mgmt {
+		m.Register(app.Group("/v1"))
+	}
 	return app
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"time"
@@ -233,3 +234,46 @@ func (c *Catalogue) List(channel string) []Kind {
 	sort.Slice(out, func(i, j int) bool { return out[i].Identifier < out[j].Identifier })
 	return out
 }
+
+// CallbackRequest is an inbound HTTP call a provider made to
+// /v1/providerInstances/{instanceId}/callback.
+type CallbackRequest struct {
+	Method string
+	// URL is the URL as the provider called it (some providers sign it).
+	URL    string
+	Header http.Header
+	Query  url.Values
+	Body   []byte
+}
+
+// Delivery event statuses a provider can report about a message it accepted.
+const (
+	EventDelivered = "delivered"
+	EventBounced   = "bounced"
+	EventOpened    = "opened"
+	EventClicked   = "clicked"
+	EventFailed    = "failed"
+)
+
+// DeliveryEvent is one status change reported by a provider.
+type DeliveryEvent struct {
+	// ProviderMessageID is the id the provider returned in Result.ProviderMessageID.
+	ProviderMessageID string
+	// Status is one of the Event* constants.
+	Status string
+	// At is when it happened; zero means now.
+	At time.Time
+	// Detail is a short, secret-free explanation (a bounce reason) for the message log.
+	Detail string
+}
+
+// CallbackHandler is implemented by providers whose service reports delivery events. The
+// pipeline builds the instance's provider from its configuration and hands it the call.
+type CallbackHandler interface {
+	// ParseCallback verifies the call where the provider signs it (returning
+	// ErrBadSignature when it does not verify) and returns the events it carries.
+	ParseCallback(req CallbackRequest) ([]DeliveryEvent, error)
+}
+
+// ErrBadSignature is a callback whose signature is missing or wrong.
+var ErrBadSignature = errors.New("callback signature does not verify")

@@ -25,6 +25,7 @@ import (
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/categories"
+	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/devices"
@@ -35,6 +36,7 @@ import (
 	"github.com/heraldhq/herald/prefs"
 	"github.com/heraldhq/herald/schedules"
 	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
 	"github.com/heraldhq/herald/worker"
@@ -59,6 +61,10 @@ type Stack struct {
 	Prefs      *prefs.Service
 	Topics     *topics.Service
 	Devices    *devices.Service
+	// Channels manages provider instances and routes; Templates templates, layouts and
+	// translations.
+	Channels  *channels.Service
+	Templates *templates.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 	ConsoleServices
@@ -97,6 +103,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Prefs = prefs.NewService(d, s.Categories)
 	s.Topics = topics.NewService(d)
 	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
+	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps())
+	s.Templates = templates.NewService(d)
 	if err := s.openConsole(log); err != nil {
 		s.Close()
 		return nil, err
@@ -122,7 +130,7 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, s.consoleHandlers())
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, s.consoleHandlers(), &v1.ProviderCallbacks{Channels: s.Channels})
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
@@ -151,7 +159,7 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
-	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Log: s.Log.With("component", "delivery")}
+	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery")}
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
 	// worker joins as soon as it does.
 	wait := 500 * time.Millisecond

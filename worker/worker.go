@@ -46,6 +46,8 @@ func Register(r worker.Registry, a Activities) {
 	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
 	r.RegisterActivityWithOptions(a.Delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
+	r.RegisterActivityWithOptions(a.Delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
+	r.RegisterActivityWithOptions(a.Delivery.RecordGiveUps, activity.RegisterOptions{Name: send.GiveUpActivityName})
 
 	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
 	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})

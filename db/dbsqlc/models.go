@@ -214,6 +214,48 @@ type Invitation struct {
 	UpdatedAt  time.Time
 }
 
+type Layout struct {
+	ID         int64
+	AppID      int64
+	Identifier string
+	Name       string
+	Html       string
+	Text       string
+	IsDefault  bool
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+type MessageLog struct {
+	ID                 int64
+	AppID              int64
+	RequestID          uuid.UUID
+	WorkflowID         string
+	UserID             int64
+	UserIdentifier     string
+	Channel            string
+	StepKey            string
+	Status             string
+	Reason             *string
+	Error              *string
+	TemplateIdentifier *string
+	IdempotencyKey     string
+	Provider           *string
+	InstanceID         *int64
+	ProviderMessageID  *string
+	ProviderResponse   *string
+	Attempts           int32
+	LockedUntil        *time.Time
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	SentAt             *time.Time
+	DeliveredAt        *time.Time
+	FailedAt           *time.Time
+	BouncedAt          *time.Time
+	OpenedAt           *time.Time
+	ClickedAt          *time.Time
+}
+
 type Notification struct {
 	ID         int64
 	AppID      int64
@@ -263,6 +305,34 @@ type Preference struct {
 	UpdatedAt  time.Time
 }
 
+type ProviderInstance struct {
+	ID            int64
+	AppID         int64
+	Channel       string
+	Provider      string
+	Name          string
+	Config        json.RawMessage
+	SecretsSealed []byte
+	Enabled       bool
+	Priority      int32
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+type Route struct {
+	ID          int64
+	AppID       int64
+	Channel     string
+	Name        string
+	InstanceIds []int64
+	Conditions  json.RawMessage
+	Failover    bool
+	Priority    int32
+	Enabled     bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
 type ScheduledNotification struct {
 	ID          int64
 	AppID       int64
@@ -272,6 +342,28 @@ type ScheduledNotification struct {
 	CreatedAt   time.Time
 	CancelledAt *time.Time
 	SentAt      *time.Time
+}
+
+type Template struct {
+	ID          int64
+	AppID       int64
+	Identifier  string
+	Name        string
+	Description string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+type TemplateContent struct {
+	ID         int64
+	AppID      int64
+	TemplateID int64
+	Channel    string
+	Content    json.RawMessage
+	LayoutID   *int64
+	Position   int32
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 type Topic struct {
@@ -288,6 +380,16 @@ type TopicSubscription struct {
 	TopicID   int64
 	UserID    int64
 	Channels  []string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+type Translation struct {
+	ID        int64
+	AppID     int64
+	Locale    string
+	IsDefault bool
+	Entries   json.RawMessage
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -18,6 +18,12 @@ const DeliverActivityName = "DeliverBatch"
 // FailActivityName marks requests failed when delivery cannot go on.
 const FailActivityName = "FailRequests"
 
+// SendActivityName delivers one recipient × channel through the channel's providers.
+const SendActivityName = "SendMessage"
+
+// GiveUpActivityName records the messages whose retries ran out.
+const GiveUpActivityName = "RecordGiveUps"
+
 // WorkflowID names the run that carries a group of requests: send/<id> for one request,
 // sends/<first id> for a pack of several (DESIGN.md §3).
 func WorkflowID(requestIDs []uuid.UUID) string {
@@ -36,6 +42,8 @@ func IsSendWorkflowID(id string) bool {
 type Input struct {
 	// Cursors are the requests still to deliver and where each stands.
 	Cursors []Cursor
+	// Jobs are external deliveries decided by an earlier run and not started yet.
+	Jobs []Job `json:",omitempty"`
 }
 
 // NewInput starts every request at its first recipient.
@@ -47,11 +55,18 @@ func NewInput(requestIDs []uuid.UUID) Input {
 	return in
 }
 
-// Cursor is one request's progress through its recipients.
+// Cursor is one request's progress through its recipients: first the inline recipients,
+// then the members of each topic in turn, paged by user id so a topic of millions is read
+// with bounded memory and history.
 type Cursor struct {
 	RequestID uuid.UUID
 	// Offset is the number of inline recipients already delivered.
 	Offset int
+	// Topic is the index in the request's topics of the topic being paged; it counts only
+	// once the inline recipients are done.
+	Topic int `json:",omitempty"`
+	// AfterUser is the last user id delivered in that topic (keyset paging).
+	AfterUser int64 `json:",omitempty"`
 }
 
 // DeliverInput asks for the next slice of work of some requests.
@@ -64,6 +79,29 @@ type DeliverInput struct {
 type DeliverResult struct {
 	Pending   []Cursor
 	Delivered int
+	// Jobs are the external deliveries of the slice, queued in the message log.
+	Jobs []Job `json:",omitempty"`
+}
+
+// Job is one external delivery: a queued message log row (recipient × channel). The
+// activity loads everything else from it, so jobs stay small in workflow history.
+type Job struct {
+	LogID   int64
+	Channel string
+}
+
+// SendResult is what a delivered job reports.
+type SendResult struct {
+	// Status is the message log status after the attempt: sent, or the status a previous
+	// attempt already reached.
+	Status   string
+	Provider string `json:",omitempty"`
+}
+
+// GiveUpInput names the jobs whose retries ran out, with the last error seen.
+type GiveUpInput struct {
+	LogIDs []int64
+	Reason string
 }
 
 // FailInput names requests to mark failed and why.

@@ -1,44 +1,176 @@
 package send
 
 import (
+	"errors"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
 
-// maxBatchesPerRun bounds a run's history: after this many activities the run continues as
-// new with the remaining cursors, so a million-recipient send stays far below Temporal's
-// history limits.
-const maxBatchesPerRun = 200
+// Limits of one run. They bound its history (a million-recipient send continues as new
+// many times and never nears Temporal's limits) and its pending activities (Temporal
+// refuses more than 2,000 per execution).
+const (
+	// maxBatchesPerRun bounds the DeliverBatch calls of one run.
+	maxBatchesPerRun = 200
+	// maxSendsPerRun bounds the external deliveries started by one run; each adds a few
+	// history events.
+	maxSendsPerRun = 2000
+	// maxInFlight bounds the deliveries running at once.
+	maxInFlight = 500
+)
 
-// Workflow delivers the requests of its input slice by slice. Each activity handles up to
-// about a thousand recipients across requests and reports what is left; requests are
-// independent, so one that fails does not stop its neighbours.
+// Retry of one external delivery: transient failures back off from a second up to five
+// minutes between attempts (a 429's Retry-After overrides the next delay) for at most an
+// hour; permanent failures are not retried.
+const (
+	SendStartToClose = 2 * time.Minute
+	SendRetryWindow  = time.Hour
+)
+
+// SendLease is how long an attempt owns its message log row; shorter than
+// SendStartToClose so Temporal's retry after a lost worker finds the row free.
+const SendLease = SendStartToClose - 10*time.Second
+
+// Workflow delivers the requests of its input. DeliverBatch resolves the next slice of
+// about a thousand recipients, writes in-app rows and the message log, and returns the
+// external deliveries; these run as one activity each, concurrently and with retries,
+// while the next slice is resolved. Requests are independent: one that fails does not stop
+// its neighbours.
 func Workflow(ctx workflow.Context, in Input) error {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout:    2 * time.Minute,
-		ScheduleToCloseTimeout: 24 * time.Hour,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:    200 * time.Millisecond,
-			BackoffCoefficient: 2,
-			MaximumInterval:    time.Minute,
-		},
-	})
-	log := workflow.GetLogger(ctx)
-	pending := in.Cursors
-	for batch := 0; len(pending) > 0; batch++ {
-		if batch == maxBatchesPerRun {
-			return workflow.NewContinueAsNewError(ctx, Workflow, Input{Cursors: pending})
+	r := &run{
+		ctx: ctx,
+		deliverCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout:    2 * time.Minute,
+			ScheduleToCloseTimeout: 24 * time.Hour,
+			RetryPolicy: &temporal.RetryPolicy{
+				InitialInterval:    200 * time.Millisecond,
+				BackoffCoefficient: 2,
+				MaximumInterval:    time.Minute,
+			},
+		}),
+		sendCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout:    SendStartToClose,
+			ScheduleToCloseTimeout: SendRetryWindow,
+			RetryPolicy: &temporal.RetryPolicy{
+				InitialInterval:    time.Second,
+				BackoffCoefficient: 2,
+				MaximumInterval:    5 * time.Minute,
+			},
+		}),
+		pending: in.Cursors,
+		queue:   in.Jobs,
+		sel:     workflow.NewSelector(ctx),
+	}
+	return r.loop()
+}
+
+// run is the state of one workflow run.
+type run struct {
+	ctx, deliverCtx, sendCtx workflow.Context
+	sel                      workflow.Selector
+
+	pending []Cursor
+	queue   []Job
+
+	batches, sends, inFlight int
+	fetching                 bool
+	// failure is set when DeliverBatch gave up: no more slices are fetched.
+	failure error
+	// giveUps are jobs whose retries ran out (or that were never started after a failure).
+	giveUps   []int64
+	giveUpWhy string
+}
+
+func (r *run) loop() error {
+	for {
+		r.fill()
+		if r.inFlight == 0 && !r.fetching {
+			break
 		}
-		var res DeliverResult
-		if err := workflow.ExecuteActivity(ctx, DeliverActivityName, DeliverInput{Cursors: pending}).Get(ctx, &res); err != nil {
-			log.Error("delivery gave up", "error", err)
-			return failAll(ctx, pending, err)
+		r.sel.Select(r.ctx)
+	}
+	if r.failure != nil {
+		for _, j := range r.queue {
+			r.giveUp(j.LogID, "delivery stopped: "+r.failure.Error())
 		}
-		pending = res.Pending
+		r.queue = nil
+	}
+	r.recordGiveUps()
+	if r.failure != nil {
+		workflow.GetLogger(r.ctx).Error("delivery gave up", "error", r.failure)
+		return failAll(r.ctx, r.pending, r.failure)
+	}
+	if len(r.pending) > 0 || len(r.queue) > 0 {
+		return workflow.NewContinueAsNewError(r.ctx, Workflow, Input{Cursors: r.pending, Jobs: r.queue})
 	}
 	return nil
+}
+
+// fill starts what the limits allow: the next slice when the queue runs low, and queued
+// deliveries up to maxInFlight.
+func (r *run) fill() {
+	if r.failure == nil && !r.fetching && len(r.pending) > 0 && r.batches < maxBatchesPerRun &&
+		len(r.queue) < maxInFlight && r.sends+len(r.queue) < maxSendsPerRun {
+		r.fetching = true
+		r.batches++
+		f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, DeliverInput{Cursors: r.pending})
+		r.sel.AddFuture(f, func(f workflow.Future) {
+			r.fetching = false
+			var res DeliverResult
+			if err := f.Get(r.ctx, &res); err != nil {
+				r.failure = err
+				return
+			}
+			r.pending = res.Pending
+			r.queue = append(r.queue, res.Jobs...)
+		})
+	}
+	for len(r.queue) > 0 && r.inFlight < maxInFlight && r.sends < maxSendsPerRun {
+		job := r.queue[0]
+		r.queue = r.queue[1:]
+		r.inFlight++
+		r.sends++
+		f := workflow.ExecuteActivity(r.sendCtx, SendActivityName, job)
+		r.sel.AddFuture(f, func(f workflow.Future) {
+			r.inFlight--
+			// A permanent failure is already in the message log; anything else means the
+			// retries ran out.
+			if err := f.Get(r.ctx, nil); err != nil && !isNonRetryable(err) {
+				r.giveUp(job.LogID, err.Error())
+			}
+		})
+	}
+	if len(r.queue) == 0 {
+		r.queue = nil
+	}
+}
+
+func (r *run) giveUp(logID int64, why string) {
+	r.giveUps = append(r.giveUps, logID)
+	r.giveUpWhy = why
+}
+
+// recordGiveUps marks the given-up jobs failed in the message log, in one activity.
+func (r *run) recordGiveUps() {
+	if len(r.giveUps) == 0 {
+		return
+	}
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
+	})
+	in := GiveUpInput{LogIDs: r.giveUps, Reason: r.giveUpWhy}
+	if err := workflow.ExecuteActivity(ctx, GiveUpActivityName, in).Get(ctx, nil); err != nil {
+		workflow.GetLogger(r.ctx).Error("could not record given-up deliveries", "error", err)
+	}
+	r.giveUps = nil
+}
+
+func isNonRetryable(err error) bool {
+	var app *temporal.ApplicationError
+	return errors.As(err, &app) && app.NonRetryable()
 }
 
 // failAll records the failure on the requests still pending, then returns the cause so the

@@ -3,10 +3,13 @@ package send
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -89,5 +92,136 @@ func TestWorkflowID(t *testing.T) {
 	}
 	if got := WorkflowID([]uuid.UUID{a, b}); got != "sends/"+a.String() {
 		t.Errorf("pack: %s", got)
+	}
+}
+
+// deliverJobs hands out jobs in slices: each call returns perBatch new jobs until total.
+func deliverJobs(total, perBatch int) func(context.Context, DeliverInput) (DeliverResult, error) {
+	next := int64(0)
+	return func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		var out DeliverResult
+		for i := 0; i < perBatch && next < int64(total); i++ {
+			next++
+			out.Jobs = append(out.Jobs, Job{LogID: next, Channel: "email"})
+		}
+		if next < int64(total) {
+			out.Pending = in.Cursors
+		}
+		return out, nil
+	}
+}
+
+func TestWorkflowSendsEveryJob(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverJobs(7, 3), activity.RegisterOptions{Name: DeliverActivityName})
+	var mu sync.Mutex
+	sent := map[int64]int{}
+	env.RegisterActivityWithOptions(func(_ context.Context, j Job) (SendResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		sent[j.LogID]++
+		return SendResult{Status: "sent"}, nil
+	}, activity.RegisterOptions{Name: SendActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("workflow: %v", env.GetWorkflowError())
+	}
+	if len(sent) != 7 {
+		t.Errorf("sent %v, want jobs 1..7 once each", sent)
+	}
+	for id, n := range sent {
+		if n != 1 {
+			t.Errorf("job %d sent %d times", id, n)
+		}
+	}
+}
+
+func TestWorkflowRetriesTransientFailuresOnly(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverJobs(3, 3), activity.RegisterOptions{Name: DeliverActivityName})
+	var mu sync.Mutex
+	attempts := map[int64]int{}
+	env.RegisterActivityWithOptions(func(ctx context.Context, j Job) (SendResult, error) {
+		mu.Lock()
+		attempts[j.LogID]++
+		n := attempts[j.LogID]
+		mu.Unlock()
+		switch {
+		case j.LogID == 1 && n <= 2: // 5xx twice, then accepted
+			return SendResult{}, temporal.NewApplicationError("provider answered 503", "ProviderError")
+		case j.LogID == 2: // 400: permanent
+			return SendResult{}, temporal.NewNonRetryableApplicationError("provider answered 400", "ProviderError", nil)
+		case j.LogID == 3 && n == 1: // 429 with Retry-After: 45s
+			return SendResult{}, temporal.NewApplicationErrorWithOptions("provider answered 429", "ProviderError",
+				temporal.ApplicationErrorOptions{NextRetryDelay: 45 * time.Second})
+		}
+		return SendResult{Status: "sent"}, nil
+	}, activity.RegisterOptions{Name: SendActivityName})
+	gaveUp := false
+	env.RegisterActivityWithOptions(func(context.Context, GiveUpInput) error {
+		gaveUp = true
+		return nil
+	}, activity.RegisterOptions{Name: GiveUpActivityName})
+	start := env.Now()
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil {
+		t.Fatal(env.GetWorkflowError())
+	}
+	if attempts[1] != 3 || attempts[2] != 1 || attempts[3] != 2 {
+		t.Errorf("attempts %v, want 1:3 (two 503s then ok), 2:1 (400 not retried), 3:2", attempts)
+	}
+	if gaveUp {
+		t.Error("nothing ran out of retries, yet give-ups were recorded")
+	}
+	if elapsed := env.Now().Sub(start); elapsed < 45*time.Second {
+		t.Errorf("the 429's Retry-After was not honoured: run took %s of workflow time", elapsed)
+	}
+}
+
+func TestWorkflowRecordsJobsWhoseRetriesRanOut(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverJobs(1, 1), activity.RegisterOptions{Name: DeliverActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, Job) (SendResult, error) {
+		return SendResult{}, temporal.NewApplicationError("provider answered 503", "ProviderError")
+	}, activity.RegisterOptions{Name: SendActivityName})
+	var got GiveUpInput
+	env.RegisterActivityWithOptions(func(_ context.Context, in GiveUpInput) error {
+		got = in
+		return nil
+	}, activity.RegisterOptions{Name: GiveUpActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil {
+		t.Fatal(env.GetWorkflowError())
+	}
+	if len(got.LogIDs) != 1 || got.LogIDs[0] != 1 || got.Reason == "" {
+		t.Errorf("give-ups %+v", got)
+	}
+}
+
+func TestWorkflowBoundsSendsPerRun(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverJobs(maxSendsPerRun+500, maxSendsPerRun+500), activity.RegisterOptions{Name: DeliverActivityName})
+	var mu sync.Mutex
+	calls := 0
+	env.RegisterActivityWithOptions(func(context.Context, Job) (SendResult, error) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		return SendResult{Status: "sent"}, nil
+	}, activity.RegisterOptions{Name: SendActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	var can *workflow.ContinueAsNewError
+	if !errors.As(env.GetWorkflowError(), &can) {
+		t.Fatalf("want continue-as-new, got %v", env.GetWorkflowError())
+	}
+	if calls != maxSendsPerRun {
+		t.Errorf("sent %d, want %d before continuing as new", calls, maxSendsPerRun)
+	}
+	var next Input
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Jobs) != 500 || next.Jobs[0].LogID != maxSendsPerRun+1 || len(next.Cursors) != 0 {
+		t.Errorf("next run carries %d jobs starting at %d and %d cursors", len(next.Jobs), next.Jobs[0].LogID, len(next.Cursors))
 	}
 }

@@ -1,0 +1,219 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/delivery"
+	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// Error types of SendMessage failures, as Temporal shows them.
+const (
+	errProvider = "ProviderError"
+	errContent  = "ContentError"
+	errBusy     = "MessageBusy"
+)
+
+// SendMessage delivers one queued recipient × channel. It claims the message log row (an
+// attempt that finds the message already sent reports that and sends nothing), renders
+// the content, and tries the channel's instances in route order. Success marks the row
+// sent. When every instance failed permanently (a 4xx, an invalid address) the row is
+// failed and the error is non-retryable; otherwise the row stays queued and Temporal
+// retries, after the provider's Retry-After when it gave one.
+func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResult, error) {
+	lg, err := a.DB.ClaimMessageLog(ctx, dbsqlc.ClaimMessageLogParams{ID: job.LogID, LeaseSeconds: send.SendLease.Seconds()})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a.notClaimed(ctx, job)
+	}
+	if err != nil {
+		return send.SendResult{}, db.MapError(err)
+	}
+	e, err := a.sendEntry(ctx, lg.RequestID)
+	if err != nil {
+		return a.retryLater(ctx, lg, err)
+	}
+	users, err := a.DB.DeliveryUsers(ctx, dbsqlc.DeliveryUsersParams{AppID: lg.AppID, Ids: []int64{lg.UserID}})
+	if err != nil {
+		return a.retryLater(ctx, lg, db.MapError(err))
+	}
+	if len(users) == 0 {
+		return a.failed(ctx, lg, nil, "the recipient no longer exists", errContent)
+	}
+	msg, facts, err := a.compose(ctx, e, lg, users[0].Identifier, users[0].Profile)
+	if err != nil {
+		return a.failed(ctx, lg, nil, err.Error(), errContent)
+	}
+	plan, err := a.Channels.Plan(ctx, lg.AppID, lg.Channel, facts)
+	if err != nil {
+		return a.retryLater(ctx, lg, err)
+	}
+	if len(plan) == 0 {
+		return a.failed(ctx, lg, nil, delivery.ReasonNotConfigured, errContent)
+	}
+	return a.dispatch(ctx, e, lg, msg, plan)
+}
+
+// dispatch tries the planned instances in order until one accepts the message.
+func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
+	var failures []string
+	permanent := true
+	var wait time.Duration
+	for i := range plan {
+		c := &plan[i]
+		m := msg
+		m.Override = e.providerOverride(lg.Channel, c.Provider)
+		res, err := a.sendVia(ctx, c, e, lg, m)
+		if err == nil {
+			a.recordSent(ctx, lg, c, res, strings.Join(failures, "; "))
+			return send.SendResult{Status: delivery.StatusSent, Provider: c.Provider}, nil
+		}
+		failures = append(failures, fmt.Sprintf("%s (%s): %v", c.Name, c.Provider, err))
+		var pe *providers.Error
+		if !providers.IsPermanent(err) {
+			permanent = false
+			if errors.As(err, &pe) && pe.RetryAfter > wait {
+				wait = pe.RetryAfter
+			}
+		}
+	}
+	last := &plan[len(plan)-1]
+	text := strings.Join(failures, "; ")
+	if permanent {
+		return a.failed(ctx, lg, last, text, errProvider)
+	}
+	if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{
+		ID: lg.ID, Provider: &last.Provider, InstanceID: &last.InstanceID, Error: &text,
+	}); err != nil {
+		a.Log.Error("could not record a failed attempt", "logId", lg.ID, "error", err)
+	}
+	return send.SendResult{}, temporal.NewApplicationErrorWithOptions(text, errProvider, temporal.ApplicationErrorOptions{NextRetryDelay: wait})
+}
+
+// recordSent marks the message sent, retrying briefly: the provider has accepted it, so the
+// activity succeeds either way (failing it would send the message again).
+func (a *Delivery) recordSent(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Result, earlier string) {
+	params := dbsqlc.MarkMessageSentParams{
+		ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, ProviderMessageID: res.ProviderMessageID,
+		ProviderResponse: &res.Response, Error: earlier,
+	}
+	delay := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := a.DB.MarkMessageSent(ctx, params)
+		if err == nil {
+			return
+		}
+		if attempt == 3 {
+			a.Log.Error("could not record a sent message; its log row stays queued", "logId", lg.ID, "error", err)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(delay):
+			delay *= 4
+		}
+	}
+}
+
+// sendVia sends through one instance. Push channels send once per stored subscription or
+// device token, removing those the push service says are gone.
+func (a *Delivery) sendVia(ctx context.Context, c *channels.Candidate, e *sendEntry, lg dbsqlc.MessageLog, m providers.Message) (providers.Result, error) {
+	p, err := a.Channels.Provider(ctx, *c, e.configOverlay(c.Provider))
+	if err != nil {
+		return providers.Result{}, err
+	}
+	targets, err := a.pushTargets(ctx, lg, &m)
+	if err != nil {
+		return providers.Result{}, err
+	}
+	if targets == nil {
+		return p.Send(ctx, m)
+	}
+	if len(targets) == 0 {
+		return providers.Result{}, providers.Permanent("%s", missingPushReason(lg.Channel))
+	}
+	var ok *providers.Result
+	var firstErr error
+	sent := 0
+	for _, t := range targets {
+		res, err := p.Send(ctx, t.msg)
+		var pe *providers.Error
+		switch {
+		case err == nil:
+			sent++
+			if ok == nil {
+				ok = &res
+			}
+		case errors.As(err, &pe) && pe.Gone:
+			if err := t.forget(ctx); err != nil {
+				a.Log.Error("could not remove a gone push address", "logId", lg.ID, "error", err)
+			}
+		case firstErr == nil:
+			firstErr = err
+		}
+	}
+	switch {
+	case ok != nil:
+		ok.Response = fmt.Sprintf("%s (%d of %d addresses)", ok.Response, sent, len(targets))
+		return *ok, nil
+	case firstErr != nil:
+		return providers.Result{}, firstErr
+	default:
+		return providers.Result{}, providers.Permanent("%s (the push service says every stored one is gone)", missingPushReason(lg.Channel))
+	}
+}
+
+// failed marks the message failed and returns a non-retryable error.
+func (a *Delivery) failed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, text, errType string) (send.SendResult, error) {
+	params := dbsqlc.MarkMessageFailedParams{ID: lg.ID, Error: &text}
+	if c != nil {
+		params.Provider, params.InstanceID = &c.Provider, &c.InstanceID
+	}
+	if err := a.DB.MarkMessageFailed(ctx, params); err != nil {
+		return send.SendResult{}, db.MapError(err)
+	}
+	return send.SendResult{Status: delivery.StatusFailed}, temporal.NewNonRetryableApplicationError(text, errType, nil)
+}
+
+// retryLater releases the message after a failure of Herald's own (the database) and
+// returns the error for Temporal to retry.
+func (a *Delivery) retryLater(ctx context.Context, lg dbsqlc.MessageLog, cause error) (send.SendResult, error) {
+	text := cause.Error()
+	if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{ID: lg.ID, Error: &text}); err != nil {
+		a.Log.Error("could not record a failed attempt", "logId", lg.ID, "error", err)
+	}
+	return send.SendResult{}, cause
+}
+
+// notClaimed answers for a message another attempt has handled or is handling.
+func (a *Delivery) notClaimed(ctx context.Context, job send.Job) (send.SendResult, error) {
+	lg, err := a.DB.GetMessageLog(ctx, job.LogID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return send.SendResult{}, temporal.NewNonRetryableApplicationError("the message log row is gone (recipient deleted?)", errContent, nil)
+	}
+	if err != nil {
+		return send.SendResult{}, db.MapError(err)
+	}
+	if lg.Status == delivery.StatusQueued {
+		return send.SendResult{}, temporal.NewApplicationError("another attempt is sending this message", errBusy)
+	}
+	return send.SendResult{Status: lg.Status, Provider: deref(lg.Provider)}, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,111 @@
+package activities
+
+import (
+	"context"
+	"slices"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/delivery"
+	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/templates"
+)
+
+// batchCall is state shared by the requests of one DeliverBatch call.
+type batchCall struct {
+	// configured caches each app's channels with an enabled provider instance.
+	configured map[int64]map[string]bool
+	workflowID string
+}
+
+// sendContext is what delivering the pages of one request needs, computed once per call.
+type sendContext struct {
+	appID      int64
+	requestID  uuid.UUID
+	workflowID string
+	req        *notify.SendRequest
+	categoryID *int64
+	channels   delivery.SendChannels
+	// bundle renders the template; nil when the send names none (or it is missing).
+	bundle *templates.Bundle
+	// templateErr is set when the named template could not be found: every channel of
+	// every recipient fails with it.
+	templateErr string
+	// sendData is the template data shared by the recipients (with a template only).
+	sendData map[string]any
+	// needProfiles is set when pages must load profiles: for addresses or rendering.
+	needProfiles bool
+	// topics caches topic ids by identifier (0: no such topic).
+	topics map[string]int64
+}
+
+// prepare computes a request's send context: category, template, and channel selection.
+func (a *Delivery) prepare(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest) (*sendContext, error) {
+	configured, ok := call.configured[appID]
+	if !ok {
+		var err error
+		if configured, err = a.Channels.ConfiguredChannels(ctx, appID); err != nil {
+			return nil, err
+		}
+		call.configured[appID] = configured
+	}
+	cat, catID, err := resolveCategory(ctx, a.DB.Queries, appID, req)
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	sc := &sendContext{appID: appID, requestID: requestID, workflowID: call.workflowID, req: req, categoryID: catID, topics: map[string]int64{}}
+	var override []string
+	if req.Override != nil {
+		override = req.Override.Channels
+	}
+	if ident := req.Notification.TemplateIdentifier; ident != "" {
+		b, err := a.Templates.Bundle(ctx, appID, ident, req.Notification)
+		switch {
+		case herald.ErrorCode(err) == herald.ENOTFOUND:
+			sc.templateErr = err.Error()
+		case err != nil:
+			return nil, err
+		default:
+			sc.bundle = b
+		}
+	}
+	if sc.bundle != nil {
+		sc.channels = delivery.ForSend(override, true, sc.bundle.Channels(), configured)
+		app, err := a.DB.GetAppByID(ctx, appID)
+		if err != nil {
+			return nil, db.MapError(err)
+		}
+		if sc.sendData, err = templates.SendData(req.Data, appID, app.Name, cat, req.Notification); err != nil {
+			sc.templateErr = "data cannot be read: " + err.Error()
+		}
+	} else {
+		sc.channels = delivery.ForSend(override, false, nil, configured)
+	}
+	sc.needProfiles = sc.bundle != nil || slices.ContainsFunc(sc.channels.Candidates, func(c string) bool { return c != notify.ChannelInApp })
+	return sc, nil
+}
+
+// resolveCategory finds the request's category; the deprecated top-level form creates it.
+func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *notify.SendRequest) (*templates.Category, *int64, error) {
+	name := req.Notification.Category
+	if name == "" {
+		return nil, nil, nil
+	}
+	if req.CreateCategory {
+		if _, err := q.EnsureCategory(ctx, dbsqlc.EnsureCategoryParams{AppID: appID, Identifier: name}); err != nil {
+			return nil, nil, err
+		}
+	}
+	cat, err := q.GetCategoryByIdentifier(ctx, dbsqlc.GetCategoryByIdentifierParams{AppID: appID, Identifier: name})
+	if err == pgx.ErrNoRows {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &templates.Category{Identifier: cat.Identifier, Name: cat.Name}, &cat.ID, nil
+}

@@ -1,0 +1,23 @@
+-- name: CreateRoute :one
+INSERT INTO routes (app_id, channel, name, instance_ids, conditions, failover, priority, enabled)
+VALUES (@app_id, @channel, @name, @instance_ids, @conditions, @failover, @priority, @enabled)
+RETURNING *;
+
+-- name: UpdateRoute :one
+UPDATE routes
+SET name = @name, instance_ids = @instance_ids, conditions = @conditions, failover = @failover,
+    priority = @priority, enabled = @enabled, updated_at = now()
+WHERE app_id = @app_id AND id = @id
+RETURNING *;
+
+-- name: GetRoute :one
+SELECT * FROM routes WHERE app_id = @app_id AND id = @id;
+
+-- name: ListRoutes :many
+SELECT * FROM routes WHERE app_id = @app_id AND channel = @channel ORDER BY priority, id;
+
+-- name: ListEnabledRoutes :many
+SELECT * FROM routes WHERE app_id = @app_id AND channel = @channel AND enabled ORDER BY priority, id;
+
+-- name: DeleteRoute :execrows
+DELETE FROM routes WHERE app_id = @app_id AND id = @id;

@@ -1,0 +1,201 @@
+// Package smtptest runs a real SMTP server (github.com/emersion/go-smtp) inside a test and
+// records the messages it accepts, like net/http/httptest does for HTTP.
+package smtptest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
+	"net"
+	"net/mail"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// Server is a running SMTP server.
+type Server struct {
+	Host string
+	Port int
+	// Username and Password, when set, are required (AUTH PLAIN, allowed without TLS).
+	Username, Password string
+
+	mu     sync.Mutex
+	msgs   []Message
+	reject map[string]*smtp.SMTPError
+	srv    *smtp.Server
+}
+
+// Message is one accepted message.
+type Message struct {
+	From   string
+	To     []string
+	Raw    []byte
+	Header mail.Header
+	// Parts maps each body part's MIME type ("text/plain", "text/html") to its decoded
+	// content, with \n line ends and no final line end.
+	Parts map[string]string
+	// Attachments maps each attachment's file name to its decoded content.
+	Attachments map[string]string
+}
+
+// Subject is the decoded Subject header.
+func (m Message) Subject() string {
+	s, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+	if err != nil {
+		return m.Header.Get("Subject")
+	}
+	return s
+}
+
+// Start starts a server on a free local port; it stops when the test ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{reject: map[string]*smtp.SMTPError{}}
+	s.srv = smtp.NewServer(backend{s})
+	s.srv.Domain = "localhost"
+	s.srv.AllowInsecureAuth = true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	s.Host, s.Port = "127.0.0.1", addr.Port
+	go func() { _ = s.srv.Serve(ln) }()
+	t.Cleanup(func() { _ = s.srv.Close() })
+	return s
+}
+
+// Reject makes RCPT TO of addr fail with the SMTP code (for instance 550 or 451).
+func (s *Server) Reject(addr string, code int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reject[strings.ToLower(addr)] = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: "rejected by test"}
+}
+
+// Messages returns the accepted messages so far.
+func (s *Server) Messages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Message(nil), s.msgs...)
+}
+
+// Addr is host:port.
+func (s *Server) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Port)) }
+
+type backend struct{ s *Server }
+
+func (b backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{s: b.s}, nil }
+
+type session struct {
+	s      *Server
+	from   string
+	to     []string
+	authed bool
+}
+
+func (ss *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (ss *session) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if user != ss.s.Username || pass != ss.s.Password {
+			return errors.New("invalid credentials")
+		}
+		ss.authed = true
+		return nil
+	}), nil
+}
+
+func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
+	if ss.s.Username != "" && !ss.authed {
+		return smtp.ErrAuthRequired
+	}
+	ss.from = from
+	return nil
+}
+
+func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.s.mu.Lock()
+	rej := ss.s.reject[strings.ToLower(to)]
+	ss.s.mu.Unlock()
+	if rej != nil {
+		return rej
+	}
+	ss.to = append(ss.to, to)
+	return nil
+}
+
+func (ss *session) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	m := Message{From: ss.from, To: ss.to, Raw: raw, Parts: map[string]string{}, Attachments: map[string]string{}}
+	parsed, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	m.Header = parsed.Header
+	collect(&m, parsed.Header.Get("Content-Type"), parsed.Header.Get("Content-Transfer-Encoding"), parsed.Header.Get("Content-Disposition"), parsed.Body)
+	ss.s.mu.Lock()
+	ss.s.msgs = append(ss.s.msgs, m)
+	ss.s.mu.Unlock()
+	return nil
+}
+
+func (ss *session) Reset()        { ss.from, ss.to = "", nil }
+func (ss *session) Logout() error { return nil }
+
+// collect walks a MIME tree and records its leaves.
+func collect(m *Message, contentType, encoding, disposition string, body io.Reader) {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt = "text/plain"
+	}
+	if strings.HasPrefix(mt, "multipart/") {
+		mr := multipart.NewReader(body, params["boundary"])
+		for {
+			part, err := mr.NextRawPart()
+			if err != nil {
+				return
+			}
+			collect(m, part.Header.Get("Content-Type"), part.Header.Get("Content-Transfer-Encoding"), part.Header.Get("Content-Disposition"), part)
+		}
+	}
+	var r io.Reader = body
+	switch strings.ToLower(encoding) {
+	case "quoted-printable":
+		r = quotedprintable.NewReader(body)
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, &newlineStripper{r: body})
+	}
+	content, _ := io.ReadAll(r)
+	if _, dp, err := mime.ParseMediaType(disposition); err == nil && dp["filename"] != "" {
+		m.Attachments[dp["filename"]] = string(content)
+		return
+	}
+	m.Parts[mt] = strings.TrimSuffix(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
+}
+
+// newlineStripper drops CR and LF so base64 bodies wrapped at 76 columns decode.
+type newlineStripper struct{ r io.Reader }
+
+func (n *newlineStripper) Read(p []byte) (int, error) {
+	k, err := n.r.Read(p)
+	j := 0
+	for _, b := range p[:k] {
+		if b != '\r' && b != '\n' {
+			p[j] = b
+			j++
+		}
+	}
+	return j, err
+}
