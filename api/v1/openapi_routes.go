@@ -15,6 +15,14 @@ var operations = []operation{
 	{method: "GET", path: "/v1/health", tag: "health", summary: "Status of Herald's dependencies", resp: "Health", errors: []int{503}},
 	{method: "GET", path: "/v1/openapi.json", tag: "health", summary: "This document"},
 
+	// Inbound delivery callbacks: no credentials; signature-checked where the provider signs.
+	{method: "GET", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider (for providers that verify the URL with GET)", resp: "Boolean", errors: []int{400, 401, 404}},
+	{method: "POST", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider: moves the message log to delivered, bounced, opened or clicked", resp: "Boolean", errors: []int{400, 401, 404}},
+	{method: "PUT", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider", resp: "Boolean", errors: []int{400, 401, 404}},
+	{method: "DELETE", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider", resp: "Boolean", errors: []int{400, 401, 404}},
+	{method: "PATCH", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider", resp: "Boolean", errors: []int{400, 401, 404}},
+	{method: "OPTIONS", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider", resp: "Boolean", errors: []int{400, 401, 404}},
+
 	{method: "POST", path: "/v1/auth", tag: "auth", summary: "Sign in with email and password; answers a session or, with 2FA, a challenge", query: []queryParam{redirectQ}, body: "LoginByEmailDto", resp: "SignInResult", errors: []int{400, 401, 403, 429}},
 	{method: "POST", path: "/v1/ee/auth", tag: "auth", summary: "Sign in (same as POST /v1/auth)", query: []queryParam{redirectQ}, body: "LoginByEmailDto", resp: "SignInResult", errors: []int{400, 401, 403, 429}},
 	{method: "POST", path: "/v1/auth/signup", tag: "auth", summary: "Create an account and email the verification link", query: []queryParam{redirectQ}, body: "SignUpWithCaptchaDTO", status: 201, resp: "SignedUp", errors: []int{400, 409, 503}},

@@ -19,9 +19,14 @@ type ProviderCallbacks struct {
 	Channels *channels.Service
 }
 
-// Register mounts the callback route on r (the /v1 group), for every method.
+// callbackMethods are the methods providers call back with (HEAD comes with GET).
+var callbackMethods = []string{fiber.MethodGet, fiber.MethodPost, fiber.MethodPut, fiber.MethodDelete, fiber.MethodPatch, fiber.MethodOptions}
+
+// Register mounts the callback route on r (the /v1 group) for the methods of the spec.
 func (h *ProviderCallbacks) Register(r fiber.Router) {
-	r.All("/providerInstances/:instanceId/callback", h.callback)
+	for _, m := range callbackMethods {
+		r.Add(m, "/providerInstances/:instanceId/callback", h.callback)
+	}
 }
 
 func (h *ProviderCallbacks) callback(c *fiber.Ctx) error {
