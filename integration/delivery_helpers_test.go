@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/providers/smtp/smtptest"
+	"github.com/heraldhq/herald/smtptest"
 	"github.com/heraldhq/herald/stacktest"
 )
 

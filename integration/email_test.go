@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/providers/smtp/smtptest"
+	"github.com/heraldhq/herald/smtptest"
 	"github.com/heraldhq/herald/stacktest"
 	"github.com/heraldhq/herald/templates"
 )

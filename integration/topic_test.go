@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/heraldhq/herald/providers/smtp/smtptest"
+	"github.com/heraldhq/herald/smtptest"
 	"github.com/heraldhq/herald/stacktest"
 )
 

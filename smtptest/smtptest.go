@@ -1,13 +1,15 @@
-// Package smtptest runs a real SMTP server inside a test (emersion/go-smtp) and keeps every
-// message it receives, decoded, so tests read the emails Herald sends as a mail client
-// would.
+// Package smtptest runs a real SMTP server (github.com/emersion/go-smtp) inside a test and
+// records the messages it accepts, decoded, like net/http/httptest does for HTTP: tests read
+// the emails Herald sends (notifications and system emails) as a mail client would.
 package smtptest
 
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
@@ -16,65 +18,65 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
-// Message is one received email.
-type Message struct {
-	From    string
-	To      []string
-	Subject string
-	// Body is the decoded text body.
-	Body string
-	// Raw is the message as transmitted.
-	Raw []byte
-}
-
-// Server is a running SMTP server on 127.0.0.1.
+// Server is a running SMTP server.
 type Server struct {
 	Host string
 	Port int
+	// Username and Password, when set, are required (AUTH PLAIN, allowed without TLS).
+	Username, Password string
 
-	mu   sync.Mutex
-	msgs []Message
+	mu     sync.Mutex
+	msgs   []Message
+	reject map[string]*smtp.SMTPError
+	srv    *smtp.Server
 }
 
-// Start runs a server until the test ends. It accepts any sender and recipient, without
-// authentication or TLS.
-func Start(t testing.TB) *Server {
-	t.Helper()
-	s := &Server{}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{srv: s}, nil }))
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
-	srv.ReadTimeout = 10 * time.Second
-	srv.WriteTimeout = 10 * time.Second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// Message is one accepted message.
+type Message struct {
+	From   string
+	To     []string
+	Raw    []byte
+	Header mail.Header
+	// Parts maps each body part's MIME type ("text/plain", "text/html") to its decoded
+	// content, with \n line ends and no final line end.
+	Parts map[string]string
+	// Attachments maps each attachment's file name to its decoded content.
+	Attachments map[string]string
+}
+
+// Subject is the decoded Subject header.
+func (m Message) Subject() string {
+	s, err := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
 	if err != nil {
-		t.Fatal(err)
+		return m.Header.Get("Subject")
 	}
-	addr := ln.Addr().(*net.TCPAddr)
-	s.Host, s.Port = addr.IP.String(), addr.Port
-	go srv.Serve(ln) //nolint:errcheck // ends with Close
-	t.Cleanup(func() { srv.Close() })
 	return s
 }
 
-// Addr is host:port.
-func (s *Server) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Port)) }
+// Body is the text body: the text/plain part, or the HTML part when there is none.
+func (m Message) Body() string {
+	if b, ok := m.Parts["text/plain"]; ok {
+		return b
+	}
+	return m.Parts["text/html"]
+}
 
-// Messages returns every message received so far.
-func (s *Server) Messages() []Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Message(nil), s.msgs...)
+// Find returns the first submatch of pattern in the body, failing the test without one.
+func (m Message) Find(t testing.TB, pattern string) string {
+	t.Helper()
+	sub := regexp.MustCompile(pattern).FindStringSubmatch(m.Body())
+	if len(sub) < 2 {
+		t.Fatalf("pattern %q not found in email %q: %s", pattern, m.Subject(), m.Body())
+	}
+	return sub[1]
 }
 
 // Last returns the newest message to an address, failing the test when there is none.
-// Herald sends system emails before answering the request that caused them, so they are
-// here once the answer is.
 func (s *Server) Last(t testing.TB, to string) Message {
 	t.Helper()
 	msgs := s.Messages()
@@ -85,7 +87,7 @@ func (s *Server) Last(t testing.TB, to string) Message {
 			}
 		}
 	}
-	t.Fatalf("no email to %s among %d received", to, len(msgs))
+	t.Fatalf("no email to %s (received %d)", to, len(msgs))
 	return Message{}
 }
 
@@ -102,57 +104,146 @@ func (s *Server) Count(to string) int {
 	return n
 }
 
-// Find returns the first submatch of pattern in the body, failing the test without one.
-func (m Message) Find(t testing.TB, pattern string) string {
+// Start starts a server on a free local port; it stops when the test ends.
+func Start(t testing.TB) *Server {
 	t.Helper()
-	sub := regexp.MustCompile(pattern).FindStringSubmatch(m.Body)
-	if len(sub) < 2 {
-		t.Fatalf("pattern %q not found in email %q: %s", pattern, m.Subject, m.Body)
+	s := &Server{reject: map[string]*smtp.SMTPError{}}
+	s.srv = smtp.NewServer(backend{s})
+	s.srv.Domain = "localhost"
+	s.srv.AllowInsecureAuth = true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return sub[1]
+	addr := ln.Addr().(*net.TCPAddr)
+	s.Host, s.Port = "127.0.0.1", addr.Port
+	go func() { _ = s.srv.Serve(ln) }()
+	t.Cleanup(func() { _ = s.srv.Close() })
+	return s
 }
+
+// Reject makes RCPT TO of addr fail with the SMTP code (for instance 550 or 451).
+func (s *Server) Reject(addr string, code int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reject[strings.ToLower(addr)] = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: "rejected by test"}
+}
+
+// Messages returns the accepted messages so far.
+func (s *Server) Messages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Message(nil), s.msgs...)
+}
+
+// Addr is host:port.
+func (s *Server) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Port)) }
+
+type backend struct{ s *Server }
+
+func (b backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{s: b.s}, nil }
 
 type session struct {
-	srv  *Server
-	from string
-	to   []string
+	s      *Server
+	from   string
+	to     []string
+	authed bool
 }
 
-// Reset, Logout, Mail, Rcpt and Data implement smtp.Session.
-func (s *session) Reset()        { s.from, s.to = "", nil }
-func (s *session) Logout() error { return nil }
+func (ss *session) AuthMechanisms() []string { return []string{sasl.Plain} }
 
-func (s *session) Mail(from string, _ *smtp.MailOptions) error { s.from = from; return nil }
+func (ss *session) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if user != ss.s.Username || pass != ss.s.Password {
+			return errors.New("invalid credentials")
+		}
+		ss.authed = true
+		return nil
+	}), nil
+}
 
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.to = append(s.to, to)
+func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
+	if ss.s.Username != "" && !ss.authed {
+		return smtp.ErrAuthRequired
+	}
+	ss.from = from
 	return nil
 }
 
-func (s *session) Data(r io.Reader) error {
+func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.s.mu.Lock()
+	rej := ss.s.reject[strings.ToLower(to)]
+	ss.s.mu.Unlock()
+	if rej != nil {
+		return rej
+	}
+	ss.to = append(ss.to, to)
+	return nil
+}
+
+func (ss *session) Data(r io.Reader) error {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return err
 	}
-	m := Message{From: s.from, To: s.to, Raw: raw}
-	if pm, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
-		m.Subject, _ = new(mime.WordDecoder).DecodeHeader(pm.Header.Get("Subject"))
-		m.Body = decode(pm.Header.Get("Content-Transfer-Encoding"), pm.Body)
+	m := Message{From: ss.from, To: ss.to, Raw: raw, Parts: map[string]string{}, Attachments: map[string]string{}}
+	parsed, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return err
 	}
-	s.srv.mu.Lock()
-	s.srv.msgs = append(s.srv.msgs, m)
-	s.srv.mu.Unlock()
+	m.Header = parsed.Header
+	collect(&m, parsed.Header.Get("Content-Type"), parsed.Header.Get("Content-Transfer-Encoding"), parsed.Header.Get("Content-Disposition"), parsed.Body)
+	ss.s.mu.Lock()
+	ss.s.msgs = append(ss.s.msgs, m)
+	ss.s.mu.Unlock()
 	return nil
 }
 
-func decode(enc string, body io.Reader) string {
-	var rd io.Reader = body
-	switch strings.ToLower(strings.TrimSpace(enc)) {
-	case "quoted-printable":
-		rd = quotedprintable.NewReader(body)
-	case "base64":
-		rd = base64.NewDecoder(base64.StdEncoding, body)
+func (ss *session) Reset()        { ss.from, ss.to = "", nil }
+func (ss *session) Logout() error { return nil }
+
+// collect walks a MIME tree and records its leaves.
+func collect(m *Message, contentType, encoding, disposition string, body io.Reader) {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt = "text/plain"
 	}
-	b, _ := io.ReadAll(rd)
-	return string(b)
+	if strings.HasPrefix(mt, "multipart/") {
+		mr := multipart.NewReader(body, params["boundary"])
+		for {
+			part, err := mr.NextRawPart()
+			if err != nil {
+				return
+			}
+			collect(m, part.Header.Get("Content-Type"), part.Header.Get("Content-Transfer-Encoding"), part.Header.Get("Content-Disposition"), part)
+		}
+	}
+	var r io.Reader = body
+	switch strings.ToLower(encoding) {
+	case "quoted-printable":
+		r = quotedprintable.NewReader(body)
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, &newlineStripper{r: body})
+	}
+	content, _ := io.ReadAll(r)
+	if _, dp, err := mime.ParseMediaType(disposition); err == nil && dp["filename"] != "" {
+		m.Attachments[dp["filename"]] = string(content)
+		return
+	}
+	m.Parts[mt] = strings.TrimSuffix(strings.ReplaceAll(string(content), "\r\n", "\n"), "\n")
+}
+
+// newlineStripper drops CR and LF so base64 bodies wrapped at 76 columns decode.
+type newlineStripper struct{ r io.Reader }
+
+func (n *newlineStripper) Read(p []byte) (int, error) {
+	k, err := n.r.Read(p)
+	j := 0
+	for _, b := range p[:k] {
+		if b != '\r' && b != '\n' {
+			p[j] = b
+			j++
+		}
+	}
+	return j, err
 }

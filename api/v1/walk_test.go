@@ -23,8 +23,8 @@ func TestConsoleWalk(t *testing.T) {
 		t.Fatalf("unverified sign-in: %d %s", res.Status, res.Body)
 	}
 	mail := e.Mail.Last(t, "ada@example.com")
-	if !strings.Contains(mail.Subject, "Verify") {
-		t.Errorf("subject %q", mail.Subject)
+	if !strings.Contains(mail.Subject(), "Verify") {
+		t.Errorf("subject %q", mail.Subject())
 	}
 	link := mail.Find(t, `(https://console\.example\.com/welcome\?verificationCode=[A-Za-z0-9_-]+)`)
 	code := link[strings.Index(link, "=")+1:]

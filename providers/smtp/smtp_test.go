@@ -9,7 +9,7 @@ import (
 
 	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/providers/configschema"
-	"github.com/heraldhq/herald/providers/smtp/smtptest"
+	"github.com/heraldhq/herald/smtptest"
 )
 
 func newProvider(t *testing.T, srv *smtptest.Server, user, pass string) providers.Provider {
