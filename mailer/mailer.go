@@ -5,12 +5,15 @@ package mailer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/mail"
 	"strings"
-	"time"
 
-	"github.com/wneessen/go-mail"
+	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/providers/smtp"
+	"github.com/heraldhq/herald/secrets"
 )
 
 // Message is one plain-text email to one recipient.
@@ -44,50 +47,46 @@ func New(cfg Config, log *slog.Logger) Mailer {
 		log.Warn("HERALD_SMTP_HOST is not set: system emails (verification, password reset, invitations) are written to this log instead of being sent")
 		return Log{Log: log}
 	}
-	return &SMTP{cfg: cfg}
+	return NewSMTP(cfg)
 }
 
-// SMTP sends through an SMTP server; each message opens its own connection, as system
-// emails are rare.
+// SMTP sends through an SMTP server with the email channel's SMTP provider; each message
+// opens its own connection, as system emails are rare.
 type SMTP struct {
-	cfg Config
+	p   providers.Provider
+	err error
 }
 
 // NewSMTP returns a mailer for the server of cfg.
-func NewSMTP(cfg Config) *SMTP { return &SMTP{cfg: cfg} }
+func NewSMTP(cfg Config) *SMTP {
+	security := cfg.TLS
+	if security == "" {
+		security = "opportunistic"
+	}
+	// HERALD_SMTP_FROM may carry a display name: "Herald <no-reply@example.com>".
+	from, name := cfg.From, ""
+	if a, err := mail.ParseAddress(cfg.From); err == nil {
+		from, name = a.Address, a.Name
+	}
+	raw, _ := json.Marshal(smtp.Config{
+		Host: cfg.Host, Port: cfg.Port, Username: cfg.Username, Password: cfg.Password,
+		Security: security, From: from, FromName: name, TimeoutSeconds: 15,
+	})
+	p, err := smtp.Kind().New(raw, providers.Deps{})
+	return &SMTP{p: p, err: err}
+}
 
 // Send delivers m.
 func (s *SMTP) Send(ctx context.Context, m Message) error {
-	msg := mail.NewMsg()
-	if err := msg.From(s.cfg.From); err != nil {
-		return fmt.Errorf("HERALD_SMTP_FROM %q: %w", s.cfg.From, err)
+	if s.err != nil {
+		return fmt.Errorf("HERALD_SMTP_*: %w", s.err)
 	}
-	if err := msg.To(m.To); err != nil {
-		return fmt.Errorf("recipient %q: %w", m.To, err)
-	}
-	msg.Subject(m.Subject)
-	msg.SetBodyString(mail.TypeTextPlain, m.Text)
-	opts := []mail.Option{mail.WithPort(s.cfg.Port), mail.WithTimeout(15 * time.Second)}
-	switch s.cfg.TLS {
-	case "tls":
-		opts = append(opts, mail.WithSSL())
-	case "starttls":
-		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
-	case "none":
-		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
-	default:
-		opts = append(opts, mail.WithTLSPolicy(mail.TLSOpportunistic))
-	}
-	if s.cfg.Username != "" {
-		opts = append(opts, mail.WithSMTPAuth(mail.SMTPAuthAutoDiscover),
-			mail.WithUsername(s.cfg.Username), mail.WithPassword(s.cfg.Password))
-	}
-	c, err := mail.NewClient(s.cfg.Host, opts...)
+	_, err := s.p.Send(ctx, providers.Message{
+		Channel: "email", To: providers.Address{Email: m.To}, Subject: m.Subject, Text: m.Text,
+		IdempotencyKey: "system:" + secrets.HexToken(12),
+	})
 	if err != nil {
-		return fmt.Errorf("smtp client for %s:%d: %w", s.cfg.Host, s.cfg.Port, err)
-	}
-	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
-		return fmt.Errorf("smtp send via %s:%d: %w", s.cfg.Host, s.cfg.Port, err)
+		return fmt.Errorf("system email to %s: %w", m.To, err)
 	}
 	return nil
 }
