@@ -105,9 +105,11 @@ func (s *Service) Connect(ctx context.Context, app apps.App, identifier, deviceI
 	if app.VAPIDPublicKey != "" {
 		conn.App.PublicKey = &app.VAPIDPublicKey
 	}
-	if conn.UnreadCount, err = s.db.CountUnread(ctx, dbsqlc.CountUnreadParams{AppID: app.ID, UserID: uid}); err != nil {
+	counts, err := s.db.InboxCounters(ctx, dbsqlc.InboxCountersParams{AppID: app.ID, UserID: uid})
+	if err != nil {
 		return Connection{}, db.MapError(err)
 	}
+	conn.UnreadCount = counts.Unread
 	if conn.App.Channels, err = s.prefs.AppChannels(ctx, app.ID); err != nil {
 		return Connection{}, err
 	}

@@ -104,8 +104,14 @@ func (s *Service) load(ctx context.Context, appID, userID int64, ids []int64) ([
 }
 
 func (s *Service) unreadCount(ctx context.Context, appID, userID int64) (int64, error) {
-	n, err := s.db.CountUnread(ctx, dbsqlc.CountUnreadParams{AppID: appID, UserID: userID})
-	return n, db.MapError(err)
+	c, err := s.counters(ctx, appID, userID)
+	return c.Unread, err
+}
+
+// counters reads the user's maintained badge and total (one primary-key lookup).
+func (s *Service) counters(ctx context.Context, appID, userID int64) (dbsqlc.InboxCountersRow, error) {
+	c, err := s.db.InboxCounters(ctx, dbsqlc.InboxCountersParams{AppID: appID, UserID: userID})
+	return c, db.MapError(err)
 }
 
 // publish announces one kind of change of a user's notifications.

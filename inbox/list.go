@@ -89,11 +89,15 @@ func (s *Service) List(ctx context.Context, appID int64, userIdentifier string, 
 	if err != nil || !ok {
 		return page, err
 	}
-	if page.UnreadCount, err = s.unreadCount(ctx, appID, uid); err != nil {
+	counts, err := s.counters(ctx, appID, uid)
+	if err != nil {
 		return page, err
 	}
-	where := "user_id = $1 AND app_id = $2 AND deleted_at IS NULL" + filterSQL[q.Filter]
-	args := []any{uid, appID}
+	page.UnreadCount = counts.Unread
+	// The user id was found within the app, so user_id alone scopes the rows; keeping app_id
+	// out of these predicates lets the index answer without visiting skipped rows.
+	where := "user_id = $1 AND deleted_at IS NULL" + filterSQL[q.Filter]
+	args := []any{uid}
 	if q.Category != "" {
 		cat, err := s.db.GetCategoryByIdentifier(ctx, dbsqlc.GetCategoryByIdentifierParams{AppID: appID, Identifier: q.Category})
 		if err != nil {
@@ -102,10 +106,12 @@ func (s *Service) List(ctx context.Context, appID int64, userIdentifier string, 
 			}
 			return page, err
 		}
-		where += " AND category_id = $3"
+		where += " AND category_id = $2"
 		args = append(args, cat.ID)
 	}
-	if err := s.db.Pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE "+where, args...).Scan(&page.Pagination.TotalCount); err != nil {
+	if q.Filter == "" && q.Category == "" {
+		page.Pagination.TotalCount = counts.Total
+	} else if err := s.db.Pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE "+where, args...).Scan(&page.Pagination.TotalCount); err != nil {
 		return page, db.MapError(err)
 	}
 	n := len(args)

@@ -201,6 +201,12 @@ type FlowVersion struct {
 	CreatedAt  time.Time
 }
 
+type InboxCounter struct {
+	UserID int64
+	Total  int32
+	Unread int32
+}
+
 type Invitation struct {
 	ID         int64
 	ClientID   int64

@@ -8,31 +8,13 @@ package dbsqlc
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/google/uuid"
 )
 
-const countInbox = `-- name: CountInbox :one
-SELECT count(*) FROM notifications
-WHERE user_id = $1 AND app_id = $2 AND deleted_at IS NULL
-`
-
-type CountInboxParams struct {
-	UserID int64
-	AppID  int64
-}
-
-func (q *Queries) CountInbox(ctx context.Context, arg CountInboxParams) (int64, error) {
-	row := q.db.QueryRow(ctx, countInbox, arg.UserID, arg.AppID)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
 const countUnread = `-- name: CountUnread :one
-SELECT count(*) FROM notifications
-WHERE user_id = $1 AND app_id = $2 AND deleted_at IS NULL AND seen_at IS NULL AND read_at IS NULL
+SELECT COALESCE((SELECT c.unread FROM inbox_counters c JOIN users u ON u.id = c.user_id
+                 WHERE c.user_id = $1 AND u.app_id = $2), 0)::bigint AS unread
 `
 
 type CountUnreadParams struct {
@@ -40,11 +22,36 @@ type CountUnreadParams struct {
 	AppID  int64
 }
 
+// The badge, from the counters the triggers of 00012 maintain.
 func (q *Queries) CountUnread(ctx context.Context, arg CountUnreadParams) (int64, error) {
 	row := q.db.QueryRow(ctx, countUnread, arg.UserID, arg.AppID)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
+	var unread int64
+	err := row.Scan(&unread)
+	return unread, err
+}
+
+const inboxCounters = `-- name: InboxCounters :one
+SELECT COALESCE(c.total, 0)::bigint AS total, COALESCE(c.unread, 0)::bigint AS unread
+FROM users u LEFT JOIN inbox_counters c ON c.user_id = u.id
+WHERE u.id = $1 AND u.app_id = $2
+`
+
+type InboxCountersParams struct {
+	UserID int64
+	AppID  int64
+}
+
+type InboxCountersRow struct {
+	Total  int64
+	Unread int64
+}
+
+// The badge and the unfiltered total of a user's inbox, maintained by triggers (00012).
+func (q *Queries) InboxCounters(ctx context.Context, arg InboxCountersParams) (InboxCountersRow, error) {
+	row := q.db.QueryRow(ctx, inboxCounters, arg.UserID, arg.AppID)
+	var i InboxCountersRow
+	err := row.Scan(&i.Total, &i.Unread)
+	return i, err
 }
 
 const insertNotifications = `-- name: InsertNotifications :many
@@ -97,91 +104,6 @@ func (q *Queries) InsertNotifications(ctx context.Context, arg InsertNotificatio
 	for rows.Next() {
 		var i InsertNotificationsRow
 		if err := rows.Scan(&i.ID, &i.UserID); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listInbox = `-- name: ListInbox :many
-SELECT n.id, n.app_id, n.user_id, n.request_id, n.source_key, n.title, n.message, n.icon, n.url, n.data, n.blocks, n.category_id, n.state, n.seen_at, n.read_at, n.clicked_at, n.deleted_at, n.created_at, c.identifier AS category_identifier, c.name AS category_name
-FROM notifications n
-LEFT JOIN categories c ON c.id = n.category_id
-WHERE n.user_id = $1 AND n.app_id = $2 AND n.deleted_at IS NULL
-ORDER BY n.created_at DESC, n.id DESC
-LIMIT $4 OFFSET $3
-`
-
-type ListInboxParams struct {
-	UserID   int64
-	AppID    int64
-	SkipRows int32
-	MaxRows  int32
-}
-
-type ListInboxRow struct {
-	ID                 int64
-	AppID              int64
-	UserID             int64
-	RequestID          uuid.UUID
-	SourceKey          string
-	Title              string
-	Message            string
-	Icon               string
-	Url                string
-	Data               json.RawMessage
-	Blocks             json.RawMessage
-	CategoryID         *int64
-	State              *string
-	SeenAt             *time.Time
-	ReadAt             *time.Time
-	ClickedAt          *time.Time
-	DeletedAt          *time.Time
-	CreatedAt          time.Time
-	CategoryIdentifier *string
-	CategoryName       *string
-}
-
-func (q *Queries) ListInbox(ctx context.Context, arg ListInboxParams) ([]ListInboxRow, error) {
-	rows, err := q.db.Query(ctx, listInbox,
-		arg.UserID,
-		arg.AppID,
-		arg.SkipRows,
-		arg.MaxRows,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListInboxRow{}
-	for rows.Next() {
-		var i ListInboxRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.AppID,
-			&i.UserID,
-			&i.RequestID,
-			&i.SourceKey,
-			&i.Title,
-			&i.Message,
-			&i.Icon,
-			&i.Url,
-			&i.Data,
-			&i.Blocks,
-			&i.CategoryID,
-			&i.State,
-			&i.SeenAt,
-			&i.ReadAt,
-			&i.ClickedAt,
-			&i.DeletedAt,
-			&i.CreatedAt,
-			&i.CategoryIdentifier,
-			&i.CategoryName,
-		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -6,18 +6,13 @@ FROM unnest(@user_ids::bigint[]) AS u (user_id)
 ON CONFLICT (request_id, user_id, source_key) DO NOTHING
 RETURNING id, user_id;
 
--- name: ListInbox :many
-SELECT n.*, c.identifier AS category_identifier, c.name AS category_name
-FROM notifications n
-LEFT JOIN categories c ON c.id = n.category_id
-WHERE n.user_id = @user_id AND n.app_id = @app_id AND n.deleted_at IS NULL
-ORDER BY n.created_at DESC, n.id DESC
-LIMIT @max_rows OFFSET @skip_rows;
-
--- name: CountInbox :one
-SELECT count(*) FROM notifications
-WHERE user_id = @user_id AND app_id = @app_id AND deleted_at IS NULL;
-
 -- name: CountUnread :one
-SELECT count(*) FROM notifications
-WHERE user_id = @user_id AND app_id = @app_id AND deleted_at IS NULL AND seen_at IS NULL AND read_at IS NULL;
+-- The badge, from the counters the triggers of 00012 maintain.
+SELECT COALESCE((SELECT c.unread FROM inbox_counters c JOIN users u ON u.id = c.user_id
+                 WHERE c.user_id = @user_id AND u.app_id = @app_id), 0)::bigint AS unread;
+
+-- name: InboxCounters :one
+-- The badge and the unfiltered total of a user's inbox, maintained by triggers (00012).
+SELECT COALESCE(c.total, 0)::bigint AS total, COALESCE(c.unread, 0)::bigint AS unread
+FROM users u LEFT JOIN inbox_counters c ON c.user_id = u.id
+WHERE u.id = @user_id AND u.app_id = @app_id;
