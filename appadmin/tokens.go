@@ -7,6 +7,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/userjwt"
+	"github.com/heraldhq/herald/users"
 )
 
 // Lifetimes of test tokens minted in the console.
@@ -26,7 +27,7 @@ type UserToken struct {
 // console (or a developer) can try secure mode.
 func (s *Service) MintUserToken(ctx context.Context, appID int64, identifier string, ttl time.Duration) (UserToken, error) {
 	var p herald.Problems
-	CheckIdentifier(identifier, &p)
+	users.CheckIdentifier("identifier", identifier, &p)
 	if err := p.Err(); err != nil {
 		return UserToken{}, err
 	}

@@ -12,21 +12,22 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/inbox"
-	"github.com/heraldhq/herald/jsonshape"
-	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/users"
 )
 
 // Service manages an app's users and categories; callers have checked the console
 // caller's role on the app's client.
 type Service struct {
-	db   *db.DB
-	apps *apps.Service
-	now  func() time.Time
+	db    *db.DB
+	apps  *apps.Service
+	users *users.Service
+	now   func() time.Time
 }
 
-// NewService builds the service.
-func NewService(d *db.DB, a *apps.Service) *Service {
-	return &Service{db: d, apps: a, now: time.Now}
+// NewService builds the service; user writes go through the developer API's users service
+// so both APIs apply one set of rules.
+func NewService(d *db.DB, a *apps.Service, u *users.Service) *Service {
+	return &Service{db: d, apps: a, users: u, now: time.Now}
 }
 
 // Page sizes of the user list.
@@ -72,35 +73,14 @@ func (s *Service) Users(ctx context.Context, appID int64, pageNo, limit int, pre
 	return out, nil
 }
 
-// CheckIdentifier records a problem when a user identifier breaks the rules.
-func CheckIdentifier(id string, p *herald.Problems) {
-	if id == "" {
-		p.Addf("identifier should not be empty")
-	} else if len(id) > notify.MaxIdentifierLength {
-		p.Addf("identifier must be at most %d characters", notify.MaxIdentifierLength)
-	}
-}
-
-// CheckProfile records a problem when a profile is not an object or too large.
-func CheckProfile(field string, profile json.RawMessage, p *herald.Problems) {
-	if jsonshape.Kind(profile) != "object" {
-		p.Addf("%s must be an object", field)
-	} else if len(profile) > maxProfile {
-		p.Addf("%s must be at most %d bytes", field, maxProfile)
-	}
-}
-
-// maxProfile bounds a stored profile.
-const maxProfile = 64 << 10
-
 // CreateUser adds a user; an identifier in use is a conflict.
 func (s *Service) CreateUser(ctx context.Context, appID int64, identifier string, profile json.RawMessage) (User, error) {
 	if profile == nil {
 		profile = json.RawMessage(`{}`)
 	}
 	var p herald.Problems
-	CheckIdentifier(identifier, &p)
-	CheckProfile("profile", profile, &p)
+	users.CheckIdentifier("identifier", identifier, &p)
+	users.CheckProfile("profile", profile, &p)
 	if err := p.Err(); err != nil {
 		return User{}, err
 	}
@@ -114,31 +94,19 @@ func (s *Service) CreateUser(ctx context.Context, appID int64, identifier string
 	return userOf(r), nil
 }
 
-// UpsertUser creates the user or merges the fields into its profile.
+// UpsertUser creates the user or merges the fields into its profile (the developer API's
+// PUT /users/{identifier}).
 func (s *Service) UpsertUser(ctx context.Context, appID int64, identifier string, profile json.RawMessage) (User, error) {
-	var p herald.Problems
-	CheckIdentifier(identifier, &p)
-	CheckProfile("body", profile, &p)
-	if err := p.Err(); err != nil {
+	if _, err := s.users.Put(ctx, appID, identifier, profile); err != nil {
 		return User{}, err
 	}
-	r, err := s.db.UpsertAppUserProfile(ctx, dbsqlc.UpsertAppUserProfileParams{AppID: appID, Identifier: identifier, Profile: profile})
-	if err != nil {
-		return User{}, db.MapError(err)
-	}
-	return userOf(r), nil
+	r, err := s.user(ctx, appID, identifier)
+	return userOf(r), err
 }
 
 // DeleteUser deletes a user with its inbox, devices and preferences.
 func (s *Service) DeleteUser(ctx context.Context, appID int64, identifier string) error {
-	n, err := s.db.DeleteAppUser(ctx, dbsqlc.DeleteAppUserParams{AppID: appID, Identifier: identifier})
-	if err != nil {
-		return db.MapError(err)
-	}
-	if n == 0 {
-		return herald.NotFound("user")
-	}
-	return nil
+	return s.users.Delete(ctx, appID, identifier)
 }
 
 func (s *Service) user(ctx context.Context, appID int64, identifier string) (dbsqlc.User, error) {
@@ -152,7 +120,8 @@ func (s *Service) user(ctx context.Context, appID int64, identifier string) (dbs
 	return r, nil
 }
 
-// Profile returns a user's profile object.
+// Profile returns a user's profile object; unlike the developer API's own profile (a user
+// reading theirs before they exist), the console asks about a named user: unknown is 404.
 func (s *Service) Profile(ctx context.Context, appID int64, identifier string) (json.RawMessage, error) {
 	r, err := s.user(ctx, appID, identifier)
 	if err != nil {

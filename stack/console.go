@@ -39,7 +39,7 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 				AuthURL: cc.CodeHostAuthURL, TokenURL: cc.CodeHostTokenURL, APIURL: cc.CodeHostAPIURL, RedirectURL: cc.CodeHostRedirectURL},
 		})
 	s.Clients = clients.NewService(s.DB, s.Mailer, log.With("component", "clients"), cc.URL)
-	s.AppAdmin = appadmin.NewService(s.DB, s.Apps)
+	s.AppAdmin = appadmin.NewService(s.DB, s.Apps, s.Users)
 	var store files.Storage
 	if cc.FilesS3Bucket != "" {
 		s3, err := files.NewS3(files.S3Config{Endpoint: cc.FilesS3Endpoint, Region: cc.FilesS3Region, Bucket: cc.FilesS3Bucket,

@@ -43,7 +43,7 @@ func (s *Service) MergeProfile(ctx context.Context, appID int64, identifier stri
 	if js.Kind(body) != "object" {
 		p.Addf("body must be a JSON object of profile keys")
 	} else {
-		checkProfile("profile", body, &p)
+		CheckProfile("profile", body, &p)
 	}
 	if err := p.Err(); err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (s *Service) PatchProfile(ctx context.Context, appID int64, identifier stri
 			}
 		}
 		var probs herald.Problems
-		checkProfile("the patched profile", doc, &probs)
+		CheckProfile("the patched profile", doc, &probs)
 		if err := probs.Err(); err != nil {
 			return err
 		}

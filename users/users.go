@@ -47,12 +47,18 @@ func CheckIdentifier(field, identifier string, p *herald.Problems) {
 	}
 }
 
-// checkProfile records the problems of a profile object given in field.
-func checkProfile(field string, raw json.RawMessage, p *herald.Problems) {
+// MaxProfileBytes bounds a profile object given in one request.
+const MaxProfileBytes = 64 << 10
+
+// CheckProfile records the problems of a profile object given in field.
+func CheckProfile(field string, raw json.RawMessage, p *herald.Problems) {
 	fields := js.Fields(raw)
 	if fields == nil {
 		p.Addf("%s must be an object", field)
 		return
+	}
+	if len(raw) > MaxProfileBytes {
+		p.Addf("%s must be at most %d bytes", field, MaxProfileBytes)
 	}
 	if _, ok := fields["identifier"]; ok {
 		p.Addf("%s must not contain the key identifier: the identifier is not part of the profile", field)
@@ -75,7 +81,7 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (User, e
 	}
 	profile := json.RawMessage(`{}`)
 	if raw := top["profile"]; js.Present(raw) {
-		checkProfile("profile", raw, &p)
+		CheckProfile("profile", raw, &p)
 		profile = raw
 	}
 	if err := p.Err(); err != nil {
@@ -91,7 +97,7 @@ func (s *Service) Put(ctx context.Context, appID int64, identifier string, body 
 	if js.Kind(body) != "object" {
 		p.Addf("body must be a JSON object of profile keys")
 	} else {
-		checkProfile("profile", body, &p)
+		CheckProfile("profile", body, &p)
 	}
 	if err := p.Err(); err != nil {
 		return User{}, err

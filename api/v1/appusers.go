@@ -13,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/jsonshape"
+	"github.com/heraldhq/herald/users"
 )
 
 // listUsers pages through the app's users (pageNo, limit, identifier prefix).
@@ -42,7 +43,7 @@ func (h *Console) createUser(c *fiber.Ctx, s appScope) error {
 	id := b.str("identifier", true)
 	profile := b.object("profile")
 	if id != "" {
-		appadmin.CheckIdentifier(id, &b.p)
+		users.CheckIdentifier("identifier", id, &b.p)
 	}
 	if err := b.err(); err != nil {
 		return err

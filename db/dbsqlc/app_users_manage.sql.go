@@ -51,23 +51,6 @@ func (q *Queries) CreateAppUser(ctx context.Context, arg CreateAppUserParams) (U
 	return i, err
 }
 
-const deleteAppUser = `-- name: DeleteAppUser :execrows
-DELETE FROM users WHERE app_id = $1 AND identifier = $2
-`
-
-type DeleteAppUserParams struct {
-	AppID      int64
-	Identifier string
-}
-
-func (q *Queries) DeleteAppUser(ctx context.Context, arg DeleteAppUserParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteAppUser, arg.AppID, arg.Identifier)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const listAppUsers = `-- name: ListAppUsers :many
 SELECT id, app_id, identifier, profile, created_at, updated_at FROM users
 WHERE app_id = $1 AND ($2::text = '' OR identifier ILIKE $2 || '%')
@@ -148,31 +131,4 @@ func (q *Queries) ListUserPreferenceRows(ctx context.Context, arg ListUserPrefer
 		return nil, err
 	}
 	return items, nil
-}
-
-const upsertAppUserProfile = `-- name: UpsertAppUserProfile :one
-INSERT INTO users (app_id, identifier, profile) VALUES ($1, $2, $3)
-ON CONFLICT (app_id, identifier) DO UPDATE SET profile = users.profile || EXCLUDED.profile, updated_at = now()
-RETURNING id, app_id, identifier, profile, created_at, updated_at
-`
-
-type UpsertAppUserProfileParams struct {
-	AppID      int64
-	Identifier string
-	Profile    json.RawMessage
-}
-
-// Creates the user or merges the fields into its profile.
-func (q *Queries) UpsertAppUserProfile(ctx context.Context, arg UpsertAppUserProfileParams) (User, error) {
-	row := q.db.QueryRow(ctx, upsertAppUserProfile, arg.AppID, arg.Identifier, arg.Profile)
-	var i User
-	err := row.Scan(
-		&i.ID,
-		&i.AppID,
-		&i.Identifier,
-		&i.Profile,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
 }
