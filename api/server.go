@@ -18,6 +18,8 @@ import (
 type Options struct {
 	BodyLimit int
 	Log       *slog.Logger
+	// Mount adds routes outside /v1 and /v3 (the Socket.IO endpoint).
+	Mount []func(fiber.Router)
 }
 
 // New returns the Fiber app serving both APIs.
@@ -33,6 +35,9 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health) *fiber.App {
 	})
 	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimit(opts.BodyLimit))
 	dev.Register(app.Group("/v3"))
+	for _, m := range opts.Mount {
+		m(app)
+	}
 	health.Register(app.Group("/v1"))
 	return app
 }

@@ -29,6 +29,8 @@ import (
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
+	"github.com/heraldhq/herald/realtime"
+	"github.com/heraldhq/herald/realtime/socketio"
 	"github.com/heraldhq/herald/secrets"
 	"github.com/heraldhq/herald/worker"
 )
@@ -46,6 +48,8 @@ type Stack struct {
 	Relay    *outbox.Relay
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
+	// Realtime pushes inbox changes to connected clients (run by API processes).
+	Realtime *realtime.Service
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -75,6 +79,11 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
 	s.Inbox = inbox.NewService(d)
+	s.Realtime = realtime.New(d, cfg.DatabaseURL, s.Apps, s.Inbox, realtime.Options{
+		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
+		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
+	}, log.With("component", "realtime"))
+	s.Events = s.Realtime.Bus
 	return s, nil
 }
 
@@ -87,7 +96,7 @@ func (s *Stack) Close() {
 // HTTP returns the API server.
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
-	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox}
+	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {
@@ -95,12 +104,18 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health)
+	sio := socketio.New(s.Realtime, s.Log.With("component", "socketio"))
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log, Mount: []func(fiber.Router){sio.Register}}, dev, health)
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
-// ends, then shuts down gracefully within the configured timeout.
+// ends, then shuts down gracefully within the configured timeout. It also runs the
+// realtime listener, which every API process needs and no other does.
 func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
+	rtCtx, stopRealtime := context.WithCancel(ctx)
+	rtDone := make(chan error, 1)
+	go func() { rtDone <- s.Realtime.Run(rtCtx) }()
+	defer func() { stopRealtime(); <-rtDone }()
 	if ln == nil {
 		var err error
 		if ln, err = net.Listen("tcp", s.Cfg.HTTPAddr); err != nil {
