@@ -78,7 +78,8 @@ func sseHead(c *fiber.Ctx) []byte {
 
 // streamSSE writes events until the client goes away or the hub closes it.
 func (s *Service) streamSSE(conn net.Conn, g Grant, head []byte) {
-	client, err := s.Attach(g, func() { _ = conn.Close() })
+	cut := NewCutoff(conn)
+	client, err := s.Attach(g, cut.Cut)
 	if err != nil {
 		_, _ = conn.Write([]byte("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"status\":\"error\",\"message\":\"shutting down\"}"))
 		return
@@ -90,7 +91,9 @@ func (s *Service) streamSSE(conn net.Conn, g Grant, head []byte) {
 		client.Close()
 	}()
 	write := func(b []byte) bool {
-		_ = conn.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+		if !cut.WriteBy(time.Now().Add(sseWriteTimeout)) {
+			return false
+		}
 		_, err := conn.Write(b)
 		return err == nil
 	}

@@ -89,10 +89,17 @@ type outFrame struct {
 	last   bool
 }
 
+// sconn is a session's connection with the means to cut it off from another goroutine.
+type sconn struct {
+	*websocket.Conn
+	*realtime.Cutoff
+}
+
 // session runs one connection: this goroutine reads, a second one writes.
-func (s *Server) session(conn *websocket.Conn) {
-	defer conn.Close()
-	conn.SetReadLimit(MaxPayload)
+func (s *Server) session(ws *websocket.Conn) {
+	defer ws.Close()
+	ws.SetReadLimit(MaxPayload)
+	conn := sconn{ws, realtime.NewCutoff(ws.NetConn())}
 	opts := s.rt.Opts
 	open, _ := json.Marshal(map[string]any{
 		"sid": secrets.Token(15), "upgrades": []string{},
@@ -130,7 +137,9 @@ func (s *Server) session(conn *websocket.Conn) {
 		if client == nil && connectBy.Before(deadline) {
 			deadline = connectBy
 		}
-		_ = conn.SetReadDeadline(deadline)
+		if !conn.ReadBy(deadline) {
+			return
+		}
 		mt, msg, err := conn.ReadMessage()
 		if err != nil {
 			return
@@ -160,7 +169,7 @@ func (s *Server) session(conn *websocket.Conn) {
 }
 
 // handle acts on one Socket.IO packet; true ends the session.
-func (s *Server) handle(conn *websocket.Conn, p Packet, client **realtime.Client, send func(outFrame)) bool {
+func (s *Server) handle(conn sconn, p Packet, client **realtime.Client, send func(outFrame)) bool {
 	switch p.Type {
 	case Connect:
 		if p.Namespace != "/" {
@@ -196,7 +205,7 @@ func (s *Server) handle(conn *websocket.Conn, p Packet, client **realtime.Client
 
 // connect authenticates a CONNECT: credentials come from the handshake query, overridden
 // by the auth payload.
-func (s *Server) connect(conn *websocket.Conn, auth json.RawMessage) (*realtime.Client, error) {
+func (s *Server) connect(conn sconn, auth json.RawMessage) (*realtime.Client, error) {
 	cr := realtime.Credentials{
 		APIKey: conn.Query("apiKey"), UserID: conn.Query("userId"),
 		Signature: conn.Query("userSignature"), Token: conn.Query("token"),
@@ -216,11 +225,11 @@ func (s *Server) connect(conn *websocket.Conn, auth json.RawMessage) (*realtime.
 	if err != nil {
 		return nil, err
 	}
-	return s.rt.Attach(g, func() { _ = conn.NetConn().Close() })
+	return s.rt.Attach(g, conn.Cut)
 }
 
 // writer owns the connection's writes: control frames, events and pings.
-func (s *Server) writer(conn *websocket.Conn, out <-chan outFrame, quit <-chan struct{}) {
+func (s *Server) writer(conn sconn, out <-chan outFrame, quit <-chan struct{}) {
 	ticker := time.NewTicker(s.rt.Opts.PingInterval)
 	defer ticker.Stop()
 	var (
@@ -237,7 +246,7 @@ func (s *Server) writer(conn *websocket.Conn, out <-chan outFrame, quit <-chan s
 		case f := <-out:
 			err = write(conn, f.data)
 			if f.last {
-				_ = conn.NetConn().Close()
+				conn.Cut()
 				return
 			}
 			if f.client != nil {
@@ -249,13 +258,17 @@ func (s *Server) writer(conn *websocket.Conn, out <-chan outFrame, quit <-chan s
 			err = write(conn, []byte{EnginePing})
 		}
 		if err != nil {
-			_ = conn.NetConn().Close()
+			conn.Cut()
 			return
 		}
 	}
 }
 
-func write(conn *websocket.Conn, frame []byte) error {
-	_ = conn.SetWriteDeadline(time.Now().Add(WriteTimeout))
+var errCut = errors.New("socket.io: connection cut")
+
+func write(conn sconn, frame []byte) error {
+	if !conn.WriteBy(time.Now().Add(WriteTimeout)) {
+		return errCut
+	}
 	return conn.WriteMessage(websocket.TextMessage, frame)
 }
