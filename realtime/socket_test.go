@@ -145,4 +145,3 @@ func TestSocketHeartbeatClosesSilentPeers(t *testing.T) {
 		t.Errorf("%d connections, want 1", n)
 	}
 }
-
