@@ -136,16 +136,13 @@ func validate(p Packet) error {
 		if first != '[' || json.Unmarshal(p.Data, &args) != nil || len(args) == 0 {
 			return bad("EVENT payload must be a non-empty array")
 		}
-		var (
-			name string
-			num  float64
-		)
-		switch {
-		case json.Unmarshal(args[0], &name) == nil:
-			if reserved[name] {
+		switch c := firstByte(args[0]); {
+		case c == '"':
+			var name string
+			if json.Unmarshal(args[0], &name) != nil || reserved[name] {
 				return bad("reserved event name")
 			}
-		case json.Unmarshal(args[0], &num) == nil:
+		case c == '-' || (c >= '0' && c <= '9'):
 		default:
 			return bad("EVENT name must be a string or a number")
 		}
