@@ -74,7 +74,7 @@ func realtimeToken(t *testing.T, e *stacktest.Env, user string) string {
 }
 
 func TestSocketAuthentication(t *testing.T) {
-	e := stacktest.New(t, stacktest.Options{})
+	e := newEnv(t, stacktest.Options{})
 	a := newAuthApps(t, e)
 	token := realtimeToken(t, e, "alice")
 	expired, _ := realtime.NewTokens(e.Cfg.SecretKey, -time.Minute).Issue(a.plain.APIKey, "alice")

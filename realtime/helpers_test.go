@@ -5,11 +5,26 @@ import (
 	"encoding/json"
 	"net/url"
 	"testing"
+	"time"
 
+	"github.com/heraldhq/herald/realtimetest"
 	"github.com/heraldhq/herald/stacktest"
 )
 
 func TestMain(m *testing.M) { stacktest.Main(m) }
+
+// newEnv starts a stack and waits for its realtime listener, so the resync that follows
+// the first LISTEN comes before the test's clients connect.
+func newEnv(t *testing.T, o stacktest.Options) *stacktest.Env {
+	t.Helper()
+	e := stacktest.New(t, o)
+	select {
+	case <-e.Stack.Realtime.Ready():
+	case <-time.After(realtimetest.WaitTimeout):
+		t.Fatal("the realtime listener never listened")
+	}
+	return e
+}
 
 // userID returns the internal id of a user of the test app, creating it.
 func userID(t *testing.T, e *stacktest.Env, appID int64, identifier string) int64 {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	herald "github.com/heraldhq/herald"
@@ -42,8 +43,10 @@ type Service struct {
 	Tokens *Tokens
 	Opts   Options
 
-	db  *db.DB
-	log *slog.Logger
+	db    *db.DB
+	log   *slog.Logger
+	ready chan struct{}
+	once  sync.Once
 }
 
 // New builds the service: the Postgres bus (publishing through d, listening on its own
@@ -58,6 +61,7 @@ func New(d *db.DB, databaseURL string, ap *apps.Service, in *inbox.Service, opts
 		Opts:   opts,
 		db:     d,
 		log:    log,
+		ready:  make(chan struct{}),
 	}
 }
 
@@ -65,8 +69,14 @@ func New(d *db.DB, databaseURL string, ap *apps.Service, in *inbox.Service, opts
 // Only API processes run it; workers only publish.
 func (s *Service) Run(ctx context.Context) error {
 	defer s.Hub.Close()
-	return s.Bus.Listen(ctx, func(ev events.Event) { s.Hub.Deliver(ctx, ev) }, func() { s.Hub.Resync(ctx) })
+	return s.Bus.Listen(ctx, func(ev events.Event) { s.Hub.Deliver(ctx, ev) }, func() {
+		s.Hub.Resync(ctx)
+		s.once.Do(func() { close(s.ready) })
+	})
 }
+
+// Ready is closed once the listener first listens: from then on no event is missed.
+func (s *Service) Ready() <-chan struct{} { return s.ready }
 
 // Grant is an authenticated realtime user, ready to attach.
 type Grant struct {

@@ -13,7 +13,7 @@ import (
 )
 
 func TestSocketHandshakeConnectAndEvents(t *testing.T) {
-	e := stacktest.New(t, stacktest.Options{})
+	e := newEnv(t, stacktest.Options{})
 	s := realtimetest.DialRaw(t, e.BaseURL, userQuery(e, "alice"), realtimetest.DialOptions{})
 	if s.Open["sid"] == "" || s.Open["pingInterval"] != float64(25000) || s.Open["pingTimeout"] != float64(20000) ||
 		s.Open["maxPayload"] == nil {
@@ -50,7 +50,7 @@ func TestSocketHandshakeConnectAndEvents(t *testing.T) {
 }
 
 func TestSocketHandshakeRefusals(t *testing.T) {
-	e := stacktest.New(t, stacktest.Options{})
+	e := newEnv(t, stacktest.Options{})
 	for _, tc := range []struct{ query, want string }{
 		{"EIO=4&transport=polling", `{"code":3,"message":"Bad request: the polling transport is not supported; connect with transports: [\"websocket\"]","status":"error"}`},
 		{"EIO=3&transport=websocket", `{"code":5,"message":"Unsupported protocol version: this server speaks Engine.IO 4 (socket.io-client 3 or later)","status":"error"}`},
@@ -66,7 +66,7 @@ func TestSocketHandshakeRefusals(t *testing.T) {
 }
 
 func TestSocketNamespacesAndMalformedPackets(t *testing.T) {
-	e := stacktest.New(t, stacktest.Options{})
+	e := newEnv(t, stacktest.Options{})
 	s := realtimetest.DialRaw(t, e.BaseURL, userQuery(e, "alice"), realtimetest.DialOptions{})
 	s.Send("40/admin,")
 	if f := s.Next(); f != `44/admin,{"message":"Invalid namespace"}` {
@@ -93,7 +93,7 @@ func TestSocketNamespacesAndMalformedPackets(t *testing.T) {
 const pingFast = 300 * time.Millisecond
 
 func TestSocketHeartbeatClosesSilentPeers(t *testing.T) {
-	e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) {
+	e := newEnv(t, stacktest.Options{Configure: func(c *config.Config) {
 		c.RealtimePingInterval, c.RealtimePingTimeout = pingFast, pingFast
 	}})
 	silent := realtimetest.DialRaw(t, e.BaseURL, userQuery(e, "alice"), realtimetest.DialOptions{})
