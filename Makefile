@@ -41,8 +41,13 @@ test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
 
 .PHONY: bench
-bench: ## run the benchmarks (slow)
+bench: bench-realtime ## run the benchmarks (slow)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: bench-realtime
+bench-realtime: build $(BIN)/temporal ## realtime: API memory with 10,000 idle Socket.IO connections, send-to-event latency
+	$(GO) build -o $(BIN)/realtimebench ./cmd/realtimebench
+	$(BIN)/realtimebench -herald $(BIN)/herald -temporal $(BIN)/temporal $(REALTIME_BENCH_FLAGS)
 
 .PHONY: generate
 generate: $(BIN)/sqlc ## regenerate the sqlc package from db/queries and db/migrations
