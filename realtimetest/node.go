@@ -202,6 +202,7 @@ type testLog struct {
 	prefix string
 }
 
+// Write logs one chunk of the output.
 func (w *testLog) Write(p []byte) (int, error) {
 	w.t.Log(w.prefix + strings.TrimRight(string(p), "\n"))
 	return len(p), nil
