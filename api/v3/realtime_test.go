@@ -1,6 +1,10 @@
 package v3_test
 
 import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +61,39 @@ func TestRealtimeTokenRequestNeedsUserCredentials(t *testing.T) {
 		res := e.Do("POST", "/v3/sdk/realtimeTokenRequests", nil, tc.headers)
 		m := res.Map(t)
 		if res.Status != 401 || m["status"] != "error" || m["message"] != tc.want {
+			t.Errorf("%s: %d %s", tc.name, res.Status, res.Body)
+		}
+	}
+}
+
+func TestRealtimeTokenRequestChecksTheHMACSignature(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{})
+	if err := e.Stack.Apps.SetHMACAuth(context.Background(), e.App.AppID, true); err != nil {
+		t.Fatal(err)
+	}
+	sign := func(user string) string {
+		m := hmac.New(sha256.New, []byte(e.App.APISecret))
+		m.Write([]byte(user))
+		return base64.StdEncoding.EncodeToString(m.Sum(nil))
+	}
+	with := func(sig string) stacktest.Headers {
+		h := e.UserHeaders("alice")
+		h["X-SERVICE-USER-SIGNATURE"] = sig
+		return h
+	}
+	for _, tc := range []struct {
+		name    string
+		headers stacktest.Headers
+		status  int
+		message string
+	}{
+		{"no signature", e.UserHeaders("alice"), 401, "This app requires X-SERVICE-USER-SIGNATURE"},
+		{"another user's signature", with(sign("bob")), 401, "Invalid user signature"},
+		{"not base64", with("%%%"), 401, "Invalid user signature"},
+		{"the user's signature", with(sign("alice")), 200, ""},
+	} {
+		res := e.Do("POST", "/v3/sdk/realtimeTokenRequests", nil, tc.headers)
+		if m := res.Map(t); res.Status != tc.status || (tc.message != "" && m["message"] != tc.message) {
 			t.Errorf("%s: %d %s", tc.name, res.Status, res.Body)
 		}
 	}
