@@ -43,10 +43,16 @@ test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 .PHONY: bench
 bench: build $(BIN)/temporal ## run the benchmark suite on a stack it starts (about 10 min); writes docs/benchmarks.md
 	$(GO) run ./cmd/herald-bench -bin $(BIN)
+	$(MAKE) bench-realtime
 
 .PHONY: bench-quick
 bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (under 2 min); prints the report
 	$(GO) run ./cmd/herald-bench -bin $(BIN) -quick -out -
+
+.PHONY: bench-realtime
+bench-realtime: build $(BIN)/temporal ## realtime: API memory with 10,000 idle Socket.IO connections, send-to-event latency
+	$(GO) build -o $(BIN)/realtimebench ./cmd/realtimebench
+	$(BIN)/realtimebench -herald $(BIN)/herald -temporal $(BIN)/temporal $(REALTIME_BENCH_FLAGS)
 
 .PHONY: generate
 generate: $(BIN)/sqlc ## regenerate the sqlc package from db/queries and db/migrations

@@ -18,6 +18,8 @@ import (
 type Options struct {
 	BodyLimit int
 	Log       *slog.Logger
+	// Mount adds routes outside /v1 and /v3 (the Socket.IO endpoint).
+	Mount []func(fiber.Router)
 }
 
 // Registrar is a group of handlers that mounts its routes on a router.
@@ -37,6 +39,9 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 	})
 	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
 	dev.Register(app.Group("/v3"))
+	for _, m := range opts.Mount {
+		m(app)
+	}
 	health.Register(app.Group("/v1"))
 	v1.OpenAPI{}.Register(app.Group("/v1"))
 	for _, m := range mgmt {

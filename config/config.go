@@ -58,6 +58,21 @@ type Config struct {
 	DataDir string
 	// Console configures console identity, system emails and files (config/console.go).
 	Console ConsoleConfig
+	// PublicURL is the base URL clients reach the API at (HERALD_PUBLIC_URL), used in the
+	// realtime token response; empty means the scheme and host of each request.
+	PublicURL string
+	// RealtimePingInterval is how often realtime connections are pinged
+	// (HERALD_REALTIME_PING_INTERVAL).
+	RealtimePingInterval time.Duration
+	// RealtimePingTimeout is how long a realtime peer may stay silent past a ping before it
+	// is taken for dead (HERALD_REALTIME_PING_TIMEOUT).
+	RealtimePingTimeout time.Duration
+	// RealtimeQueue is how many events may wait for one slow realtime connection before it
+	// is closed (HERALD_REALTIME_QUEUE).
+	RealtimeQueue int
+	// RealtimeTokenTTL is the lifetime of tokens from /v3/sdk/realtimeTokenRequests
+	// (HERALD_REALTIME_TOKEN_TTL).
+	RealtimeTokenTTL time.Duration
 }
 
 // Defaults returns the configuration used when no variable is set.
@@ -79,6 +94,11 @@ func Defaults() Config {
 		ShutdownTimeout:   15 * time.Second,
 		DataDir:           ".data",
 		Console:           consoleDefaults(),
+
+		RealtimePingInterval: 25 * time.Second,
+		RealtimePingTimeout:  20 * time.Second,
+		RealtimeQueue:        64,
+		RealtimeTokenTTL:     15 * time.Minute,
 	}
 }
 
@@ -122,6 +142,11 @@ func Load(getenv func(string) string) (Config, error) {
 	str("HERALD_TEMPORAL_CLI", &c.TemporalCLI)
 	str("HERALD_DATA_DIR", &c.DataDir)
 	str("HERALD_PPROF_ADDR", &c.PprofAddr)
+	str("HERALD_PUBLIC_URL", &c.PublicURL)
+	num("HERALD_REALTIME_QUEUE", &c.RealtimeQueue, 1)
+	dur("HERALD_REALTIME_PING_INTERVAL", &c.RealtimePingInterval)
+	dur("HERALD_REALTIME_PING_TIMEOUT", &c.RealtimePingTimeout)
+	dur("HERALD_REALTIME_TOKEN_TTL", &c.RealtimeTokenTTL)
 	num("HERALD_BODY_LIMIT", &c.BodyLimit, 1024)
 	num("HERALD_DB_MAX_CONNS", &c.DBMaxConns, 2)
 	num("HERALD_RELAY_PACK_SIZE", &c.RelayPackSize, 1)
@@ -142,6 +167,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.RelayPollInterval == 0 {
 		p.Addf("HERALD_RELAY_POLL_INTERVAL must be positive")
+	}
+	if c.RealtimePingInterval < 100*time.Millisecond || c.RealtimePingTimeout < 100*time.Millisecond || c.RealtimeTokenTTL < time.Second {
+		p.Addf("HERALD_REALTIME_PING_INTERVAL and HERALD_REALTIME_PING_TIMEOUT must be at least 100ms and HERALD_REALTIME_TOKEN_TTL at least 1s")
 	}
 	if err := p.Err(); err != nil {
 		return c, fmt.Errorf("configuration: %w", err)

@@ -34,6 +34,8 @@ import (
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
 	"github.com/heraldhq/herald/prefs"
+	"github.com/heraldhq/herald/realtime"
+	"github.com/heraldhq/herald/realtime/socketio"
 	"github.com/heraldhq/herald/schedules"
 	"github.com/heraldhq/herald/secrets"
 	"github.com/heraldhq/herald/templates"
@@ -67,6 +69,8 @@ type Stack struct {
 	Templates *templates.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
+	// Realtime pushes inbox changes to connected clients (run by API processes).
+	Realtime *realtime.Service
 	ConsoleServices
 }
 
@@ -96,6 +100,9 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
+	// The bus first: every service that changes inboxes publishes through it.
+	bus := realtime.NewPGBus(d, cfg.DatabaseURL, log.With("component", "realtime"))
+	s.Events = bus
 	s.Inbox = inbox.NewService(d, s.Events)
 	s.Schedules = schedules.NewService(d, tc, log.With("component", "schedules"))
 	s.Users = users.NewService(d)
@@ -105,6 +112,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
 	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps())
 	s.Templates = templates.NewService(d)
+	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{
+		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
+		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
+	}, log.With("component", "realtime"))
 	if err := s.openConsole(log); err != nil {
 		s.Close()
 		return nil, err
@@ -121,7 +132,7 @@ func (s *Stack) Close() {
 // HTTP returns the API server.
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
-	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox,
+	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime,
 		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
@@ -130,12 +141,19 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, s.consoleHandlers(), &v1.ProviderCallbacks{Channels: s.Channels})
+	sio := socketio.New(s.Realtime, s.Log.With("component", "socketio"))
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log, Mount: []func(fiber.Router){sio.Register}},
+		dev, health, s.consoleHandlers(), &v1.ProviderCallbacks{Channels: s.Channels})
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
-// ends, then shuts down gracefully within the configured timeout.
+// ends, then shuts down gracefully within the configured timeout. It also runs the
+// realtime listener, which every API process needs and no other does.
 func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
+	rtCtx, stopRealtime := context.WithCancel(ctx)
+	rtDone := make(chan error, 1)
+	go func() { rtDone <- s.Realtime.Run(rtCtx) }()
+	defer func() { stopRealtime(); <-rtDone }()
 	if ln == nil {
 		var err error
 		if ln, err = net.Listen("tcp", s.Cfg.HTTPAddr); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/prefs"
+	"github.com/heraldhq/herald/realtime"
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
 )
@@ -23,6 +24,8 @@ type Handlers struct {
 	Categories *categories.Service
 	Topics     *topics.Service
 	Devices    *devices.Service
+	// Realtime issues realtime tokens and serves the SSE stream.
+	Realtime *realtime.Service
 }
 
 // Register mounts the developer API on r (the /v3 group).
@@ -67,6 +70,9 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/topics/:topicId/users", app, h.attachTopicUsers)
 	r.Post("/topics/:topicId/detachUsers", app, h.detachTopicUsers)
 	r.Put("/topics/:topicId/users/:userIdentifier", app, h.updateTopicSubscription)
+
+	r.Post("/sdk/realtimeTokenRequests", user, h.requestRealtimeToken)
+	r.Get("/realtime", h.realtimeStream())
 
 	r.Get("/openapi.json", h.openAPI)
 }

@@ -1,16 +1,12 @@
 package web
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/secrets"
 )
 
 // Mode is how a caller authenticated.
@@ -170,17 +166,11 @@ func (a *Auth) checkSignature(c *fiber.Ctx, app apps.App, cr credentials) error 
 	if cr.signature == "" {
 		return unauthorized("This app requires " + a.Headers.Signature)
 	}
-	secret, err := a.Apps.Secret(c.UserContext(), app.ID)
+	ok, err := a.Apps.VerifySignature(c.UserContext(), app.ID, cr.userID, cr.signature)
 	if err != nil {
 		return err
 	}
-	got, err := base64.StdEncoding.DecodeString(cr.signature)
-	if err != nil {
-		return unauthorized("Invalid user signature")
-	}
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(cr.userID))
-	if !secrets.Equal(got, mac.Sum(nil)) {
+	if !ok {
 		return unauthorized("Invalid user signature")
 	}
 	return nil
