@@ -172,4 +172,3 @@ func TestRealtimeAcrossTwoAPIProcesses(t *testing.T) {
 	sameJSON(t, "NOTIFICATION_READ on the publishing process", onTwo.Event("NOTIFICATION_READ").Data, []byte(`{"id":`+itoa(id)+`}`))
 }
 
-func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }

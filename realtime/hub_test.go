@@ -23,7 +23,7 @@ type hubFixture struct {
 func newHubFixture(t *testing.T, queue int) *hubFixture {
 	t.Helper()
 	d := dbtest.New(t)
-	f := &hubFixture{db: d, hub: NewHub(inbox.NewService(d), queue, slog.New(slog.DiscardHandler))}
+	f := &hubFixture{db: d, hub: NewHub(inbox.NewService(d, nil), queue, slog.New(slog.DiscardHandler))}
 	ctx := context.Background()
 	if err := d.Pool.QueryRow(ctx, `INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed)
 		VALUES ('a', 'k', '\x00', '\x00') RETURNING id`).Scan(&f.app); err != nil {
