@@ -93,15 +93,16 @@ func TestSocketIOClientReceivesInboxChanges(t *testing.T) {
 	sameJSON(t, "NEW_NOTIFICATION on the phone", gotPhone.Data, want)
 	sameJSON(t, "NEW_NOTIFICATION on the laptop", gotLaptop.Data, want)
 
-	// State changes, published as the inbox service does after its commits.
-	alice := internalUserID(t, e, e.App.AppID, "alice")
-	ctx := context.Background()
-	e.Stack.Events.Publish(ctx, events.Event{Kind: events.NotificationRead, AppID: e.App.AppID, UserIDs: []int64{alice}, NotificationIDs: []int64{id}})
-	e.Stack.Events.Publish(ctx, events.Event{Kind: events.NotificationSeen, AppID: e.App.AppID, UserIDs: []int64{alice}})
-	e.Stack.Events.Publish(ctx, events.Event{Kind: events.NotificationDeleted, AppID: e.App.AppID, UserIDs: []int64{alice}, NotificationIDs: []int64{id}})
+	// State changes through the developer API reach every device.
+	path := "/v3/notifications/" + itoa(id)
+	for _, step := range []struct{ method, path string }{{"POST", path + "/views"}, {"POST", path + "/reads"}, {"DELETE", path}} {
+		if res := e.Do(step.method, step.path, nil, e.UserHeaders("alice")); res.Status != 200 {
+			t.Fatalf("%s %s: %d %s", step.method, step.path, res.Status, res.Body)
+		}
+	}
 	for _, c := range []*realtimetest.NodeClient{phone, laptop} {
+		sameJSON(t, "NOTIFICATION_SEEN", c.Event("NOTIFICATION_SEEN").Data, []byte(`{"unreadNotificationCount":0}`))
 		sameJSON(t, "NOTIFICATION_READ", c.Event("NOTIFICATION_READ").Data, []byte(`{"id":`+itoa(id)+`}`))
-		sameJSON(t, "NOTIFICATION_SEEN", c.Event("NOTIFICATION_SEEN").Data, []byte(`{"unreadNotificationCount":1}`))
 		sameJSON(t, "NOTIFICATION_DELETED", c.Event("NOTIFICATION_DELETED").Data, []byte(`{"id":`+itoa(id)+`}`))
 	}
 }
@@ -139,10 +140,11 @@ func TestSSEReceivesInboxChanges(t *testing.T) {
 	got := c.Event("NEW_NOTIFICATION")
 	want, id := latestInJSON(t, e, "bob")
 	sameJSON(t, "NEW_NOTIFICATION over SSE", []byte(got.Data), want)
-	bob := internalUserID(t, e, e.App.AppID, "bob")
-	ctx := context.Background()
-	e.Stack.Events.Publish(ctx, events.Event{Kind: events.NotificationRead, AppID: e.App.AppID, UserIDs: []int64{bob}, NotificationIDs: []int64{id}})
-	e.Stack.Events.Publish(ctx, events.Event{Kind: events.NotificationDeleted, AppID: e.App.AppID, UserIDs: []int64{bob}, NotificationIDs: []int64{id}})
+	for _, step := range []struct{ method, path string }{{"POST", "/v3/notifications/" + itoa(id) + "/reads"}, {"DELETE", "/v3/notifications/" + itoa(id)}} {
+		if res := e.Do(step.method, step.path, nil, e.UserHeaders("bob")); res.Status != 200 {
+			t.Fatalf("%s %s: %d %s", step.method, step.path, res.Status, res.Body)
+		}
+	}
 	sameJSON(t, "NOTIFICATION_READ over SSE", []byte(c.Event("NOTIFICATION_READ").Data), []byte(`{"id":`+itoa(id)+`}`))
 	sameJSON(t, "NOTIFICATION_DELETED over SSE", []byte(c.Event("NOTIFICATION_DELETED").Data), []byte(`{"id":`+itoa(id)+`}`))
 }
