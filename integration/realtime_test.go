@@ -173,4 +173,3 @@ func TestRealtimeAcrossTwoAPIProcesses(t *testing.T) {
 	sameJSON(t, "NOTIFICATION_READ from the other process", onOne.Event("NOTIFICATION_READ").Data, []byte(`{"id":`+itoa(id)+`}`))
 	sameJSON(t, "NOTIFICATION_READ on the publishing process", onTwo.Event("NOTIFICATION_READ").Data, []byte(`{"id":`+itoa(id)+`}`))
 }
-
