@@ -54,7 +54,9 @@ type Service struct {
 	db        *db.DB
 	box       *secrets.Box
 	catalogue *providers.Catalogue
-	deps      providers.Deps
+	// Keys returns an app's web push key pair, making it on first use (nil: read only).
+	Keys func(ctx context.Context, appID int64) (*providers.VAPIDKeys, error)
+	deps providers.Deps
 
 	mu    sync.Mutex
 	built map[builtKey]providers.Provider

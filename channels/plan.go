@@ -154,8 +154,12 @@ func (s *Service) Provider(ctx context.Context, c Candidate, overlay json.RawMes
 	return p, nil
 }
 
-// vapidKeys returns the app's web push key pair, nil when it has none.
+// vapidKeys returns the app's web push key pair (made on first use when Keys is set), nil
+// when it has none.
 func (s *Service) vapidKeys(ctx context.Context, appID int64) (*providers.VAPIDKeys, error) {
+	if s.Keys != nil {
+		return s.Keys(ctx, appID)
+	}
 	app, err := s.db.GetAppByID(ctx, appID)
 	if err != nil {
 		return nil, db.MapError(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	js "github.com/heraldhq/herald/jsonshape"
 	"github.com/heraldhq/herald/prefs"
+	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/users"
 )
 
@@ -51,7 +52,12 @@ type Service struct {
 	db         *db.DB
 	categories *categories.Service
 	prefs      *prefs.Service
+	// Keys makes an app's web push key pair when connect needs it (nil: never).
+	Keys KeySource
 }
+
+// KeySource returns an app's web push key pair, generating it on first use.
+type KeySource func(ctx context.Context, appID int64) (*providers.VAPIDKeys, error)
 
 // NewService returns a Service over the database.
 func NewService(d *db.DB, cats *categories.Service, p *prefs.Service) *Service {
@@ -102,8 +108,16 @@ func (s *Service) Connect(ctx context.Context, app apps.App, identifier, deviceI
 		ID: strconv.FormatInt(app.ID, 10), Name: app.Name,
 		EnableWebPush: app.EnableWebPush, HideBranding: app.HideBranding,
 	}}
-	if app.VAPIDPublicKey != "" {
+	switch {
+	case app.VAPIDPublicKey != "":
 		conn.App.PublicKey = &app.VAPIDPublicKey
+	case app.EnableWebPush && s.Keys != nil:
+		// Web push is on but the app has no key pair yet: make it, so browsers can subscribe.
+		keys, err := s.Keys(ctx, app.ID)
+		if err != nil {
+			return Connection{}, err
+		}
+		conn.App.PublicKey = &keys.PublicKey
 	}
 	counts, err := s.db.InboxCounters(ctx, dbsqlc.InboxCountersParams{AppID: app.ID, UserID: uid})
 	if err != nil {

@@ -110,7 +110,9 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Prefs = prefs.NewService(d, s.Categories)
 	s.Topics = topics.NewService(d)
 	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
+	s.Devices.Keys = s.Apps.VAPIDKeys
 	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps())
+	s.Channels.Keys = s.Apps.VAPIDKeys
 	s.Templates = templates.NewService(d)
 	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{
 		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,

@@ -2,6 +2,7 @@ package v3_test
 
 import (
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,36 @@ func TestWebPushSubscription(t *testing.T) {
 	}
 	for _, tc := range cases {
 		wantProblems(t, e.Do("POST", "/v3/devices/d1/webPushSubscription", tc.body, alice), "subscribe", tc.want...)
+	}
+}
+
+// An app with web push on gets a VAPID key pair on first connect; browsers subscribe with
+// its public key, which stays the same afterwards (the private half is sealed).
+func TestConnectGivesWebPushAppsTheirPublicKey(t *testing.T) {
+	f := newFixture(t)
+	e := f.e
+	if _, err := e.Stack.DB.Pool.Exec(context.Background(), "UPDATE apps SET enable_web_push = true WHERE id = $1", f.plain.AppID); err != nil {
+		t.Fatal(err)
+	}
+	h := with(userH(f.plain, "alice"), prefix+"DEVICE-ID", "browser-1")
+	key := func() string {
+		var out struct{ App struct{ PublicKey *string } }
+		e.Do("POST", "/v3/sdk/connect", `{"deviceType":"browser"}`, h).JSON(t, &out)
+		if out.App.PublicKey == nil {
+			t.Fatal("no publicKey for a web push app")
+		}
+		return *out.App.PublicKey
+	}
+	first := key()
+	if raw, err := base64.RawURLEncoding.DecodeString(first); err != nil || len(raw) != 65 || raw[0] != 4 {
+		t.Errorf("publicKey %q is not an uncompressed P-256 point", first)
+	}
+	if again := key(); again != first {
+		t.Errorf("key changed between connects: %s then %s", first, again)
+	}
+	var sealed []byte
+	_ = e.Stack.DB.Pool.QueryRow(context.Background(), "SELECT vapid_private_key_sealed FROM apps WHERE id = $1", f.plain.AppID).Scan(&sealed)
+	if len(sealed) == 0 || strings.Contains(string(sealed), first) {
+		t.Error("the private key is not stored sealed")
 	}
 }

@@ -52,3 +52,20 @@ func (q *Queries) SetAppSecureAuth(ctx context.Context, arg SetAppSecureAuthPara
 	_, err := q.db.Exec(ctx, setAppSecureAuth, arg.SecureAuth, arg.ID)
 	return err
 }
+
+const setAppVAPIDKeys = `-- name: SetAppVAPIDKeys :exec
+UPDATE apps SET vapid_public_key = $1, vapid_private_key_sealed = $2, updated_at = now()
+WHERE id = $3 AND vapid_public_key IS NULL
+`
+
+type SetAppVAPIDKeysParams struct {
+	PublicKey        *string
+	PrivateKeySealed []byte
+	ID               int64
+}
+
+// Gives an app its web push key pair unless it has one (concurrent callers keep the first).
+func (q *Queries) SetAppVAPIDKeys(ctx context.Context, arg SetAppVAPIDKeysParams) error {
+	_, err := q.db.Exec(ctx, setAppVAPIDKeys, arg.PublicKey, arg.PrivateKeySealed, arg.ID)
+	return err
+}
