@@ -6,25 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/workflows/flow"
 )
 
 // MaxFetchResponse caps a fetch step's response body.
 const MaxFetchResponse = 1 << 20
 
-// Fetcher performs the HTTP requests of fetch steps, guarding against server-side request
-// forgery: with an allow-list only its hosts are reached; without one, any host whose
-// addresses are public. Private, loopback and link-local addresses are refused unless their
-// host is allow-listed by name.
+// Fetcher performs the HTTP requests of fetch steps. With an allow-list only its hosts are
+// reached; without one, any public host (netguard refuses internal addresses unless their
+// host is allow-listed by name).
 type Fetcher struct {
 	// AllowedHosts are host names (or *.suffix patterns); empty allows public hosts.
 	AllowedHosts []string
@@ -33,61 +31,22 @@ type Fetcher struct {
 
 // NewFetcher returns a Fetcher for the allow-list (HERALD_FETCH_ALLOWED_HOSTS).
 func NewFetcher(allowed []string) *Fetcher {
-	f := &Fetcher{AllowedHosts: allowed}
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
-	transport := &http.Transport{
-		Proxy: nil,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			host, _, _ := net.SplitHostPort(addr)
-			d := *dialer
-			if !f.allowListed(host) {
-				d.Control = refusePrivate
-			}
-			return d.DialContext(ctx, network, addr)
-		},
-		MaxIdleConnsPerHost: 4,
-		IdleConnTimeout:     30 * time.Second,
-	}
-	f.client = &http.Client{Transport: transport, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+	f := &Fetcher{AllowedHosts: allowed, client: netguard.Client(0, allowed)}
+	f.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 3 {
 			return errors.New("too many redirects")
 		}
 		return f.checkHost(req.URL)
-	}}
-	return f
-}
-
-func (f *Fetcher) allowListed(host string) bool {
-	host = strings.ToLower(host)
-	for _, a := range f.AllowedHosts {
-		a = strings.ToLower(strings.TrimSpace(a))
-		if a == host || (strings.HasPrefix(a, "*.") && strings.HasSuffix(host, a[1:])) {
-			return true
-		}
 	}
-	return false
+	return f
 }
 
 func (f *Fetcher) checkHost(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("fetch: scheme %q is not allowed", u.Scheme)
 	}
-	if len(f.AllowedHosts) > 0 && !f.allowListed(u.Hostname()) {
+	if len(f.AllowedHosts) > 0 && !netguard.Allowed(u.Hostname(), f.AllowedHosts) {
 		return fmt.Errorf("fetch: host %q is not in HERALD_FETCH_ALLOWED_HOSTS", u.Hostname())
-	}
-	return nil
-}
-
-// refusePrivate stops a connection to a non-public address after DNS resolution, so a
-// public name pointing at an internal address is refused too.
-func refusePrivate(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified() || ip.IsMulticast() {
-		return fmt.Errorf("fetch: address %s is not public (allow-list the host to reach it)", host)
 	}
 	return nil
 }
@@ -123,7 +82,7 @@ func (f *Fetcher) Fetch(ctx context.Context, in flow.FetchInput) (map[string]any
 	}
 	res, err := f.client.Do(req)
 	if err != nil {
-		if strings.Contains(err.Error(), "not public") || strings.Contains(err.Error(), "not in HERALD_FETCH_ALLOWED_HOSTS") {
+		if errors.Is(err, netguard.ErrNotPublic) || strings.Contains(err.Error(), "not in HERALD_FETCH_ALLOWED_HOSTS") {
 			return nil, temporal.NewNonRetryableApplicationError(err.Error(), "FetchPolicy", nil)
 		}
 		return nil, fmt.Errorf("fetch %s: %w", u.Host, err)

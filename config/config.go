@@ -50,6 +50,10 @@ type Config struct {
 	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers
 	// (HERALD_TEMPORAL_CLI); empty means bin/temporal next to the herald binary, then $PATH.
 	TemporalCLI string
+	// PrivateHosts are hosts that outbound HTTP (providers, webhooks, fetch steps) may reach
+	// although they resolve to private or loopback addresses (HERALD_PRIVATE_HOSTS, comma
+	// separated; *.suffix patterns allowed). Everything else private is refused.
+	PrivateHosts []string
 	// PprofAddr serves net/http/pprof for profiling when set, e.g. 127.0.0.1:6060
 	// (HERALD_PPROF_ADDR). Keep it on a loopback address.
 	PprofAddr string
@@ -142,6 +146,13 @@ func Load(getenv func(string) string) (Config, error) {
 	str("HERALD_TEMPORAL_CLI", &c.TemporalCLI)
 	str("HERALD_DATA_DIR", &c.DataDir)
 	str("HERALD_PPROF_ADDR", &c.PprofAddr)
+	if v := strings.TrimSpace(getenv("HERALD_PRIVATE_HOSTS")); v != "" {
+		for _, h := range strings.Split(v, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				c.PrivateHosts = append(c.PrivateHosts, h)
+			}
+		}
+	}
 	str("HERALD_PUBLIC_URL", &c.PublicURL)
 	num("HERALD_REALTIME_QUEUE", &c.RealtimeQueue, 1)
 	dur("HERALD_REALTIME_PING_INTERVAL", &c.RealtimePingInterval)

@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/providers/webhook"
 	"github.com/heraldhq/herald/stacktest"
 )
@@ -177,4 +179,20 @@ func gapOf(rs []received) time.Duration {
 		return 0
 	}
 	return rs[1].at.Sub(rs[0].at)
+}
+
+// Tenants choose webhook URLs: one aimed at an internal address is refused (permanently,
+// visible in the message log) unless the operator allow-listed the host.
+func TestWebhooksCannotReachInternalAddresses(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: func(c *config.Config) { c.PrivateHosts = nil }})
+	rcv := newReceiver(t, nil)
+	webhookInstance(t, e, rcv.srv.URL+"/hooks/herald", hookSecret)
+	req := sendNotification(t, e, `{"notification":{"title":"x"},"sendTo":{"recipients":["ok"]},"override":{"channels":["webhook"]}}`)
+	l := waitForLogs(t, e, req, "ok/webhook")["ok/webhook"]
+	if l.Status != "failed" || !strings.Contains(l.Error, "not public") || l.Attempts != 1 {
+		t.Errorf("log %+v, want a permanent failure naming the internal address", l)
+	}
+	if n := len(rcv.requests("ok")); n != 0 {
+		t.Errorf("the internal receiver got %d requests", n)
+	}
 }

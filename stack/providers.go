@@ -1,7 +1,8 @@
 package stack
 
 import (
-	"net/http"
+	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/netguard"
 	"time"
 
 	"github.com/heraldhq/herald/providers"
@@ -19,7 +20,8 @@ func Catalogue() *providers.Catalogue {
 	return providers.NewCatalogue(append(all.Kinds(), smtp.Kind(), webhook.Kind())...)
 }
 
-// providerDeps are what the providers share: an HTTP client with a timeout.
-func providerDeps() providers.Deps {
-	return providers.Deps{HTTP: &http.Client{Timeout: providerHTTPTimeout}}
+// providerDeps are what the providers share: an HTTP client with a timeout that refuses
+// internal addresses, since tenants choose webhook URLs (HERALD_PRIVATE_HOSTS lifts it).
+func providerDeps(cfg config.Config) providers.Deps {
+	return providers.Deps{HTTP: netguard.Client(providerHTTPTimeout, cfg.PrivateHosts)}
 }

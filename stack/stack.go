@@ -111,7 +111,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Topics = topics.NewService(d)
 	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
 	s.Devices.Keys = s.Apps.VAPIDKeys
-	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps())
+	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps(cfg))
 	s.Channels.Keys = s.Apps.VAPIDKeys
 	s.Templates = templates.NewService(d)
 	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{

@@ -56,6 +56,8 @@ func New(t testing.TB, opts Options) *Env {
 	cfg.RelayPollInterval = 200 * time.Millisecond
 	cfg.ShutdownTimeout = 5 * time.Second
 	cfg.DBMaxConns = 16
+	// Fake providers and webhook receivers listen on loopback.
+	cfg.PrivateHosts = []string{"127.0.0.1", "localhost"}
 	switch {
 	case opts.TemporalAddress != "":
 		cfg.TemporalAddress = opts.TemporalAddress

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 )
 
@@ -153,7 +154,8 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	req.Header.Set(HeaderIdempotencyKey, msg.IdempotencyKey)
 	res, err := p.http.Do(req)
 	if err != nil {
-		return providers.Result{}, &providers.Error{Message: "webhook request failed: " + redact(err.Error(), p.cfg.URL)}
+		// An internal address refused by policy is permanent; other transport errors retry.
+		return providers.Result{}, &providers.Error{Permanent: errors.Is(err, netguard.ErrNotPublic), Message: "webhook request failed: " + redact(err.Error(), p.cfg.URL)}
 	}
 	defer res.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(res.Body, 4096))

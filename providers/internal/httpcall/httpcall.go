@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 )
 
@@ -110,6 +111,10 @@ func transportError(req *http.Request, err error) error {
 		inner = ue.Err
 	}
 	var msg string
+	if errors.Is(err, netguard.ErrNotPublic) {
+		// Refused by policy (an internal address): retrying cannot help.
+		return &providers.Error{Permanent: true, Message: "request refused: " + inner.Error()}
+	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || (ue != nil && ue.Timeout()):
 		msg = "request timed out"
