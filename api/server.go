@@ -20,6 +20,10 @@ type Options struct {
 	Log       *slog.Logger
 	// Mount adds routes outside /v1 and /v3 (the Socket.IO endpoint).
 	Mount []func(fiber.Router)
+	// TrustedProxies are the addresses (or CIDR ranges) of reverse proxies whose
+	// X-Forwarded-For names the client; from anywhere else the connection's address counts,
+	// so per-IP limits cannot be dodged with a forged header.
+	TrustedProxies []string
 }
 
 // Registrar is a group of handlers that mounts its routes on a router.
@@ -36,6 +40,10 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		ReadTimeout:           30 * time.Second,
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           2 * time.Minute,
+		// c.IP() is the client behind a trusted proxy, and the peer address otherwise.
+		EnableTrustedProxyCheck: len(opts.TrustedProxies) > 0,
+		TrustedProxies:          opts.TrustedProxies,
+		ProxyHeader:             proxyHeader(opts.TrustedProxies),
 	})
 	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
 	dev.Register(app.Group("/v3"))
@@ -48,4 +56,11 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		m.Register(app.Group("/v1"))
 	}
 	return app
+}
+
+func proxyHeader(trusted []string) string {
+	if len(trusted) == 0 {
+		return ""
+	}
+	return fiber.HeaderXForwardedFor
 }

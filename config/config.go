@@ -5,6 +5,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,10 @@ type Config struct {
 	// although they resolve to private or loopback addresses (HERALD_PRIVATE_HOSTS, comma
 	// separated; *.suffix patterns allowed). Everything else private is refused.
 	PrivateHosts []string
+	// TrustedProxies are reverse proxies whose X-Forwarded-For names the client
+	// (HERALD_TRUSTED_PROXIES: comma-separated addresses or CIDR ranges). Empty: the peer
+	// address is the client, and per-IP limits apply to it.
+	TrustedProxies []string
 	// PprofAddr serves net/http/pprof for profiling when set, e.g. 127.0.0.1:6060
 	// (HERALD_PPROF_ADDR). Keep it on a loopback address.
 	PprofAddr string
@@ -146,10 +151,12 @@ func Load(getenv func(string) string) (Config, error) {
 	str("HERALD_TEMPORAL_CLI", &c.TemporalCLI)
 	str("HERALD_DATA_DIR", &c.DataDir)
 	str("HERALD_PPROF_ADDR", &c.PprofAddr)
-	if v := strings.TrimSpace(getenv("HERALD_PRIVATE_HOSTS")); v != "" {
-		for _, h := range strings.Split(v, ",") {
-			if h = strings.TrimSpace(h); h != "" {
-				c.PrivateHosts = append(c.PrivateHosts, h)
+	c.PrivateHosts = list(getenv("HERALD_PRIVATE_HOSTS"))
+	c.TrustedProxies = list(getenv("HERALD_TRUSTED_PROXIES"))
+	for _, proxy := range c.TrustedProxies {
+		if net.ParseIP(proxy) == nil {
+			if _, _, err := net.ParseCIDR(proxy); err != nil {
+				p.Addf("HERALD_TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range", proxy)
 			}
 		}
 	}
@@ -213,4 +220,15 @@ func MaskURL(u string) string {
 		return u[:scheme+3] + cred[:i] + ":***" + u[at:]
 	}
 	return u
+}
+
+// list splits a comma-separated setting, dropping blanks.
+func list(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
