@@ -26,10 +26,12 @@ import (
 	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/commits"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/devices"
 	"github.com/heraldhq/herald/events"
+	"github.com/heraldhq/herald/flows"
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
@@ -65,6 +67,9 @@ type Stack struct {
 	// translations.
 	Channels  *channels.Service
 	Templates *templates.Service
+	// Flows stores user-defined workflows; Commits records and publishes app configuration.
+	Flows   *flows.Service
+	Commits *commits.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 	ConsoleServices
@@ -105,6 +110,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
 	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps())
 	s.Templates = templates.NewService(d)
+	s.Flows = flows.NewService(d, s.Templates.Exists)
+	s.Commits = commits.NewService(d, s.Channels)
 	if err := s.openConsole(log); err != nil {
 		s.Close()
 		return nil, err
@@ -122,7 +129,7 @@ func (s *Stack) Close() {
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
 	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox,
-		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices}
+		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices, Templates: s.Templates}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {
@@ -130,7 +137,8 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, s.consoleHandlers(), &v1.ProviderCallbacks{Channels: s.Channels})
+	console := s.consoleHandlers()
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log}, dev, health, console, s.configurationHandlers(console), &v1.ProviderCallbacks{Channels: s.Channels})
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx

@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/prefs"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
 )
@@ -23,6 +24,8 @@ type Handlers struct {
 	Categories *categories.Service
 	Topics     *topics.Service
 	Devices    *devices.Service
+	// Templates serves the in-app UI strings (translations).
+	Templates *templates.Service
 }
 
 // Register mounts the developer API on r (the /v3 group).
@@ -67,6 +70,8 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/topics/:topicId/users", app, h.attachTopicUsers)
 	r.Post("/topics/:topicId/detachUsers", app, h.detachTopicUsers)
 	r.Put("/topics/:topicId/users/:userIdentifier", app, h.updateTopicSubscription)
+
+	r.Get("/translations/inapp", user, h.inAppTranslations)
 
 	r.Get("/openapi.json", h.openAPI)
 }
