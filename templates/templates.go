@@ -61,7 +61,10 @@ func (s *Service) Create(ctx context.Context, appID int64, in TemplateInput) (Te
 	if name == "" {
 		name = in.Identifier
 	}
-	checkText("name", name, MaxNameLength, &p)
+	if name != "" {
+		// An empty name takes the identifier, whose own problem is reported.
+		checkText("name", name, MaxNameLength, &p)
+	}
 	desc := deref(in.Description)
 	checkText("description", desc, MaxDescription, &p)
 	if err := p.Err(); err != nil {
