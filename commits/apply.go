@@ -13,13 +13,14 @@ import (
 )
 
 // apply makes an app's configuration equal to a snapshot, inside the caller's transaction.
-// Items the snapshot lacks are deleted, except provider instances, which are disabled: they
-// hold the app's own secrets. Instances keep their secrets; one whose configuration is
+// Items the snapshot lacks are deleted, except categories, which stay (users' preferences
+// hang on them), and provider instances, which are disabled (they hold the app's own
+// secrets). Instances keep their secrets; one whose configuration is
 // incomplete without secrets it lacks here is written disabled. The returned warnings say
 // what needs attention.
 func apply(ctx context.Context, q *dbsqlc.Queries, ch *channels.Service, appID int64, s Snapshot) ([]string, error) {
-	warnings := []string{}
-	if err := applyCategories(ctx, q, appID, s.Categories); err != nil {
+	warnings, err := applyCategories(ctx, q, appID, s.Categories)
+	if err != nil {
 		return nil, err
 	}
 	if err := applyLayouts(ctx, q, appID, s.Layouts); err != nil {
@@ -41,15 +42,27 @@ func apply(ctx context.Context, q *dbsqlc.Queries, ch *channels.Service, appID i
 	return append(warnings, w...), nil
 }
 
-func applyCategories(ctx context.Context, q *dbsqlc.Queries, appID int64, cats []Category) error {
-	keep := make([]string, len(cats))
-	for i, c := range cats {
-		keep[i] = c.Identifier
+// applyCategories creates and renames categories; those the snapshot lacks stay (users'
+// preferences hang on them) and are named in a warning.
+func applyCategories(ctx context.Context, q *dbsqlc.Queries, appID int64, cats []Category) ([]string, error) {
+	cur, err := q.SnapshotCategories(ctx, appID)
+	if err != nil {
+		return nil, err
+	}
+	keep := map[string]bool{}
+	for _, c := range cats {
+		keep[c.Identifier] = true
 		if err := q.ApplyCategory(ctx, dbsqlc.ApplyCategoryParams{AppID: appID, Identifier: c.Identifier, Name: c.Name}); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return q.DeleteCategoriesExcept(ctx, dbsqlc.DeleteCategoriesExceptParams{AppID: appID, Keep: keep})
+	warnings := []string{}
+	for _, c := range cur {
+		if !keep[c.Identifier] {
+			warnings = append(warnings, fmt.Sprintf("category %s is not in the commit: kept, with its users' preferences (delete it here if it should go)", c.Identifier))
+		}
+	}
+	return warnings, nil
 }
 
 func applyLayouts(ctx context.Context, q *dbsqlc.Queries, appID int64, layouts []Layout) error {

@@ -396,20 +396,6 @@ func (q *Queries) CreatePublication(ctx context.Context, arg CreatePublicationPa
 	return i, err
 }
 
-const deleteCategoriesExcept = `-- name: DeleteCategoriesExcept :exec
-DELETE FROM categories WHERE app_id = $1 AND NOT (identifier = ANY($2::text[]))
-`
-
-type DeleteCategoriesExceptParams struct {
-	AppID int64
-	Keep  []string
-}
-
-func (q *Queries) DeleteCategoriesExcept(ctx context.Context, arg DeleteCategoriesExceptParams) error {
-	_, err := q.db.Exec(ctx, deleteCategoriesExcept, arg.AppID, arg.Keep)
-	return err
-}
-
 const deleteFlowsExcept = `-- name: DeleteFlowsExcept :exec
 DELETE FROM flows WHERE app_id = $1 AND NOT (identifier = ANY($2::text[]))
 `

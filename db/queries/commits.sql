@@ -39,9 +39,6 @@ SELECT * FROM routes WHERE app_id = @app_id ORDER BY channel, name;
 INSERT INTO categories (app_id, identifier, name) VALUES (@app_id, @identifier, @name)
 ON CONFLICT (app_id, identifier) DO UPDATE SET name = EXCLUDED.name WHERE categories.name <> EXCLUDED.name;
 
--- name: DeleteCategoriesExcept :exec
-DELETE FROM categories WHERE app_id = @app_id AND NOT (identifier = ANY(@keep::text[]));
-
 -- name: ApplyLayout :exec
 INSERT INTO layouts (app_id, identifier, name, html, text) VALUES (@app_id, @identifier, @name, @html, @text)
 ON CONFLICT (app_id, identifier) DO UPDATE
