@@ -147,8 +147,9 @@ func (b *Bundle) Has(channel string) bool {
 }
 
 // Render renders a channel's content for one recipient. data is the recipient's template
-// data (see Data); when it holds a digest's batch (data.batch) and the channel has batching
-// content, that content is rendered instead. Errors name the channel, field and line.
+// data (see Data); when it holds a digest's batch (the top-level key "batch") and the
+// channel has batching content, that content is rendered instead. Errors name the channel,
+// field and line.
 func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
 	if b.Identifier == "" {
 		return b.fromNotification(channel, data)
