@@ -36,6 +36,9 @@ type Instance struct {
 	Priority  int             `json:"priority"`
 	CreatedAt time.Time       `json:"createdAt"`
 	UpdatedAt time.Time       `json:"updatedAt"`
+	// ConnectionTest reports the test run before this save: "passed", or "not supported" by
+	// the provider; empty when none was asked for.
+	ConnectionTest string `json:"connectionTest,omitempty"`
 }
 
 // InstanceInput creates an instance, or changes one: on update, unset fields keep their
@@ -47,6 +50,9 @@ type InstanceInput struct {
 	Config   json.RawMessage
 	Enabled  *bool
 	Priority *int
+	// Test runs the provider's connection test (see providers.Tester) on the resulting
+	// configuration before saving; a failure saves nothing.
+	Test bool
 }
 
 // Service manages instances and routes and builds providers for delivery.
@@ -91,6 +97,10 @@ func (s *Service) CreateInstance(ctx context.Context, appID int64, channel strin
 	if err := p.Err(); err != nil {
 		return Instance{}, err
 	}
+	tested, err := s.test(ctx, in.Test, kind, config)
+	if err != nil {
+		return Instance{}, err
+	}
 	public, sealed, err := s.store(config, schema)
 	if err != nil {
 		return Instance{}, err
@@ -102,7 +112,9 @@ func (s *Service) CreateInstance(ctx context.Context, appID int64, channel strin
 	if err != nil {
 		return Instance{}, conflict(err, "a provider instance named "+name+" already exists on "+channel)
 	}
-	return s.instance(row), nil
+	out := s.instance(row)
+	out.ConnectionTest = tested
+	return out, nil
 }
 
 // UpdateInstance changes an instance's name, configuration, priority or enabled state.
@@ -156,6 +168,10 @@ func (s *Service) UpdateInstance(ctx context.Context, appID, id int64, in Instan
 	if err := p.Err(); err != nil {
 		return Instance{}, err
 	}
+	tested, err := s.test(ctx, in.Test, kind, config)
+	if err != nil {
+		return Instance{}, err
+	}
 	public, sealed, err := s.store(config, schema)
 	if err != nil {
 		return Instance{}, err
@@ -167,7 +183,9 @@ func (s *Service) UpdateInstance(ctx context.Context, appID, id int64, in Instan
 	if err != nil {
 		return Instance{}, conflict(err, "a provider instance named "+name+" already exists on "+row.Channel)
 	}
-	return s.instance(row), nil
+	out := s.instance(row)
+	out.ConnectionTest = tested
+	return out, nil
 }
 
 // SetInstanceEnabled enables or disables an instance.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/heraldhq/herald/providers/configschema"
 	"github.com/heraldhq/herald/secrets"
 )
 
@@ -79,4 +80,24 @@ func masked(box *secrets.Box, public json.RawMessage, sealed []byte) json.RawMes
 	}
 	b, _ := json.Marshal(out)
 	return b
+}
+
+// StoredProblems returns the rules a stored configuration breaks against its kind's
+// schema, secrets included (a configuration published from another app arrives without
+// the secrets it may need). A kind missing from the build is one problem.
+func (s *Service) StoredProblems(provider string, public json.RawMessage, sealed []byte) []string {
+	kind, ok := s.catalogue.Lookup(provider)
+	if !ok {
+		return []string{fmt.Sprintf("provider %s is not in this build", provider)}
+	}
+	schema, err := configschema.Parse(kind.ConfigSchema)
+	if err != nil {
+		return []string{fmt.Sprintf("provider %s has a broken config schema", provider)}
+	}
+	config, err := unseal(s.box, public, sealed)
+	if err != nil {
+		return []string{"its stored secrets cannot be read"}
+	}
+	merged, _ := json.Marshal(config)
+	return schema.Validate(merged, "config")
 }

@@ -174,6 +174,13 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// Tester is implemented by providers that can check their configuration without sending
+// (connect and authenticate): the management API runs it when a configuration is saved
+// with a connection test. Errors must not carry secrets.
+type Tester interface {
+	Test(ctx context.Context) error
+}
+
 // Deps are what a provider may need besides its configuration.
 type Deps struct {
 	// HTTP is the client for provider APIs (timeouts set by the pipeline).

@@ -26,10 +26,12 @@ import (
 	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/commits"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/devices"
 	"github.com/heraldhq/herald/events"
+	"github.com/heraldhq/herald/flows"
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
@@ -67,6 +69,9 @@ type Stack struct {
 	// translations.
 	Channels  *channels.Service
 	Templates *templates.Service
+	// Flows stores user-defined workflows; Commits records and publishes app configuration.
+	Flows   *flows.Service
+	Commits *commits.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 	// Realtime pushes inbox changes to connected clients (run by API processes).
@@ -118,6 +123,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
 		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
 	}, log.With("component", "realtime"))
+	s.Flows = flows.NewService(d, s.Templates.Exists)
+	s.Commits = commits.NewService(d, s.Channels)
 	if err := s.openConsole(log); err != nil {
 		s.Close()
 		return nil, err
@@ -135,7 +142,7 @@ func (s *Stack) Close() {
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
 	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime,
-		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices}
+		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices, Templates: s.Templates}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {
@@ -144,8 +151,9 @@ func (s *Stack) HTTP() *fiber.App {
 		},
 	}}
 	sio := socketio.New(s.Realtime, s.Log.With("component", "socketio"))
+	console := s.consoleHandlers()
 	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, Mount: []func(fiber.Router){sio.Register}},
-		dev, health, s.consoleHandlers(), &v1.ProviderCallbacks{Channels: s.Channels})
+		dev, health, console, s.configurationHandlers(console), &v1.ProviderCallbacks{Channels: s.Channels})
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx

@@ -74,7 +74,11 @@ func (e *Env) Do(method, path string, body any, h Headers) *Response {
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	return &Response{Status: res.StatusCode, Body: out, Header: res.Header}
+	r := &Response{Status: res.StatusCode, Body: out, Header: res.Header}
+	if e.OnResponse != nil {
+		e.OnResponse(method, path, r)
+	}
+	return r
 }
 
 // AppHeaders are app-mode credentials of the test app.

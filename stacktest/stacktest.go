@@ -33,6 +33,9 @@ type Options struct {
 	TemporalAddress string
 	// Configure adjusts the configuration before the stack opens.
 	Configure func(*config.Config)
+	// Log, when set, receives every log line of the stack (debug level and up), so a test
+	// can search what was logged.
+	Log io.Writer
 }
 
 // Env is a running stack.
@@ -43,7 +46,9 @@ type Env struct {
 	BaseURL string
 	// App is an app created for the test.
 	App apps.Credentials
-	ctx context.Context
+	// OnResponse, when set, sees every exchange of Do (a test searching all answers).
+	OnResponse func(method, path string, res *Response)
+	ctx        context.Context
 }
 
 // New starts a stack for the test; everything stops when the test ends.
@@ -72,6 +77,9 @@ func New(t testing.TB, opts Options) *Env {
 		opts.Configure(&cfg)
 	}
 	log := testLogger(t)
+	if opts.Log != nil {
+		log = slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s, err := stack.Open(ctx, cfg, log)
 	if err != nil {

@@ -42,7 +42,9 @@ type Bundle struct {
 
 type compiled struct {
 	fields map[string]*render.Template
-	layout *compiledLayout
+	// batching replaces fields for messages that carry a digest's batch; nil without.
+	batching map[string]*render.Template
+	layout   *compiledLayout
 	// broken is a stored field that no longer parses.
 	broken error
 }
@@ -82,15 +84,9 @@ func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n 
 	b.contents = make(map[string]*compiled, len(rows))
 	for _, r := range rows {
 		c := &compiled{fields: map[string]*render.Template{}, layout: b.defaultLay}
-		var fields map[string]string
-		_ = json.Unmarshal(r.Content, &fields)
-		for name, src := range fields {
-			t, err := render.Parse(src)
-			if err != nil {
-				c.broken = fmt.Errorf("%s.%s: %w", r.Channel, name, err)
-				break
-			}
-			c.fields[name] = t
+		c.fields, c.broken = compileFields(r.Channel, r.Content)
+		if len(r.BatchingContent) > 0 && string(r.BatchingContent) != "null" && c.broken == nil {
+			c.batching, c.broken = compileFields(r.Channel+" batching", r.BatchingContent)
 		}
 		if r.LayoutID != nil {
 			l, err := s.db.GetLayout(ctx, dbsqlc.GetLayoutParams{AppID: appID, ID: *r.LayoutID})
@@ -102,6 +98,21 @@ func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n 
 		b.contents[r.Channel] = c
 	}
 	return b, nil
+}
+
+// compileFields parses a stored content; a field that no longer parses is reported.
+func compileFields(where string, raw json.RawMessage) (map[string]*render.Template, error) {
+	var fields map[string]string
+	_ = json.Unmarshal(raw, &fields)
+	out := make(map[string]*render.Template, len(fields))
+	for name, src := range fields {
+		t, err := render.Parse(src)
+		if err != nil {
+			return out, fmt.Errorf("%s.%s: %w", where, name, err)
+		}
+		out[name] = t
+	}
+	return out, nil
 }
 
 func compileLayout(l dbsqlc.Layout) *compiledLayout {
@@ -136,7 +147,9 @@ func (b *Bundle) Has(channel string) bool {
 }
 
 // Render renders a channel's content for one recipient. data is the recipient's template
-// data (see Data). Errors name the channel, field and line.
+// data (see Data); when it holds a digest's batch (the top-level key "batch") and the
+// channel has batching content, that content is rendered instead. Errors name the channel,
+// field and line.
 func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
 	if b.Identifier == "" {
 		return b.fromNotification(channel, data)
@@ -152,8 +165,12 @@ func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any
 	if err != nil {
 		return Rendered{}, err
 	}
+	fields := c.fields
+	if c.batching != nil && data["batch"] != nil {
+		fields = c.batching
+	}
 	field := func(name string, asHTML bool) (string, error) {
-		t, ok := c.fields[name]
+		t, ok := fields[name]
 		if !ok {
 			return "", nil
 		}

@@ -49,7 +49,9 @@ func (s *Service) CreateLayout(ctx context.Context, appID int64, in LayoutInput)
 	if name == "" {
 		name = in.Identifier
 	}
-	checkText("name", name, MaxNameLength, &p)
+	if name != "" {
+		checkText("name", name, MaxNameLength, &p)
+	}
 	text := in.Text
 	if text == "" {
 		text = "{{{content}}}"

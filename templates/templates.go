@@ -32,8 +32,10 @@ type Template struct {
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
 	Contents    []Content `json:"contents"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
+	// ContentStates are the states its in-app notifications can be set to.
+	ContentStates []ContentState `json:"contentStates"`
+	CreatedAt     time.Time      `json:"createdAt"`
+	UpdatedAt     time.Time      `json:"updatedAt"`
 }
 
 // TemplateInput creates a template, or renames one (Identifier is fixed once created).
@@ -59,7 +61,10 @@ func (s *Service) Create(ctx context.Context, appID int64, in TemplateInput) (Te
 	if name == "" {
 		name = in.Identifier
 	}
-	checkText("name", name, MaxNameLength, &p)
+	if name != "" {
+		// An empty name takes the identifier, whose own problem is reported.
+		checkText("name", name, MaxNameLength, &p)
+	}
 	desc := deref(in.Description)
 	checkText("description", desc, MaxDescription, &p)
 	if err := p.Err(); err != nil {
@@ -148,7 +153,11 @@ func (s *Service) withContents(ctx context.Context, row dbsqlc.Template) (Templa
 	for i, r := range rows {
 		contents[i] = content(r, layouts)
 	}
-	return template(row, contents), nil
+	t := template(row, contents)
+	if t.ContentStates, err = s.contentStates(ctx, row.AppID, row.ID); err != nil {
+		return Template{}, err
+	}
+	return t, nil
 }
 
 func template(r dbsqlc.Template, contents []Content) Template {
@@ -157,7 +166,7 @@ func template(r dbsqlc.Template, contents []Content) Template {
 	}
 	return Template{
 		ID: r.ID, AppID: r.AppID, Identifier: r.Identifier, Name: r.Name, Description: r.Description,
-		Contents: contents, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Contents: contents, ContentStates: []ContentState{}, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 }
 

@@ -2,6 +2,7 @@ package v1
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -45,14 +46,15 @@ type queryParam struct {
 }
 
 // numericParams are the path parameters that are integers.
-var numericParams = []string{"appId", "clientId", "id", "categoryId", "clientUserId", "invitationId", "tokenId"}
+var numericParams = []string{"appId", "clientId", "id", "categoryId", "clientUserId", "invitationId", "tokenId",
+	"routeId", "templateId", "topicId", "providerInstance", "userId", "subscriptionId", "scheduledNotificationId", "layoutId"}
 
 var pathParam = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 
 // Document renders the OpenAPI document as JSON.
 func Document() []byte {
 	paths := map[string]map[string]any{}
-	for _, op := range operations {
+	for _, op := range slices.Concat(operations, configOperations) {
 		item := paths[op.path]
 		if item == nil {
 			item = map[string]any{}
@@ -65,7 +67,8 @@ func Document() []byte {
 		"info": map[string]any{
 			"title":   "Herald management API",
 			"version": "1",
-			"description": "The console's API: accounts, sessions, two-factor authentication, clients and members, apps, CLI tokens and files. " +
+			"description": "The console's API: accounts, sessions, two-factor authentication, clients and members, apps, CLI tokens and files; " +
+				"per app: channels, providers, instances and routes, templates, layouts, translations, topics, workflows, scheduled notifications, commits and publishing. " +
 				"Authenticate with `Authorization: Bearer <accessToken>` from sign-in (or a CLI token where allowed). Errors: 400 " +
 				"`{\"status\":\"error\",\"message\":[rules]}`, others `{\"status\":\"error\",\"message\":\"…\"}`.",
 		},
@@ -79,7 +82,7 @@ func Document() []byte {
 				"challenge": map[string]any{"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
 					"description": "challengeToken of a sign-in that needs a second factor (5 minutes)"},
 			},
-			"schemas": schemas,
+			"schemas": allSchemas(),
 		},
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
@@ -87,6 +90,13 @@ func Document() []byte {
 		panic("openapi: " + err.Error())
 	}
 	return b
+}
+
+// allSchemas merges the schemas of every part of the document.
+func allSchemas() map[string]any {
+	out := maps.Clone(schemas)
+	maps.Copy(out, configSchemas)
+	return out
 }
 
 func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }

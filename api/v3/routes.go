@@ -10,6 +10,7 @@ import (
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/prefs"
 	"github.com/heraldhq/herald/realtime"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
 )
@@ -26,6 +27,8 @@ type Handlers struct {
 	Devices    *devices.Service
 	// Realtime issues realtime tokens and serves the SSE stream.
 	Realtime *realtime.Service
+	// Templates serves the in-app UI strings (translations).
+	Templates *templates.Service
 }
 
 // Register mounts the developer API on r (the /v3 group).
@@ -73,6 +76,7 @@ func (h *Handlers) Register(r fiber.Router) {
 
 	r.Post("/sdk/realtimeTokenRequests", user, h.requestRealtimeToken)
 	r.Get("/realtime", h.realtimeStream())
+	r.Get("/translations/inapp", user, h.inAppTranslations)
 
 	r.Get("/openapi.json", h.openAPI)
 }

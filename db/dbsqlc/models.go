@@ -72,6 +72,32 @@ type ClientUser struct {
 	CreatedAt     time.Time
 }
 
+type Commit struct {
+	ID        int64
+	AppID     int64
+	Message   string
+	Snapshot  json.RawMessage
+	Changes   json.RawMessage
+	CreatedBy *int64
+	CreatedAt time.Time
+}
+
+type CommitHead struct {
+	AppID     int64
+	CommitID  int64
+	UpdatedAt time.Time
+}
+
+type CommitPublication struct {
+	ID          int64
+	CommitID    int64
+	AppID       int64
+	Changes     json.RawMessage
+	Warnings    json.RawMessage
+	PublishedBy *int64
+	CreatedAt   time.Time
+}
+
 type ConsoleCode struct {
 	ID            int64
 	ConsoleUserID int64
@@ -361,15 +387,25 @@ type Template struct {
 }
 
 type TemplateContent struct {
+	ID              int64
+	AppID           int64
+	TemplateID      int64
+	Channel         string
+	Content         json.RawMessage
+	LayoutID        *int64
+	Position        int32
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	BatchingContent json.RawMessage
+}
+
+type TemplateContentState struct {
 	ID         int64
 	AppID      int64
 	TemplateID int64
-	Channel    string
-	Content    json.RawMessage
-	LayoutID   *int64
-	Position   int32
+	State      string
+	Label      string
 	CreatedAt  time.Time
-	UpdatedAt  time.Time
 }
 
 type Topic struct {

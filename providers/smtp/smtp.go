@@ -105,6 +105,21 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	return providers.Result{ProviderMessageID: id, Response: "accepted by " + p.cfg.Host}, nil
 }
 
+// Test connects, says EHLO, upgrades to TLS as configured and authenticates, then quits
+// without sending anything.
+func (p *Provider) Test(ctx context.Context) error {
+	client, err := mail.NewClient(p.cfg.Host, p.options()...)
+	if err != nil {
+		return fmt.Errorf("smtp client: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.TimeoutSeconds)*time.Second)
+	defer cancel()
+	if err := client.DialWithContext(ctx); err != nil {
+		return fmt.Errorf("%s:%d: %w", p.cfg.Host, p.cfg.Port, err)
+	}
+	return client.Close()
+}
+
 func (p *Provider) options() []mail.Option {
 	opts := []mail.Option{mail.WithPort(p.cfg.Port), mail.WithTimeout(time.Duration(p.cfg.TimeoutSeconds) * time.Second)}
 	switch p.cfg.Security {

@@ -105,3 +105,24 @@ func TestSchema(t *testing.T) {
 		t.Errorf("secret fields %v", f)
 	}
 }
+
+func TestConnectionTestAuthenticatesWithoutSending(t *testing.T) {
+	srv := smtptest.Start(t)
+	srv.Username, srv.Password = "mailer", "s3cret"
+	good := newProvider(t, srv, "mailer", "s3cret").(providers.Tester)
+	if err := good.Test(context.Background()); err != nil {
+		t.Fatalf("good credentials: %v", err)
+	}
+	bad := newProvider(t, srv, "mailer", "wrong-pass-123").(providers.Tester)
+	err := bad.Test(context.Background())
+	if err == nil || strings.Contains(err.Error(), "wrong-pass-123") {
+		t.Errorf("bad credentials: %v", err)
+	}
+	if n := len(srv.Messages()); n != 0 {
+		t.Errorf("a connection test sent %d messages", n)
+	}
+	closed := newProvider(t, &smtptest.Server{Host: "127.0.0.1", Port: 1}, "", "").(providers.Tester)
+	if err := closed.Test(context.Background()); err == nil {
+		t.Error("nothing listening: no error")
+	}
+}

@@ -1,0 +1,97 @@
+package v1
+
+import (
+	"math"
+
+	"github.com/gofiber/fiber/v2"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/api/web"
+	"github.com/heraldhq/herald/clients"
+)
+
+// uncommitted pages through the app's changes since its last commit (page, limit).
+func (h *Configuration) uncommitted(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	page, limit := pageQuery(c, "page", &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	out, err := h.Commits.Uncommitted(c.UserContext(), s.AppID, page, limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// createCommit snapshots the app's configuration with a message (CommitChangeDTO
+// {message}).
+func (h *Configuration) createCommit(c *fiber.Ctx, s appScope) error {
+	b, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	msg := b.str("message", false)
+	if err := b.err(); err != nil {
+		return err
+	}
+	out, err := h.Commits.Create(c.UserContext(), s.AppID, actor(c).UserID, msg)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(out)
+}
+
+// listCommits pages through the app's commits (page, limit; publishTo keeps those
+// published to that app).
+func (h *Configuration) listCommits(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	page, limit := pageQuery(c, "page", &p)
+	publishTo := web.QueryInt(c, "publishTo", 0, 1, math.MaxInt, &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	out, err := h.Commits.List(c.UserContext(), s.AppID, int64(publishTo), page, limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// publish applies a commit of this app to an app of the same client (PublishCommitDTO
+// {commitId, publishTo}); admins only. Publishing an older commit rolls back.
+func (h *Configuration) publish(c *fiber.Ctx, s appScope) error {
+	b, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	commitID, target := b.integer("commitId"), b.integer("publishTo")
+	if commitID == nil && !b.has("commitId") {
+		b.p.Addf("commitId should not be empty")
+	}
+	if target == nil && !b.has("publishTo") {
+		b.p.Addf("publishTo should not be empty")
+	}
+	if commitID != nil && *commitID < 1 {
+		b.p.Addf("commitId must be a positive integer")
+	}
+	if target != nil && *target < 1 {
+		b.p.Addf("publishTo must be a positive integer")
+	}
+	if err := b.err(); err != nil {
+		return err
+	}
+	// The target must be an app of the same client, where the caller is an admin too.
+	to, err := h.appAccess(c, int64(*target), clients.Admin)
+	if err != nil {
+		return err
+	}
+	if to.ClientID != s.ClientID {
+		return herald.NotFound("app")
+	}
+	out, err := h.Commits.Publish(c.UserContext(), s.AppID, int64(*commitID), to.AppID, actor(c).UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
