@@ -1,10 +1,10 @@
 package stack
 
 import (
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/netguard"
 	"time"
 
+	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/providers/all"
 	"github.com/heraldhq/herald/providers/smtp"
