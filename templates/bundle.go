@@ -42,9 +42,27 @@ type Bundle struct {
 
 type compiled struct {
 	fields map[string]*render.Template
+	// batch is the digest form of the content (nil: fields serve digests too).
+	batch  map[string]*render.Template
 	layout *compiledLayout
 	// broken is a stored field that no longer parses.
 	broken error
+}
+
+// compileFields parses stored content fields ({"title": "...", ...}); the error names the
+// channel and field of the first that does not parse.
+func compileFields(channel string, raw json.RawMessage) (map[string]*render.Template, error) {
+	var fields map[string]string
+	_ = json.Unmarshal(raw, &fields)
+	out := make(map[string]*render.Template, len(fields))
+	for name, src := range fields {
+		t, err := render.Parse(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", channel, name, err)
+		}
+		out[name] = t
+	}
+	return out, nil
 }
 
 type compiledLayout struct {
@@ -81,16 +99,10 @@ func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n 
 	}
 	b.contents = make(map[string]*compiled, len(rows))
 	for _, r := range rows {
-		c := &compiled{fields: map[string]*render.Template{}, layout: b.defaultLay}
-		var fields map[string]string
-		_ = json.Unmarshal(r.Content, &fields)
-		for name, src := range fields {
-			t, err := render.Parse(src)
-			if err != nil {
-				c.broken = fmt.Errorf("%s.%s: %w", r.Channel, name, err)
-				break
-			}
-			c.fields[name] = t
+		c := &compiled{layout: b.defaultLay}
+		c.fields, c.broken = compileFields(r.Channel, r.Content)
+		if len(r.BatchingContent) > 0 && c.broken == nil {
+			c.batch, c.broken = compileFields(r.Channel, r.BatchingContent)
 		}
 		if r.LayoutID != nil {
 			l, err := s.db.GetLayout(ctx, dbsqlc.GetLayoutParams{AppID: appID, ID: *r.LayoutID})
@@ -138,6 +150,16 @@ func (b *Bundle) Has(channel string) bool {
 // Render renders a channel's content for one recipient. data is the recipient's template
 // data (see Data). Errors name the channel, field and line.
 func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
+	return b.render(ctx, channel, data, false)
+}
+
+// RenderBatch renders a channel's content after a digest step: the content's batching form
+// when it has one, else its regular form. data carries batch {count, items}.
+func (b *Bundle) RenderBatch(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
+	return b.render(ctx, channel, data, true)
+}
+
+func (b *Bundle) render(ctx context.Context, channel string, data map[string]any, batch bool) (Rendered, error) {
 	if b.Identifier == "" {
 		return b.fromNotification(channel, data)
 	}
@@ -148,12 +170,16 @@ func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any
 	if c.broken != nil {
 		return Rendered{}, c.broken
 	}
+	fields := c.fields
+	if batch && c.batch != nil {
+		fields = c.batch
+	}
 	tr, err := b.translator(ctx, data)
 	if err != nil {
 		return Rendered{}, err
 	}
 	field := func(name string, asHTML bool) (string, error) {
-		t, ok := c.fields[name]
+		t, ok := fields[name]
 		if !ok {
 			return "", nil
 		}

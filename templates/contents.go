@@ -37,8 +37,10 @@ var channelFields = map[string]struct{ allowed, needOne []string }{
 // Content is a template's content for one channel: its fields (Handlebars-style text) and,
 // for email, the layout that wraps it.
 type Content struct {
-	Channel          string            `json:"channel"`
-	Fields           map[string]string `json:"content"`
+	Channel string            `json:"channel"`
+	Fields  map[string]string `json:"content"`
+	// BatchingContent is the digest form of the content, when set (see SetBatchingContent).
+	BatchingContent  map[string]string `json:"batchingContent,omitempty"`
 	LayoutIdentifier string            `json:"layoutIdentifier,omitempty"`
 	Position         int               `json:"position"`
 	UpdatedAt        time.Time         `json:"updatedAt"`
@@ -177,6 +179,9 @@ func (s *Service) layoutIdentifiers(ctx context.Context, appID int64, rows []dbs
 func content(r dbsqlc.TemplateContent, layouts map[int64]string) Content {
 	c := Content{Channel: r.Channel, Fields: map[string]string{}, Position: int(r.Position), UpdatedAt: r.UpdatedAt}
 	_ = json.Unmarshal(r.Content, &c.Fields)
+	if len(r.BatchingContent) > 0 {
+		_ = json.Unmarshal(r.BatchingContent, &c.BatchingContent)
+	}
 	if r.LayoutID != nil {
 		c.LayoutIdentifier = layouts[*r.LayoutID]
 	}

@@ -187,6 +187,16 @@ type FlowRun struct {
 	FinishedAt      *time.Time
 }
 
+type FlowSchedule struct {
+	ID             int64
+	AppID          int64
+	FlowIdentifier string
+	Cron           string
+	Timezone       string
+	SendBody       json.RawMessage
+	CreatedAt      time.Time
+}
+
 type FlowThrottle struct {
 	AppID       int64
 	Key         string
@@ -355,15 +365,16 @@ type Template struct {
 }
 
 type TemplateContent struct {
-	ID         int64
-	AppID      int64
-	TemplateID int64
-	Channel    string
-	Content    json.RawMessage
-	LayoutID   *int64
-	Position   int32
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	ID              int64
+	AppID           int64
+	TemplateID      int64
+	Channel         string
+	Content         json.RawMessage
+	LayoutID        *int64
+	Position        int32
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	BatchingContent json.RawMessage
 }
 
 type Topic struct {

@@ -126,7 +126,7 @@ func (q *Queries) GetTemplateByIdentifier(ctx context.Context, arg GetTemplateBy
 }
 
 const listTemplateContents = `-- name: ListTemplateContents :many
-SELECT id, app_id, template_id, channel, content, layout_id, position, created_at, updated_at FROM template_contents WHERE app_id = $1 AND template_id = $2 ORDER BY position, id
+SELECT id, app_id, template_id, channel, content, layout_id, position, created_at, updated_at, batching_content FROM template_contents WHERE app_id = $1 AND template_id = $2 ORDER BY position, id
 `
 
 type ListTemplateContentsParams struct {
@@ -153,6 +153,7 @@ func (q *Queries) ListTemplateContents(ctx context.Context, arg ListTemplateCont
 			&i.Position,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.BatchingContent,
 		); err != nil {
 			return nil, err
 		}
@@ -259,7 +260,7 @@ INSERT INTO template_contents (app_id, template_id, channel, content, layout_id,
 VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (template_id, channel) DO UPDATE
 SET content = EXCLUDED.content, layout_id = EXCLUDED.layout_id, updated_at = now()
-RETURNING id, app_id, template_id, channel, content, layout_id, position, created_at, updated_at
+RETURNING id, app_id, template_id, channel, content, layout_id, position, created_at, updated_at, batching_content
 `
 
 type UpsertTemplateContentParams struct {
@@ -291,6 +292,7 @@ func (q *Queries) UpsertTemplateContent(ctx context.Context, arg UpsertTemplateC
 		&i.Position,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.BatchingContent,
 	)
 	return i, err
 }
