@@ -85,7 +85,7 @@ type run struct {
 	runs    []flow.RunInput
 
 	batches, sends, inFlight, starting int
-	fetching                 bool
+	fetching                           bool
 	// failure is set when DeliverBatch gave up: no more slices are fetched.
 	failure error
 	// giveUps are jobs whose retries ran out (or that were never started after a failure).
