@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/flowdef"
@@ -20,13 +21,45 @@ import (
 )
 
 // Flows backs the interpreter of user-defined workflows (except channel deliveries, which
-// go through the delivery pipeline).
+// go through the delivery pipeline) and their recurring triggers.
 type Flows struct {
 	DB        *db.DB
 	Temporal  client.Client
 	TaskQueue string
 	Fetcher   *Fetcher
-	now       func() time.Time
+	// Sends accepts the sends of recurring triggers into the outbox.
+	Sends Accepter
+	now   func() time.Time
+}
+
+// Accepter accepts a send request (notify.Service does).
+type Accepter interface {
+	Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error)
+}
+
+// RecurringSend sends one tick of a recurring trigger: its stored body goes through the
+// outbox like any send, keyed by the tick so a retry sends once. A deleted trigger sends
+// nothing.
+func (a *Flows) RecurringSend(ctx context.Context, in flow.RecurringSendInput) (string, error) {
+	row, err := a.DB.GetFlowSchedule(ctx, dbsqlc.GetFlowScheduleParams{ID: in.ScheduleID, AppID: in.AppID})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", db.MapError(err)
+	}
+	key := "recurring:" + in.TickID
+	if len(key) > notify.MaxIdempotencyKeyLength {
+		key = key[:notify.MaxIdempotencyKeyLength]
+	}
+	id, err := a.Sends.Accept(ctx, in.AppID, row.SendBody, key)
+	if herald.ErrorCode(err) == herald.EINVALID {
+		return "", temporal.NewNonRetryableApplicationError("stored recurring send is invalid: "+err.Error(), "Invalid", nil)
+	}
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
 }
 
 // StepStates reads the inbox states of notifications written by earlier steps.

@@ -68,6 +68,7 @@ type Stack struct {
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 	ConsoleServices
+	FlowServices
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -96,7 +97,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
-	s.Inbox = inbox.NewService(d, s.Events)
+	s.openFlows(log)
+	s.Inbox = inbox.NewService(d, s.InboxSignals)
 	s.Schedules = schedules.NewService(d, tc, log.With("component", "schedules"))
 	s.Users = users.NewService(d)
 	s.Categories = categories.NewService(d)
@@ -122,7 +124,8 @@ func (s *Stack) Close() {
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
 	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox,
-		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices}
+		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
+		Workflows: s.workflowHandlers()}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {
@@ -164,7 +167,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	// worker joins as soon as it does.
 	wait := 500 * time.Millisecond
 	for {
-		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}}
+		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
 		err := w.Start()
 		if err == nil {

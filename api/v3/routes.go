@@ -23,6 +23,7 @@ type Handlers struct {
 	Categories *categories.Service
 	Topics     *topics.Service
 	Devices    *devices.Service
+	Workflows  *Workflows
 }
 
 // Register mounts the developer API on r (the /v3 group).
@@ -67,6 +68,11 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/topics/:topicId/users", app, h.attachTopicUsers)
 	r.Post("/topics/:topicId/detachUsers", app, h.detachTopicUsers)
 	r.Put("/topics/:topicId/users/:userIdentifier", app, h.updateTopicSubscription)
+
+	r.Post("/workflows/cancel", app, h.cancelWorkflows)
+	r.Post("/workflows/schedules", app, h.createRecurring)
+	r.Get("/workflows/schedules", app, h.listRecurring)
+	r.Delete("/workflows/schedules/:scheduleId", app, h.deleteRecurring)
 
 	r.Get("/openapi.json", h.openAPI)
 }
