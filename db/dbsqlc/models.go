@@ -190,6 +190,7 @@ type FlowRun struct {
 type FlowSchedule struct {
 	ID             int64
 	AppID          int64
+	ScheduleID     string
 	FlowIdentifier string
 	Cron           string
 	Timezone       string

@@ -1,6 +1,6 @@
 -- name: InsertFlowSchedule :one
-INSERT INTO flow_schedules (app_id, flow_identifier, cron, timezone, send_body)
-VALUES (@app_id, @flow_identifier, @cron, @timezone, @send_body)
+INSERT INTO flow_schedules (app_id, schedule_id, flow_identifier, cron, timezone, send_body)
+VALUES (@app_id, @schedule_id, @flow_identifier, @cron, @timezone, @send_body)
 RETURNING *;
 
 -- name: ListFlowSchedules :many

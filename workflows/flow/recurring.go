@@ -1,7 +1,6 @@
 package flow
 
 import (
-	"strconv"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -16,8 +15,9 @@ const (
 )
 
 // RecurringScheduleID names the Temporal Schedule of a recurring trigger (and the runs it
-// starts, which Temporal suffixes with the tick's time).
-func RecurringScheduleID(id int64) string { return "recurring/" + strconv.FormatInt(id, 10) }
+// starts, which Temporal suffixes with the tick's time); token makes it unique beyond one
+// database.
+func RecurringScheduleID(token string) string { return "recurring/" + token }
 
 // RecurringInput is what the schedule passes to every run.
 type RecurringInput struct {
