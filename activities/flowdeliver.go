@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -192,11 +193,14 @@ func (a *Delivery) stepBundle(ctx context.Context, in flow.DeliverStepInput) (*t
 }
 
 // stepSkip returns why the recipient does not get the step ("" when it does), with the
-// send's rules: the channel needs a provider instance (in-app excepted) and template
-// content, the user's preference for the category must not be off, and the address must be
-// there.
+// send's rules: a topic subscriber gets only its subscription's channels, the channel needs
+// a provider instance (in-app excepted) and template content, the user's preference for the
+// category must not be off, and the address must be there.
 func (a *Delivery) stepSkip(ctx context.Context, in flow.DeliverStepInput, catID *int64, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (string, error) {
 	channel := in.Step.Type
+	if len(in.Recipient.Channels) > 0 && !slices.Contains(in.Recipient.Channels, channel) {
+		return delivery.ReasonTopicChannels, nil
+	}
 	configured, err := a.Channels.ConfiguredChannels(ctx, in.AppID)
 	if err != nil {
 		return "", err

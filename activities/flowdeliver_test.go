@@ -188,6 +188,13 @@ func TestDeliverStepSkipsAndFailures(t *testing.T) {
 	if ep.calls() != 0 {
 		t.Errorf("a skipped step was sent")
 	}
+	// A topic subscriber gets only its subscription's channels.
+	in.Recipient.Channels = []string{"email"}
+	in.Step = step(`{"id":"topic","type":"inApp","content":{"title":"t"}}`)
+	if res, _ := a.DeliverStep(ctx, in); res.Status != "skipped" || res.Reason != "not among the topic subscription's channels" {
+		t.Errorf("topic channels: %+v", res)
+	}
+	in.Recipient.Channels = nil
 	// The email channel is configured, but the user has no address.
 	if _, err := a.Channels.CreateInstance(ctx, appID, "email", channels.InstanceInput{Provider: "smtp", Name: "mail",
 		Config: json.RawMessage(`{"host":"127.0.0.1","port":1,"security":"none","from":"a@b.test"}`)}); err != nil {

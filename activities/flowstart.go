@@ -89,7 +89,7 @@ func (a *Delivery) registerRuns(ctx context.Context, sc *sendContext, page []rec
 	for i, r := range page {
 		runs[i] = flow.RunInput{
 			AppID: sc.appID, RequestID: sc.requestID.String(), Workflow: flow.Ref{Identifier: ref.Identifier, Version: int(version)},
-			CancellationKey: ref.CancellationKey, Recipient: flow.Recipient{UserID: r.userID, Identifier: r.identifier},
+			CancellationKey: ref.CancellationKey, Recipient: flow.Recipient{UserID: r.userID, Identifier: r.identifier, Channels: r.topicChannels},
 		}
 		params.UserIdentifiers = append(params.UserIdentifiers, r.identifier)
 		params.WorkflowIds = append(params.WorkflowIds, flow.WorkflowID(ref.Identifier, runs[i].RequestID, r.identifier))

@@ -145,3 +145,25 @@ func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
 		t.Errorf("%d workflow log lines", n)
 	}
 }
+
+func TestTopicSubscribersRunWithTheirChannels(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	publishFlow(t, d, appID, "news", "hi")
+	exec(t, d, `INSERT INTO topics (app_id, identifier, name) VALUES ($1, 'news', 'News')`, appID)
+	exec(t, d, `INSERT INTO users (app_id, identifier) VALUES ($1, 'sub-a'), ($1, 'sub-b')`, appID)
+	exec(t, d, `INSERT INTO topic_subscriptions (topic_id, user_id, channels)
+		SELECT t.id, u.id, CASE u.identifier WHEN 'sub-a' THEN '{email}'::text[] ELSE '{}'::text[] END
+		FROM topics t, users u WHERE t.app_id = $1 AND u.app_id = $1`, appID)
+	req := accept(t, d, appID, `{"notification":{"workflow":{"identifier":"news"}},"sendTo":{"topics":["news"]}}`)
+	res, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}})
+	if err != nil || len(res.Runs) != 2 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	got := map[string][]string{}
+	for _, r := range res.Runs {
+		got[r.Recipient.Identifier] = r.Recipient.Channels
+	}
+	if len(got["sub-a"]) != 1 || got["sub-a"][0] != "email" || len(got["sub-b"]) != 0 {
+		t.Errorf("runs' channels %v", got)
+	}
+}

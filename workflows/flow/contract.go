@@ -45,6 +45,9 @@ type Recipient struct {
 	UserID     int64
 	Identifier string
 	Profile    map[string]any
+	// Channels are the channels of the topic subscription that reached the user (empty:
+	// every channel); channel steps outside them are skipped.
+	Channels []string `json:",omitempty"`
 }
 
 // Ref names a workflow definition and the version a run executes.
