@@ -77,8 +77,3 @@ func (s *Service) CancelByKey(ctx context.Context, appID int64, body []byte, tem
 	}
 	return out, nil
 }
-
-// RegisterRuns records the runs of a batch of recipients before they start.
-func (s *Service) RegisterRuns(ctx context.Context, p dbsqlc.RegisterFlowRunsParams) error {
-	return db.MapError(s.db.RegisterFlowRuns(ctx, p))
-}
