@@ -25,8 +25,8 @@ const MaxCancelRecipients = 1000
 // Cancellation is the outcome of cancelling by key.
 type Cancellation struct {
 	// Cancelled counts runs stopped; Failed counts runs marked cancelled in the database
-	// whose Temporal cancel failed (they stop at their next step that reads state, or run
-	// to the end).
+	// whose Temporal cancel failed (one not started yet still will not start: its first
+	// activity sees the mark; one already running may go on).
 	Cancelled int `json:"cancelled"`
 	Failed    int `json:"failed"`
 }
