@@ -122,7 +122,7 @@ func TestWorkflowWithDelayInAppBranchAndEmail(t *testing.T) {
 func TestRunningInstanceKeepsItsVersion(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true})
 	def := func(v string) string {
-		return `{"steps":[{"id":"pause","type":"delay","duration":"3s","next":"note"},{"id":"note","type":"inApp","content":{"title":"` + v + `"}}]}`
+		return `{"steps":[{"id":"pause","type":"delay","duration":"2s","next":"note"},{"id":"note","type":"inApp","content":{"title":"` + v + `"}}]}`
 	}
 	publishWorkflow(t, e, "versioned", def("version one"))
 	first := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"versioned"}},"sendTo":{"recipients":["ann"]}}`)
