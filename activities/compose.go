@@ -27,6 +27,14 @@ func (a *Delivery) compose(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 	if err != nil {
 		return providers.Message{}, nil, fmt.Errorf("render: %w", err)
 	}
+	msg, err := e.message(lg, identifier, profile, out)
+	return msg, data, err
+}
+
+// message builds a recipient's provider message from rendered content: the address from
+// the profile, the send's data and blocks, and for email the send's attachments and
+// override.channel.email. Its errors are permanent.
+func (e *sendEntry) message(lg dbsqlc.MessageLog, identifier string, profile json.RawMessage, out templates.Rendered) (providers.Message, error) {
 	pm, _ := decodeProfile(profile)
 	msg := providers.Message{
 		Channel: lg.Channel, IdempotencyKey: lg.IdempotencyKey, RequestID: lg.RequestID.String(), UserIdentifier: identifier,
@@ -37,17 +45,17 @@ func (a *Delivery) compose(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 	}
 	if lg.Channel == notify.ChannelEmail {
 		if e.attachErr != "" {
-			return providers.Message{}, nil, errors.New(e.attachErr)
+			return providers.Message{}, errors.New(e.attachErr)
 		}
 		msg.Attachments = e.attachments
 		if err := applyEmailOverride(&msg, js.Fields(js.Fields(e.override["channel"])[notify.ChannelEmail])); err != nil {
-			return providers.Message{}, nil, err
+			return providers.Message{}, err
 		}
 	}
 	if msg.To.Email == "" && lg.Channel == notify.ChannelEmail {
-		return providers.Message{}, nil, errors.New(delivery.ReasonNoEmail)
+		return providers.Message{}, errors.New(delivery.ReasonNoEmail)
 	}
-	return msg, data, nil
+	return msg, nil
 }
 
 // applyEmailOverride applies override.channel.email: from, fromName, replyTo, cc, bcc,

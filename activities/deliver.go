@@ -80,11 +80,18 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 			a.fail(ctx, c.RequestID, fmt.Sprintf("stored request is unreadable: %v", err))
 			continue
 		}
-		sc, err := a.prepare(ctx, call, row.AppID, c.RequestID, &req)
-		if err != nil {
-			return send.DeliverResult{}, err
+		var next send.Cursor
+		var used int
+		var done bool
+		if req.Notification.Workflow != nil {
+			next, used, done, err = a.deliverFlowRequest(ctx, call, row.AppID, c.RequestID, &req, c, budget, &res)
+		} else {
+			var sc *sendContext
+			if sc, err = a.prepare(ctx, call, row.AppID, c.RequestID, &req); err != nil {
+				return send.DeliverResult{}, err
+			}
+			next, used, done, err = a.deliverRequest(ctx, sc, c, budget, &res)
 		}
-		next, used, done, err := a.deliverRequest(ctx, sc, c, budget, &res)
 		if err != nil {
 			return send.DeliverResult{}, err
 		}

@@ -2,24 +2,64 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/flowdef"
+	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/workflows/flow"
 )
 
 // Flows backs the interpreter of user-defined workflows (except channel deliveries, which
-// go through the delivery pipeline).
+// go through the delivery pipeline) and their recurring triggers.
 type Flows struct {
 	DB        *db.DB
 	Temporal  client.Client
 	TaskQueue string
 	Fetcher   *Fetcher
-	now       func() time.Time
+	// Sends accepts the sends of recurring triggers into the outbox.
+	Sends Accepter
+	now   func() time.Time
+}
+
+// Accepter accepts a send request (notify.Service does).
+type Accepter interface {
+	Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error)
+}
+
+// RecurringSend sends one tick of a recurring trigger: its stored body goes through the
+// outbox like any send, keyed by the tick so a retry sends once. A deleted trigger sends
+// nothing.
+func (a *Flows) RecurringSend(ctx context.Context, in flow.RecurringSendInput) (string, error) {
+	row, err := a.DB.GetFlowSchedule(ctx, dbsqlc.GetFlowScheduleParams{ID: in.ScheduleID, AppID: in.AppID})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", db.MapError(err)
+	}
+	key := "recurring:" + in.TickID
+	if len(key) > notify.MaxIdempotencyKeyLength {
+		key = key[:notify.MaxIdempotencyKeyLength]
+	}
+	id, err := a.Sends.Accept(ctx, in.AppID, row.SendBody, key)
+	if herald.ErrorCode(err) == herald.EINVALID {
+		return "", temporal.NewNonRetryableApplicationError("stored recurring send is invalid: "+err.Error(), "Invalid", nil)
+	}
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
 }
 
 // StepStates reads the inbox states of notifications written by earlier steps.
@@ -76,13 +116,85 @@ func (a *Flows) DigestEnqueue(ctx context.Context, in flow.DigestEnqueueInput) e
 	return err
 }
 
-// RecordStep writes a line of the workflow log.
+// RecordStep writes a line of the workflow log. A channel step recorded as failed also
+// fails its message log row when that is still queued (its retries ran out).
 func (a *Flows) RecordStep(ctx context.Context, r flow.StepRecord) error {
+	wf := workflowID(ctx)
+	if wf == "" {
+		wf = flow.WorkflowID(r.Workflow.Identifier, r.RequestID, r.User)
+	}
+	if r.Outcome == "failed" && flowdef.IsChannelType(r.StepType, notify.Channels) {
+		if id, err := uuid.Parse(r.RequestID); err == nil {
+			if err := a.DB.GiveUpStepLog(ctx, dbsqlc.GiveUpStepLogParams{
+				AppID: r.AppID, RequestID: id, UserIdentifier: r.User, Channel: r.StepType, StepKey: r.StepID, Reason: "gave up: " + r.Detail,
+			}); err != nil {
+				return db.MapError(err)
+			}
+		}
+	}
 	return db.MapError(a.DB.InsertFlowLog(ctx, dbsqlc.InsertFlowLogParams{
 		AppID: r.AppID, RequestID: r.RequestID, FlowIdentifier: r.Workflow.Identifier, FlowVersion: int32(r.Workflow.Version),
 		UserIdentifier: r.User, StepID: r.StepID, StepType: r.StepType, Outcome: r.Outcome, Detail: r.Detail,
-		WorkflowID: flow.WorkflowID(r.Workflow.Identifier, r.RequestID, r.User),
+		WorkflowID: wf,
 	}))
+}
+
+// LoadRun reads what a run started by a send needs: its pinned definition version, the
+// send's data and category, and the recipient's profile. A run cancelled by key before it
+// started says so. A version or request that is gone fails the run (not retried).
+func (a *Flows) LoadRun(ctx context.Context, in flow.LoadRunInput) (flow.LoadedRun, error) {
+	status, err := a.DB.FlowRunStatus(ctx, dbsqlc.FlowRunStatusParams{AppID: in.AppID, WorkflowID: in.WorkflowID})
+	switch {
+	case err == nil && status == flow.OutcomeCancelled:
+		return flow.LoadedRun{Cancelled: true}, nil
+	case err != nil && !errors.Is(err, pgx.ErrNoRows):
+		return flow.LoadedRun{}, db.MapError(err)
+	}
+	raw, err := a.DB.GetFlowVersion(ctx, dbsqlc.GetFlowVersionParams{AppID: in.AppID, Identifier: in.Workflow.Identifier, Version: int32(in.Workflow.Version)})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("workflow %q has no version %d", in.Workflow.Identifier, in.Workflow.Version), "NotFound", nil)
+	}
+	if err != nil {
+		return flow.LoadedRun{}, db.MapError(err)
+	}
+	def, err := flowdef.Parse(raw, flowdef.Checker{Channels: notify.Channels})
+	if err != nil {
+		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("stored definition is invalid: "+err.Error(), "Invalid", nil)
+	}
+	out := flow.LoadedRun{Definition: *def}
+	requestID, err := uuid.Parse(in.RequestID)
+	if err != nil {
+		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, "Invalid", nil)
+	}
+	row, err := a.DB.DeliveryRequestContent(ctx, requestID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("the request is gone", "NotFound", nil)
+	}
+	if err != nil {
+		return flow.LoadedRun{}, db.MapError(err)
+	}
+	var req notify.SendRequest
+	if err := json.Unmarshal(row.Payload, &req); err != nil {
+		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("stored request is unreadable", "Invalid", err)
+	}
+	out.Category = req.Notification.Category
+	if len(req.Data) > 0 {
+		_ = json.Unmarshal(req.Data, &out.Data)
+	}
+	users, err := a.DB.DeliveryUsers(ctx, dbsqlc.DeliveryUsersParams{AppID: in.AppID, Ids: []int64{in.UserID}})
+	if err != nil {
+		return flow.LoadedRun{}, db.MapError(err)
+	}
+	if len(users) == 1 {
+		_ = json.Unmarshal(users[0].Profile, &out.Profile)
+	}
+	return out, nil
+}
+
+// FinishRun records how a run ended; a run cancelled meanwhile stays cancelled.
+func (a *Flows) FinishRun(ctx context.Context, in flow.FinishRunInput) error {
+	return db.MapError(a.DB.FinishFlowRun(ctx, dbsqlc.FinishFlowRunParams{AppID: in.AppID, WorkflowID: in.WorkflowID, Status: in.Outcome}))
 }
 
 // Fetch performs a fetch step's request.

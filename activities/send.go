@@ -54,6 +54,12 @@ func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResu
 	if err != nil {
 		return a.failed(ctx, lg, nil, err.Error(), errContent)
 	}
+	return a.route(ctx, e, lg, msg, facts)
+}
+
+// route sends a composed message through the instances its channel's routes plan for the
+// recipient's template data (facts); a channel without any fails permanently.
+func (a *Delivery) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, facts map[string]any) (send.SendResult, error) {
 	plan, err := a.Channels.Plan(ctx, lg.AppID, lg.Channel, facts)
 	if err != nil {
 		return a.retryLater(ctx, lg, err)

@@ -65,6 +65,10 @@ type Config struct {
 	// DataDir holds local state of `herald dev`: the Temporal database and the generated
 	// secret key (HERALD_DATA_DIR).
 	DataDir string
+	// FetchAllowedHosts are the hosts fetch steps of workflows may reach, comma-separated
+	// names or *.suffix patterns (HERALD_FETCH_ALLOWED_HOSTS); empty allows any host with a
+	// public address. Listed hosts may resolve to private addresses.
+	FetchAllowedHosts []string
 	// Console configures console identity, system emails and files (config/console.go).
 	Console ConsoleConfig
 	// PublicURL is the base URL clients reach the API at (HERALD_PUBLIC_URL), used in the
@@ -171,6 +175,11 @@ func Load(getenv func(string) string) (Config, error) {
 	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)
 	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
 	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
+	for _, h := range strings.Split(getenv("HERALD_FETCH_ALLOWED_HOSTS"), ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			c.FetchAllowedHosts = append(c.FetchAllowedHosts, h)
+		}
+	}
 	loadConsole(getenv, &c, &p)
 	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {

@@ -27,6 +27,7 @@ const (
 	ReasonNoPhone           = "no phone number"
 	ReasonNoPushSub         = "no push subscription"
 	ReasonNoDeviceToken     = "no device token"
+	ReasonTopicChannels     = "not among the topic subscription's channels"
 )
 
 // SendChannels is the outcome of channel selection for a whole send.

@@ -18,11 +18,15 @@ const (
 	MaxFetchWait = 30 * time.Second
 )
 
-// Checker answers questions validation needs from outside: the channel identifiers, and
-// whether a template exists in the app.
+// Checker answers questions validation needs from outside: the channel identifiers,
+// whether a template exists in the app, and the problems of inline content (nil skips
+// either check).
 type Checker struct {
 	Channels       []string
 	TemplateExists func(identifier string) bool
+	// CheckContent returns the problems of a channel step's inline content, worded
+	// "content.<field> …" or as a sentence.
+	CheckContent func(channel string, content json.RawMessage) []string
 }
 
 // fieldKinds is the JSON type of every step field, to report every wrongly typed field.
@@ -140,8 +144,18 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			switch {
 			case s.Template == "" && len(s.Content) == 0:
 				p.Addf("steps[%d] (%s) needs a template or content", i, s.Type)
+			case s.Template != "" && len(s.Content) > 0:
+				p.Addf("steps[%d] (%s) needs a template or content, not both", i, s.Type)
 			case s.Template != "" && ck.TemplateExists != nil && !ck.TemplateExists(s.Template):
 				p.Addf("steps[%d].template: no template %q in this app", i, s.Template)
+			case len(s.Content) > 0 && ck.CheckContent != nil:
+				for _, msg := range ck.CheckContent(s.Type, s.Content) {
+					if strings.HasPrefix(msg, "content.") {
+						p.Addf("steps[%d].%s", i, msg)
+					} else {
+						p.Addf("steps[%d]: %s", i, msg)
+					}
+				}
 			}
 		case s.Type == TypeDelay:
 			set := 0

@@ -16,6 +16,7 @@ import (
 	"github.com/heraldhq/herald/flowdef"
 	js "github.com/heraldhq/herald/jsonshape"
 	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/templates"
 )
 
 // Flow is a workflow as the management API shows it.
@@ -80,7 +81,7 @@ func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bo
 	if js.Kind(raw) != "object" {
 		p.Addf("definition must be an object")
 	} else {
-		ck := flowdef.Checker{Channels: notify.Channels}
+		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent}
 		if s.templates != nil {
 			ck.TemplateExists = func(id string) bool { return s.templates(ctx, appID, id) }
 		}

@@ -70,7 +70,7 @@ func TestCreatePublishAndVersions(t *testing.T) {
 	if _, err := s.Publish(ctx, other, "welcome"); code(err) != herald.ENOTFOUND {
 		t.Errorf("another app's publish: %v", err)
 	}
-	if _, err := s.Update(ctx, other, "welcome", []byte(`{"name":"x","definition":{"steps":[{"id":"a","type":"sms","content":{}}]}}`)); code(err) != herald.ENOTFOUND {
+	if _, err := s.Update(ctx, other, "welcome", []byte(`{"name":"x","definition":{"steps":[{"id":"a","type":"sms","content":{"body":"x"}}]}}`)); code(err) != herald.ENOTFOUND {
 		t.Errorf("another app's update: %v", err)
 	}
 	all, _ := s.List(ctx, app, false)
@@ -84,7 +84,8 @@ func TestCreateRejectsBadDefinitions(t *testing.T) {
 	s, app, other := setup(t)
 	_, err := s.Create(context.Background(), app, []byte(`{"identifier":"bad id!","name":"","definition":{"steps":[
 		{"id":"a","type":"email","template":"missing","next":"b"},
-		{"id":"b","type":"delay","duration":"soon"}]}}`))
+		{"id":"b","type":"delay","duration":"soon","next":"c"},
+		{"id":"c","type":"inApp","content":{"title":"{{#if x}}","colour":"red"}}]}}`))
 	var he *herald.Error
 	if !errors.As(err, &he) || he.Code != herald.EINVALID {
 		t.Fatalf("want 400, got %v", err)
@@ -94,6 +95,9 @@ func TestCreateRejectsBadDefinitions(t *testing.T) {
 		"name must be 1-200 characters",
 		`steps[0].template: no template "missing" in this app`,
 		`steps[1].duration: "soon" is not a duration (use 90s, 15m, 2h, 3d)`,
+		"steps[2].content.colour is not a field of inApp content (fields: title, message, icon, url)",
+		"steps[2].content.title: line 1: {{#if}} is not closed (missing {{/if}})",
+		"steps[2]: inApp content needs title",
 	}
 	if !slices.Equal(he.Details, want) {
 		t.Errorf("\n got %q\nwant %q", he.Details, want)

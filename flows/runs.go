@@ -25,8 +25,8 @@ const MaxCancelRecipients = 1000
 // Cancellation is the outcome of cancelling by key.
 type Cancellation struct {
 	// Cancelled counts runs stopped; Failed counts runs marked cancelled in the database
-	// whose Temporal cancel failed (they stop at their next step that reads state, or run
-	// to the end).
+	// whose Temporal cancel failed (one not started yet still will not start: its first
+	// activity sees the mark; one already running may go on).
 	Cancelled int `json:"cancelled"`
 	Failed    int `json:"failed"`
 }
@@ -76,9 +76,4 @@ func (s *Service) CancelByKey(ctx context.Context, appID int64, body []byte, tem
 		}
 	}
 	return out, nil
-}
-
-// RegisterRuns records the runs of a batch of recipients before they start.
-func (s *Service) RegisterRuns(ctx context.Context, p dbsqlc.RegisterFlowRunsParams) error {
-	return db.MapError(s.db.RegisterFlowRuns(ctx, p))
 }

@@ -31,7 +31,6 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/devices"
 	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/flows"
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
@@ -69,14 +68,14 @@ type Stack struct {
 	// translations.
 	Channels  *channels.Service
 	Templates *templates.Service
-	// Flows stores user-defined workflows; Commits records and publishes app configuration.
-	Flows   *flows.Service
+	// Commits records and publishes app configuration.
 	Commits *commits.Service
 	// Events carries inbox changes to the realtime layer.
 	Events events.Publisher
 	// Realtime pushes inbox changes to connected clients (run by API processes).
 	Realtime *realtime.Service
 	ConsoleServices
+	FlowServices
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -105,10 +104,13 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
-	// The bus first: every service that changes inboxes publishes through it.
+	// The bus first: every service that changes inboxes publishes through it; the inbox
+	// service's publisher also wakes workflow runs waiting on the notifications they wrote.
 	bus := realtime.NewPGBus(d, cfg.DatabaseURL, log.With("component", "realtime"))
 	s.Events = bus
-	s.Inbox = inbox.NewService(d, s.Events)
+	s.Templates = templates.NewService(d)
+	s.openFlows(log)
+	s.Inbox = inbox.NewService(d, s.InboxSignals)
 	s.Schedules = schedules.NewService(d, tc, log.With("component", "schedules"))
 	s.Users = users.NewService(d)
 	s.Categories = categories.NewService(d)
@@ -118,12 +120,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Devices.Keys = s.Apps.VAPIDKeys
 	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps(cfg))
 	s.Channels.Keys = s.Apps.VAPIDKeys
-	s.Templates = templates.NewService(d)
 	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{
 		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
 		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
 	}, log.With("component", "realtime"))
-	s.Flows = flows.NewService(d, s.Templates.Exists)
 	s.Commits = commits.NewService(d, s.Channels)
 	if err := s.openConsole(log); err != nil {
 		s.Close()
@@ -142,7 +142,8 @@ func (s *Stack) Close() {
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
 	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime,
-		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices, Templates: s.Templates}
+		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
+		Templates: s.Templates, Workflows: s.workflowHandlers()}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {
@@ -192,7 +193,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	// worker joins as soon as it does.
 	wait := 500 * time.Millisecond
 	for {
-		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}}
+		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
 		err := w.Start()
 		if err == nil {

@@ -49,6 +49,22 @@ type compiled struct {
 	broken error
 }
 
+// compileFields parses stored content fields ({"title": "...", ...}); the error names the
+// channel and field of the first that does not parse.
+func compileFields(channel string, raw json.RawMessage) (map[string]*render.Template, error) {
+	var fields map[string]string
+	_ = json.Unmarshal(raw, &fields)
+	out := make(map[string]*render.Template, len(fields))
+	for name, src := range fields {
+		t, err := render.Parse(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", channel, name, err)
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
 type compiledLayout struct {
 	html, text *render.Template
 }
@@ -83,7 +99,7 @@ func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n 
 	}
 	b.contents = make(map[string]*compiled, len(rows))
 	for _, r := range rows {
-		c := &compiled{fields: map[string]*render.Template{}, layout: b.defaultLay}
+		c := &compiled{layout: b.defaultLay}
 		c.fields, c.broken = compileFields(r.Channel, r.Content)
 		if len(r.BatchingContent) > 0 && string(r.BatchingContent) != "null" && c.broken == nil {
 			c.batching, c.broken = compileFields(r.Channel+" batching", r.BatchingContent)
@@ -98,21 +114,6 @@ func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n 
 		b.contents[r.Channel] = c
 	}
 	return b, nil
-}
-
-// compileFields parses a stored content; a field that no longer parses is reported.
-func compileFields(where string, raw json.RawMessage) (map[string]*render.Template, error) {
-	var fields map[string]string
-	_ = json.Unmarshal(raw, &fields)
-	out := make(map[string]*render.Template, len(fields))
-	for name, src := range fields {
-		t, err := render.Parse(src)
-		if err != nil {
-			return out, fmt.Errorf("%s.%s: %w", where, name, err)
-		}
-		out[name] = t
-	}
-	return out, nil
 }
 
 func compileLayout(l dbsqlc.Layout) *compiledLayout {
@@ -151,6 +152,16 @@ func (b *Bundle) Has(channel string) bool {
 // channel has batching content, that content is rendered instead. Errors name the channel,
 // field and line.
 func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
+	return b.render(ctx, channel, data, false)
+}
+
+// RenderBatch renders a channel's content after a digest step: the content's batching form
+// when it has one, else its regular form. data carries batch {count, items}.
+func (b *Bundle) RenderBatch(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
+	return b.render(ctx, channel, data, true)
+}
+
+func (b *Bundle) render(ctx context.Context, channel string, data map[string]any, batch bool) (Rendered, error) {
 	if b.Identifier == "" {
 		return b.fromNotification(channel, data)
 	}
@@ -161,13 +172,13 @@ func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any
 	if c.broken != nil {
 		return Rendered{}, c.broken
 	}
+	fields := c.fields
+	if c.batching != nil && (batch || data["batch"] != nil) {
+		fields = c.batching
+	}
 	tr, err := b.translator(ctx, data)
 	if err != nil {
 		return Rendered{}, err
-	}
-	fields := c.fields
-	if c.batching != nil && data["batch"] != nil {
-		fields = c.batching
 	}
 	field := func(name string, asHTML bool) (string, error) {
 		t, ok := fields[name]

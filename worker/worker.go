@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/activities"
+	"github.com/heraldhq/herald/workflows/flow"
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 )
@@ -39,6 +40,8 @@ func New(c client.Client, taskQueue string, acts Activities, opts Options) worke
 type Activities struct {
 	Delivery  *activities.Delivery
 	Schedules *activities.Schedules
+	// Flows backs user-defined workflows (their channel steps run on Delivery).
+	Flows *activities.Flows
 }
 
 // Register adds Herald's workflows and activities to a worker or a test environment.
@@ -52,4 +55,27 @@ func Register(r worker.Registry, a Activities) {
 	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
 	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})
 	r.RegisterActivityWithOptions(a.Schedules.BeginScheduledSend, activity.RegisterOptions{Name: schedule.BeginSendActivityName})
+
+	registerFlows(r, a)
+}
+
+// registerFlows adds the interpreter of user-defined workflows, its digest collector, its
+// recurring trigger and their activities.
+func registerFlows(r worker.Registry, a Activities) {
+	r.RegisterWorkflowWithOptions(flow.Workflow, workflow.RegisterOptions{Name: flow.WorkflowName})
+	r.RegisterWorkflowWithOptions(flow.DigestWorkflow, workflow.RegisterOptions{Name: flow.DigestWorkflowName})
+	r.RegisterWorkflowWithOptions(flow.RecurringWorkflow, workflow.RegisterOptions{Name: flow.RecurringWorkflowName})
+	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flow.DeliverStepActivity})
+	for name, fn := range map[string]any{
+		flow.StepStatesActivity:    a.Flows.StepStates,
+		flow.FetchActivity:         a.Flows.Fetch,
+		flow.ThrottleActivity:      a.Flows.Throttle,
+		flow.DigestEnqueueActivity: a.Flows.DigestEnqueue,
+		flow.RecordStepActivity:    a.Flows.RecordStep,
+		flow.LoadRunActivity:       a.Flows.LoadRun,
+		flow.FinishRunActivity:     a.Flows.FinishRun,
+		flow.RecurringSendActivity: a.Flows.RecurringSend,
+	} {
+		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	}
 }

@@ -29,6 +29,7 @@ type Handlers struct {
 	Realtime *realtime.Service
 	// Templates serves the in-app UI strings (translations).
 	Templates *templates.Service
+	Workflows *Workflows
 }
 
 // Register mounts the developer API on r (the /v3 group).
@@ -77,6 +78,10 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/sdk/realtimeTokenRequests", user, h.requestRealtimeToken)
 	r.Get("/realtime", h.realtimeStream())
 	r.Get("/translations/inapp", user, h.inAppTranslations)
+	r.Post("/workflows/cancel", app, h.cancelWorkflows)
+	r.Post("/workflows/schedules", app, h.createRecurring)
+	r.Get("/workflows/schedules", app, h.listRecurring)
+	r.Delete("/workflows/schedules/:scheduleId", app, h.deleteRecurring)
 
 	r.Get("/openapi.json", h.openAPI)
 }

@@ -94,16 +94,17 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 
 const finishFlowRun = `-- name: FinishFlowRun :exec
 UPDATE flow_runs SET status = $1, finished_at = now()
-WHERE workflow_id = $2 AND status = 'running'
+WHERE app_id = $2 AND workflow_id = $3 AND status = 'running'
 `
 
 type FinishFlowRunParams struct {
 	Status     string
+	AppID      int64
 	WorkflowID string
 }
 
 func (q *Queries) FinishFlowRun(ctx context.Context, arg FinishFlowRunParams) error {
-	_, err := q.db.Exec(ctx, finishFlowRun, arg.Status, arg.WorkflowID)
+	_, err := q.db.Exec(ctx, finishFlowRun, arg.Status, arg.AppID, arg.WorkflowID)
 	return err
 }
 

@@ -213,6 +213,17 @@ type FlowRun struct {
 	FinishedAt      *time.Time
 }
 
+type FlowSchedule struct {
+	ID             int64
+	AppID          int64
+	ScheduleID     string
+	FlowIdentifier string
+	Cron           string
+	Timezone       string
+	SendBody       json.RawMessage
+	CreatedAt      time.Time
+}
+
 type FlowThrottle struct {
 	AppID       int64
 	Key         string

@@ -65,7 +65,7 @@ ON CONFLICT (workflow_id) DO NOTHING;
 
 -- name: FinishFlowRun :exec
 UPDATE flow_runs SET status = @status, finished_at = now()
-WHERE workflow_id = @workflow_id AND status = 'running';
+WHERE app_id = @app_id AND workflow_id = @workflow_id AND status = 'running';
 
 -- name: CancelFlowRuns :many
 -- Marks the running runs with a cancellation key (optionally of some recipients) cancelled

@@ -21,6 +21,8 @@ const (
 	ThrottleActivity      = "FlowThrottle"
 	DigestEnqueueActivity = "FlowDigestEnqueue"
 	RecordStepActivity    = "FlowRecordStep"
+	LoadRunActivity       = "FlowLoadRun"
+	FinishRunActivity     = "FlowFinishRun"
 
 	// DigestSignal carries one more trigger to a digest collector.
 	DigestSignal = "digest-trigger"
@@ -43,6 +45,9 @@ type Recipient struct {
 	UserID     int64
 	Identifier string
 	Profile    map[string]any
+	// Channels are the channels of the topic subscription that reached the user (empty:
+	// every channel); channel steps outside them are skipped.
+	Channels []string `json:",omitempty"`
 }
 
 // Ref names a workflow definition and the version a run executes.
@@ -51,8 +56,10 @@ type Ref struct {
 	Version    int
 }
 
-// RunInput starts a run. The definition travels in the input, so a run keeps the version
-// it started with whatever happens to the definition afterwards.
+// RunInput starts a run. A run keeps the version it started with whatever happens to the
+// definition afterwards: either the definition travels in the input, or (runs started by a
+// send, whose inputs stay small in the parent's history) the input names the pinned
+// version and the run's first activity loads it with the data and the profile.
 type RunInput struct {
 	AppID           int64
 	RequestID       string
@@ -164,4 +171,30 @@ type StepRecord struct {
 	// Outcome: sent, skipped, failed, waited, branched, fetched, throttled, digested, passed.
 	Outcome string
 	Detail  string
+}
+
+// LoadRunInput names what a run started by a send loads.
+type LoadRunInput struct {
+	AppID      int64
+	RequestID  string
+	Workflow   Ref
+	UserID     int64
+	WorkflowID string
+}
+
+// LoadedRun is the definition version, the send's data and category, and the recipient's
+// profile; Cancelled is set when the run was cancelled before it started.
+type LoadedRun struct {
+	Definition flowdef.Definition
+	Data       map[string]any
+	Category   string
+	Profile    map[string]any
+	Cancelled  bool
+}
+
+// FinishRunInput records how a run ended (in flow_runs).
+type FinishRunInput struct {
+	AppID      int64
+	WorkflowID string
+	Outcome    string
 }

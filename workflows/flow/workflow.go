@@ -16,16 +16,75 @@ const (
 	OutcomeDigested  = "digested"
 	OutcomeThrottled = "throttled"
 	OutcomeFailed    = "failed"
+	OutcomeCancelled = "cancelled"
 )
 
 // maxStepsPerRun guards against a definition that somehow loops (validation refuses
 // cycles, so this only trips on a bug).
 const maxStepsPerRun = 500
 
-// Workflow runs one recipient through a definition.
+// Workflow runs one recipient through a definition. A run started by a send first loads
+// its pinned definition version, data and profile; every run records how it ended.
 func Workflow(ctx workflow.Context, in RunInput) (RunResult, error) {
+	if len(in.Definition.Steps) == 0 {
+		loaded, err := load(ctx, in)
+		if err != nil {
+			r := newRun(ctx, in)
+			res, _ := r.fail(ctx, "", "cannot load the run: "+err.Error())
+			r.finish(ctx, res.Outcome)
+			return res, nil
+		}
+		if loaded.Cancelled {
+			return RunResult{Outcome: OutcomeCancelled}, nil
+		}
+		in.Definition, in.Data, in.Category, in.Recipient.Profile = loaded.Definition, loaded.Data, loaded.Category, loaded.Profile
+	}
 	r := newRun(ctx, in)
-	return r.walk(ctx, in.StartAt)
+	res, err := r.walk(ctx, in.StartAt)
+	if temporal.IsCanceledError(err) {
+		// Cancelled by key: the database says so already; the log says where it stopped.
+		dctx, _ := workflow.NewDisconnectedContext(ctx)
+		r.record(dctx, flowdef.Step{ID: last(res.Steps)}, OutcomeCancelled, "cancelled by cancellation key")
+		return res, err
+	}
+	if err != nil {
+		res.Outcome = OutcomeFailed
+	}
+	r.finish(ctx, res.Outcome)
+	return res, err
+}
+
+// load reads what a run started by a send needs (activity FlowLoadRun).
+func load(ctx workflow.Context, in RunInput) (LoadedRun, error) {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, MaximumAttempts: 50},
+	})
+	var loaded LoadedRun
+	err := workflow.ExecuteActivity(actx, LoadRunActivity, LoadRunInput{
+		AppID: in.AppID, RequestID: in.RequestID, Workflow: in.Workflow, UserID: in.Recipient.UserID,
+		WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID,
+	}).Get(ctx, &loaded)
+	return loaded, err
+}
+
+func last(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return ids[len(ids)-1]
+}
+
+// finish records how the run ended (a local activity: losing it leaves the run listed as
+// running, which only makes a later cancellation by key find nothing to stop).
+func (r *run) finish(ctx workflow.Context, outcome string) {
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
+	})
+	_ = workflow.ExecuteLocalActivity(lctx, FinishRunActivity, FinishRunInput{
+		AppID: r.in.AppID, WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID, Outcome: outcome,
+	}).Get(ctx, nil)
 }
 
 // run is the interpreter's state for one recipient.
@@ -128,10 +187,12 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 		Step: s, Recipient: r.in.Recipient, Data: r.in.Data, Batch: r.in.Batch,
 	}).Get(ctx, &res)
 	if err != nil {
-		// The activity records its own failure; a failed delivery does not stop the run, like
-		// a skipped one: later steps (a fallback channel) may still reach the user.
+		// A failed delivery does not stop the run, like a skipped one: later steps (a
+		// fallback channel) may still reach the user. Recording it fails the step's message
+		// log row when retries ran out with the row still queued.
 		res = DeliverStepResult{Status: "failed", Reason: err.Error()}
 	}
+	r.record(ctx, s, res.Status, res.Reason)
 	st := flowdef.StepState{Delivered: res.Status == "sent"}
 	if res.NotificationID != 0 {
 		r.notes[s.ID] = res.NotificationID

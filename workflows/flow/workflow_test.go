@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
@@ -28,6 +30,10 @@ type fakes struct {
 	fetchOut    map[string]any
 	allow       bool
 	enqueued    []DigestEnqueueInput
+	finished    []FinishRunInput
+	loaded      *LoadedRun
+	loadErr     error
+	failStep    map[string]error
 	env         *testsuite.TestWorkflowEnvironment
 }
 
@@ -38,6 +44,9 @@ func (f *fakes) register(env *testsuite.TestWorkflowEnvironment) {
 	env.RegisterActivityWithOptions(func(_ context.Context, in DeliverStepInput) (DeliverStepResult, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
+		if err := f.failStep[in.Step.ID]; err != nil {
+			return DeliverStepResult{}, err
+		}
 		f.delivered = append(f.delivered, in)
 		f.deliveredAt = append(f.deliveredAt, f.env.Now())
 		res := DeliverStepResult{Status: "sent"}
@@ -74,6 +83,18 @@ func (f *fakes) register(env *testsuite.TestWorkflowEnvironment) {
 		f.records = append(f.records, in)
 		return nil
 	}, activity.RegisterOptions{Name: RecordStepActivity})
+	env.RegisterActivityWithOptions(func(_ context.Context, in FinishRunInput) error {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.finished = append(f.finished, in)
+		return nil
+	}, activity.RegisterOptions{Name: FinishRunActivity})
+	env.RegisterActivityWithOptions(func(_ context.Context, in LoadRunInput) (LoadedRun, error) {
+		if f.loadErr != nil {
+			return LoadedRun{}, f.loadErr
+		}
+		return *f.loaded, nil
+	}, activity.RegisterOptions{Name: LoadRunActivity})
 }
 
 func (f *fakes) channels() []string {
@@ -335,5 +356,78 @@ func TestDigestWindowClosesWithFewerTriggers(t *testing.T) {
 	}
 	if d := f.deliveredAt[0].Sub(start); d < 30*time.Minute {
 		t.Errorf("window closed after %s, want 30m", d)
+	}
+}
+
+func TestRunStartedBySendLoadsItsVersionAndRecordsItsEnd(t *testing.T) {
+	def := definition(t, `{"steps":[
+		{"id":"hi","type":"inApp","content":{"title":"Hi {{data.name}}"},"next":"mail"},
+		{"id":"mail","type":"email","content":{"subject":"s","text":"t"}}]}`)
+	f := &fakes{loaded: &LoadedRun{Definition: def, Data: map[string]any{"name": "Ann"}, Category: "news", Profile: map[string]any{"email": "a@x.test"}}}
+	in := RunInput{AppID: 1, RequestID: "req-1", Workflow: Ref{Identifier: "wf", Version: 3}, Recipient: Recipient{UserID: 7, Identifier: "ann"}}
+	res, _ := runFlow(t, f, in, nil)
+	if res.Outcome != OutcomeCompleted || !equal(f.channels(), []string{"hi", "mail"}) {
+		t.Fatalf("outcome %s, delivered %v", res.Outcome, f.channels())
+	}
+	d := f.delivered[1]
+	if d.Data["name"] != "Ann" || d.Category != "news" || d.Recipient.Profile["email"] != "a@x.test" || d.Workflow.Version != 3 {
+		t.Errorf("loaded run not used: %+v", d)
+	}
+	if len(f.finished) != 1 || f.finished[0].Outcome != OutcomeCompleted {
+		t.Errorf("finish: %+v", f.finished)
+	}
+	var outcomes []string
+	for _, r := range f.records {
+		outcomes = append(outcomes, r.StepID+":"+r.Outcome)
+	}
+	if !equal(outcomes, []string{"hi:sent", "mail:sent"}) {
+		t.Errorf("channel steps in the workflow log: %v", outcomes)
+	}
+
+	cancelled := &fakes{loaded: &LoadedRun{Cancelled: true}}
+	if res, _ := runFlow(t, cancelled, in, nil); res.Outcome != OutcomeCancelled || len(cancelled.delivered) != 0 {
+		t.Errorf("cancelled before it started: %s %v", res.Outcome, cancelled.channels())
+	}
+	broken := &fakes{loadErr: temporal.NewNonRetryableApplicationError("version 3 is gone", "NotFound", nil)}
+	if res, _ := runFlow(t, broken, in, nil); res.Outcome != OutcomeFailed || len(broken.finished) != 1 || broken.finished[0].Outcome != OutcomeFailed {
+		t.Errorf("unloadable run: %s %+v", res.Outcome, broken.finished)
+	}
+}
+
+func TestCancelledRunStopsWhereItSleeps(t *testing.T) {
+	def := definition(t, `{"steps":[
+		{"id":"hi","type":"inApp","content":{"title":"Hi"},"next":"wait"},
+		{"id":"wait","type":"delay","duration":"2d","next":"mail"},
+		{"id":"mail","type":"email","content":{"subject":"s","text":"t"}}]}`)
+	f := &fakes{}
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	f.register(env)
+	env.RegisterDelayedCallback(env.CancelWorkflow, time.Hour)
+	env.ExecuteWorkflow(WorkflowName, input(def))
+	if !temporal.IsCanceledError(env.GetWorkflowError()) {
+		t.Fatalf("want the run cancelled, got %v", env.GetWorkflowError())
+	}
+	if !equal(f.channels(), []string{"hi"}) {
+		t.Errorf("delivered %v after the cancellation", f.channels())
+	}
+	if last := f.records[len(f.records)-1]; last.Outcome != OutcomeCancelled || last.StepID != "wait" {
+		t.Errorf("log: %+v", last)
+	}
+}
+
+func TestFailedDeliveryIsRecordedAndTheRunGoesOn(t *testing.T) {
+	def := definition(t, `{"steps":[
+		{"id":"mail","type":"email","content":{"subject":"s","text":"t"},"next":"sms"},
+		{"id":"sms","type":"sms","content":{"body":"b"}}]}`)
+	f := &fakes{failStep: map[string]error{"mail": temporal.NewNonRetryableApplicationError("550 mailbox unavailable", "ProviderError", nil)}}
+	if res, _ := runFlow(t, f, input(def), nil); res.Outcome != OutcomeCompleted {
+		t.Fatalf("run: %+v", res)
+	}
+	if !equal(f.channels(), []string{"sms"}) {
+		t.Errorf("the fallback step did not run: %v", f.channels())
+	}
+	if r := f.records[0]; r.StepID != "mail" || r.Outcome != "failed" || !strings.Contains(r.Detail, "550") {
+		t.Errorf("failed step in the log: %+v", r)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+
+	"github.com/heraldhq/herald/workflows/flow"
 )
 
 // WorkflowName is the registered name of the send workflow.
@@ -44,6 +46,8 @@ type Input struct {
 	Cursors []Cursor
 	// Jobs are external deliveries decided by an earlier run and not started yet.
 	Jobs []Job `json:",omitempty"`
+	// Runs are runs of user-defined workflows decided by an earlier run and not started yet.
+	Runs []flow.RunInput `json:",omitempty"`
 }
 
 // NewInput starts every request at its first recipient.
@@ -67,7 +71,14 @@ type Cursor struct {
 	Topic int `json:",omitempty"`
 	// AfterUser is the last user id delivered in that topic (keyset paging).
 	AfterUser int64 `json:",omitempty"`
+	// FlowVersion is the version of the user-defined workflow a send naming one runs,
+	// pinned by its first slice so every recipient runs the same version; FlowUnavailable
+	// when the workflow or its published version is missing (the send fails).
+	FlowVersion int32 `json:",omitempty"`
 }
+
+// FlowUnavailable marks a send whose workflow cannot run.
+const FlowUnavailable = -1
 
 // DeliverInput asks for the next slice of work of some requests.
 type DeliverInput struct {
@@ -81,6 +92,9 @@ type DeliverResult struct {
 	Delivered int
 	// Jobs are the external deliveries of the slice, queued in the message log.
 	Jobs []Job `json:",omitempty"`
+	// Runs are the runs of user-defined workflows to start for the slice's recipients of
+	// sends naming a workflow (small inputs: each run loads its definition and data).
+	Runs []flow.RunInput `json:",omitempty"`
 }
 
 // Job is one external delivery: a queued message log row (recipient × channel). The

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/heraldhq/herald/workflows/flow"
 )
 
 // Limits of one run. They bound its history (a million-recipient send continues as new
@@ -19,6 +22,9 @@ const (
 	maxSendsPerRun = 2000
 	// maxInFlight bounds the deliveries running at once.
 	maxInFlight = 500
+	// maxStartsInFlight bounds the workflow runs being started at once (child workflows
+	// of sends naming a user-defined workflow; the parent waits for their start only).
+	maxStartsInFlight = 100
 )
 
 // Retry of one external delivery: transient failures back off from a second up to five
@@ -36,8 +42,10 @@ const SendLease = SendStartToClose - 10*time.Second
 // Workflow delivers the requests of its input. DeliverBatch resolves the next slice of
 // about a thousand recipients, writes in-app rows and the message log, and returns the
 // external deliveries; these run as one activity each, concurrently and with retries,
-// while the next slice is resolved. Requests are independent: one that fails does not stop
-// its neighbours.
+// while the next slice is resolved. For a send naming a user-defined workflow, the slice
+// returns one run per recipient instead, started as abandoned child workflows, at most
+// maxStartsInFlight at a time. Requests are independent: one that fails does not stop its
+// neighbours.
 func Workflow(ctx workflow.Context, in Input) error {
 	r := &run{
 		ctx: ctx,
@@ -61,6 +69,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		}),
 		pending: in.Cursors,
 		queue:   in.Jobs,
+		runs:    in.Runs,
 		sel:     workflow.NewSelector(ctx),
 	}
 	return r.loop()
@@ -73,9 +82,10 @@ type run struct {
 
 	pending []Cursor
 	queue   []Job
+	runs    []flow.RunInput
 
-	batches, sends, inFlight int
-	fetching                 bool
+	batches, sends, inFlight, starting int
+	fetching                           bool
 	// failure is set when DeliverBatch gave up: no more slices are fetched.
 	failure error
 	// giveUps are jobs whose retries ran out (or that were never started after a failure).
@@ -86,7 +96,7 @@ type run struct {
 func (r *run) loop() error {
 	for {
 		r.fill()
-		if r.inFlight == 0 && !r.fetching {
+		if r.inFlight == 0 && r.starting == 0 && !r.fetching {
 			break
 		}
 		r.sel.Select(r.ctx)
@@ -102,8 +112,8 @@ func (r *run) loop() error {
 		workflow.GetLogger(r.ctx).Error("delivery gave up", "error", r.failure)
 		return failAll(r.ctx, r.pending, r.failure)
 	}
-	if len(r.pending) > 0 || len(r.queue) > 0 {
-		return workflow.NewContinueAsNewError(r.ctx, Workflow, Input{Cursors: r.pending, Jobs: r.queue})
+	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 {
+		return workflow.NewContinueAsNewError(r.ctx, Workflow, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs})
 	}
 	return nil
 }
@@ -112,7 +122,7 @@ func (r *run) loop() error {
 // deliveries up to maxInFlight.
 func (r *run) fill() {
 	if r.failure == nil && !r.fetching && len(r.pending) > 0 && r.batches < maxBatchesPerRun &&
-		len(r.queue) < maxInFlight && r.sends+len(r.queue) < maxSendsPerRun {
+		len(r.queue)+len(r.runs) < maxInFlight && r.sends+len(r.queue)+len(r.runs) < maxSendsPerRun {
 		r.fetching = true
 		r.batches++
 		f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, DeliverInput{Cursors: r.pending})
@@ -125,8 +135,10 @@ func (r *run) fill() {
 			}
 			r.pending = res.Pending
 			r.queue = append(r.queue, res.Jobs...)
+			r.runs = append(r.runs, res.Runs...)
 		})
 	}
+	r.startRuns()
 	for len(r.queue) > 0 && r.inFlight < maxInFlight && r.sends < maxSendsPerRun {
 		job := r.queue[0]
 		r.queue = r.queue[1:]
@@ -144,6 +156,33 @@ func (r *run) fill() {
 	}
 	if len(r.queue) == 0 {
 		r.queue = nil
+	}
+}
+
+// startRuns starts queued workflow runs as child workflows, waiting for each start only:
+// the runs outlive this one (ParentClosePolicy ABANDON) and a run already started (a
+// retried slice, a user reached twice) counts as started.
+func (r *run) startRuns() {
+	for len(r.runs) > 0 && r.starting < maxStartsInFlight && r.sends < maxSendsPerRun {
+		in := r.runs[0]
+		r.runs = r.runs[1:]
+		r.starting++
+		r.sends++
+		cctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
+			WorkflowID:            flow.WorkflowID(in.Workflow.Identifier, in.RequestID, in.Recipient.Identifier),
+			ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_ABANDON,
+			WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		})
+		child := workflow.ExecuteChildWorkflow(cctx, flow.WorkflowName, in)
+		r.sel.AddFuture(child.GetChildWorkflowExecution(), func(f workflow.Future) {
+			r.starting--
+			if err := f.Get(r.ctx, nil); err != nil && !temporal.IsWorkflowExecutionAlreadyStartedError(err) {
+				workflow.GetLogger(r.ctx).Error("workflow run not started", "requestId", in.RequestID, "user", in.Recipient.Identifier, "error", err)
+			}
+		})
+	}
+	if len(r.runs) == 0 {
+		r.runs = nil
 	}
 }
 

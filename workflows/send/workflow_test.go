@@ -3,6 +3,7 @@ package send
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +14,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/heraldhq/herald/workflows/flow"
 )
 
 func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
@@ -223,5 +226,72 @@ func TestWorkflowBoundsSendsPerRun(t *testing.T) {
 	}
 	if len(next.Jobs) != 500 || next.Jobs[0].LogID != maxSendsPerRun+1 || len(next.Cursors) != 0 {
 		t.Errorf("next run carries %d jobs starting at %d and %d cursors", len(next.Jobs), next.Jobs[0].LogID, len(next.Cursors))
+	}
+}
+
+// deliverRuns hands out workflow runs in slices of perBatch until total.
+func deliverRuns(total, perBatch int) func(context.Context, DeliverInput) (DeliverResult, error) {
+	next := 0
+	return func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		var out DeliverResult
+		for i := 0; i < perBatch && next < total; i++ {
+			next++
+			out.Runs = append(out.Runs, flow.RunInput{
+				AppID: 1, RequestID: "req", Workflow: flow.Ref{Identifier: "wf", Version: 2},
+				Recipient: flow.Recipient{UserID: int64(next), Identifier: fmt.Sprintf("u%d", next)},
+			})
+		}
+		if next < total {
+			out.Pending = in.Cursors
+		}
+		return out, nil
+	}
+}
+
+func TestWorkflowStartsOneRunPerRecipient(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverRuns(250, 120), activity.RegisterOptions{Name: DeliverActivityName})
+	var mu sync.Mutex
+	started := map[string]flow.RunInput{}
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in flow.RunInput) (flow.RunResult, error) {
+		mu.Lock()
+		started[workflow.GetInfo(ctx).WorkflowExecution.ID] = in
+		mu.Unlock()
+		return flow.RunResult{Outcome: flow.OutcomeCompleted}, nil
+	}, workflow.RegisterOptions{Name: flow.WorkflowName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(started) != 250 {
+		t.Fatalf("%d runs started, want 250", len(started))
+	}
+	if in, ok := started["flow/wf/req/u17"]; !ok || in.Recipient.UserID != 17 || in.Workflow.Version != 2 {
+		t.Errorf("run of u17: %+v (ok %v)", in, ok)
+	}
+}
+
+func TestWorkflowContinuesAsNewWithRunsLeft(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverRuns(5000, 1000), activity.RegisterOptions{Name: DeliverActivityName})
+	started := 0
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in flow.RunInput) (flow.RunResult, error) {
+		started++
+		return flow.RunResult{}, nil
+	}, workflow.RegisterOptions{Name: flow.WorkflowName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	var can *workflow.ContinueAsNewError
+	if !errors.As(env.GetWorkflowError(), &can) {
+		t.Fatalf("want continue-as-new, got %v", env.GetWorkflowError())
+	}
+	if started != maxSendsPerRun {
+		t.Errorf("%d runs started before continuing as new, want %d", started, maxSendsPerRun)
+	}
+	var next Input
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Cursors) != 1 {
+		t.Errorf("the next run must go on with the request: %+v", next.Cursors)
 	}
 }

@@ -1,0 +1,305 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/temporal"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/delivery"
+	"github.com/heraldhq/herald/events"
+	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/render"
+	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// StepSourceKey is the source key of the inbox row an in-app step writes: distinct per
+// step, so one run may write several rows for one request and user, and recognisable, so
+// inbox changes of these rows can wake the run (see flows.InboxSignals).
+func StepSourceKey(stepID string) string { return "flow:" + stepID }
+
+// Outcomes of a channel step (flow.DeliverStepResult.Status).
+const (
+	stepSent    = "sent"
+	stepSkipped = "skipped"
+	stepFailed  = "failed"
+)
+
+// DeliverStep delivers one channel step of a workflow run to its recipient through the
+// delivery pipeline: the step's message log row (keyed by the step id) records the outcome;
+// the channel must be configured, the user's preference for the category × channel on and
+// the address present, else the step is skipped with the reason; the content (the step's
+// template or inline content, its batching form after a digest) is rendered with the run's
+// data; in-app writes the inbox row, other channels go through the providers with failover.
+// A retried attempt finds the row settled and sends nothing twice. Errors are classified as
+// SendMessage does: permanent ones are non-retryable, a 429 retries after its Retry-After.
+func (a *Delivery) DeliverStep(ctx context.Context, in flow.DeliverStepInput) (flow.DeliverStepResult, error) {
+	requestID, err := uuid.Parse(in.RequestID)
+	if err != nil {
+		return flow.DeliverStepResult{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, errContent, err)
+	}
+	users, err := a.DB.DeliveryUsers(ctx, dbsqlc.DeliveryUsersParams{AppID: in.AppID, Ids: []int64{in.Recipient.UserID}})
+	if err != nil {
+		return flow.DeliverStepResult{}, db.MapError(err)
+	}
+	if len(users) == 0 {
+		return flow.DeliverStepResult{Status: stepFailed, Reason: "the recipient no longer exists"},
+			temporal.NewNonRetryableApplicationError("the recipient no longer exists", errContent, nil)
+	}
+	user := users[0]
+	lg, err := a.stepLog(ctx, in, requestID)
+	if err != nil {
+		return flow.DeliverStepResult{}, err
+	}
+	if lg.Status != delivery.StatusQueued {
+		return a.stepDone(ctx, in, lg)
+	}
+	claimed, err := a.DB.ClaimMessageLog(ctx, dbsqlc.ClaimMessageLogParams{ID: lg.ID, LeaseSeconds: send.SendLease.Seconds()})
+	if errors.Is(err, pgx.ErrNoRows) {
+		// Another attempt settled the step or is delivering it.
+		if lg, err = a.DB.GetMessageLog(ctx, lg.ID); err != nil {
+			return flow.DeliverStepResult{}, db.MapError(err)
+		}
+		if lg.Status == delivery.StatusQueued {
+			return flow.DeliverStepResult{}, temporal.NewApplicationError("another attempt is delivering this step", errBusy)
+		}
+		return a.stepDone(ctx, in, lg)
+	}
+	if err != nil {
+		return flow.DeliverStepResult{}, db.MapError(err)
+	}
+	return a.deliverClaimedStep(ctx, in, claimed, user)
+}
+
+// deliverClaimedStep decides, renders and delivers a step whose log row this attempt holds.
+func (a *Delivery) deliverClaimedStep(ctx context.Context, in flow.DeliverStepInput, lg dbsqlc.MessageLog, user dbsqlc.DeliveryUsersRow) (flow.DeliverStepResult, error) {
+	fail := func(text string) (flow.DeliverStepResult, error) {
+		return fromSend(a.failed(ctx, lg, nil, text, errContent))
+	}
+	later := func(cause error) (flow.DeliverStepResult, error) {
+		return fromSend(a.retryLater(ctx, lg, cause))
+	}
+	e, err := a.sendEntry(ctx, lg.RequestID)
+	if err != nil {
+		return later(err)
+	}
+	bundle, err := a.stepBundle(ctx, in)
+	if herald.ErrorCode(err) == herald.ENOTFOUND {
+		return fail(err.Error())
+	} else if err != nil {
+		return later(err)
+	}
+	catID, err := a.categoryID(ctx, in.AppID, in.Category)
+	if err != nil {
+		return later(err)
+	}
+	if reason, err := a.stepSkip(ctx, in, catID, bundle, user); err != nil {
+		return later(err)
+	} else if reason != "" {
+		if err := a.DB.SettleStepLog(ctx, dbsqlc.SettleStepLogParams{ID: lg.ID, Status: delivery.StatusSkipped, Reason: reason}); err != nil {
+			return later(db.MapError(err))
+		}
+		return flow.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
+	}
+	data, runData, err := stepData(e, in, user)
+	if err != nil {
+		return fail(err.Error())
+	}
+	renderFor := bundle.Render
+	if in.Batch != nil {
+		renderFor = bundle.RenderBatch
+	}
+	out, err := renderFor(ctx, lg.Channel, data)
+	if err != nil {
+		return fail("render: " + err.Error())
+	}
+	if lg.Channel == notify.ChannelInApp {
+		return a.stepInbox(ctx, in, e, lg, catID, out, runData)
+	}
+	msg, err := e.message(lg, user.Identifier, user.Profile, out)
+	if err != nil {
+		return fail(err.Error())
+	}
+	msg.Data = runData
+	return fromSend(a.route(ctx, e, lg, msg, data))
+}
+
+// fromSend turns the pipeline's outcome of a delivery into the interpreter's.
+func fromSend(res send.SendResult, err error) (flow.DeliverStepResult, error) {
+	out := flow.DeliverStepResult{Status: stepStatus(res.Status)}
+	if err != nil {
+		out.Status, out.Reason = stepFailed, err.Error()
+	}
+	return out, err
+}
+
+// stepStatus maps a message log status to a step outcome.
+func stepStatus(logStatus string) string {
+	switch logStatus {
+	case delivery.StatusSkipped:
+		return stepSkipped
+	case delivery.StatusFailed, "bounced", "":
+		return stepFailed
+	default:
+		return stepSent
+	}
+}
+
+// stepLog creates (or finds, on a retry) the step's message log row.
+func (a *Delivery) stepLog(ctx context.Context, in flow.DeliverStepInput, requestID uuid.UUID) (dbsqlc.MessageLog, error) {
+	lg, err := a.DB.InsertStepLog(ctx, dbsqlc.InsertStepLogParams{
+		AppID: in.AppID, RequestID: requestID, WorkflowID: workflowID(ctx), UserID: in.Recipient.UserID,
+		UserIdentifier: in.Recipient.Identifier, Channel: in.Step.Type, StepKey: in.Step.ID, TemplateIdentifier: in.Step.Template,
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		lg, err = a.DB.GetStepLog(ctx, dbsqlc.GetStepLogParams{AppID: in.AppID, RequestID: requestID, UserID: in.Recipient.UserID, Channel: in.Step.Type, StepKey: in.Step.ID})
+	}
+	return lg, db.MapError(err)
+}
+
+// stepDone answers for a step an earlier attempt settled.
+func (a *Delivery) stepDone(ctx context.Context, in flow.DeliverStepInput, lg dbsqlc.MessageLog) (flow.DeliverStepResult, error) {
+	res := flow.DeliverStepResult{Status: stepStatus(lg.Status), Reason: deref(lg.Reason)}
+	if res.Status == stepFailed {
+		res.Reason = deref(lg.Error)
+	}
+	if res.Status == stepSent && in.Step.Type == notify.ChannelInApp {
+		id, err := a.DB.StepNotification(ctx, dbsqlc.StepNotificationParams{RequestID: lg.RequestID, UserID: lg.UserID, SourceKey: StepSourceKey(in.Step.ID)})
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return flow.DeliverStepResult{}, db.MapError(err)
+		}
+		res.NotificationID = id
+	}
+	return res, nil
+}
+
+// stepBundle loads the step's template, or compiles its inline content.
+func (a *Delivery) stepBundle(ctx context.Context, in flow.DeliverStepInput) (*templates.Bundle, error) {
+	if in.Step.Template != "" {
+		return a.Templates.Bundle(ctx, in.AppID, in.Step.Template, notify.Content{TemplateIdentifier: in.Step.Template})
+	}
+	return a.Templates.InlineBundle(ctx, in.AppID, fmt.Sprintf("step %q", in.Step.ID), in.Step.Type, in.Step.Content)
+}
+
+// stepSkip returns why the recipient does not get the step ("" when it does), with the
+// send's rules: a topic subscriber gets only its subscription's channels, the channel needs
+// a provider instance (in-app excepted) and template content, the user's preference for the
+// category must not be off, and the address must be there.
+func (a *Delivery) stepSkip(ctx context.Context, in flow.DeliverStepInput, catID *int64, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (string, error) {
+	channel := in.Step.Type
+	if len(in.Recipient.Channels) > 0 && !slices.Contains(in.Recipient.Channels, channel) {
+		return delivery.ReasonTopicChannels, nil
+	}
+	configured, err := a.Channels.ConfiguredChannels(ctx, in.AppID)
+	if err != nil {
+		return "", err
+	}
+	sc := delivery.ForSend([]string{channel}, true, b.Channels(), configured)
+	sendCtx := &sendContext{appID: in.AppID, categoryID: catID, channels: sc}
+	prefs, err := a.preferences(ctx, sendCtx, []int64{user.ID})
+	if err != nil {
+		return "", err
+	}
+	var reach delivery.Reach
+	if channel == notify.ChannelWebPush || channel == notify.ChannelMobilePush {
+		has, err := a.usersWith(ctx, sendCtx, channel, []int64{user.ID})
+		if err != nil {
+			return "", err
+		}
+		reach = delivery.Reach{WebPush: has[user.ID], PushToken: has[user.ID]}
+	}
+	profile, _ := decodeProfile(user.Profile)
+	_, skips := delivery.ForRecipient(sc, delivery.Recipient{
+		Preferences: prefs[user.ID],
+		Missing:     func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
+	})
+	if len(skips) > 0 {
+		return skips[0].Reason, nil
+	}
+	return "", nil
+}
+
+// stepData is the template data of a step: the send's (app, category, notification) with
+// the run's data (a fetch may have added to it), the recipient, and the digest's batch. It
+// also returns the run's data as JSON, which the inbox row and provider payloads carry.
+func stepData(e *sendEntry, in flow.DeliverStepInput, user dbsqlc.DeliveryUsersRow) (map[string]any, json.RawMessage, error) {
+	if e.sendData == nil {
+		return nil, nil, errors.New(e.templateErr)
+	}
+	runData, err := json.Marshal(orEmptyMap(in.Data))
+	if err != nil {
+		return nil, nil, fmt.Errorf("data cannot be encoded: %w", err)
+	}
+	data := maps.Clone(e.sendData)
+	if data["data"], err = render.DecodeJSON(runData); err != nil {
+		return nil, nil, fmt.Errorf("data cannot be read: %w", err)
+	}
+	if in.Batch != nil {
+		raw, _ := json.Marshal(in.Batch)
+		if data["batch"], err = render.DecodeJSON(raw); err != nil {
+			return nil, nil, fmt.Errorf("batch cannot be read: %w", err)
+		}
+	}
+	return templates.Recipient(data, user.Identifier, user.Profile), runData, nil
+}
+
+func orEmptyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// categoryID finds the id of a run's category (nil: none, or no longer there).
+func (a *Delivery) categoryID(ctx context.Context, appID int64, identifier string) (*int64, error) {
+	if identifier == "" {
+		return nil, nil
+	}
+	c, err := a.DB.DeliveryCategory(ctx, dbsqlc.DeliveryCategoryParams{AppID: appID, Identifier: identifier})
+	if err != nil {
+		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return &c.ID, nil
+}
+
+// stepInbox writes an in-app step's inbox row and settles its log row in one transaction,
+// then announces the row.
+func (a *Delivery) stepInbox(ctx context.Context, in flow.DeliverStepInput, e *sendEntry, lg dbsqlc.MessageLog, catID *int64, out templates.Rendered, runData json.RawMessage) (flow.DeliverStepResult, error) {
+	sourceKey := StepSourceKey(in.Step.ID)
+	var id int64
+	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		rows, err := q.InsertInboxRows(ctx, dbsqlc.InsertInboxRowsParams{
+			AppID: in.AppID, RequestID: lg.RequestID, SourceKey: sourceKey, CategoryID: catID,
+			Data: runData, Blocks: orEmpty(e.req.Notification.Blocks, "[]"),
+			UserIds: []int64{lg.UserID}, Titles: []string{out.Title}, Messages: []string{out.Body}, Icons: []string{out.Icon}, Urls: []string{out.URL},
+		})
+		if err != nil {
+			return err
+		}
+		if len(rows) == 1 {
+			id = rows[0].ID
+		} else if id, err = q.StepNotification(ctx, dbsqlc.StepNotificationParams{RequestID: lg.RequestID, UserID: lg.UserID, SourceKey: sourceKey}); err != nil {
+			return err
+		}
+		return q.SettleStepLog(ctx, dbsqlc.SettleStepLogParams{ID: lg.ID, Status: delivery.StatusDelivered})
+	})
+	if err != nil {
+		return fromSend(a.retryLater(ctx, lg, db.MapError(err)))
+	}
+	a.Publisher.Publish(ctx, events.Event{Kind: events.NewNotification, AppID: in.AppID, UserIDs: []int64{lg.UserID}, NotificationIDs: []int64{id}})
+	return flow.DeliverStepResult{Status: stepSent, NotificationID: id}, nil
+}
