@@ -100,5 +100,9 @@ func run(ctx context.Context) error {
 		_, err := os.Stdout.Write(buf.Bytes())
 		return err
 	}
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	old, err := os.ReadFile(*out)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	return os.WriteFile(*out, []byte(bench.Splice(string(old), buf.String())), 0o644)
 }
