@@ -58,6 +58,9 @@ type Config struct {
 	DataDir string
 	// Console configures console identity, system emails and files (config/console.go).
 	Console ConsoleConfig
+	// Ops configures quotas, billing, licensing, the assistant, metrics and tracing
+	// (config/operations.go).
+	Ops OperationsConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
@@ -79,6 +82,7 @@ func Defaults() Config {
 		ShutdownTimeout:   15 * time.Second,
 		DataDir:           ".data",
 		Console:           consoleDefaults(),
+		Ops:               operationsDefaults(),
 	}
 }
 
@@ -129,6 +133,7 @@ func Load(getenv func(string) string) (Config, error) {
 	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
 	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
 	loadConsole(getenv, &c, &p)
+	loadOperations(getenv, &c, &p)
 	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			p.Addf("HERALD_LOG_LEVEL must be debug, info, warn or error, got %q", v)
@@ -155,11 +160,11 @@ func (c Config) Summary() []any {
 	if c.SecretKey != "" {
 		secret = "set"
 	}
-	return []any{
+	return append([]any{
 		"http", c.HTTPAddr, "database", MaskURL(c.DatabaseURL), "temporal", c.TemporalAddress,
 		"namespace", c.TemporalNamespace, "taskQueue", c.TaskQueue, "secretKey", secret,
 		"headerPrefix", c.HeaderPrefix,
-	}
+	}, c.Ops.summary()...)
 }
 
 // MaskURL hides the password of a connection URL.
