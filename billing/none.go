@@ -57,7 +57,9 @@ func (None) DetachPaymentMethod(context.Context, string, string) error {
 }
 
 // SetupIntent implements Provider.
-func (None) SetupIntent(context.Context, string) (SetupIntent, error) { return SetupIntent{}, errNoBilling }
+func (None) SetupIntent(context.Context, string) (SetupIntent, error) {
+	return SetupIntent{}, errNoBilling
+}
 
 // ParseEvent implements Provider.
 func (None) ParseEvent([]byte) (Event, error) { return Event{}, errNoBilling }

@@ -52,6 +52,8 @@ type GateOptions struct {
 	Refresh time.Duration
 	// QuotaTTL is how long a client's quota is cached (10s by default).
 	QuotaTTL time.Duration
+	// OnRefused is called for each send refused over quota.
+	OnRefused func()
 }
 
 // Gate admits sends against their client's monthly quota.
@@ -242,6 +244,9 @@ func (g *Gate) exact(ctx context.Context, c *clientCount, clientID int64, q Quot
 			return err
 		}
 		if used >= q.Monthly {
+			if g.opts.OnRefused != nil {
+				g.opts.OnRefused()
+			}
 			return overQuota(q, used, month, now)
 		}
 		return insert(tq)

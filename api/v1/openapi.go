@@ -52,7 +52,7 @@ var pathParam = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 // Document renders the OpenAPI document as JSON.
 func Document() []byte {
 	paths := map[string]map[string]any{}
-	for _, op := range operations {
+	for _, op := range slices.Concat(operations, opsOperations) {
 		item := paths[op.path]
 		if item == nil {
 			item = map[string]any{}
@@ -79,7 +79,7 @@ func Document() []byte {
 				"challenge": map[string]any{"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
 					"description": "challengeToken of a sign-in that needs a second factor (5 minutes)"},
 			},
-			"schemas": schemas,
+			"schemas": merged(schemas, opsSchemas),
 		},
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
@@ -155,7 +155,8 @@ var errorText = map[int]string{
 	404: "no such resource for this caller (another client's ids included)",
 	409: "conflicts with the current state",
 	413: "too large",
-	429: "too many failed attempts; see Retry-After",
+	422: "well-formed but cannot be applied (e.g. the payment provider refused)",
+	429: "too many failed attempts, or the monthly quota is used up; see Retry-After",
 	503: "a dependency (database, email, captcha or code host) is unavailable",
 }
 

@@ -10,6 +10,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/logctx"
 	"github.com/heraldhq/herald/secrets"
 )
 
@@ -36,6 +37,12 @@ type Principal struct {
 }
 
 const principalKey = "herald.principal"
+
+// setPrincipal records the authenticated caller, and its app for the request's log lines.
+func setPrincipal(c *fiber.Ctx, p *Principal) {
+	c.Locals(principalKey, p)
+	logctx.SetApp(c.UserContext(), p.App.ID)
+}
 
 // PrincipalOf returns the caller; routes without auth middleware have none.
 func PrincipalOf(c *fiber.Ctx) *Principal {
@@ -193,7 +200,7 @@ func (a *Auth) App() fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -206,7 +213,7 @@ func (a *Auth) AppWithSecretKey() fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -226,7 +233,7 @@ func (a *Auth) Device() fiber.Handler {
 			return err
 		}
 		p.Mode, p.DeviceID = ModeDevice, cr.deviceID
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -238,7 +245,7 @@ func (a *Auth) User() fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -269,7 +276,7 @@ func (a *Auth) UserOrApp(userParam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }

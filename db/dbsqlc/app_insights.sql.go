@@ -11,13 +11,13 @@ import (
 
 const appIntegrationStatus = `-- name: AppIntegrationStatus :one
 SELECT EXISTS (SELECT 1 FROM notification_requests nr WHERE nr.app_id = $1::bigint) AS has_sent,
-       (EXISTS (SELECT 1 FROM devices d WHERE d.app_id = $1::bigint)
-        OR EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.app_id = $1::bigint)) AS has_devices
+       COALESCE(EXISTS (SELECT 1 FROM devices d WHERE d.app_id = $1::bigint)
+        OR EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.app_id = $1::bigint), false)::bool AS has_devices
 `
 
 type AppIntegrationStatusRow struct {
 	HasSent    bool
-	HasDevices *bool
+	HasDevices bool
 }
 
 func (q *Queries) AppIntegrationStatus(ctx context.Context, appID int64) (AppIntegrationStatusRow, error) {
