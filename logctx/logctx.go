@@ -77,7 +77,9 @@ func (h Handler) Handle(ctx context.Context, r slog.Record) error {
 }
 
 // WithAttrs implements slog.Handler.
-func (h Handler) WithAttrs(attrs []slog.Attr) slog.Handler { return Handler{h.Handler.WithAttrs(attrs)} }
+func (h Handler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return Handler{h.Handler.WithAttrs(attrs)}
+}
 
 // WithGroup implements slog.Handler.
 func (h Handler) WithGroup(name string) slog.Handler { return Handler{h.Handler.WithGroup(name)} }
