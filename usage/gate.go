@@ -75,14 +75,20 @@ type appClient struct {
 	at       time.Time
 }
 
-// clientCount is the per-process estimate of one client's month.
+// clientCount is the per-process estimate of one client's month. The estimate never falls
+// below the true count of this process's sends: sends in flight when the count is read may
+// be counted twice, never zero times. Fast-path inserts hold inserting for reading; the
+// exact path holds it for writing, so it counts only after they have finished.
 type clientCount struct {
+	inserting sync.RWMutex
+
 	mu         sync.Mutex
 	quota      Quota
 	quotaAt    time.Time
 	month      time.Time
 	used       int64 // counted + pending when read
-	local      int64 // admitted here since then
+	local      int64 // admitted here since the read began (and in flight then)
+	inflight   int64 // fast-path inserts not finished
 	readAt     time.Time
 	refreshing bool
 }
@@ -124,16 +130,20 @@ func (g *Gate) Guard(ctx context.Context, appID int64, insert func(q *dbsqlc.Que
 	if q.Monthly <= 0 {
 		return insert(nil)
 	}
-	if g.reserve(ctx, c, clientID, q) {
-		if err := insert(nil); err != nil {
-			c.mu.Lock()
-			c.local--
-			c.mu.Unlock()
-			return err
-		}
-		return nil
+	c.inserting.RLock()
+	if !g.reserve(ctx, c, clientID, q) {
+		c.inserting.RUnlock()
+		return g.exact(ctx, c, clientID, q, insert)
 	}
-	return g.exact(ctx, c, clientID, q, insert)
+	err = insert(nil)
+	c.inserting.RUnlock()
+	c.mu.Lock()
+	c.inflight--
+	if err != nil && c.local > 0 {
+		c.local--
+	}
+	c.mu.Unlock()
+	return err
 }
 
 // clientOf returns the client of an app (cached: apps never change client).
@@ -212,29 +222,38 @@ func (g *Gate) reserve(ctx context.Context, c *clientCount, clientID int64, q Qu
 	stale := c.readAt.IsZero() || !c.month.Equal(month) || now.Sub(c.readAt) >= g.opts.Refresh
 	if stale && !c.refreshing {
 		c.refreshing = true
+		localAtStart, inflightAtStart := c.local, c.inflight
 		c.mu.Unlock()
 		used, err := g.used(ctx, g.db.Queries, clientID, month)
 		c.mu.Lock()
 		c.refreshing = false
 		if err == nil {
-			c.used, c.local, c.readAt, c.month = used, 0, now, month
-			stale = false
+			// Sends in flight when the read began, and those admitted since, may or may not
+			// be in it: count them on top.
+			c.used, c.local, c.readAt, c.month = used, c.local-localAtStart+inflightAtStart, now, month
 		}
 	}
-	ok := !stale && c.used+c.local+1+g.opts.Margin <= q.Monthly
+	// A stale estimate of this month still serves while another caller refreshes it.
+	known := !c.readAt.IsZero() && c.month.Equal(month)
+	ok := known && c.used+c.local+1+g.opts.Margin <= q.Monthly
 	if ok {
 		c.local++
+		c.inflight++
 	}
 	c.mu.Unlock()
 	return ok
 }
 
 // exact counts under the client's lock and inserts in the same transaction, so sends near
-// the quota are admitted one at a time against the true count.
+// the quota are admitted one at a time against the true count. It waits for this
+// process's fast-path inserts to finish, so the count sees them.
 func (g *Gate) exact(ctx context.Context, c *clientCount, clientID int64, q Quota, insert func(q *dbsqlc.Queries) error) error {
+	c.inserting.Lock()
+	defer c.inserting.Unlock()
 	now := g.Now()
 	month := MonthOf(now)
 	var used int64
+	read := false
 	err := g.db.InTx(ctx, func(tq *dbsqlc.Queries, _ pgx.Tx) error {
 		if err := tq.LockClientQuota(ctx, clientID); err != nil {
 			return db.MapError(err)
@@ -243,6 +262,7 @@ func (g *Gate) exact(ctx context.Context, c *clientCount, clientID int64, q Quot
 		if used, err = g.used(ctx, tq, clientID, month); err != nil {
 			return err
 		}
+		read = true
 		if used >= q.Monthly {
 			if g.opts.OnRefused != nil {
 				g.opts.OnRefused()
@@ -251,6 +271,9 @@ func (g *Gate) exact(ctx context.Context, c *clientCount, clientID int64, q Quot
 		}
 		return insert(tq)
 	})
+	if !read {
+		return err
+	}
 	if err == nil {
 		used++
 	}
