@@ -33,7 +33,9 @@ func (e *env) appHeaders(app map[string]any) stacktest.Headers {
 
 func (tn tenant) appPath(rest string) string { return fmt.Sprintf("/v1/apps/%d%s", tn.appID, rest) }
 
-func (tn tenant) clientPath(rest string) string { return fmt.Sprintf("/v1/clients/%d%s", tn.client, rest) }
+func (tn tenant) clientPath(rest string) string {
+	return fmt.Sprintf("/v1/clients/%d%s", tn.client, rest)
+}
 
 // withPlans sets the plans, the free one allowing freeQuota notifications a month.
 func withPlans(freeQuota int64, more ...config.PlanConfig) func(*config.Config) {
