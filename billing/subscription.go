@@ -131,7 +131,9 @@ func (s *Service) store(ctx context.Context, q *dbsqlc.Queries, clientID int64, 
 	}
 	at := ps.At
 	if at.IsZero() {
-		at = s.Now()
+		// The provider's event times are whole seconds: an event of the same second as
+		// this answer is applied after it.
+		at = s.Now().Truncate(time.Second)
 	}
 	_, err := q.UpsertSubscription(ctx, dbsqlc.UpsertSubscriptionParams{ClientID: clientID, Provider: s.provider.Name(),
 		ExternalID: ps.ID, Plan: plan.ID, Status: ps.Status, CurrentPeriodEnd: ps.CurrentPeriodEnd,
