@@ -22,6 +22,28 @@ var statusText = func() [600]string {
 	return t
 }()
 
+// methodLabel returns a constant string for the request method: Fiber's own points into a
+// buffer it reuses, and labels and span attributes outlive the request.
+func methodLabel(m string) string {
+	switch m {
+	case fiber.MethodGet:
+		return fiber.MethodGet
+	case fiber.MethodPost:
+		return fiber.MethodPost
+	case fiber.MethodPut:
+		return fiber.MethodPut
+	case fiber.MethodPatch:
+		return fiber.MethodPatch
+	case fiber.MethodDelete:
+		return fiber.MethodDelete
+	case fiber.MethodHead:
+		return fiber.MethodHead
+	case fiber.MethodOptions:
+		return fiber.MethodOptions
+	}
+	return "OTHER"
+}
+
 // HTTPOptions configure the request middleware.
 type HTTPOptions struct {
 	// Metrics records each request; nil records nothing.
@@ -43,12 +65,13 @@ func Middleware(o HTTPOptions) fiber.Handler {
 	prop := propagation.TraceContext{}
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
+		method := methodLabel(c.Method())
 		ctx, _ := logctx.With(c.UserContext(), o.RequestID(c))
 		var span trace.Span
 		if o.Tracer != nil {
 			ctx = prop.Extract(ctx, headerCarrier{c})
-			ctx, span = o.Tracer.Start(ctx, c.Method(), trace.WithSpanKind(trace.SpanKindServer),
-				trace.WithAttributes(attribute.String("http.request.method", c.Method()), attribute.String("url.path", string(c.Request().URI().Path()))))
+			ctx, span = o.Tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
+				trace.WithAttributes(attribute.String("http.request.method", method), attribute.String("url.path", string(c.Request().URI().Path()))))
 		}
 		c.SetUserContext(ctx)
 		err := c.Next()
@@ -67,10 +90,10 @@ func Middleware(o HTTPOptions) fiber.Handler {
 			if status > 0 && status < len(statusText) {
 				label = statusText[status]
 			}
-			o.Metrics.http.WithLabelValues(c.Method(), route, label).Observe(time.Since(start).Seconds())
+			o.Metrics.http.WithLabelValues(method, route, label).Observe(time.Since(start).Seconds())
 		}
 		if span != nil {
-			span.SetName(c.Method() + " " + route)
+			span.SetName(method + " " + route)
 			span.SetAttributes(attribute.String("http.route", route), attribute.Int("http.response.status_code", status),
 				attribute.String("herald.request_id", o.RequestID(c)))
 			if status >= 500 {
