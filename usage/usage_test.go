@@ -16,6 +16,7 @@ import (
 	"github.com/heraldhq/herald/billing"
 	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/dbtest"
 	"github.com/heraldhq/herald/license"
 	"github.com/heraldhq/herald/notify"
@@ -38,7 +39,7 @@ type fixture struct {
 	appID    int64
 }
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t testing.TB) fixture {
 	t.Helper()
 	d := dbtest.New(t)
 	box, _ := secrets.NewBox("test-key-0123456789")
@@ -201,4 +202,25 @@ func TestExpiredLicenseDegradesToFreeLimitsAndKeepsAcceptedSends(t *testing.T) {
 			t.Errorf("request %s accepted before expiry: status %q (%v), want started", id, row.Status, err)
 		}
 	}
+}
+
+// BenchmarkGateFastPath measures what the quota gate adds to a send far below its quota
+// (the insert itself is left out).
+func BenchmarkGateFastPath(b *testing.B) {
+	f := newFixture(b)
+	g := gateFor(f, 1<<40, 1000)
+	insert := func(*dbsqlc.Queries) error { return nil }
+	ctx := context.Background()
+	if err := g.Guard(ctx, f.appID, insert); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := g.Guard(ctx, f.appID, insert); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }

@@ -100,5 +100,16 @@ func run(ctx context.Context) error {
 		_, err := os.Stdout.Write(buf.Bytes())
 		return err
 	}
+	// Hand-written notes after the marker (comparisons of changes) survive a new report.
+	if old, err := os.ReadFile(*out); err == nil {
+		if i := bytes.Index(old, []byte(notesMarker)); i >= 0 {
+			buf.WriteString("\n")
+			buf.Write(old[i:])
+		}
+	}
 	return os.WriteFile(*out, buf.Bytes(), 0o644)
 }
+
+// notesMarker starts the part of the report file that `make bench` keeps.
+const notesMarker = "<!-- notes: kept by make bench -->"
+
