@@ -112,4 +112,3 @@ func run(ctx context.Context) error {
 
 // notesMarker starts the part of the report file that `make bench` keeps.
 const notesMarker = "<!-- notes: kept by make bench -->"
-
