@@ -164,7 +164,7 @@ func (c Config) Summary() []any {
 		"http", c.HTTPAddr, "database", MaskURL(c.DatabaseURL), "temporal", c.TemporalAddress,
 		"namespace", c.TemporalNamespace, "taskQueue", c.TaskQueue, "secretKey", secret,
 		"headerPrefix", c.HeaderPrefix,
-	}, c.Ops.summary()...)
+	}, append(c.Console.summary(c.DataDir), c.Ops.summary()...)...)
 }
 
 // MaskURL hides the password of a connection URL.

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -248,6 +249,29 @@ func checkPlans(o *OperationsConfig, p *herald.Problems) {
 	if !seen[FreePlan] {
 		p.Addf("HERALD_PLANS must include a plan with id \"free\"")
 	}
+}
+
+// summary describes the console settings with secrets masked.
+func (cc ConsoleConfig) summary(dataDir string) []any {
+	smtp := "log (HERALD_SMTP_HOST unset)"
+	if cc.SMTPHost != "" {
+		smtp = cc.SMTPHost + ":" + strconv.Itoa(cc.SMTPPort)
+	}
+	files := "dir " + cc.FilesDir
+	if cc.FilesDir == "" {
+		files = "dir " + filepath.Join(dataDir, "files")
+	}
+	if cc.FilesS3Bucket != "" {
+		files = "s3 " + cc.FilesS3Endpoint + "/" + cc.FilesS3Bucket
+	}
+	captcha, codehost := "off", "off"
+	if cc.CaptchaSecret != "" {
+		captcha = "on"
+	}
+	if cc.CodeHostClientID != "" {
+		codehost = cc.CodeHostName
+	}
+	return []any{"console", cc.URL, "smtp", smtp, "files", files, "captcha", captcha, "codehost", codehost}
 }
 
 // summary describes the operations settings with secrets masked.
