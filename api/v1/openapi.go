@@ -65,7 +65,8 @@ func Document() []byte {
 		"info": map[string]any{
 			"title":   "Herald management API",
 			"version": "1",
-			"description": "The console's API: accounts, sessions, two-factor authentication, clients and members, apps, CLI tokens and files. " +
+			"description": "The console's API: accounts, sessions, two-factor authentication, clients and members, apps, CLI tokens and files; " +
+				"usage, plans, subscriptions, payments, licenses and the template assistant; inbound payment and licensing webhooks. " +
 				"Authenticate with `Authorization: Bearer <accessToken>` from sign-in (or a CLI token where allowed). Errors: 400 " +
 				"`{\"status\":\"error\",\"message\":[rules]}`, others `{\"status\":\"error\",\"message\":\"…\"}`.",
 		},
