@@ -84,6 +84,12 @@ func TestUsageRoutesCheckTheCaller(t *testing.T) {
 			t.Errorf("another client's %s: %d", p, res.Status)
 		}
 	}
+	// A CLI token acts on its own client only.
+	cli := must(t, e.Do("POST", a.clientPath("/cli-token"), map[string]string{"name": "ci"}, bearer(a.tok)), 201, "cli token").Map(t)["token"].(string)
+	must(t, e.Do("GET", a.clientPath("/usage"), nil, bearer(cli)), 200, "usage with a CLI token")
+	if res := e.Do("GET", b.clientPath("/usage"), nil, bearer(cli)); res.Status != 404 {
+		t.Errorf("another client's usage with a CLI token: %d", res.Status)
+	}
 	wantMessages(t, e.Do("GET", "/v1/apps/x/usage", nil, bearer(a.tok)), "appId must be a positive integer")
 	wantMessages(t, e.Do("GET", "/v1/clients/0/usage", nil, bearer(a.tok)), "clientId must be a positive integer")
 	if !strings.Contains(string(must(t, e.Do("GET", "/v1/openapi.json", nil, nil), 200, "doc").Body), "/v1/clients/{clientId}/usage") {
