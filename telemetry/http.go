@@ -108,6 +108,11 @@ func Middleware(o HTTPOptions) fiber.Handler {
 // headerCarrier reads W3C trace headers from a Fiber request.
 type headerCarrier struct{ c *fiber.Ctx }
 
+// Get implements propagation.TextMapCarrier.
 func (h headerCarrier) Get(key string) string { return h.c.Get(key) }
-func (h headerCarrier) Set(string, string)    {}
-func (h headerCarrier) Keys() []string        { return []string{"traceparent", "tracestate"} }
+
+// Set implements propagation.TextMapCarrier; requests are only read.
+func (h headerCarrier) Set(string, string) {}
+
+// Keys implements propagation.TextMapCarrier.
+func (h headerCarrier) Keys() []string { return []string{"traceparent", "tracestate"} }

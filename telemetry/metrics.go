@@ -79,8 +79,10 @@ type gauge struct {
 	read func(ctx context.Context) (float64, error)
 }
 
+// Describe implements prometheus.Collector.
 func (g *gauge) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
 
+// Collect implements prometheus.Collector: it reads the value at scrape time.
 func (g *gauge) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
