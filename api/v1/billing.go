@@ -137,9 +137,12 @@ func (h *Operations) invoices(c *fiber.Ctx, clientID int64) error {
 // paymentsWebhook applies a signed event of the payment provider: 201 true when applied,
 // 200 false for an event id seen before (acknowledged, not applied again).
 func (h *Operations) paymentsWebhook(c *fiber.Ctx) error {
-	applied, err := h.Billing.HandleWebhook(c.UserContext(), c.Body(), c.Get(billing.SignatureHeader))
+	applied, clientID, err := h.Billing.HandleWebhook(c.UserContext(), c.Body(), c.Get(billing.SignatureHeader))
 	if err != nil {
 		return err
+	}
+	if clientID != 0 {
+		h.Gate.Forget(clientID) // the plan may have changed: this process sees it at once
 	}
 	if !applied {
 		return c.JSON(false)
