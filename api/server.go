@@ -4,9 +4,11 @@ package api
 
 import (
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	v1 "github.com/heraldhq/herald/api/v1"
@@ -24,6 +26,11 @@ type Options struct {
 	// X-Forwarded-For names the client; from anywhere else the connection's address counts,
 	// so per-IP limits cannot be dodged with a forged header.
 	TrustedProxies []string
+	// Telemetry measures, traces and gives log fields to each request (it runs after the
+	// request id is set); nil for none.
+	Telemetry fiber.Handler
+	// Metrics is served at /metrics when set.
+	Metrics http.Handler
 }
 
 // Registrar is a group of handlers that mounts its routes on a router.
@@ -45,7 +52,14 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		TrustedProxies:          opts.TrustedProxies,
 		ProxyHeader:             proxyHeader(opts.TrustedProxies),
 	})
-	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
+	app.Use(recover.New(), web.RequestIDMiddleware)
+	if opts.Telemetry != nil {
+		app.Use(opts.Telemetry)
+	}
+	app.Use(web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
+	if opts.Metrics != nil {
+		app.Get("/metrics", adaptor.HTTPHandler(opts.Metrics))
+	}
 	dev.Register(app.Group("/v3"))
 	for _, m := range opts.Mount {
 		m(app)

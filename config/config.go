@@ -86,6 +86,9 @@ type Config struct {
 	// RealtimeTokenTTL is the lifetime of tokens from /v3/sdk/realtimeTokenRequests
 	// (HERALD_REALTIME_TOKEN_TTL).
 	RealtimeTokenTTL time.Duration
+	// Ops configures quotas, billing, licensing, the assistant, metrics and tracing
+	// (config/operations.go).
+	Ops OperationsConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
@@ -107,6 +110,7 @@ func Defaults() Config {
 		ShutdownTimeout:   15 * time.Second,
 		DataDir:           ".data",
 		Console:           consoleDefaults(),
+		Ops:               operationsDefaults(),
 
 		RealtimePingInterval: 25 * time.Second,
 		RealtimePingTimeout:  20 * time.Second,
@@ -181,6 +185,7 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 	}
 	loadConsole(getenv, &c, &p)
+	loadOperations(getenv, &c, &p)
 	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			p.Addf("HERALD_LOG_LEVEL must be debug, info, warn or error, got %q", v)
@@ -210,11 +215,11 @@ func (c Config) Summary() []any {
 	if c.SecretKey != "" {
 		secret = "set"
 	}
-	return []any{
+	return append([]any{
 		"http", c.HTTPAddr, "database", MaskURL(c.DatabaseURL), "temporal", c.TemporalAddress,
 		"namespace", c.TemporalNamespace, "taskQueue", c.TaskQueue, "secretKey", secret,
 		"headerPrefix", c.HeaderPrefix,
-	}
+	}, append(c.Console.summary(c.DataDir), c.Ops.summary()...)...)
 }
 
 // MaskURL hides the password of a connection URL.

@@ -24,10 +24,31 @@ const MaxIdempotencyKeyLength = 255
 // Service accepts send requests into the outbox. It never waits on Temporal: the relay
 // starts the workflow after the commit.
 type Service struct {
-	db   *db.DB
-	wake func()
-	now  func() time.Time
+	db    *db.DB
+	wake  func()
+	now   func() time.Time
+	hooks Hooks
 }
+
+// Quota admits a send against its client's monthly quota: it runs insert (with nil queries
+// on the pool, or the queries of a transaction it holds) or refuses with an error.
+type Quota interface {
+	Guard(ctx context.Context, appID int64, insert func(q *dbsqlc.Queries) error) error
+}
+
+// Hooks are optional parts of the accept path; a nil hook costs nothing.
+type Hooks struct {
+	// Quota refuses sends over quota.
+	Quota Quota
+	// TraceParent returns the W3C traceparent of ctx ("" when not traced), stored with the
+	// request so its workflow joins the trace.
+	TraceParent func(ctx context.Context) string
+	// Accepted is called after each accepted (newly stored) request.
+	Accepted func(appID int64)
+}
+
+// SetHooks installs the optional hooks; call it before serving.
+func (s *Service) SetHooks(h Hooks) { s.hooks = h }
 
 // NewService returns a Service; wake is called after each commit to rouse the relay.
 func NewService(d *db.DB, wake func()) *Service {
@@ -104,15 +125,44 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 	return uuid.Nil, herald.Errorf(herald.ECONFLICT, "Idempotency-Key %q is being used by concurrent requests; retry", idempotencyKey)
 }
 
-// insert stores the request, and its schedule when it has one, in one transaction.
+// insert stores the request, and its schedule when it has one, in one transaction, once
+// the quota (if any) admits it.
 func (s *Service) insert(ctx context.Context, params dbsqlc.InsertRequestParams) error {
-	if params.SendAt == nil {
-		return db.MapError(s.db.InsertRequest(ctx, params))
+	if s.hooks.TraceParent != nil {
+		if tp := s.hooks.TraceParent(ctx); tp != "" {
+			params.TraceParent = &tp
+		}
 	}
-	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+	store := func(q *dbsqlc.Queries) error { return s.store(ctx, q, params) }
+	var err error
+	if s.hooks.Quota != nil {
+		err = s.hooks.Quota.Guard(ctx, params.AppID, store)
+	} else {
+		err = store(nil)
+	}
+	if err == nil && s.hooks.Accepted != nil {
+		s.hooks.Accepted(params.AppID)
+	}
+	return err
+}
+
+// store writes the request with q (inside the caller's transaction), or on the pool when q
+// is nil.
+func (s *Service) store(ctx context.Context, q *dbsqlc.Queries, params dbsqlc.InsertRequestParams) error {
+	if params.SendAt == nil {
+		if q == nil {
+			q = s.db.Queries
+		}
+		return db.MapError(q.InsertRequest(ctx, params))
+	}
+	both := func(q *dbsqlc.Queries) error {
 		if err := q.InsertRequest(ctx, params); err != nil {
 			return db.MapError(err)
 		}
 		return db.MapError(q.InsertScheduled(ctx, dbsqlc.InsertScheduledParams{AppID: params.AppID, RequestID: params.ID, SendAt: *params.SendAt}))
-	})
+	}
+	if q != nil {
+		return both(q)
+	}
+	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error { return both(q) })
 }

@@ -42,6 +42,9 @@ type Options struct {
 	Lease time.Duration
 	// RetryDelay is how long to wait before retrying a failed start.
 	RetryDelay time.Duration
+	// Trace, when set, returns the context to start a workflow in (carrying the trace of
+	// the requests) and a function that ends the span it opened.
+	Trace func(ctx context.Context, requestIDs []uuid.UUID) (context.Context, func(error))
 }
 
 // Relay starts workflows for accepted requests.
@@ -122,7 +125,11 @@ func (r *Relay) startScheduled(ctx context.Context) {
 			}
 			todo = append(todo, pending{id, wf})
 		}
-		return nil
+		if len(ids) == 0 {
+			return nil
+		}
+		// Claimed requests are counted once, here (see package usage).
+		return q.CountRequestUsage(ctx, ids)
 	})
 	if err != nil {
 		r.log.Warn("relay: cannot claim scheduled requests; will retry", "error", err)
@@ -159,9 +166,13 @@ func (r *Relay) startFresh(ctx context.Context) (int, error) {
 			return err
 		}
 		workflowID = send.WorkflowID(ids)
-		return q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{
+		if err := q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{
 			WorkflowID: &workflowID, LeaseSeconds: r.opts.Lease.Seconds(), Ids: ids,
-		})
+		}); err != nil {
+			return err
+		}
+		// Claimed requests are counted once, here (see package usage).
+		return q.CountRequestUsage(ctx, ids)
 	})
 	if err != nil || len(ids) == 0 {
 		return 0, err
@@ -193,7 +204,12 @@ func (r *Relay) retryStale(ctx context.Context) {
 
 // start starts the workflow and records the outcome on its requests.
 func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID) {
-	err := r.starter.Start(ctx, workflowID, ids)
+	startCtx, end := ctx, func(error) {}
+	if r.opts.Trace != nil {
+		startCtx, end = r.opts.Trace(ctx, ids)
+	}
+	err := r.starter.Start(startCtx, workflowID, ids)
+	end(err)
 	if err != nil {
 		r.log.Warn("relay: workflow start failed; will retry", "workflowId", workflowID, "requests", len(ids), "error", err)
 		msg := "workflow start failed: " + err.Error()

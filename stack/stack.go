@@ -39,6 +39,7 @@ import (
 	"github.com/heraldhq/herald/realtime/socketio"
 	"github.com/heraldhq/herald/schedules"
 	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/telemetry"
 	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
@@ -76,6 +77,7 @@ type Stack struct {
 	Realtime *realtime.Service
 	ConsoleServices
 	FlowServices
+	OperationsServices
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -89,19 +91,30 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	if err != nil {
 		return nil, err
 	}
-	tc, err := client.NewLazyClient(client.Options{
+	ops, err := openTelemetry(ctx, cfg)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	topts, err := ops.temporalOptions(client.Options{
 		HostPort:  cfg.TemporalAddress,
 		Namespace: cfg.TemporalNamespace,
 		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
-	})
+	}, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	tc, err := client.NewLazyClient(topts)
 	if err != nil {
 		d.Close()
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
-	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}}
+	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}, OperationsServices: ops}
 	s.Apps = apps.NewService(d, box)
 	s.Relay = outbox.New(d, outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue}, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
+		Trace: s.relayTrace(),
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)
 	// The bus first: every service that changes inboxes publishes through it; the inbox
@@ -129,6 +142,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		s.Close()
 		return nil, err
 	}
+	if err := s.openOperations(log); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -136,6 +153,9 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 func (s *Stack) Close() {
 	s.Temporal.Close()
 	s.DB.Close()
+	if s.Tracing != nil {
+		s.Tracing.Shutdown()
+	}
 }
 
 // HTTP returns the API server.
@@ -152,9 +172,16 @@ func (s *Stack) HTTP() *fiber.App {
 		},
 	}}
 	sio := socketio.New(s.Realtime, s.Log.With("component", "socketio"))
+	opts := api.Options{
+		BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies,
+		Mount: []func(fiber.Router){sio.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+	}
+	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsAddr == "" {
+		opts.Metrics = s.Metrics.Handler()
+	}
 	console := s.consoleHandlers()
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, Mount: []func(fiber.Router){sio.Register}},
-		dev, health, console, s.configurationHandlers(console), &v1.ProviderCallbacks{Channels: s.Channels})
+	return api.New(opts, dev, health, console, s.configurationHandlers(console), s.operationsHandlers(console),
+		&v1.ProviderCallbacks{Channels: s.Channels})
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx

@@ -13,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/console"
 	"github.com/heraldhq/herald/files"
+	"github.com/heraldhq/herald/logctx"
 )
 
 // Console holds the handlers of the console's identity and tenancy routes: accounts,
@@ -151,5 +152,7 @@ func (h *Console) appAccess(c *fiber.Ctx, appID int64, min clients.Role) (appSco
 		}
 		return appScope{}, err
 	}
+	logctx.SetApp(c.UserContext(), appID)
+	logctx.SetClient(c.UserContext(), clientID)
 	return appScope{AppID: appID, ClientID: clientID, Role: role}, nil
 }

@@ -2,7 +2,7 @@ package v1
 
 import (
 	"encoding/json"
-	"maps"
+
 	"regexp"
 	"slices"
 	"strings"
@@ -54,7 +54,7 @@ var pathParam = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 // Document renders the OpenAPI document as JSON.
 func Document() []byte {
 	paths := map[string]map[string]any{}
-	for _, op := range slices.Concat(operations, configOperations) {
+	for _, op := range slices.Concat(operations, configOperations, opsOperations) {
 		item := paths[op.path]
 		if item == nil {
 			item = map[string]any{}
@@ -68,7 +68,8 @@ func Document() []byte {
 			"title":   "Herald management API",
 			"version": "1",
 			"description": "The console's API: accounts, sessions, two-factor authentication, clients and members, apps, CLI tokens and files; " +
-				"per app: channels, providers, instances and routes, templates, layouts, translations, topics, workflows, scheduled notifications, commits and publishing. " +
+				"per app: channels, providers, instances and routes, templates, layouts, translations, topics, workflows, scheduled notifications, commits and publishing; " +
+				"usage, plans, subscriptions, payments, licenses and the template assistant; inbound payment and licensing webhooks. " +
 				"Authenticate with `Authorization: Bearer <accessToken>` from sign-in (or a CLI token where allowed). Errors: 400 " +
 				"`{\"status\":\"error\",\"message\":[rules]}`, others `{\"status\":\"error\",\"message\":\"…\"}`.",
 		},
@@ -94,9 +95,7 @@ func Document() []byte {
 
 // allSchemas merges the schemas of every part of the document.
 func allSchemas() map[string]any {
-	out := maps.Clone(schemas)
-	maps.Copy(out, configSchemas)
-	return out
+	return merged(schemas, configSchemas, opsSchemas)
 }
 
 func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
@@ -165,7 +164,8 @@ var errorText = map[int]string{
 	404: "no such resource for this caller (another client's ids included)",
 	409: "conflicts with the current state",
 	413: "too large",
-	429: "too many failed attempts; see Retry-After",
+	422: "well-formed but cannot be applied (e.g. the payment provider refused)",
+	429: "too many failed attempts, or the monthly quota is used up; see Retry-After",
 	503: "a dependency (database, email, captcha or code host) is unavailable",
 }
 

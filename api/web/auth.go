@@ -7,6 +7,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/logctx"
 )
 
 // Mode is how a caller authenticated.
@@ -32,6 +33,12 @@ type Principal struct {
 }
 
 const principalKey = "herald.principal"
+
+// setPrincipal records the authenticated caller, and its app for the request's log lines.
+func setPrincipal(c *fiber.Ctx, p *Principal) {
+	c.Locals(principalKey, p)
+	logctx.SetApp(c.UserContext(), p.App.ID)
+}
 
 // PrincipalOf returns the caller; routes without auth middleware have none.
 func PrincipalOf(c *fiber.Ctx) *Principal {
@@ -183,7 +190,7 @@ func (a *Auth) App() fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -196,7 +203,7 @@ func (a *Auth) AppWithSecretKey() fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -216,7 +223,7 @@ func (a *Auth) Device() fiber.Handler {
 			return err
 		}
 		p.Mode, p.DeviceID = ModeDevice, cr.deviceID
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -228,7 +235,7 @@ func (a *Auth) User() fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }
@@ -259,7 +266,7 @@ func (a *Auth) UserOrApp(userParam string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		c.Locals(principalKey, p)
+		setPrincipal(c, p)
 		return c.Next()
 	}
 }

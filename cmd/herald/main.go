@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/logctx"
 )
 
 const usage = `herald — self-hostable notification infrastructure
@@ -84,8 +85,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	// logctx adds the request id, app, client and trace ids of a log call's context.
 	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(logctx.Wrap(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(logctx.Wrap(slog.NewTextHandler(w, opts)))
 }

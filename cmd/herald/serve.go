@@ -24,7 +24,26 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, generateKey 
 	if cfg.PprofAddr != "" {
 		servePprof(ctx, cfg.PprofAddr, log)
 	}
-	return stack.Open(ctx, cfg, log)
+	s, err := stack.Open(ctx, cfg, log)
+	if err == nil && cfg.Ops.Metrics && cfg.Ops.MetricsAddr != "" {
+		serveMetrics(ctx, cfg.Ops.MetricsAddr, s.Metrics.Handler(), log)
+	}
+	return s, err
+}
+
+// serveMetrics serves /metrics on a listener of its own (HERALD_METRICS_ADDR) until ctx
+// ends: how a worker, which serves no HTTP API, exposes its metrics.
+func serveMetrics(ctx context.Context, addr string, h http.Handler, log *slog.Logger) {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", h)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.ListenAndServe(); err != nil && err != http.ErrServerClosed {
+			log.Warn("metrics server stopped", "addr", addr, "error", err)
+		}
+	}()
+	go func() { <-ctx.Done(); _ = srv.Close() }()
+	log.Info("metrics listening", "addr", "http://"+addr+"/metrics")
 }
 
 // servePprof serves the profiling endpoints on their own listener until ctx ends.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type App struct {
@@ -30,11 +31,25 @@ type App struct {
 	ClientID              *int64
 }
 
+type AppUsage struct {
+	AppID         int64
+	Month         pgtype.Date
+	Notifications int64
+	Recipients    int64
+}
+
 type AuthThrottle struct {
 	Key         string
 	Failures    int32
 	WindowStart time.Time
 	LockedUntil *time.Time
+}
+
+type BillingCustomer struct {
+	ClientID   int64
+	Provider   string
+	CustomerID string
+	CreatedAt  time.Time
 }
 
 type Category struct {
@@ -62,6 +77,13 @@ type Client struct {
 	Name      string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+}
+
+type ClientUsage struct {
+	ClientID      int64
+	Month         pgtype.Date
+	Notifications int64
+	Recipients    int64
 }
 
 type ClientUser struct {
@@ -162,6 +184,16 @@ type Device struct {
 	LastSeenAt time.Time
 }
 
+type EmailLayout struct {
+	ID        int64
+	ClientID  int64
+	Name      string
+	Html      string
+	IsDefault bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
 type File struct {
 	ID           int64
 	ClientID     int64
@@ -257,6 +289,25 @@ type Invitation struct {
 	UpdatedAt  time.Time
 }
 
+type Invoice struct {
+	ID          int64
+	ClientID    int64
+	Provider    string
+	ExternalID  string
+	Number      string
+	Status      string
+	Currency    string
+	AmountDue   int64
+	AmountPaid  int64
+	PeriodStart *time.Time
+	PeriodEnd   *time.Time
+	HostedUrl   string
+	PdfUrl      string
+	StateAt     time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
 type Layout struct {
 	ID         int64
 	AppID      int64
@@ -267,6 +318,17 @@ type Layout struct {
 	IsDefault  bool
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+}
+
+type License struct {
+	ClientID  int64
+	LicenseID string
+	Token     string
+	Plan      string
+	Limits    json.RawMessage
+	IssuedAt  time.Time
+	ExpiresAt time.Time
+	UpdatedAt time.Time
 }
 
 type MessageLog struct {
@@ -336,6 +398,14 @@ type NotificationRequest struct {
 	UpdatedAt      time.Time
 	CompletedAt    *time.Time
 	SendAt         *time.Time
+	TraceParent    *string
+}
+
+type PaymentEvent struct {
+	Provider   string
+	EventID    string
+	Type       string
+	ReceivedAt time.Time
 }
 
 type Preference struct {
@@ -385,6 +455,20 @@ type ScheduledNotification struct {
 	CreatedAt   time.Time
 	CancelledAt *time.Time
 	SentAt      *time.Time
+}
+
+type Subscription struct {
+	ClientID          int64
+	Provider          string
+	ExternalID        string
+	Plan              string
+	Status            string
+	CurrentPeriodEnd  *time.Time
+	CancelAtPeriodEnd bool
+	CanceledAt        *time.Time
+	StateAt           time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
 }
 
 type Template struct {

@@ -139,7 +139,7 @@ func (q *Queries) FailRequest(ctx context.Context, arg FailRequestParams) error 
 }
 
 const getRequest = `-- name: GetRequest :one
-SELECT id, app_id, payload, idempotency_key, body_hash, status, workflow_id, claimed_until, recipient_count, delivered_count, error, created_at, updated_at, completed_at, send_at FROM notification_requests WHERE id = $1
+SELECT id, app_id, payload, idempotency_key, body_hash, status, workflow_id, claimed_until, recipient_count, delivered_count, error, created_at, updated_at, completed_at, send_at, trace_parent FROM notification_requests WHERE id = $1
 `
 
 func (q *Queries) GetRequest(ctx context.Context, id uuid.UUID) (NotificationRequest, error) {
@@ -161,6 +161,7 @@ func (q *Queries) GetRequest(ctx context.Context, id uuid.UUID) (NotificationReq
 		&i.UpdatedAt,
 		&i.CompletedAt,
 		&i.SendAt,
+		&i.TraceParent,
 	)
 	return i, err
 }
@@ -227,8 +228,8 @@ func (q *Queries) GetRequestsByIDs(ctx context.Context, ids []uuid.UUID) ([]GetR
 }
 
 const insertRequest = `-- name: InsertRequest :exec
-INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at, trace_parent)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 `
 
 type InsertRequestParams struct {
@@ -239,6 +240,7 @@ type InsertRequestParams struct {
 	BodyHash       []byte
 	RecipientCount int32
 	SendAt         *time.Time
+	TraceParent    *string
 }
 
 func (q *Queries) InsertRequest(ctx context.Context, arg InsertRequestParams) error {
@@ -250,6 +252,7 @@ func (q *Queries) InsertRequest(ctx context.Context, arg InsertRequestParams) er
 		arg.BodyHash,
 		arg.RecipientCount,
 		arg.SendAt,
+		arg.TraceParent,
 	)
 	return err
 }

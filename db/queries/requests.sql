@@ -1,6 +1,6 @@
 -- name: InsertRequest :exec
-INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at)
-VALUES (@id, @app_id, @payload, @idempotency_key, @body_hash, @recipient_count, @send_at);
+INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at, trace_parent)
+VALUES (@id, @app_id, @payload, @idempotency_key, @body_hash, @recipient_count, @send_at, @trace_parent);
 
 -- name: GetRequestByIdempotencyKey :one
 SELECT id, body_hash, created_at FROM notification_requests
