@@ -6,7 +6,6 @@ package appinsights
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 
 	"github.com/heraldhq/herald/db"
@@ -20,22 +19,13 @@ const (
 	MaxAttributes = 100
 )
 
-// ProvidersConfigured tells whether an app has a delivery provider configured.
-type ProvidersConfigured func(ctx context.Context, appID int64) (bool, error)
-
 // Service reads an app's setup.
 type Service struct {
-	db        *db.DB
-	providers ProvidersConfigured
+	db *db.DB
 }
 
-// NewService returns a Service; providers nil means ProviderInstancesTable.
-func NewService(d *db.DB, providers ProvidersConfigured, log *slog.Logger) *Service {
-	if providers == nil {
-		providers = ProviderInstancesTable(d, log)
-	}
-	return &Service{db: d, providers: providers}
-}
+// NewService returns a Service.
+func NewService(d *db.DB) *Service { return &Service{db: d} }
 
 // Status is an app's integration status.
 type Status struct {
@@ -50,31 +40,7 @@ func (s *Service) IntegrationStatus(ctx context.Context, appID int64) (Status, e
 	if err != nil {
 		return Status{}, db.MapError(err)
 	}
-	prov, err := s.providers(ctx, appID)
-	if err != nil {
-		return Status{}, err
-	}
-	return Status{HasSent: row.HasSent, HasConnectedDevices: row.HasDevices, HasProvidersConfigured: prov}, nil
-}
-
-// ProviderInstancesTable reads the provider_instances table of the channels and providers
-// work (issue 9) when the database has it, with an app_id column; until then no app has
-// providers. It is the hook to replace once that table's shape is settled.
-func ProviderInstancesTable(d *db.DB, log *slog.Logger) ProvidersConfigured {
-	return func(ctx context.Context, appID int64) (bool, error) {
-		var hasTable bool
-		err := d.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
-			WHERE table_schema = current_schema() AND table_name = 'provider_instances' AND column_name = 'app_id')`).Scan(&hasTable)
-		if err != nil || !hasTable {
-			return false, db.MapError(err)
-		}
-		var has bool
-		if err := d.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM provider_instances WHERE app_id = $1)`, appID).Scan(&has); err != nil {
-			log.Warn("integration status: cannot read provider_instances", "error", err)
-			return false, nil
-		}
-		return has, nil
-	}
+	return Status{HasSent: row.HasSent, HasConnectedDevices: row.HasDevices, HasProvidersConfigured: row.HasProviders}, nil
 }
 
 // Attribute is a profile key with the number of (sampled) users that have it.

@@ -106,7 +106,7 @@ func (s *Stack) openOperations(log *slog.Logger) error {
 	s.Gate = usage.NewGate(s.DB, oc.QuotaMode, quotas, usage.GateOptions{Margin: int64(oc.QuotaExactMargin),
 		OnRefused: func() { s.Metrics.Refused("quota") }})
 	s.Usage = usage.NewReports(s.DB, quotas, oc.QuotaMode)
-	s.Insights = appinsights.NewService(s.DB, nil, log.With("component", "insights"))
+	s.Insights = appinsights.NewService(s.DB)
 	s.Layouts = emaillayouts.NewService(emaillayouts.PGStore{DB: s.DB})
 	s.Assistant = assistant.New(assistant.Config{BaseURL: oc.AIBaseURL, APIKey: oc.AIAPIKey, Model: oc.AIModel, Timeout: oc.AITimeout})
 

@@ -2,6 +2,7 @@ package v1_test
 
 import (
 	"fmt"
+	"github.com/heraldhq/herald/channels"
 	"strings"
 	"testing"
 )
@@ -27,8 +28,16 @@ func TestIntegrationStatus(t *testing.T) {
 	if s := status(); s["hasSent"] != true || s["hasConnectedDevices"] != true || s["hasProvidersConfigured"] != false {
 		t.Errorf("after a send and a device %v", s)
 	}
+	// An enabled provider instance counts as configured.
+	cfg := `{"host":"127.0.0.1","port":2525,"security":"none","from":"noreply@example.com"}`
+	if _, err := e.Stack.Channels.CreateInstance(t.Context(), a.appID, "email", channels.InstanceInput{Provider: "smtp", Name: "mail", Config: []byte(cfg)}); err != nil {
+		t.Fatal(err)
+	}
+	if s := status(); s["hasProvidersConfigured"] != true {
+		t.Errorf("after configuring SMTP %v", s)
+	}
 	// The other app is untouched, and its owner cannot read this one.
-	if s := must(t, e.Do("GET", b.appPath("/integration-status"), nil, bearer(b.tok)), 200, "other").Map(t)["integrationStatus"].(map[string]any); s["hasSent"] != false {
+	if s := must(t, e.Do("GET", b.appPath("/integration-status"), nil, bearer(b.tok)), 200, "other").Map(t)["integrationStatus"].(map[string]any); s["hasSent"] != false || s["hasProvidersConfigured"] != false {
 		t.Errorf("other app %v", s)
 	}
 	if res := e.Do("GET", a.appPath("/integration-status"), nil, bearer(b.tok)); res.Status != 404 {

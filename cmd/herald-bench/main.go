@@ -106,4 +106,3 @@ func run(ctx context.Context) error {
 	}
 	return os.WriteFile(*out, []byte(bench.Splice(string(old), buf.String())), 0o644)
 }
-

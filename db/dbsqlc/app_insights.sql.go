@@ -12,18 +12,20 @@ import (
 const appIntegrationStatus = `-- name: AppIntegrationStatus :one
 SELECT EXISTS (SELECT 1 FROM notification_requests nr WHERE nr.app_id = $1::bigint) AS has_sent,
        COALESCE(EXISTS (SELECT 1 FROM devices d WHERE d.app_id = $1::bigint)
-        OR EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.app_id = $1::bigint), false)::bool AS has_devices
+        OR EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.app_id = $1::bigint), false)::bool AS has_devices,
+       EXISTS (SELECT 1 FROM provider_instances pi WHERE pi.app_id = $1::bigint AND pi.enabled) AS has_providers
 `
 
 type AppIntegrationStatusRow struct {
-	HasSent    bool
-	HasDevices bool
+	HasSent      bool
+	HasDevices   bool
+	HasProviders bool
 }
 
 func (q *Queries) AppIntegrationStatus(ctx context.Context, appID int64) (AppIntegrationStatusRow, error) {
 	row := q.db.QueryRow(ctx, appIntegrationStatus, appID)
 	var i AppIntegrationStatusRow
-	err := row.Scan(&i.HasSent, &i.HasDevices)
+	err := row.Scan(&i.HasSent, &i.HasDevices, &i.HasProviders)
 	return i, err
 }
 

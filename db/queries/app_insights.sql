@@ -1,7 +1,8 @@
 -- name: AppIntegrationStatus :one
 SELECT EXISTS (SELECT 1 FROM notification_requests nr WHERE nr.app_id = @app_id::bigint) AS has_sent,
        COALESCE(EXISTS (SELECT 1 FROM devices d WHERE d.app_id = @app_id::bigint)
-        OR EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.app_id = @app_id::bigint), false)::bool AS has_devices;
+        OR EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.app_id = @app_id::bigint), false)::bool AS has_devices,
+       EXISTS (SELECT 1 FROM provider_instances pi WHERE pi.app_id = @app_id::bigint AND pi.enabled) AS has_providers;
 
 -- name: ProfileKeys :many
 -- Distinct top-level profile keys among the app's most recent users (bounded sample).
