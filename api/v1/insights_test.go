@@ -2,9 +2,10 @@ package v1_test
 
 import (
 	"fmt"
-	"github.com/heraldhq/herald/channels"
 	"strings"
 	"testing"
+
+	"github.com/heraldhq/herald/channels"
 )
 
 func TestIntegrationStatus(t *testing.T) {
