@@ -15,7 +15,6 @@ import (
 	"github.com/heraldhq/herald/billing"
 	"github.com/heraldhq/herald/billing/stripeprovider"
 	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/emaillayouts"
 	"github.com/heraldhq/herald/license"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/telemetry"
@@ -33,7 +32,6 @@ type OperationsServices struct {
 	Insights  *appinsights.Service
 	Billing   *billing.Service
 	Licenses  *license.Service
-	Layouts   *emaillayouts.Service
 	Assistant *assistant.Service
 }
 
@@ -107,7 +105,6 @@ func (s *Stack) openOperations(log *slog.Logger) error {
 		OnRefused: func() { s.Metrics.Refused("quota") }})
 	s.Usage = usage.NewReports(s.DB, quotas, oc.QuotaMode)
 	s.Insights = appinsights.NewService(s.DB)
-	s.Layouts = emaillayouts.NewService(emaillayouts.PGStore{DB: s.DB})
 	s.Assistant = assistant.New(assistant.Config{BaseURL: oc.AIBaseURL, APIKey: oc.AIAPIKey, Model: oc.AIModel, Timeout: oc.AITimeout})
 
 	hooks := notify.Hooks{Accepted: func(int64) { s.Metrics.Accepted() }}
@@ -132,7 +129,7 @@ func (s *Stack) openOperations(log *slog.Logger) error {
 // operationsHandlers are the /v1 handlers of usage, billing, licensing and the assistant.
 func (s *Stack) operationsHandlers(console *v1.Console) *v1.Operations {
 	return &v1.Operations{Console: console, Notify: s.Notify, Usage: s.Usage, Gate: s.Gate, Insights: s.Insights,
-		Billing: s.Billing, Licenses: s.Licenses, Layouts: s.Layouts, Assistant: s.Assistant}
+		Billing: s.Billing, Licenses: s.Licenses, Templates: s.Templates, Assistant: s.Assistant}
 }
 
 // httpTelemetry is the request middleware: metrics, log fields, and spans when tracing.

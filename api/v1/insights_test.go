@@ -117,21 +117,37 @@ func TestIssueDefaultLayout(t *testing.T) {
 	a := e.tenant(t, "layout@example.com")
 	b := e.tenant(t, "layout2@example.com")
 	viewer := e.member(t, a.tok, a.client, "lv@example.com", "viewer")
-	first := must(t, e.Do("POST", "/v1/auth/issue-default-layout", nil, bearer(a.tok)), 201, "create").Map(t)
-	if first["clientId"] != float64(a.client) || first["isDefault"] != true || !strings.Contains(first["html"].(string), "{{{body}}}") {
-		t.Errorf("layout %v", first)
+	var first []struct {
+		AppID   int64 `json:"appId"`
+		Created bool
+		Layout  struct {
+			ID        int64
+			IsDefault bool `json:"isDefault"`
+			HTML      string
+		}
 	}
-	again := must(t, e.Do("POST", "/v1/auth/issue-default-layout", nil, bearer(a.tok)), 200, "again").Map(t)
-	if again["id"] != first["id"] {
-		t.Errorf("a second default layout: %v", again)
+	must(t, e.Do("POST", "/v1/auth/issue-default-layout", nil, bearer(a.tok)), 201, "create").JSON(t, &first)
+	if len(first) != 1 || first[0].AppID != a.appID || !first[0].Created || first[0].Layout.ID == 0 || !strings.Contains(first[0].Layout.HTML, "{{{content}}}") {
+		t.Fatalf("issued %+v", first)
+	}
+	// It is the app's default layout, the one email templates without a layout get.
+	def := must(t, e.Do("GET", a.appPath("/layouts/default"), nil, bearer(a.tok)), 200, "default layout").Map(t)
+	if def["id"] != float64(first[0].Layout.ID) {
+		t.Errorf("app default %v, issued %d", def, first[0].Layout.ID)
+	}
+	again := first
+	must(t, e.Do("POST", "/v1/auth/issue-default-layout", nil, bearer(a.tok)), 200, "again").JSON(t, &again)
+	if len(again) != 1 || again[0].Created || again[0].Layout.ID != first[0].Layout.ID {
+		t.Errorf("a second default layout: %+v", again)
 	}
 	wantError(t, e.Do("POST", "/v1/auth/issue-default-layout", nil, bearer(viewer)), 403, "this needs the developer role (or higher) on the client; yours is viewer")
 	wantError(t, e.Do("POST", fmt.Sprintf("/v1/auth/issue-default-layout?clientId=%d", b.client), nil, bearer(a.tok)), 404, "client not found")
 	if res := e.Do("POST", "/v1/auth/issue-default-layout", nil, nil); res.Status != 401 {
 		t.Errorf("no token: %d", res.Status)
 	}
-	other := must(t, e.Do("POST", "/v1/auth/issue-default-layout", nil, bearer(b.tok)), 201, "other client").Map(t)
-	if other["id"] == first["id"] {
+	var other []struct{ Layout struct{ ID int64 } }
+	must(t, e.Do("POST", "/v1/auth/issue-default-layout", nil, bearer(b.tok)), 201, "other client").JSON(t, &other)
+	if len(other) != 1 || other[0].Layout.ID == first[0].Layout.ID {
 		t.Error("clients share a layout")
 	}
 }

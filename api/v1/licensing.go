@@ -98,22 +98,31 @@ func (h *Operations) licensingWebhook(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON("accepted")
 }
 
-// issueDefaultLayout gives the caller's client (query clientId when it has several;
-// developers) the default email layout: 201 when created, 200 with the existing one.
+// issueDefaultLayout gives every app of the caller's client (query clientId when it has
+// several; developers) a default email layout, from Herald's starter layout, where it has
+// none: 201 when any was created, 200 when all had one. Answers the apps' default layouts.
 func (h *Operations) issueDefaultLayout(c *fiber.Ctx) error {
 	clientID, err := h.callerClient(c, clients.Developer)
 	if err != nil {
 		return err
 	}
-	l, created, err := h.Layouts.EnsureDefault(c.UserContext(), clientID)
+	list, err := h.Apps.ListInClient(c.UserContext(), clientID)
 	if err != nil {
 		return err
 	}
+	out := make([]fiber.Map, 0, len(list))
 	status := fiber.StatusOK
-	if created {
-		status = fiber.StatusCreated
+	for _, a := range list {
+		l, created, err := h.Templates.EnsureDefaultLayout(c.UserContext(), a.ID)
+		if err != nil {
+			return err
+		}
+		if created {
+			status = fiber.StatusCreated
+		}
+		out = append(out, fiber.Map{"appId": a.ID, "created": created, "layout": l})
 	}
-	return c.Status(status).JSON(l)
+	return c.Status(status).JSON(out)
 }
 
 // draft writes template content for a channel from a prompt (GeneratePromptDTO {prompt,

@@ -10,10 +10,10 @@ import (
 	"github.com/heraldhq/herald/assistant"
 	"github.com/heraldhq/herald/billing"
 	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/emaillayouts"
 	"github.com/heraldhq/herald/license"
 	"github.com/heraldhq/herald/logctx"
 	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/usage"
 )
 
@@ -28,7 +28,7 @@ type Operations struct {
 	Insights  *appinsights.Service
 	Billing   *billing.Service
 	Licenses  *license.Service
-	Layouts   *emaillayouts.Service
+	Templates *templates.Service
 	Assistant *assistant.Service
 }
 

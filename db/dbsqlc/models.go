@@ -184,16 +184,6 @@ type Device struct {
 	LastSeenAt time.Time
 }
 
-type EmailLayout struct {
-	ID        int64
-	ClientID  int64
-	Name      string
-	Html      string
-	IsDefault bool
-	CreatedAt time.Time
-	UpdatedAt time.Time
-}
-
 type File struct {
 	ID           int64
 	ClientID     int64
