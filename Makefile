@@ -45,6 +45,10 @@ bench: build $(BIN)/temporal ## run the benchmark suite on a stack it starts (ab
 	$(GO) run ./cmd/herald-bench -bin $(BIN)
 	$(MAKE) bench-realtime
 
+.PHONY: bench-broadcast-1m
+bench-broadcast-1m: build $(BIN)/temporal ## broadcast to a topic of 1,000,000 users: completion, worker memory, history size (slow)
+	$(GO) run ./cmd/herald-bench -bin $(BIN) -scenarios broadcast -broadcast 1000000 -out -
+
 .PHONY: bench-quick
 bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (under 2 min); prints the report
 	$(GO) run ./cmd/herald-bench -bin $(BIN) -quick -out -

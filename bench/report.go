@@ -20,7 +20,9 @@ type Report struct {
 	Accept   *AcceptResult
 	Delivery *DeliveryResult
 	Inbox    *InboxResult
-	Notes    []string
+	// Broadcast is scenario 3.
+	Broadcast *BroadcastResult
+	Notes     []string
 }
 
 // NewReport fills in the machine, date and commit.
@@ -89,6 +91,9 @@ func (r *Report) Write(w io.Writer) {
 		fmt.Fprintf(w, "| p50 / p99 accept→inbox at 10 sends/s | %s / %s | p50 ≤ 150 ms — %s |\n", ms(d.LowP50), ms(d.LowP99), verdict(d.LowP50 <= 150*time.Millisecond))
 		fmt.Fprintf(w, "| reference: trivial workflows/s (start + 1 activity) | %.0f | |\n", d.Reference.Rate())
 		fmt.Fprintf(w, "| ratio | %.1f | ≥ 15 |\n\n", ratio)
+	}
+	if b := r.Broadcast; b != nil {
+		b.write(w)
 	}
 	if in := r.Inbox; in != nil {
 		in.write(w)

@@ -29,10 +29,11 @@ func main() {
 
 func run(ctx context.Context) error {
 	quick := flag.Bool("quick", false, "short phases (under 2 minutes in all)")
-	scenarios := flag.String("scenarios", "accept,delivery,inbox", "comma-separated: accept, delivery, inbox")
+	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox", "comma-separated: accept, delivery, broadcast, inbox")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
 	concurrency := flag.Int("c", 32, "concurrent clients")
+	members := flag.Int("broadcast", 0, "topic size of the broadcast scenario (default 100,000; 20,000 with -quick)")
 	flag.Parse()
 
 	acceptDur, loadDur, latDur := 20*time.Second, 60*time.Second, 20*time.Second
@@ -75,6 +76,28 @@ func run(ctx context.Context) error {
 		}
 		report.Delivery = &res
 		fmt.Fprintf(os.Stderr, "   %.0f delivered/s; half-rate p50 %s; reference %.0f workflows/s\n", res.DeliveredPerSec, res.HalfP50, res.Reference.Rate())
+	}
+	if want["broadcast"] {
+		members := *members
+		switch {
+		case members > 0:
+		case *quick:
+			members = 20_000
+		default:
+			members = 100_000
+		}
+		fmt.Fprintf(os.Stderr, "== 3. broadcast to a topic of %d users (herald dev) ...\n", members)
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true})
+		if err != nil {
+			return err
+		}
+		res, err := bench.Broadcast(ctx, &l.Target, members, l.PID())
+		l.Stop()
+		if err != nil {
+			return err
+		}
+		report.Broadcast = &res
+		fmt.Fprintf(os.Stderr, "   %s for %d rows; CopyFrom reference %s\n", res.Took.Round(100*time.Millisecond), members, res.Reference.Round(10*time.Millisecond))
 	}
 	if want["inbox"] {
 		rows, users, heavy := 1_000_000, 10_000, 100_000

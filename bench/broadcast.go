@@ -1,0 +1,167 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/client"
+)
+
+// BroadcastResult is scenario 3: one send to a large topic.
+type BroadcastResult struct {
+	Members int
+	// Took is from the accepted send to the last inbox row.
+	Took time.Duration
+	// Reference is a CopyFrom of as many rows into the same table.
+	Reference time.Duration
+	// WorkerRSS is the herald process's resident memory after the broadcast, in bytes
+	// (0 when the process is not local).
+	WorkerRSS int64
+	// HistoryEvents is the largest history length of the runs that carried the send.
+	HistoryEvents int64
+}
+
+// Broadcast seeds a topic of members users of the target's app, sends one in-app
+// notification to it, and waits for every inbox row.
+func Broadcast(ctx context.Context, t *Target, members int, pid int) (BroadcastResult, error) {
+	res := BroadcastResult{Members: members}
+	pool, err := pgxpool.New(ctx, t.DatabaseURL)
+	if err != nil {
+		return res, err
+	}
+	defer pool.Close()
+	var appID int64
+	if err := pool.QueryRow(ctx, "SELECT id FROM apps WHERE api_key = $1", t.APIKey).Scan(&appID); err != nil {
+		return res, err
+	}
+	topic := fmt.Sprintf("broadcast-%d", members)
+	if _, err := pool.Exec(ctx, `INSERT INTO users (app_id, identifier) SELECT $1, 'member-' || g FROM generate_series(1, $2) g ON CONFLICT DO NOTHING`, appID, members); err != nil {
+		return res, err
+	}
+	var topicID int64
+	if err := pool.QueryRow(ctx, `INSERT INTO topics (app_id, identifier, name) VALUES ($1, $2, $2) RETURNING id`, appID, topic).Scan(&topicID); err != nil {
+		return res, err
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO topic_subscriptions (topic_id, user_id) SELECT $1, id FROM users WHERE app_id = $2 AND identifier LIKE 'member-%'`, topicID, appID); err != nil {
+		return res, err
+	}
+	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE) users, topic_subscriptions"); err != nil {
+		return res, err
+	}
+
+	body := fmt.Appendf(nil, `{"notification":{"title":"broadcast"},"sendTo":{"topics":[%q]},"override":{"channels":["inApp"]}}`, topic)
+	start := time.Now()
+	status, out, err := t.Do(ctx, "POST", "/v3/notifications", body, t.AppHeaders())
+	if err := expect(status, out, err, 202); err != nil {
+		return res, err
+	}
+	var accepted struct{ RequestID string }
+	_ = json.Unmarshal(out, &accepted)
+	deadline := start.Add(30 * time.Minute)
+	for {
+		var n int
+		if err := pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE title = 'broadcast'").Scan(&n); err != nil {
+			return res, err
+		}
+		if n >= members {
+			break
+		}
+		if time.Now().After(deadline) {
+			return res, fmt.Errorf("only %d of %d broadcast rows after 30 minutes", n, members)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	res.Took = time.Since(start)
+	res.WorkerRSS = rss(pid)
+	res.HistoryEvents = historyLength(ctx, t.TemporalAddr, "send/"+accepted.RequestID)
+	res.Reference, err = copyReference(ctx, pool, appID, members)
+	return res, err
+}
+
+// copyReference copies rows like the broadcast's into the same table (for users of
+// another request id) and returns the time it took.
+func copyReference(ctx context.Context, pool *pgxpool.Pool, appID int64, n int) (time.Duration, error) {
+	rows, err := pool.Query(ctx, "SELECT id FROM users WHERE app_id = $1 AND identifier LIKE 'member-%' ORDER BY id", appID)
+	if err != nil {
+		return 0, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return 0, err
+	}
+	req := uuid.New()
+	src := make([][]any, len(ids))
+	for i, id := range ids {
+		src[i] = []any{appID, id, req, "reference", "reference row"}
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Release()
+	start := time.Now()
+	_, err = conn.Conn().CopyFrom(ctx, pgx.Identifier{"notifications"}, []string{"app_id", "user_id", "request_id", "title", "message"}, pgx.CopyFromRows(src))
+	return time.Since(start), err
+}
+
+// historyLength returns the history length of a workflow's latest run (0 when unknown). A
+// send continues as new, so each run's history stays short however large the audience.
+func historyLength(ctx context.Context, addr, workflowID string) int64 {
+	if addr == "" {
+		return 0
+	}
+	c, err := client.Dial(client.Options{HostPort: addr, Logger: silent{}})
+	if err != nil {
+		return 0
+	}
+	defer c.Close()
+	d, err := c.DescribeWorkflowExecution(ctx, workflowID, "")
+	if err != nil {
+		return 0
+	}
+	return d.WorkflowExecutionInfo.HistoryLength
+}
+
+// rss reads a local process's resident memory from /proc (0 when unknown).
+func rss(pid int) int64 {
+	if pid <= 0 {
+		return 0
+	}
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(f)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func (b *BroadcastResult) write(w io.Writer) {
+	ratio := b.Reference.Seconds() / max(b.Took.Seconds(), 0.001)
+	fmt.Fprintf(w, "## 3. Broadcast: one in-app send to a topic of %d users\n\n| measure | value | target |\n|---|---|---|\n", b.Members)
+	fmt.Fprintf(w, "| accepted → last inbox row | %.1f s | ≤ 10 s for 100,000 — %s |\n", b.Took.Seconds(), verdict(b.Members < 100_000 || b.Took <= 10*time.Second))
+	fmt.Fprintf(w, "| reference: CopyFrom of as many rows into the same table | %.2f s | |\n", b.Reference.Seconds())
+	fmt.Fprintf(w, "| ratio (reference / broadcast) | %.2f | ≥ 0.30 — %s |\n", ratio, verdict(ratio >= 0.3))
+	if b.HistoryEvents > 0 {
+		fmt.Fprintf(w, "| history events of the send's last run | %d | < 10%% of Temporal's 51,200 — %s |\n", b.HistoryEvents, verdict(b.HistoryEvents < 5120))
+	}
+	if b.WorkerRSS > 0 {
+		fmt.Fprintf(w, "| herald process RSS after the broadcast | %.0f MiB | bounded |\n", float64(b.WorkerRSS)/(1<<20))
+	}
+	fmt.Fprintln(w)
+}
