@@ -5,6 +5,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,12 @@ type Config struct {
 	LogLevel slog.Level
 	// LogFormat is text or json (HERALD_LOG_FORMAT).
 	LogFormat string
+	// SendRateLimit is how many sends per second each app may make through one API process
+	// (HERALD_SEND_RATE_LIMIT); 0 means no limit. N API processes allow N times as many.
+	SendRateLimit float64
+	// SendRateBurst is how many sends an app may make at once after a quiet period
+	// (HERALD_SEND_RATE_BURST); 0 means one second's worth of SendRateLimit.
+	SendRateBurst int
 	// BodyLimit is the largest request body accepted, in bytes (HERALD_BODY_LIMIT).
 	BodyLimit int
 	// DBMaxConns caps the Postgres pool (HERALD_DB_MAX_CONNS).
@@ -159,6 +166,14 @@ func Load(getenv func(string) string) (Config, error) {
 	dur("HERALD_REALTIME_PING_TIMEOUT", &c.RealtimePingTimeout)
 	dur("HERALD_REALTIME_TOKEN_TTL", &c.RealtimeTokenTTL)
 	num("HERALD_BODY_LIMIT", &c.BodyLimit, 1024)
+	num("HERALD_SEND_RATE_BURST", &c.SendRateBurst, 0)
+	if v := strings.TrimSpace(getenv("HERALD_SEND_RATE_LIMIT")); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err != nil || f < 0 || math.IsInf(f, 0) {
+			p.Addf("HERALD_SEND_RATE_LIMIT must be a number of sends per second (0 for no limit), got %q", v)
+		} else {
+			c.SendRateLimit = f
+		}
+	}
 	num("HERALD_DB_MAX_CONNS", &c.DBMaxConns, 2)
 	num("HERALD_RELAY_PACK_SIZE", &c.RelayPackSize, 1)
 	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)

@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/prefs"
+	"github.com/heraldhq/herald/ratelimit"
 	"github.com/heraldhq/herald/realtime"
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
@@ -26,11 +27,13 @@ type Handlers struct {
 	Devices    *devices.Service
 	// Realtime issues realtime tokens and serves the SSE stream.
 	Realtime *realtime.Service
+	// SendLimit caps sends per app and second (nil: no limit).
+	SendLimit *ratelimit.Limiter
 }
 
 // Register mounts the developer API on r (the /v3 group).
 func (h *Handlers) Register(r fiber.Router) {
-	r.Post("/notifications", h.Auth.App(), h.sendNotification)
+	r.Post("/notifications", h.Auth.App(), web.SendRateLimit(h.SendLimit), h.sendNotification)
 	r.Get("/notifications", h.Auth.UserOrApp("userIdentifier"), h.listNotifications)
 
 	app, user := h.Auth.App(), h.Auth.User()
