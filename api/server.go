@@ -20,6 +20,8 @@ type Options struct {
 	Log       *slog.Logger
 	// Mount adds routes outside /v1 and /v3 (the Socket.IO endpoint).
 	Mount []func(fiber.Router)
+	// RequestTimeout bounds each request but the realtime streams (0: none).
+	RequestTimeout time.Duration
 }
 
 // Registrar is a group of handlers that mounts its routes on a router.
@@ -38,6 +40,7 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		IdleTimeout:           2 * time.Minute,
 	})
 	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
+	app.Use(web.RequestTimeout(opts.RequestTimeout, "/v3/realtime", "/socket.io"))
 	dev.Register(app.Group("/v3"))
 	for _, m := range opts.Mount {
 		m(app)

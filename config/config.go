@@ -52,6 +52,10 @@ type Config struct {
 	// RelayPollInterval is how often the relay looks for requests whose start failed or whose
 	// accepting process died (HERALD_RELAY_POLL_INTERVAL).
 	RelayPollInterval time.Duration
+	// RequestTimeout bounds the handling of one API request (HERALD_REQUEST_TIMEOUT): past
+	// it, work waiting on Postgres is cancelled and the caller gets 503. Realtime streams
+	// are exempt; 0 disables it.
+	RequestTimeout time.Duration
 	// ShutdownTimeout bounds graceful shutdown (HERALD_SHUTDOWN_TIMEOUT).
 	ShutdownTimeout time.Duration
 	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers
@@ -103,6 +107,7 @@ func Defaults() Config {
 		RelayPackWindow:   5 * time.Millisecond,
 		RelayPollInterval: time.Second,
 		ShutdownTimeout:   15 * time.Second,
+		RequestTimeout:    30 * time.Second,
 		DataDir:           ".data",
 		Console:           consoleDefaults(),
 
@@ -179,6 +184,7 @@ func Load(getenv func(string) string) (Config, error) {
 	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)
 	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
 	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
+	dur("HERALD_REQUEST_TIMEOUT", &c.RequestTimeout)
 	loadConsole(getenv, &c, &p)
 	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {

@@ -150,7 +150,7 @@ func (s *Stack) HTTP() *fiber.App {
 		},
 	}}
 	sio := socketio.New(s.Realtime, s.Log.With("component", "socketio"))
-	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log, Mount: []func(fiber.Router){sio.Register}},
+	return api.New(api.Options{BodyLimit: s.Cfg.BodyLimit, Log: s.Log, Mount: []func(fiber.Router){sio.Register}, RequestTimeout: s.Cfg.RequestTimeout},
 		dev, health, s.consoleHandlers(), &v1.ProviderCallbacks{Channels: s.Channels})
 }
 

@@ -32,7 +32,10 @@ const (
 // SendLease is how long an attempt owns its message log row without renewing it. The
 // attempt's heartbeat renews it while its worker lives; after a worker dies, the retry
 // that Temporal starts once HeartbeatTimeout passes finds the row free within a lease.
-const SendLease = 30 * time.Second
+// It is a little longer than HeartbeatTimeout: a worker cut off from Temporal but not
+// from Postgres keeps its messages, so Temporal's retry elsewhere waits instead of
+// sending them a second time.
+const SendLease = 15 * time.Second
 
 // HeartbeatTimeout is how long DeliverBatch and SendMessage may go without a heartbeat
 // (they beat every two seconds) before Temporal takes their worker for dead and retries
