@@ -45,6 +45,15 @@ test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SI
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
 
+FUZZTIME ?= 30s
+FUZZ_TARGETS := ./notify/:FuzzParse ./users/:FuzzApplyPatch ./render/:FuzzRender ./flowdef/:FuzzParse ./realtime/socketio/:FuzzParse
+
+.PHONY: fuzz
+fuzz: ## run each fuzz target for FUZZTIME (default 30s); `make test` runs only their seed corpora
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "== $$fn in $$pkg"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) || exit 1; done
+
 .PHONY: bench
 bench: build $(BIN)/temporal ## run the benchmark suite on a stack it starts (about 10 min); writes docs/benchmarks.md
 	$(GO) run ./cmd/herald-bench -bin $(BIN)
