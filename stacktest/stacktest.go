@@ -33,6 +33,9 @@ type Options struct {
 	TemporalAddress string
 	// Configure adjusts the configuration before the stack opens.
 	Configure func(*config.Config)
+	// Log receives the stack's log instead of the default (the test output when
+	// HERALD_TEST_LOG is set, nowhere otherwise): tests that read the log set it.
+	Log *slog.Logger
 }
 
 // Env is a running stack.
@@ -71,7 +74,10 @@ func New(t testing.TB, opts Options) *Env {
 	if opts.Configure != nil {
 		opts.Configure(&cfg)
 	}
-	log := testLogger(t)
+	log := opts.Log
+	if log == nil {
+		log = testLogger(t)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s, err := stack.Open(ctx, cfg, log)
 	if err != nil {

@@ -223,7 +223,9 @@ func hmacRaw(secret, user string) []byte {
 	return m.Sum(nil)
 }
 
-func hmacOf(secret, user string) string { return base64.StdEncoding.EncodeToString(hmacRaw(secret, user)) }
+func hmacOf(secret, user string) string {
+	return base64.StdEncoding.EncodeToString(hmacRaw(secret, user))
+}
 
 // flipLast changes the last character of a credential.
 func flipLast(s string) string {

@@ -58,7 +58,13 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	e, c := stacktest.NewWithConsole(t, stacktest.Options{})
+	return newWorldWith(t, stacktest.Options{})
+}
+
+// newWorldWith builds the world on a stack started with opts.
+func newWorldWith(t *testing.T, opts stacktest.Options) *world {
+	t.Helper()
+	e, c := stacktest.NewWithConsole(t, opts)
 	w := &world{e: e, console: c}
 	w.a = w.tenant(t, "a")
 	w.b = w.tenant(t, "b")
