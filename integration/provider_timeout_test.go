@@ -22,7 +22,6 @@ func TestProviderTimeoutIsRetried(t *testing.T) {
 	var mu sync.Mutex
 	var arrivals []time.Time
 	release := make(chan struct{})
-	t.Cleanup(func() { close(release) })
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		var p webhook.Payload
@@ -41,6 +40,7 @@ func TestProviderTimeoutIsRetried(t *testing.T) {
 		w.WriteHeader(200)
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) }) // runs first: the hung handler returns, then the server closes
 	cfg, _ := json.Marshal(map[string]any{"url": srv.URL + "/hooks", "secret": hookSecret, "timeoutSeconds": 1})
 	if _, err := e.Stack.Channels.CreateInstance(t.Context(), e.App.AppID, "webhook", channels.InstanceInput{Provider: "webhook", Name: "slow hook", Config: cfg}); err != nil {
 		t.Fatal(err)
