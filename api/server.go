@@ -40,7 +40,9 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		IdleTimeout:           2 * time.Minute,
 	})
 	app.Use(recover.New(), web.RequestIDMiddleware, web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
-	app.Use(web.RequestTimeout(opts.RequestTimeout, "/v3/realtime", "/socket.io"))
+	// Streams and file downloads write their body after the handler returns, still reading
+	// through the request's context: they keep no deadline.
+	app.Use(web.RequestTimeout(opts.RequestTimeout, "/v3/realtime", "/socket.io", "/v1/files"))
 	dev.Register(app.Group("/v3"))
 	for _, m := range opts.Mount {
 		m(app)
