@@ -25,8 +25,8 @@ func TestWorkerStopsGracefullyOnSIGTERM(t *testing.T) {
 	worker := s.Start("worker")
 	req := c.send(inlineSend("Quarterly report", recipients, nil))
 	rows := func() int { return s.Count("SELECT count(*) FROM notifications WHERE request_id = $1", req) }
-	s.Eventually(2*time.Minute, "2,000 inbox rows and DeliverBatch running", func() bool {
-		return rows() >= 2000 && activityRunning(t, s, req, "DeliverBatch")
+	s.Eventually(2*time.Minute, "2,000 inbox rows and a DeliverBatch just started", func() bool {
+		return rows() >= 2000 && activityJustStarted(t, s, req, "DeliverBatch")
 	})
 	took, err := worker.Terminate(shutdownLimit)
 	atStop := rows()

@@ -133,9 +133,10 @@ func retriedActivities(t *testing.T, s *proctest.Stack, requestID string) (retri
 	return retried, maxAttempt
 }
 
-// activityRunning reports whether the run carrying a request has an activity of the
-// given name started on a worker right now.
-func activityRunning(t *testing.T, s *proctest.Stack, requestID, name string) bool {
+// activityJustStarted reports whether the run carrying a request has an activity of the
+// given name that started on a worker less than 150 ms ago: a fault injected now lands
+// in the middle of it (a DeliverBatch of 1,000 recipients takes several hundred ms).
+func activityJustStarted(t *testing.T, s *proctest.Stack, requestID, name string) bool {
 	t.Helper()
 	var wf string
 	if err := s.Local.DB.Pool.QueryRow(context.Background(), "SELECT coalesce(workflow_id, '') FROM notification_requests WHERE id = $1", requestID).Scan(&wf); err != nil {
@@ -149,7 +150,8 @@ func activityRunning(t *testing.T, s *proctest.Stack, requestID, name string) bo
 		return false
 	}
 	for _, a := range d.GetPendingActivities() {
-		if a.GetActivityType().GetName() == name && a.GetState() == enums.PENDING_ACTIVITY_STATE_STARTED {
+		if a.GetActivityType().GetName() == name && a.GetState() == enums.PENDING_ACTIVITY_STATE_STARTED &&
+			time.Since(a.GetLastStartedTime().AsTime()) < 150*time.Millisecond {
 			return true
 		}
 	}

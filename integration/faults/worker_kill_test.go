@@ -40,8 +40,8 @@ func TestWorkerKilledMidInAppSend(t *testing.T) {
 	start := time.Now()
 	req := c.send(inlineSend("Big announcement", recipients, nil))
 	rows := func() int { return s.Count("SELECT count(*) FROM notifications WHERE request_id = $1", req) }
-	s.Eventually(2*time.Minute, "4,000 inbox rows and DeliverBatch running", func() bool {
-		return rows() >= 4000 && activityRunning(t, s, req, "DeliverBatch")
+	s.Eventually(2*time.Minute, "4,000 inbox rows and a DeliverBatch just started", func() bool {
+		return rows() >= 4000 && activityJustStarted(t, s, req, "DeliverBatch")
 	})
 	worker.Kill()
 	killed := time.Now()
