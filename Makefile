@@ -33,12 +33,26 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 	$(BIN)/herald dev
 
 .PHONY: test
-test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server
+test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-faults
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
+	$(MAKE) test-faults
+
+.PHONY: test-faults
+test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)
+	HERALD_FAULTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v $(GO_TEST_FLAGS) ./integration/faults/
 
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
+
+FUZZTIME ?= 30s
+FUZZ_TARGETS := ./notify/:FuzzParse ./users/:FuzzApplyPatch ./render/:FuzzRender ./flowdef/:FuzzParse ./realtime/socketio/:FuzzParse
+
+.PHONY: fuzz
+fuzz: ## run each fuzz target for FUZZTIME (default 30s); `make test` runs only their seed corpora
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "== $$fn in $$pkg"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) || exit 1; done
 
 .PHONY: bench
 bench: build $(BIN)/temporal ## run the benchmark suite on a stack it starts (about 10 min); writes docs/benchmarks.md

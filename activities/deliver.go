@@ -46,6 +46,7 @@ type Delivery struct {
 // pending. Each page is one transaction; a retried call writes nothing twice (inbox rows
 // and log rows are unique per request, user and channel) and hands out the same jobs.
 func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
+	defer keepAlive(ctx, nil)()
 	ids := make([]uuid.UUID, len(in.Cursors))
 	for i, c := range in.Cursors {
 		ids[i] = c.RequestID
@@ -123,6 +124,11 @@ func (a *Delivery) deliverRequest(ctx context.Context, sc *sendContext, c send.C
 		c = next
 		if done {
 			return c, used, true, nil
+		}
+		// A worker shutting down hands the rest back after the page it wrote: the
+		// workflow continues on another worker from the returned cursor.
+		if workerStopping(ctx) {
+			return c, budget, false, nil
 		}
 	}
 	return c, used, false, nil

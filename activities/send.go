@@ -39,6 +39,11 @@ func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResu
 	if err != nil {
 		return send.SendResult{}, db.MapError(err)
 	}
+	defer keepAlive(ctx, func(ctx context.Context) {
+		if _, err := a.DB.RenewMessageLease(ctx, dbsqlc.RenewMessageLeaseParams{ID: lg.ID, Attempts: lg.Attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil && ctx.Err() == nil {
+			a.Log.Warn("could not renew a message lease", "logId", lg.ID, "error", err)
+		}
+	})()
 	e, err := a.sendEntry(ctx, lg.RequestID)
 	if err != nil {
 		return a.retryLater(ctx, lg, err)
@@ -212,7 +217,13 @@ func (a *Delivery) notClaimed(ctx context.Context, job send.Job) (send.SendResul
 		return send.SendResult{}, db.MapError(err)
 	}
 	if lg.Status == delivery.StatusQueued {
-		return send.SendResult{}, temporal.NewApplicationError("another attempt is sending this message", errBusy)
+		// Retry when the holder's lease runs out: it is renewed while its worker lives.
+		wait := time.Second
+		if lg.LockedUntil != nil {
+			wait = min(max(time.Until(*lg.LockedUntil)+500*time.Millisecond, time.Second), send.SendLease)
+		}
+		return send.SendResult{}, temporal.NewApplicationErrorWithOptions("another attempt is sending this message", errBusy,
+			temporal.ApplicationErrorOptions{NextRetryDelay: wait})
 	}
 	return send.SendResult{Status: lg.Status, Provider: deref(lg.Provider)}, nil
 }

@@ -31,6 +31,8 @@ type Options struct {
 	Telemetry fiber.Handler
 	// Metrics is served at /metrics when set.
 	Metrics http.Handler
+	// RequestTimeout bounds each request but the realtime streams (0: none).
+	RequestTimeout time.Duration
 }
 
 // Registrar is a group of handlers that mounts its routes on a router.
@@ -57,6 +59,9 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		app.Use(opts.Telemetry)
 	}
 	app.Use(web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
+	// Streams and file downloads write their body after the handler returns, still reading
+	// through the request's context: they keep no deadline.
+	app.Use(web.RequestTimeout(opts.RequestTimeout, "/v3/realtime", "/socket.io", "/v1/files"))
 	if opts.Metrics != nil {
 		app.Get("/metrics", adaptor.HTTPHandler(opts.Metrics))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,12 @@ type Config struct {
 	LogLevel slog.Level
 	// LogFormat is text or json (HERALD_LOG_FORMAT).
 	LogFormat string
+	// SendRateLimit is how many sends per second each app may make through one API process
+	// (HERALD_SEND_RATE_LIMIT); 0 means no limit. N API processes allow N times as many.
+	SendRateLimit float64
+	// SendRateBurst is how many sends an app may make at once after a quiet period
+	// (HERALD_SEND_RATE_BURST); 0 means one second's worth of SendRateLimit.
+	SendRateBurst int
 	// BodyLimit is the largest request body accepted, in bytes (HERALD_BODY_LIMIT).
 	BodyLimit int
 	// DBMaxConns caps the Postgres pool (HERALD_DB_MAX_CONNS).
@@ -46,6 +53,10 @@ type Config struct {
 	// RelayPollInterval is how often the relay looks for requests whose start failed or whose
 	// accepting process died (HERALD_RELAY_POLL_INTERVAL).
 	RelayPollInterval time.Duration
+	// RequestTimeout bounds the handling of one API request (HERALD_REQUEST_TIMEOUT): past
+	// it, work waiting on Postgres is cancelled and the caller gets 503. Realtime streams
+	// are exempt; 0 disables it.
+	RequestTimeout time.Duration
 	// ShutdownTimeout bounds graceful shutdown (HERALD_SHUTDOWN_TIMEOUT).
 	ShutdownTimeout time.Duration
 	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers
@@ -108,6 +119,7 @@ func Defaults() Config {
 		RelayPackWindow:   5 * time.Millisecond,
 		RelayPollInterval: time.Second,
 		ShutdownTimeout:   15 * time.Second,
+		RequestTimeout:    30 * time.Second,
 		DataDir:           ".data",
 		Console:           consoleDefaults(),
 		Ops:               operationsDefaults(),
@@ -174,16 +186,21 @@ func Load(getenv func(string) string) (Config, error) {
 	dur("HERALD_REALTIME_PING_TIMEOUT", &c.RealtimePingTimeout)
 	dur("HERALD_REALTIME_TOKEN_TTL", &c.RealtimeTokenTTL)
 	num("HERALD_BODY_LIMIT", &c.BodyLimit, 1024)
+	num("HERALD_SEND_RATE_BURST", &c.SendRateBurst, 0)
+	if v := strings.TrimSpace(getenv("HERALD_SEND_RATE_LIMIT")); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err != nil || f < 0 || math.IsInf(f, 0) {
+			p.Addf("HERALD_SEND_RATE_LIMIT must be a number of sends per second (0 for no limit), got %q", v)
+		} else {
+			c.SendRateLimit = f
+		}
+	}
 	num("HERALD_DB_MAX_CONNS", &c.DBMaxConns, 2)
 	num("HERALD_RELAY_PACK_SIZE", &c.RelayPackSize, 1)
 	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)
 	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
 	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
-	for _, h := range strings.Split(getenv("HERALD_FETCH_ALLOWED_HOSTS"), ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			c.FetchAllowedHosts = append(c.FetchAllowedHosts, h)
-		}
-	}
+	c.FetchAllowedHosts = list(getenv("HERALD_FETCH_ALLOWED_HOSTS"))
+	dur("HERALD_REQUEST_TIMEOUT", &c.RequestTimeout)
 	loadConsole(getenv, &c, &p)
 	loadOperations(getenv, &c, &p)
 	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {

@@ -68,6 +68,10 @@ const (
 	codeForeignKeyViolation = "23503"
 	codeCheckViolation      = "23514"
 	codeInvalidText         = "22P02"
+	// Text Postgres cannot store: invalid UTF-8 or a NUL byte (22021), a \u0000 escape in
+	// JSON (22P05).
+	codeBadCharacter       = "22021"
+	codeUntranslatableChar = "22P05"
 )
 
 // MapError classifies a database error at the store edge: no rows → not found, unique
@@ -91,6 +95,8 @@ func MapError(err error) error {
 			return &herald.Error{Code: herald.ECONFLICT, Message: "already exists", Err: err}
 		case codeForeignKeyViolation, codeCheckViolation, codeInvalidText:
 			return &herald.Error{Code: herald.EINVALID, Message: "invalid reference or value", Err: err}
+		case codeBadCharacter, codeUntranslatableChar:
+			return &herald.Error{Code: herald.EINVALID, Message: "text must be valid UTF-8 without NUL characters", Err: err}
 		}
 		if len(pgErr.Code) >= 2 && (pgErr.Code[:2] == "08" || pgErr.Code[:2] == "57") {
 			return &herald.Error{Code: herald.EUNAVAILABLE, Message: "database unavailable", Err: err}

@@ -19,6 +19,16 @@ func FreePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
+// portFree reports whether a TCP port on 127.0.0.1 can be listened on now.
+func portFree(port int) bool {
+	l, err := net.Listen("tcp", hostPort(port))
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
+}
+
 // Answers reports whether something accepts TCP connections at addr.
 func Answers(ctx context.Context, addr string) bool {
 	d := net.Dialer{Timeout: 500 * time.Millisecond}

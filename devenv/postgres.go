@@ -75,17 +75,24 @@ func PrivatePostgres(ctx context.Context, dir, dbName string) (string, error) {
 			return "", fmt.Errorf("initdb %s: %w\n%s", dir, err, out)
 		}
 	}
+	port := 0
 	if b, err := os.ReadFile(portFile); err == nil {
-		if port, _ := strconv.Atoi(strings.TrimSpace(string(b))); port > 0 {
-			url := postgresURL(port, dbName)
+		if p, _ := strconv.Atoi(strings.TrimSpace(string(b))); p > 0 {
+			url := postgresURL(p, dbName)
 			if PostgresAnswers(ctx, url) {
 				return url, nil
 			}
+			// Start again on the same port when it is free, so the URL clients hold
+			// (a running API, a restart in a fault test) keeps working.
+			if portFree(p) {
+				port = p
+			}
 		}
 	}
-	port, err := FreePort()
-	if err != nil {
-		return "", err
+	if port == 0 {
+		if port, err = FreePort(); err != nil {
+			return "", err
+		}
 	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300", port, dir)
 	logFile := filepath.Join(dir, "server.log")

@@ -123,6 +123,9 @@ func TestWebhookDeliveryFaultsAndCallbacks(t *testing.T) {
 	if l := logs["limited/webhook"]; l.Status != "sent" || l.Attempts != 2 {
 		t.Errorf("limited log %+v", l)
 	}
+	t.Logf("provider faults: 500,503 then 200 → %s after %d attempts; 400 → %s after %d attempt; 429 (Retry-After 2) → %s after %d attempts, %s apart",
+		logs["flaky/webhook"].Status, logs["flaky/webhook"].Attempts, logs["refused/webhook"].Status, logs["refused/webhook"].Attempts,
+		logs["limited/webhook"].Status, logs["limited/webhook"].Attempts, gapOf(lim).Round(time.Millisecond))
 
 	// The endpoint reports delivery back, signed with the same secret.
 	callback := fmt.Sprintf("/v1/providerInstances/%d/callback", inst.ID)

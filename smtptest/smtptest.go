@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
@@ -33,6 +34,7 @@ type Server struct {
 	mu     sync.Mutex
 	msgs   []Message
 	reject map[string]*smtp.SMTPError
+	delay  time.Duration
 	srv    *smtp.Server
 }
 
@@ -129,6 +131,16 @@ func (s *Server) Reject(addr string, code int) {
 	s.reject[strings.ToLower(addr)] = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: "rejected by test"}
 }
 
+// SetDelay makes the server take d to answer MAIL FROM, as a slow or distant mail server
+// would (fault tests use it to catch sends in flight). The delay comes before the message
+// is accepted, never between receiving it and answering 250, so a client that goes away
+// during it has sent nothing.
+func (s *Server) SetDelay(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delay = d
+}
+
 // Messages returns the accepted messages so far.
 func (s *Server) Messages() []Message {
 	s.mu.Lock()
@@ -163,6 +175,10 @@ func (ss *session) Auth(string) (sasl.Server, error) {
 }
 
 func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
+	ss.s.mu.Lock()
+	delay := ss.s.delay
+	ss.s.mu.Unlock()
+	time.Sleep(delay)
 	if ss.s.Username != "" && !ss.authed {
 		return smtp.ErrAuthRequired
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -35,6 +36,7 @@ import (
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/outbox"
 	"github.com/heraldhq/herald/prefs"
+	"github.com/heraldhq/herald/ratelimit"
 	"github.com/heraldhq/herald/realtime"
 	"github.com/heraldhq/herald/realtime/socketio"
 	"github.com/heraldhq/herald/schedules"
@@ -75,6 +77,8 @@ type Stack struct {
 	Events events.Publisher
 	// Realtime pushes inbox changes to connected clients (run by API processes).
 	Realtime *realtime.Service
+	// SendLimit is this process's per-app send rate limit (nil when off).
+	SendLimit *ratelimit.Limiter
 	ConsoleServices
 	FlowServices
 	OperationsServices
@@ -133,6 +137,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Devices.Keys = s.Apps.VAPIDKeys
 	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps(cfg))
 	s.Channels.Keys = s.Apps.VAPIDKeys
+	s.SendLimit = sendLimiter(cfg)
 	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{
 		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
 		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
@@ -163,7 +168,7 @@ func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
 	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime,
 		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
-		Templates: s.Templates, Workflows: s.workflowHandlers()}
+		Templates: s.Templates, Workflows: s.workflowHandlers(), SendLimit: s.SendLimit}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
 		"temporal": func(ctx context.Context) error {
@@ -173,7 +178,7 @@ func (s *Stack) HTTP() *fiber.App {
 	}}
 	sio := socketio.New(s.Realtime, s.Log.With("component", "socketio"))
 	opts := api.Options{
-		BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies,
+		BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
 		Mount: []func(fiber.Router){sio.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsAddr == "" {
@@ -266,4 +271,14 @@ func SecretKey(cfg config.Config, generate bool) (string, error) {
 		return "", err
 	}
 	return key, nil
+}
+
+// sendLimiter builds the per-app send rate limit of HERALD_SEND_RATE_LIMIT; the burst
+// defaults to one second's worth of sends.
+func sendLimiter(cfg config.Config) *ratelimit.Limiter {
+	burst := cfg.SendRateBurst
+	if burst == 0 {
+		burst = int(math.Ceil(cfg.SendRateLimit))
+	}
+	return ratelimit.New(cfg.SendRateLimit, burst)
 }

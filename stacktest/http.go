@@ -38,9 +38,20 @@ func (r *Response) Map(t testing.TB) map[string]any {
 var client = &http.Client{Timeout: 30 * time.Second}
 
 // Do sends a request. body may be nil, a []byte/string sent as is, or a value encoded as
-// JSON.
+// JSON (sent as application/json unless h sets another Content-Type). A transport error
+// fails the test.
 func (e *Env) Do(method, path string, body any, h Headers) *Response {
 	e.T.Helper()
+	res, err := e.Try(method, path, body, h)
+	if err != nil {
+		e.T.Fatalf("%s %s: %v", method, path, err)
+	}
+	return res
+}
+
+// Try is Do that returns a transport error (a reset or hung connection) instead of
+// failing the test, for tests that count them.
+func (e *Env) Try(method, path string, body any, h Headers) (*Response, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -51,13 +62,13 @@ func (e *Env) Do(method, path string, body any, h Headers) *Response {
 	default:
 		enc, err := json.Marshal(b)
 		if err != nil {
-			e.T.Fatal(err)
+			return nil, err
 		}
 		rd = bytes.NewReader(enc)
 	}
 	req, err := http.NewRequest(method, e.BaseURL+path, rd)
 	if err != nil {
-		e.T.Fatal(err)
+		return nil, err
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -67,18 +78,18 @@ func (e *Env) Do(method, path string, body any, h Headers) *Response {
 	}
 	res, err := client.Do(req)
 	if err != nil {
-		e.T.Fatalf("%s %s: %v", method, path, err)
+		return nil, err
 	}
 	defer res.Body.Close()
 	out, err := io.ReadAll(res.Body)
 	if err != nil {
-		e.T.Fatal(err)
+		return nil, err
 	}
 	r := &Response{Status: res.StatusCode, Body: out, Header: res.Header}
 	if e.OnResponse != nil {
 		e.OnResponse(method, path, r)
 	}
-	return r
+	return r, nil
 }
 
 // AppHeaders are app-mode credentials of the test app.

@@ -71,15 +71,8 @@ func (s *Service) PatchProfile(ctx context.Context, appID int64, identifier stri
 		if err != nil {
 			return db.MapError(err)
 		}
-		doc := []byte(u.Profile)
-		for i, op := range patch {
-			if doc, err = (jsonpatch.Patch{op}).ApplyWithOptions(doc, patchOptions); err != nil {
-				return herald.Invalid(describePatchError(i, op, err))
-			}
-		}
-		var probs herald.Problems
-		CheckProfile("the patched profile", doc, &probs)
-		if err := probs.Err(); err != nil {
+		doc, err := applyPatch(u.Profile, patch)
+		if err != nil {
 			return err
 		}
 		u, err = q.ReplaceUserProfile(ctx, dbsqlc.ReplaceUserProfileParams{ID: u.ID, AppID: appID, Profile: doc})
@@ -87,6 +80,35 @@ func (s *Service) PatchProfile(ctx context.Context, appID int64, identifier stri
 		return db.MapError(err)
 	})
 	return out, err
+}
+
+// ApplyPatch applies the JSON Patch document body to a profile, as PATCH /profile does,
+// and returns the patched profile, or a 400 error naming every malformed operation, the
+// operation that cannot be applied, or why the result is not a valid profile. It touches
+// no storage: the store applies it to the locked row.
+func ApplyPatch(profile json.RawMessage, body []byte) (json.RawMessage, error) {
+	var p herald.Problems
+	patch := parsePatch(body, &p)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	return applyPatch(profile, patch)
+}
+
+func applyPatch(profile json.RawMessage, patch jsonpatch.Patch) (json.RawMessage, error) {
+	doc := []byte(profile)
+	var err error
+	for i, op := range patch {
+		if doc, err = (jsonpatch.Patch{op}).ApplyWithOptions(doc, patchOptions); err != nil {
+			return nil, herald.Invalid(describePatchError(i, op, err))
+		}
+	}
+	var probs herald.Problems
+	CheckProfile("the patched profile", doc, &probs)
+	if err := probs.Err(); err != nil {
+		return nil, err
+	}
+	return doc, nil
 }
 
 // patchOps lists the RFC 6902 operations and whether each needs value and from.

@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/inbox"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/prefs"
+	"github.com/heraldhq/herald/ratelimit"
 	"github.com/heraldhq/herald/realtime"
 	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/topics"
@@ -30,11 +31,13 @@ type Handlers struct {
 	// Templates serves the in-app UI strings (translations).
 	Templates *templates.Service
 	Workflows *Workflows
+	// SendLimit caps sends per app and second (nil: no limit).
+	SendLimit *ratelimit.Limiter
 }
 
 // Register mounts the developer API on r (the /v3 group).
 func (h *Handlers) Register(r fiber.Router) {
-	r.Post("/notifications", h.Auth.App(), h.sendNotification)
+	r.Post("/notifications", h.Auth.App(), web.SendRateLimit(h.SendLimit), h.sendNotification)
 	r.Get("/notifications", h.Auth.UserOrApp("userIdentifier"), h.listNotifications)
 
 	app, user := h.Auth.App(), h.Auth.User()

@@ -3,6 +3,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"math"
@@ -77,6 +78,10 @@ func render(c *fiber.Ctx, err error) (int, ErrorBody) {
 		default:
 			return status, ErrorBody{Status: "error", Message: he.Message, RequestID: requestIDIf(c, status)}
 		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The request's deadline passed while a dependency was slow to answer.
+		return fiber.StatusServiceUnavailable, ErrorBody{Status: "error", Message: "the request timed out waiting for a dependency: try again"}
 	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) {

@@ -35,9 +35,19 @@ const (
 	SendRetryWindow  = time.Hour
 )
 
-// SendLease is how long an attempt owns its message log row; shorter than
-// SendStartToClose so Temporal's retry after a lost worker finds the row free.
-const SendLease = SendStartToClose - 10*time.Second
+// SendLease is how long an attempt owns its message log row without renewing it. The
+// attempt's heartbeat renews it while its worker lives; after a worker dies, the retry
+// that Temporal starts once HeartbeatTimeout passes finds the row free within a lease.
+// It is a little longer than HeartbeatTimeout: a worker cut off from Temporal but not
+// from Postgres keeps its messages, so Temporal's retry elsewhere waits instead of
+// sending them a second time.
+const SendLease = 15 * time.Second
+
+// HeartbeatTimeout is how long DeliverBatch and SendMessage may go without a heartbeat
+// (they beat every two seconds) before Temporal takes their worker for dead and retries
+// them elsewhere. Without it, an activity on a killed worker waits for its whole
+// start-to-close timeout (minutes) before its retry.
+const HeartbeatTimeout = 10 * time.Second
 
 // Workflow delivers the requests of its input. DeliverBatch resolves the next slice of
 // about a thousand recipients, writes in-app rows and the message log, and returns the
@@ -51,6 +61,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		ctx: ctx,
 		deliverCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout:    2 * time.Minute,
+			HeartbeatTimeout:       HeartbeatTimeout,
 			ScheduleToCloseTimeout: 24 * time.Hour,
 			RetryPolicy: &temporal.RetryPolicy{
 				InitialInterval:    200 * time.Millisecond,
@@ -60,6 +71,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		}),
 		sendCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout:    SendStartToClose,
+			HeartbeatTimeout:       HeartbeatTimeout,
 			ScheduleToCloseTimeout: SendRetryWindow,
 			RetryPolicy: &temporal.RetryPolicy{
 				InitialInterval:    time.Second,
