@@ -5,8 +5,8 @@ package config
 import (
 	"fmt"
 	"log/slog"
-	"net"
 	"math"
+	"net"
 	"strconv"
 	"strings"
 	"time"
