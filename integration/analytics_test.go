@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/realtimetest"
 	"github.com/heraldhq/herald/smtptest"
 	"github.com/heraldhq/herald/stacktest"
 	"github.com/heraldhq/herald/templates"
@@ -272,6 +274,27 @@ func TestAnalyticsOfAScriptedScenario(t *testing.T) {
 	if f.UserIdentifier != "dave" || f.Channel != "webhook" || logs[f.RequestID]["dave/webhook"].Status != "failed" ||
 		f.WorkflowID != logs[f.RequestID]["dave/webhook"].WorkflowID || !strings.HasPrefix(f.WorkflowID, "send") {
 		t.Errorf("failed log %+v", f)
+	}
+
+	// The same outcomes in the metrics: decisions without a provider, each provider call
+	// with its latency, and the open realtime connections.
+	q := url.Values{"apiKey": {e.App.APIKey}, "userId": {"ann"}}
+	if c := realtimetest.OpenSSE(t, e.BaseURL+"/v3/realtime?"+q.Encode(), nil); c.Status != 200 {
+		t.Fatalf("SSE: %d %s", c.Status, c.Body)
+	}
+	e.Eventually(realtimetest.WaitTimeout, "the stream to attach", func() bool { return e.Stack.Realtime.Hub.Connections() == 1 })
+	metrics := string(e.Do("GET", "/metrics", nil, nil).Body)
+	for _, want := range []string{
+		`herald_deliveries_total{channel="inApp",provider="",status="delivered"} 14`,
+		`herald_deliveries_total{channel="webhook",provider="",status="skipped"} 3`,
+		`herald_deliveries_total{channel="webhook",provider="webhook",status="sent"} 8`,
+		`herald_deliveries_total{channel="webhook",provider="webhook",status="failed"} 1`,
+		`herald_provider_call_duration_seconds_count{channel="webhook",provider="webhook"} 9`,
+		`herald_realtime_connections 1`,
+	} {
+		if !strings.Contains(metrics, want+"\n") {
+			t.Errorf("metrics lack %s", want)
+		}
 	}
 }
 
