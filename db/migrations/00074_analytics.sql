@@ -45,7 +45,8 @@ CREATE TABLE analytics_pending (
     event       text   NOT NULL,
     request_id  uuid,
     count       bigint NOT NULL
-);
+-- A queue: every rollup deletes what it moved, so vacuum it by a fixed number of dead rows.
+) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000);
 CREATE INDEX analytics_pending_app ON analytics_pending (app_id, day);
 CREATE INDEX analytics_pending_request ON analytics_pending (request_id) WHERE request_id IS NOT NULL;
 
