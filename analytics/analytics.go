@@ -66,7 +66,8 @@ func (s *Service) App(ctx context.Context, appID int64, r Range) ([]Day, error) 
 }
 
 // Templates returns the counts of each of the app's templates (those without events
-// included), of deleted templates that have counts in the range, and of sends without one.
+// included, by identifier), then of deleted templates that have counts in the range (by
+// identifier), and of sends without one.
 func (s *Service) Templates(ctx context.Context, appID int64, r Range) (TemplatesReport, error) {
 	list, err := s.db.ListTemplates(ctx, appID)
 	if err != nil {
@@ -90,10 +91,9 @@ func (s *Service) Templates(ctx context.Context, appID int64, r Range) (Template
 		known[t.Identifier] = true
 		out.Templates = append(out.Templates, TemplateSeries{ID: &t.ID, Identifier: t.Identifier, Name: t.Name, Series: *by.get(t.Identifier)})
 	}
-	for _, k := range by.keys {
-		if k != "" && !known[k] {
-			out.Templates = append(out.Templates, TemplateSeries{Identifier: k, Series: *by.get(k)})
-		}
+	gone := slices.Sorted(slices.Values(slices.DeleteFunc(slices.Clone(by.keys), func(k string) bool { return k == "" || known[k] })))
+	for _, k := range gone {
+		out.Templates = append(out.Templates, TemplateSeries{Identifier: k, Series: *by.get(k)})
 	}
 	return out, nil
 }

@@ -269,3 +269,35 @@ func TestAnalyticsAccessAndBadQueries(t *testing.T) {
 	wantMessages(t, e.Do("GET", notes+"?limit=x", nil, bearer(a.tok)), "limit must be an integer number")
 	must(t, e.Do("GET", notes+"?fromDate=2024-01-01&toDate=2024-12-31&limit=100", nil, bearer(viewer)), 200, "a year of sends")
 }
+
+// An in-app notification written by a workflow step (source key flow:<step>) counts for the
+// template of that step's message log row, not for the send's.
+func TestAnalyticsAttributeWorkflowStepsToTheirTemplate(t *testing.T) {
+	e := newEnv(t)
+	a := e.tenant(t, "steps@example.com")
+	ids := e.users(t, a.appID, "ann")
+	day := time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
+	req := uuid.New()
+	e.seedLogs(t, a.appID, ids, logRow{req: req, user: "ann", channel: "inApp", status: "delivered", template: "plain", at: day})
+	e.exec(t, `INSERT INTO message_logs (app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, template_identifier,
+		idempotency_key, created_at) VALUES ($1, $2, 'flow/x', $3, 'ann', 'inApp', 'remind', 'queued', 'reminder', 'k', $4)`, a.appID, req, ids["ann"], day)
+	e.exec(t, "UPDATE message_logs SET status = 'delivered', delivered_at = $2 WHERE step_key = 'remind' AND request_id = $1", req, day.Add(time.Hour))
+	e.exec(t, "INSERT INTO notifications (app_id, user_id, request_id, source_key) VALUES ($1, $2, $3, ''), ($1, $2, $3, 'flow:remind')", a.appID, ids["ann"], req)
+	e.exec(t, "UPDATE notifications SET read_at = $2 WHERE request_id = $1 AND source_key = 'flow:remind'", req, day.Add(2*time.Hour))
+	e.exec(t, "UPDATE notifications SET seen_at = $2 WHERE request_id = $1", req, day.Add(3*time.Hour))
+
+	var rep struct {
+		Templates []struct {
+			Identifier string
+			series
+		}
+	}
+	must(t, e.Do("GET", fmt.Sprintf("/v1/analytics/apps/%d/templates?fromDate=2026-02-01&toDate=2026-02-01", a.appID), nil, bearer(a.tok)), 200, "templates").JSON(t, &rep)
+	var got []string
+	for _, x := range rep.Templates {
+		got = append(got, x.Identifier+" "+x.Totals.String())
+	}
+	if want := "plain 1/1/0/0/1/0/0,reminder 1/1/0/0/1/1/0"; strings.Join(got, ",") != want {
+		t.Errorf("templates %v, want %s", got, want)
+	}
+}
