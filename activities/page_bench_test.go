@@ -16,8 +16,8 @@ import (
 	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/providers/webhook"
 	"github.com/heraldhq/herald/secrets"
-	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/telemetry"
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
