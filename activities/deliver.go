@@ -35,6 +35,8 @@ type Delivery struct {
 	Templates *templates.Service
 	BatchSize int
 	Log       *slog.Logger
+	// Metrics, when set, counts outcomes and times provider calls.
+	Metrics Metrics
 
 	cacheOnce sync.Once
 	cache     *sendCache

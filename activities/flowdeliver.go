@@ -110,6 +110,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flow.DeliverStepIn
 		if err := a.DB.SettleStepLog(ctx, dbsqlc.SettleStepLogParams{ID: lg.ID, Status: delivery.StatusSkipped, Reason: reason}); err != nil {
 			return later(db.MapError(err))
 		}
+		a.decided(lg.Channel, delivery.StatusSkipped)
 		return flow.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
 	}
 	data, runData, err := stepData(e, in, user)
@@ -300,6 +301,7 @@ func (a *Delivery) stepInbox(ctx context.Context, in flow.DeliverStepInput, e *s
 	if err != nil {
 		return fromSend(a.retryLater(ctx, lg, db.MapError(err)))
 	}
+	a.decided(lg.Channel, delivery.StatusDelivered)
 	a.Publisher.Publish(ctx, events.Event{Kind: events.NewNotification, AppID: in.AppID, UserIDs: []int64{lg.UserID}, NotificationIDs: []int64{id}})
 	return flow.DeliverStepResult{Status: stepSent, NotificationID: id}, nil
 }

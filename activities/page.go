@@ -76,6 +76,7 @@ func (a *Delivery) deliverPage(ctx context.Context, sc *sendContext, page []reci
 	if err != nil {
 		return 0, nil, db.MapError(err)
 	}
+	a.pageDecided(logged)
 	jobs, err := a.jobs(ctx, sc, w, logged)
 	if err != nil {
 		return 0, nil, err

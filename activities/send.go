@@ -84,14 +84,20 @@ func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.Message
 		c := &plan[i]
 		m := msg
 		m.Override = e.providerOverride(lg.Channel, c.Provider)
+		start := time.Now()
 		res, err := a.sendVia(ctx, c, e, lg, m)
+		took := time.Since(start)
 		if err == nil {
+			a.providerCall(lg.Channel, c.Provider, callSent, took)
 			a.recordSent(ctx, lg, c, res, strings.Join(failures, "; "))
 			return send.SendResult{Status: delivery.StatusSent, Provider: c.Provider}, nil
 		}
 		failures = append(failures, fmt.Sprintf("%s (%s): %v", c.Name, c.Provider, err))
 		var pe *providers.Error
-		if !providers.IsPermanent(err) {
+		if providers.IsPermanent(err) {
+			a.providerCall(lg.Channel, c.Provider, callFailed, took)
+		} else {
+			a.providerCall(lg.Channel, c.Provider, callError, took)
 			permanent = false
 			if errors.As(err, &pe) && pe.RetryAfter > wait {
 				wait = pe.RetryAfter
@@ -193,6 +199,10 @@ func (a *Delivery) failed(ctx context.Context, lg dbsqlc.MessageLog, c *channels
 	}
 	if err := a.DB.MarkMessageFailed(ctx, params); err != nil {
 		return send.SendResult{}, db.MapError(err)
+	}
+	if c == nil {
+		// Failures after provider calls were counted per call.
+		a.decided(lg.Channel, delivery.StatusFailed)
 	}
 	return send.SendResult{Status: delivery.StatusFailed}, temporal.NewNonRetryableApplicationError(text, errType, nil)
 }

@@ -39,6 +39,8 @@ type Hub struct {
 	closed bool
 
 	overflows atomic.Int64
+	// conns counts attached connections, so the metrics gauge reads it without the lock.
+	conns atomic.Int64
 }
 
 // NewHub returns a hub reading through store, with queue messages of room per connection.
@@ -65,6 +67,7 @@ func (h *Hub) Attach(appID, userID int64, identifier string, onClose func()) (*C
 		h.users[k] = map[*Client]struct{}{}
 	}
 	h.users[k][c] = struct{}{}
+	h.conns.Add(1)
 	return c, nil
 }
 
@@ -73,6 +76,9 @@ func (h *Hub) detach(c *Client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if set := h.users[k]; set != nil {
+		if _, ok := set[c]; ok {
+			h.conns.Add(-1)
+		}
 		delete(set, c)
 		if len(set) == 0 {
 			delete(h.users, k)
@@ -97,6 +103,10 @@ func (h *Hub) Stats() Stats {
 	}
 	return s
 }
+
+// Connections is the number of open connections, read without locking (the metrics
+// gauge calls it at every scrape).
+func (h *Hub) Connections() int64 { return h.conns.Load() }
 
 // Close closes every connection and refuses new ones.
 func (h *Hub) Close() {

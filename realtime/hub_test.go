@@ -174,3 +174,25 @@ func TestPairs(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestHubCountsConnections(t *testing.T) {
+	h := NewHub(nil, 1, slog.New(slog.DiscardHandler))
+	a, err := h.Attach(1, 10, "alice", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = h.Attach(1, 10, "alice", nil) // a second device of the same user
+	_, _ = h.Attach(2, 20, "bob", nil)
+	if n := h.Connections(); n != 3 || h.Stats().Connections != 3 {
+		t.Fatalf("%d connections, stats %+v", n, h.Stats())
+	}
+	a.Close()
+	a.Close() // a second close counts nothing
+	if n := h.Connections(); n != 2 {
+		t.Errorf("after one close: %d", n)
+	}
+	h.Close()
+	if n := h.Connections(); n != 0 {
+		t.Errorf("after the hub closed: %d", n)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/interceptor"
 
+	"github.com/heraldhq/herald/analytics"
 	v1 "github.com/heraldhq/herald/api/v1"
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/appinsights"
@@ -33,6 +34,8 @@ type OperationsServices struct {
 	Billing   *billing.Service
 	Licenses  *license.Service
 	Assistant *assistant.Service
+	// Analytics searches message logs and counts deliveries.
+	Analytics *analytics.Service
 }
 
 // openTelemetry builds the metrics registry and, when the OTEL_* variables ask for it,

@@ -151,6 +151,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		s.Close()
 		return nil, err
 	}
+	s.openObservability()
 	return s, nil
 }
 
@@ -186,7 +187,7 @@ func (s *Stack) HTTP() *fiber.App {
 	}
 	console := s.consoleHandlers()
 	return api.New(opts, dev, health, console, s.configurationHandlers(console), s.operationsHandlers(console),
-		&v1.ProviderCallbacks{Channels: s.Channels})
+		&v1.ProviderCallbacks{Channels: s.Channels}, s.observabilityHandlers(console))
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
@@ -220,7 +221,9 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
-	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery")}
+	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
+		Metrics: s.deliveryMetrics()}
+	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
 	// worker joins as soon as it does.
 	wait := 500 * time.Millisecond

@@ -41,7 +41,7 @@ func NewMetrics() *Metrics {
 			Name: "herald_sends_refused_total", Help: "Send requests refused after validation, by reason (quota).",
 		}, []string{"reason"}),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "herald_deliveries_total", Help: "Deliveries by channel, provider and outcome (sent, failed, skipped).",
+			Name: "herald_deliveries_total", Help: "Delivery outcomes by channel, provider and status: each provider call (sent, failed permanently, error to be retried) and each decision taken without one (provider \"\": in-app delivered, skipped, failed).",
 		}, []string{"channel", "provider", "status"}),
 		providers: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "herald_provider_call_duration_seconds", Help: "Latency of calls to delivery providers.",
@@ -66,6 +66,12 @@ func (m *Metrics) Delivered(channel, provider, status string, took time.Duration
 	if took > 0 {
 		m.providers.WithLabelValues(channel, provider).Observe(took.Seconds())
 	}
+}
+
+// Deliveries counts n outcomes at once, without a provider call (a page of in-app
+// deliveries and skips counts once per channel and status, not once per recipient).
+func (m *Metrics) Deliveries(channel, provider, status string, n int) {
+	m.deliveries.WithLabelValues(channel, provider, status).Add(float64(n))
 }
 
 // Gauge registers a gauge read at scrape time, e.g. realtime connections. read gets a

@@ -54,7 +54,7 @@ var pathParam = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 // Document renders the OpenAPI document as JSON.
 func Document() []byte {
 	paths := map[string]map[string]any{}
-	for _, op := range slices.Concat(operations, configOperations, opsOperations) {
+	for _, op := range slices.Concat(operations, configOperations, opsOperations, observabilityOperations) {
 		item := paths[op.path]
 		if item == nil {
 			item = map[string]any{}
@@ -69,7 +69,7 @@ func Document() []byte {
 			"version": "1",
 			"description": "The console's API: accounts, sessions, two-factor authentication, clients and members, apps, CLI tokens and files; " +
 				"per app: channels, providers, instances and routes, templates, layouts, translations, topics, workflows, scheduled notifications, commits and publishing; " +
-				"usage, plans, subscriptions, payments, licenses and the template assistant; inbound payment and licensing webhooks. " +
+				"usage, plans, subscriptions, payments, licenses and the template assistant; message logs and delivery analytics; inbound payment and licensing webhooks. " +
 				"Authenticate with `Authorization: Bearer <accessToken>` from sign-in (or a CLI token where allowed). Errors: 400 " +
 				"`{\"status\":\"error\",\"message\":[rules]}`, others `{\"status\":\"error\",\"message\":\"…\"}`.",
 		},
@@ -95,7 +95,7 @@ func Document() []byte {
 
 // allSchemas merges the schemas of every part of the document.
 func allSchemas() map[string]any {
-	return merged(schemas, configSchemas, opsSchemas)
+	return merged(schemas, configSchemas, opsSchemas, observabilitySchemas)
 }
 
 func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }

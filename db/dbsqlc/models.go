@@ -12,6 +12,39 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type AnalyticsDaily struct {
+	AppID    int64
+	Day      pgtype.Date
+	Template string
+	Channel  string
+	Event    string
+	Count    int64
+}
+
+type AnalyticsPending struct {
+	AppID     int64
+	Day       pgtype.Date
+	Template  string
+	Channel   string
+	Event     string
+	RequestID *uuid.UUID
+	Count     int64
+}
+
+type AnalyticsSend struct {
+	RequestID uuid.UUID
+	Template  string
+	AppID     int64
+	CreatedAt time.Time
+	Sent      int64
+	Delivered int64
+	Failed    int64
+	Skipped   int64
+	Seen      int64
+	Read      int64
+	Clicked   int64
+}
+
 type App struct {
 	ID                    int64
 	Name                  string

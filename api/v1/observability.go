@@ -1,0 +1,153 @@
+package v1
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/analytics"
+	"github.com/heraldhq/herald/clients"
+)
+
+// Observability holds the handlers of the message log and the delivery analytics. Every
+// route reads (viewers and up); apps and templates of other clients are not found.
+type Observability struct {
+	*Console
+	Analytics *analytics.Service
+	// Now is the clock of default date ranges (time.Now when nil).
+	Now func() time.Time
+}
+
+// Register mounts the routes on r (the /v1 group).
+func (h *Observability) Register(r fiber.Router) {
+	member := h.Auth.Member()
+	r.Get("/apps/:appId/logs", member, h.app(clients.Viewer, h.logs))
+	r.Get("/analytics/apps/:appId", member, h.app(clients.Viewer, h.appAnalytics))
+	r.Get("/analytics/apps/:appId/templates", member, h.app(clients.Viewer, h.templatesAnalytics))
+	r.Get("/analytics/apps/:appId/channels", member, h.app(clients.Viewer, h.channelsAnalytics))
+	r.Get("/analytics/apps/:appId/templates/:templateId", member, h.app(clients.Viewer, h.templateAnalytics))
+	r.Get("/analytics/apps/:appId/templates/:templateId/channels", member, h.app(clients.Viewer, h.templateChannelsAnalytics))
+	r.Get("/analytics/apps/:appId/templates/:templateId/notifications", member, h.app(clients.Viewer, h.templateSends))
+}
+
+// dateRange reads fromDate and toDate into p.
+func (h *Observability) dateRange(c *fiber.Ctx, p *herald.Problems) analytics.Range {
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	return analytics.ParseRange(c.Query("fromDate"), c.Query("toDate"), now(), p)
+}
+
+// logs searches the app's message log (page and limit, or cursor; fromDate, toDate,
+// providerIdentifier, event, channel, userIdentifier repeated or as userIdentifier[]).
+func (h *Observability) logs(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	q := analytics.LogQuery{Range: h.dateRange(c, &p), Cursor: strings.Clone(c.Query("cursor")),
+		Provider: strings.Clone(c.Query("providerIdentifier")), Event: strings.Clone(c.Query("event")), Channel: strings.Clone(c.Query("channel"))}
+	q.Page, q.Limit = pageQuery(c, "page", &p)
+	args := c.Context().QueryArgs()
+	for _, name := range []string{"userIdentifier", "userIdentifier[]"} {
+		for _, v := range args.PeekMulti(name) {
+			q.Users = append(q.Users, string(v))
+		}
+	}
+	q.Check(&p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	page, err := h.Analytics.Logs(c.UserContext(), s.AppID, q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}
+
+// analyticsQuery reads the date range and, on routes that have one, the template id.
+func (h *Observability) analyticsQuery(c *fiber.Ctx, withTemplate bool) (analytics.Range, int64, error) {
+	var p herald.Problems
+	var id int64
+	if withTemplate {
+		id = pathID(c, "templateId", &p)
+	}
+	r := h.dateRange(c, &p)
+	return r, id, p.Err()
+}
+
+func (h *Observability) appAnalytics(c *fiber.Ctx, s appScope) error {
+	r, _, err := h.analyticsQuery(c, false)
+	if err != nil {
+		return err
+	}
+	days, err := h.Analytics.App(c.UserContext(), s.AppID, r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(days)
+}
+
+func (h *Observability) templatesAnalytics(c *fiber.Ctx, s appScope) error {
+	r, _, err := h.analyticsQuery(c, false)
+	if err != nil {
+		return err
+	}
+	rep, err := h.Analytics.Templates(c.UserContext(), s.AppID, r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(rep)
+}
+
+func (h *Observability) channelsAnalytics(c *fiber.Ctx, s appScope) error {
+	r, _, err := h.analyticsQuery(c, false)
+	if err != nil {
+		return err
+	}
+	list, err := h.Analytics.Channels(c.UserContext(), s.AppID, r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+func (h *Observability) templateAnalytics(c *fiber.Ctx, s appScope) error {
+	r, id, err := h.analyticsQuery(c, true)
+	if err != nil {
+		return err
+	}
+	t, err := h.Analytics.Template(c.UserContext(), s.AppID, id, r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(t)
+}
+
+func (h *Observability) templateChannelsAnalytics(c *fiber.Ctx, s appScope) error {
+	r, id, err := h.analyticsQuery(c, true)
+	if err != nil {
+		return err
+	}
+	list, err := h.Analytics.TemplateChannels(c.UserContext(), s.AppID, id, r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+// templateSends lists the template's sends in the range, newest first (page, limit).
+func (h *Observability) templateSends(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	id := pathID(c, "templateId", &p)
+	r := h.dateRange(c, &p)
+	page, limit := pageQuery(c, "page", &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	out, err := h.Analytics.TemplateSends(c.UserContext(), s.AppID, id, r, page, limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
