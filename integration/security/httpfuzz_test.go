@@ -72,7 +72,7 @@ func badBodies(limit int) []badBody {
 func TestHTTPFuzzEveryRoute(t *testing.T) {
 	w := newWorld(t)
 	e, a := w.e, w.a
-	snap := newSnapshotter(t, e)
+	snap := newSnapshotter(t, e, w.stripe.rows)
 	routes := registeredRoutes(t, e)
 	// Signing out ends the session the other requests use: it goes last.
 	sort.SliceStable(routes, func(i, j int) bool {
