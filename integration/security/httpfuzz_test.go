@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/heraldhq/herald/billing"
 	"github.com/heraldhq/herald/stacktest"
 )
 
@@ -86,7 +88,11 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 	// send makes one request and checks the answer and what it wrote.
 	send := func(r route, path, contentType, body, what string) {
 		t.Helper()
-		res := rawDo(t, e, r.method, path, contentType, body, a.headers(e, r.path))
+		h := a.headers(e, r.path)
+		if sign, ok := signedBodies[r.String()]; ok {
+			h = sign(body)
+		}
+		res := rawDo(t, e, r.method, path, contentType, body, h)
 		requests++
 		statuses[res.Status]++
 		after := snap.take(t)
@@ -135,7 +141,7 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 			send(r, r.fill(own)+oddQuery, "", "", "an odd query")
 		case "DELETE":
 		default:
-			for _, b := range bodies {
+			for _, b := range append(bodies, routeBodies[r.String()]...) {
 				send(r, r.fill(own), b.contentType, b.body, "a "+b.name+" body")
 			}
 		}
@@ -147,6 +153,29 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 	sort.Strings(lenient)
 	t.Logf("HTTP fuzz: %d routes, %d requests; statuses %v; no 5xx, no broken connection, no write by a refused request", len(routes), requests, statuses)
 	t.Logf("routes that answered some odd body with success (no body needed, unknown fields ignored, or any content type read as JSON), none writing on refusal: %s", strings.Join(lenient, ", "))
+}
+
+// signedBodies are the routes whose credential is a signature of the body: the fuzz pass
+// signs each bad body, so it reaches the handler's parsing and not only the signature
+// check. (The licensing webhook's signature is inside the body: bad bodies reach its
+// parser as they are.)
+var signedBodies = map[string]func(body string) stacktest.Headers{
+	"POST /v1/webhook/payments": func(body string) stacktest.Headers {
+		return stacktest.Headers{billing.SignatureHeader: billing.Sign([]byte(body), stripeWebhookSecret, time.Now())}
+	},
+}
+
+// routeBodies are bad bodies in the shape one route expects, so its deeper parsing is
+// reached: Stripe events whose object has every field wrongly typed, or names an unknown
+// customer, or no object at all.
+var routeBodies = map[string][]badBody{
+	"POST /v1/webhook/payments": {
+		{"Stripe subscription event with wrong types", "application/json", `{"id":"evt_f1","object":"event","type":"customer.subscription.updated","created":1,"data":{"object":{"id":5,"customer":[],"status":{},"items":"x","cancel_at_period_end":"yes"}}}`},
+		{"Stripe invoice event with wrong types", "application/json", `{"id":"evt_f2","object":"event","type":"invoice.paid","created":1,"data":{"object":{"id":[],"customer":{"id":7},"amount_paid":"lots","period_start":-1,"currency":5}}}`},
+		{"Stripe event of an unknown customer", "application/json", `{"id":"evt_f3","object":"event","type":"invoice.paid","created":1,"data":{"object":{"id":"in_x","object":"invoice","customer":"cus_nobody","amount_paid":1}}}`},
+		{"Stripe event without an object", "application/json", `{"id":"evt_f4","object":"event","type":"customer.subscription.deleted","created":1,"data":{}}`},
+		{"Stripe event with a NUL in its id", "application/json", `{"id":"evt_\u0000","object":"event","type":"ping","created":1,"data":{"object":{}}}`},
+	},
 }
 
 func emptyBody(method string) string {
