@@ -68,9 +68,12 @@ func badBodies(limit int) []badBody {
 
 // TestHTTPFuzzEveryRoute sends to every registered route odd path parameters, odd query
 // strings, and malformed, wrongly typed, deeply nested and oversized bodies, with valid
-// credentials so the handlers are reached. No answer may be a 5xx or a broken connection
-// (a panic would be a 500), oversized bodies get 413, and a refused request writes
-// nothing: the database is compared row by row after each request.
+// credentials so the handlers are reached (the payment webhook's bodies are signed; the
+// world configures billing and licensing, so their handlers parse rather than answer "not
+// configured"). No answer may be a 5xx or a broken connection (a panic would be a 500;
+// the one exception is the health document, 503 while Temporal is down, as it is here),
+// oversized bodies get 413, and a refused request writes nothing: the database and the
+// Stripe fake are compared row by row after each request.
 func TestHTTPFuzzEveryRoute(t *testing.T) {
 	w := newWorld(t)
 	e, a := w.e, w.a
