@@ -137,7 +137,7 @@ func TestAuthAttacks(t *testing.T) {
 	e.Must(e.Do("GET", inbox, nil, bearer(good)), 200, "the untampered token")
 
 	attacks = append(attacks, consoleAttacks(t, w)...)
-	snap := newSnapshotter(t, e)
+	snap := newSnapshotter(t, e, w.stripe.rows)
 	before := snap.take(t)
 	for _, at := range attacks {
 		method, path := at.method, at.path

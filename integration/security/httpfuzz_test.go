@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/heraldhq/herald/billing"
 	"github.com/heraldhq/herald/stacktest"
 )
 
@@ -66,13 +68,16 @@ func badBodies(limit int) []badBody {
 
 // TestHTTPFuzzEveryRoute sends to every registered route odd path parameters, odd query
 // strings, and malformed, wrongly typed, deeply nested and oversized bodies, with valid
-// credentials so the handlers are reached. No answer may be a 5xx or a broken connection
-// (a panic would be a 500), oversized bodies get 413, and a refused request writes
-// nothing: the database is compared row by row after each request.
+// credentials so the handlers are reached (the payment webhook's bodies are signed; the
+// world configures billing and licensing, so their handlers parse rather than answer "not
+// configured"). No answer may be a 5xx or a broken connection (a panic would be a 500;
+// the one exception is the health document, 503 while Temporal is down, as it is here),
+// oversized bodies get 413, and a refused request writes nothing: the database and the
+// Stripe fake are compared row by row after each request.
 func TestHTTPFuzzEveryRoute(t *testing.T) {
 	w := newWorld(t)
 	e, a := w.e, w.a
-	snap := newSnapshotter(t, e)
+	snap := newSnapshotter(t, e, w.stripe.rows)
 	routes := registeredRoutes(t, e)
 	// Signing out ends the session the other requests use: it goes last.
 	sort.SliceStable(routes, func(i, j int) bool {
@@ -86,7 +91,11 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 	// send makes one request and checks the answer and what it wrote.
 	send := func(r route, path, contentType, body, what string) {
 		t.Helper()
-		res := rawDo(t, e, r.method, path, contentType, body, a.headers(e, r.path))
+		h := a.headers(e, r.path)
+		if sign, ok := signedBodies[r.String()]; ok {
+			h = sign(body)
+		}
+		res := rawDo(t, e, r.method, path, contentType, body, h)
 		requests++
 		statuses[res.Status]++
 		after := snap.take(t)
@@ -135,7 +144,7 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 			send(r, r.fill(own)+oddQuery, "", "", "an odd query")
 		case "DELETE":
 		default:
-			for _, b := range bodies {
+			for _, b := range append(bodies, routeBodies[r.String()]...) {
 				send(r, r.fill(own), b.contentType, b.body, "a "+b.name+" body")
 			}
 		}
@@ -147,6 +156,29 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 	sort.Strings(lenient)
 	t.Logf("HTTP fuzz: %d routes, %d requests; statuses %v; no 5xx, no broken connection, no write by a refused request", len(routes), requests, statuses)
 	t.Logf("routes that answered some odd body with success (no body needed, unknown fields ignored, or any content type read as JSON), none writing on refusal: %s", strings.Join(lenient, ", "))
+}
+
+// signedBodies are the routes whose credential is a signature of the body: the fuzz pass
+// signs each bad body, so it reaches the handler's parsing and not only the signature
+// check. (The licensing webhook's signature is inside the body: bad bodies reach its
+// parser as they are.)
+var signedBodies = map[string]func(body string) stacktest.Headers{
+	"POST /v1/webhook/payments": func(body string) stacktest.Headers {
+		return stacktest.Headers{billing.SignatureHeader: billing.Sign([]byte(body), stripeWebhookSecret, time.Now())}
+	},
+}
+
+// routeBodies are bad bodies in the shape one route expects, so its deeper parsing is
+// reached: Stripe events whose object has every field wrongly typed, or names an unknown
+// customer, or no object at all.
+var routeBodies = map[string][]badBody{
+	"POST /v1/webhook/payments": {
+		{"Stripe subscription event with wrong types", "application/json", `{"id":"evt_f1","object":"event","type":"customer.subscription.updated","created":1,"data":{"object":{"id":5,"customer":[],"status":{},"items":"x","cancel_at_period_end":"yes"}}}`},
+		{"Stripe invoice event with wrong types", "application/json", `{"id":"evt_f2","object":"event","type":"invoice.paid","created":1,"data":{"object":{"id":[],"customer":{"id":7},"amount_paid":"lots","period_start":-1,"currency":5}}}`},
+		{"Stripe event of an unknown customer", "application/json", `{"id":"evt_f3","object":"event","type":"invoice.paid","created":1,"data":{"object":{"id":"in_x","object":"invoice","customer":"cus_nobody","amount_paid":1}}}`},
+		{"Stripe event without an object", "application/json", `{"id":"evt_f4","object":"event","type":"customer.subscription.deleted","created":1,"data":{}}`},
+		{"Stripe event with a NUL in its id", "application/json", `{"id":"evt_\u0000","object":"event","type":"ping","created":1,"data":{"object":{}}}`},
+	},
 }
 
 func emptyBody(method string) string {

@@ -47,7 +47,8 @@ func (b *logBuffer) String() string {
 // and VAPID private keys and TOTP secrets are sealed (they open with the secret key to the
 // original); passwords are argon2id hashes; recovery codes, CLI tokens, refresh tokens,
 // invitation and verification codes are stored only as hashes. No secret appears in any
-// row of any table, in plain, hex or base64 form, nor anywhere in the log.
+// row of any table, in plain, hex or base64 form, nor anywhere in the log; nor do the
+// installation's secrets (HERALD_SECRET_KEY, the Stripe keys, the license signing key).
 func TestSecretsAtRestAndInLogs(t *testing.T) {
 	logs := &logBuffer{}
 	w := newWorldWith(t, stacktest.Options{Temporal: true, Log: logs})
@@ -202,10 +203,18 @@ func TestSecretsAtRestAndInLogs(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(text, e.Cfg.SecretKey) {
-		t.Error("HERALD_SECRET_KEY appears in the log")
+	// Nor the installation's own secrets (the world bills through Stripe and signs licenses).
+	ops := e.Cfg.Ops
+	for name, s := range map[string]string{"HERALD_SECRET_KEY": e.Cfg.SecretKey, "HERALD_STRIPE_SECRET_KEY": ops.StripeSecretKey,
+		"HERALD_STRIPE_WEBHOOK_SECRET": ops.StripeWebhookSecret, "HERALD_LICENSE_SIGNING_KEY": ops.LicenseSigningKey} {
+		for _, form := range encodings(s) {
+			if strings.Contains(text, form) || strings.Contains(dump, form) {
+				t.Errorf("%s appears in the log or the database", name)
+				break
+			}
+		}
 	}
-	t.Logf("%d secrets checked against %d bytes of rows and %d bytes of debug log (%d lines): none readable; 5 sealed columns open to their secrets; passwords argon2id",
+	t.Logf("%d secrets and 4 installation secrets checked against %d bytes of rows and %d bytes of debug log (%d lines): none readable; 5 sealed columns open to their secrets; passwords argon2id",
 		len(plain), len(dump), len(text), strings.Count(text, "\n"))
 }
 

@@ -11,17 +11,20 @@ import (
 	"github.com/heraldhq/herald/stacktest"
 )
 
-// snapshot is every row of every table of the database: table → primary key → row (as
-// JSON). Comparing two tells exactly what a request wrote.
+// snapshot is every row of every table of the database, and the state of the fakes of
+// third-party services (Stripe): table → primary key → row (as JSON). Comparing two tells
+// exactly what a request wrote.
 type snapshot map[string]map[string]string
 
-// snapshotter reads snapshots of one database with a single query.
+// snapshotter reads snapshots of one database with a single query, and of the state of
+// the fakes of third-party services the stack writes to (external: table → key → row).
 type snapshotter struct {
-	e     *stacktest.Env
-	query string
+	e        *stacktest.Env
+	query    string
+	external []func() map[string]map[string]string
 }
 
-func newSnapshotter(t *testing.T, e *stacktest.Env) *snapshotter {
+func newSnapshotter(t *testing.T, e *stacktest.Env, external ...func() map[string]map[string]string) *snapshotter {
 	t.Helper()
 	ctx := context.Background()
 	rows, err := e.Stack.DB.Pool.Query(ctx, `
@@ -57,7 +60,7 @@ func newSnapshotter(t *testing.T, e *stacktest.Env) *snapshotter {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return &snapshotter{e: e, query: strings.Join(parts, " UNION ALL ")}
+	return &snapshotter{e: e, query: strings.Join(parts, " UNION ALL "), external: external}
 }
 
 func (s *snapshotter) take(t *testing.T) snapshot {
@@ -80,6 +83,11 @@ func (s *snapshotter) take(t *testing.T) snapshot {
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	for _, ext := range s.external {
+		for table, rs := range ext() {
+			out[table] = rs
+		}
 	}
 	return out
 }

@@ -50,6 +50,10 @@ var fixtures = []fixture{
 	{path: "/v1/invitations/", param: "invitationId", value: id(func(tn *tenant) int64 { return tn.invitation })},
 	{path: "/accept", param: "code", value: func(tn *tenant) string { return tn.invitationCode }, notOwn: true},
 	{path: "/files/layouts/", param: "filename", value: func(tn *tenant) string { return tn.layoutFile }},
+	{path: "/workflows/", param: "identifier", kind: byName, value: func(tn *tenant) string { return tn.workflowIdent }},
+	{path: "/v1/topics/", param: "userId", value: id(func(tn *tenant) int64 { return tn.userID })},
+	{path: "/v1/topics/", param: "subscriptionId", value: id(func(tn *tenant) int64 { return tn.topicSubscription })},
+	{path: "/contents/email/", param: "fileName", kind: global, value: func(*tenant) string { return "subject.txt" }},
 	{param: "appId", value: id(func(tn *tenant) int64 { return tn.app })},
 	{param: "clientId", value: id(func(tn *tenant) int64 { return tn.client })},
 	{param: "clientUserId", value: id(func(tn *tenant) int64 { return tn.consoleUser })},
@@ -64,6 +68,8 @@ var fixtures = []fixture{
 	{param: "providerInstance", value: id(func(tn *tenant) int64 { return tn.instance })},
 	{param: "instanceId", value: id(func(tn *tenant) int64 { return tn.instance })},
 	{param: "scheduledNotificationId", value: id(func(tn *tenant) int64 { return tn.scheduled })},
+	{param: "scheduleId", value: id(func(tn *tenant) int64 { return tn.recurring })},
+	{param: "paymentMethodId", value: func(tn *tenant) string { return tn.paymentMethod }},
 	{param: "filename", value: func(tn *tenant) string { return tn.file }},
 	{param: "identifier", kind: byName, value: func(tn *tenant) string { return tn.user }},
 	{param: "userIdentifier", kind: byName, value: func(tn *tenant) string { return tn.user }},
@@ -101,7 +107,7 @@ func fixtureFor(r route, param string) (fixture, bool) {
 func TestTenantIsolationMatrix(t *testing.T) {
 	w := newWorld(t)
 	e, a, b := w.e, w.a, w.b
-	snap := newSnapshotter(t, e)
+	snap := newSnapshotter(t, e, w.stripe.rows)
 	calls, checked := 0, 0
 	for _, r := range registeredRoutes(t, e) {
 		if !strings.HasPrefix(r.path, "/v1/") && !strings.HasPrefix(r.path, "/v3/") {
@@ -302,7 +308,7 @@ var validBodies = map[string]any{
 func TestBodyReferencesStayInTheTenant(t *testing.T) {
 	w := newWorld(t)
 	e, a, b := w.e, w.a, w.b
-	snap := newSnapshotter(t, e)
+	snap := newSnapshotter(t, e, w.stripe.rows)
 	before := snap.take(t)
 	res := e.Do("PATCH", "/v3/preferences", map[string]any{"preference": []any{map[string]any{
 		"categoryId": b.category, "channels": []any{map[string]any{"channel": "email", "enabled": true}}}}}, a.headers(e, "/v3/"))

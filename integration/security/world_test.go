@@ -10,6 +10,8 @@ package security
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -20,8 +22,11 @@ import (
 
 	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/secrets"
 	"github.com/heraldhq/herald/stacktest"
 	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/workflows/flow"
 )
 
 func TestMain(m *testing.M) { stacktest.Main(m) }
@@ -29,10 +34,12 @@ func TestMain(m *testing.M) { stacktest.Main(m) }
 const password = "correct horse battery staple"
 
 // tenant is one customer with one of each resource: a console account owning a client
-// with an app, and in the app a user with an inbox, a category, a topic, a device, a
-// provider instance, a route, a template, a layout, a translation and a scheduled send;
-// in the client an invitation, a CLI token and files. Display names carry the tenant's
-// marker ("TenantA"/"TenantB") so a response that leaks another tenant's data shows it;
+// with an app, and in the app a user with an inbox, a category, a topic the user is
+// subscribed to, a device, a provider instance, a route, a template with e-mail content,
+// a default layout, a default translation, a workflow, a recurring workflow schedule and
+// a scheduled send; in the client an invitation, a CLI token, files, and a customer with
+// a saved card at the payment provider. Display names carry the tenant's marker
+// ("TenantA"/"TenantB") so a response that leaks another tenant's data shows it;
 // identifiers that travel in paths do not, so an echo of the path is no leak.
 type tenant struct {
 	name, marker string
@@ -47,25 +54,52 @@ type tenant struct {
 	invitationCode, cliToken                                       string
 	cliTokenID, instance, route, template, layout, scheduled       int64
 	file, layoutFile, upload                                       string
+	workflowIdent, paymentMethod                                   string
+	topicSubscription, recurring                                   int64
 }
 
-// world is two tenants on one stack.
+// world is two tenants on one stack. The stack bills through Stripe (a local fake) and
+// holds the licensing keys, so the billing and licensing routes work in full rather than
+// answering "billing is off" or "not configured".
 type world struct {
 	e       *stacktest.Env
 	console *stacktest.Console
 	a, b    *tenant
+	// stripe is the payment provider's fake; its state is part of every snapshot.
+	stripe *stripeFake
+	// licenseKey signs licenses; the stack verifies them with its public half.
+	licenseKey ed25519.PrivateKey
 }
+
+// stripeWebhookSecret signs the payment provider's webhooks to the world's stack.
+const stripeWebhookSecret = "whsec_security_suite"
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	return newWorldWith(t, stacktest.Options{})
 }
 
-// newWorldWith builds the world on a stack started with opts.
+// newWorldWith builds the world on a stack started with opts (whose Configure runs after
+// the world's own configuration).
 func newWorldWith(t *testing.T, opts stacktest.Options) *world {
 	t.Helper()
+	w := &world{stripe: newStripeFake(t)}
+	_, w.licenseKey, _ = ed25519.GenerateKey(nil)
+	then := opts.Configure
+	opts.Configure = func(c *config.Config) {
+		c.Ops.BillingProvider = "stripe"
+		c.Ops.StripeSecretKey = "sk_test_" + secrets.HexToken(8)
+		c.Ops.StripeWebhookSecret = stripeWebhookSecret
+		c.Ops.StripePublishableKey = "pk_test_security"
+		c.Ops.StripeAPIURL = w.stripe.URL
+		c.Ops.LicenseSigningKey = base64.StdEncoding.EncodeToString(w.licenseKey.Seed())
+		c.Ops.LicensePublicKey = base64.StdEncoding.EncodeToString(w.licenseKey.Public().(ed25519.PublicKey))
+		if then != nil {
+			then(c)
+		}
+	}
 	e, c := stacktest.NewWithConsole(t, opts)
-	w := &world{e: e, console: c}
+	w.e, w.console = e, c
 	w.a = w.tenant(t, "a")
 	w.b = w.tenant(t, "b")
 	return w
@@ -137,12 +171,20 @@ func (w *world) tenant(t *testing.T, name string) *tenant {
 		t.Fatal(err)
 	}
 	tn.template = tpl.ID
-	layout, err := e.Stack.Templates.CreateLayout(ctx, tn.app, templates.LayoutInput{Identifier: "layout-" + name, Name: tn.marker + " Layout", HTML: "<p>" + tn.marker + "</p>{{{content}}}"})
+	isDefault := true
+	layout, err := e.Stack.Templates.CreateLayout(ctx, tn.app, templates.LayoutInput{Identifier: "layout-" + name, Name: tn.marker + " Layout", HTML: "<p>" + tn.marker + "</p>{{{content}}}", Default: &isDefault})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tn.layout = layout.ID
-	if _, err := e.Stack.Templates.PutTranslation(ctx, tn.app, tn.locale, templates.TranslationInput{Entries: []byte(`{"hello":"` + tn.marker + ` bonjour"}`)}); err != nil {
+	if _, err := e.Stack.Templates.PutTranslation(ctx, tn.app, tn.locale, templates.TranslationInput{Entries: []byte(`{"hello":"` + tn.marker + ` bonjour"}`), Default: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Stack.Templates.SetContent(ctx, tn.app, tn.template, "email", templates.ContentInput{
+		Fields: []byte(`{"subject":"` + tn.marker + ` Subject","html":"<p>Hello {{name}}</p>","text":"Hello {{name}}"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(ctx, "SELECT id FROM topic_subscriptions WHERE topic_id = $1 AND user_id = $2", tn.topic, tn.userID).Scan(&tn.topicSubscription); err != nil {
 		t.Fatal(err)
 	}
 
@@ -156,6 +198,21 @@ func (w *world) tenant(t *testing.T, name string) *tenant {
 	mustV1("GET", fmt.Sprintf("/v1/clients/%d/clientUserInvitations", tn.client), nil, 200).JSON(t, &invs)
 	tn.invitation = int64(invs[0]["id"].(float64))
 	tn.invitationCode = w.console.Mail.Last(t, "invitee-"+name+"@"+strings.ToLower(tn.marker)+".example").Find(t, `/invitations/([A-Za-z0-9_-]+)`)
+	tn.workflowIdent = "workflow-" + name
+	mustV1("POST", fmt.Sprintf("/v1/apps/%d/workflows", tn.app), map[string]any{"identifier": tn.workflowIdent, "name": tn.marker + " Workflow",
+		"definition": map[string]any{"steps": []any{map[string]any{"id": "mail", "type": "email", "template": tn.templateIdent}}}}, 201)
+	// A recurring trigger of the workflow. Creating one through the API also creates its
+	// Temporal Schedule, and this stack runs no Temporal: the fixture writes the row as
+	// flows.RecurringService.Create does.
+	if err := db.QueryRow(ctx, `INSERT INTO flow_schedules (app_id, schedule_id, flow_identifier, cron, timezone, send_body)
+		VALUES ($1, $2, $3, '0 9 * * 1', 'UTC', $4) RETURNING id`, tn.app, flow.RecurringScheduleID(secrets.HexToken(8)), tn.workflowIdent,
+		fmt.Sprintf(`{"notification":{"workflow":{"identifier":%q}},"sendTo":{"recipients":[%q]},"data":{"owner":%q}}`, tn.workflowIdent, tn.user, tn.marker+" Recurring")).Scan(&tn.recurring); err != nil {
+		t.Fatal(err)
+	}
+	// A customer at the payment provider (created by the first setup intent) with a card
+	// saved through it.
+	mustV1("GET", fmt.Sprintf("/v1/clients/%d/setupIntent", tn.client), nil, 200)
+	tn.paymentMethod = w.stripe.addCard(t, tn.client)
 	cli := mustV1("POST", fmt.Sprintf("/v1/clients/%d/cli-token", tn.client), map[string]string{"name": tn.marker + " laptop"}, 201).Map(t)
 	tn.cliToken, tn.cliTokenID = cli["token"].(string), int64(cli["id"].(float64))
 	tn.file = w.upload(t, tok, "workflows", "flow-"+name+".json", []byte(`{"owner":"`+tn.marker+`"}`))
