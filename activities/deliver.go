@@ -45,8 +45,9 @@ type Delivery struct {
 // DeliverBatch delivers the next slice of recipients of the given requests, up to
 // BatchSize recipients in all: it decides every recipient × channel, writes in-app rows and
 // the message log, and returns the external deliveries as jobs with the cursors still
-// pending. Each page is one transaction; a retried call writes nothing twice (inbox rows
-// and log rows are unique per request, user and channel) and hands out the same jobs.
+// pending. The pages of one call are written in one transaction (see commitPages); a
+// retried call writes nothing twice (inbox rows and log rows are unique per request, user
+// and channel) and hands out the same jobs.
 func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
 	defer keepAlive(ctx, nil)()
 	ids := make([]uuid.UUID, len(in.Cursors))
@@ -65,8 +66,19 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	if budget <= 0 {
 		budget = DefaultBatchSize
 	}
-	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: workflowID(ctx)}
+	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: workflowID(ctx), users: newUserCache()}
+	if err := a.preResolveCall(ctx, call, in.Cursors, byID, budget); err != nil {
+		return send.DeliverResult{}, err
+	}
 	var res send.DeliverResult
+	// flush writes the pages decided so far in one transaction.
+	flush := func() error {
+		n, jobs, err := a.commitPages(ctx, call.works)
+		call.works = nil
+		res.Delivered += n
+		res.Jobs = append(res.Jobs, jobs...)
+		return err
+	}
 	for _, c := range in.Cursors {
 		// A completed request is delivered again when asked: that is a retry of its last
 		// slice, whose jobs must be handed out again (nothing is written twice).
@@ -93,7 +105,7 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 			if sc, err = a.prepare(ctx, call, row.AppID, c.RequestID, &req); err != nil {
 				return send.DeliverResult{}, err
 			}
-			next, used, done, err = a.deliverRequest(ctx, sc, c, budget, &res)
+			next, used, done, err = a.deliverRequest(ctx, call, sc, c, budget)
 		}
 		if err != nil {
 			return send.DeliverResult{}, err
@@ -102,33 +114,57 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 		if !done {
 			res.Pending = append(res.Pending, next)
 		}
+		// A worker shutting down writes what it decided and hands the rest back: the
+		// workflow continues on another worker from the returned cursors.
+		if workerStopping(ctx) {
+			budget = 0
+		}
+	}
+	if err := flush(); err != nil {
+		return send.DeliverResult{}, err
 	}
 	return res, nil
 }
 
-// deliverRequest delivers pages of one request until the budget is spent or the request is
-// done, and returns where it stands.
-func (a *Delivery) deliverRequest(ctx context.Context, sc *sendContext, c send.Cursor, budget int, res *send.DeliverResult) (send.Cursor, int, bool, error) {
+// preResolveCall parses the requests of a call and creates their inline recipients with
+// one upsert per app.
+func (a *Delivery) preResolveCall(ctx context.Context, call *batchCall, cursors []send.Cursor, rows map[uuid.UUID]dbsqlc.GetRequestsByIDsRow, budget int) error {
+	reqs := map[int]*notify.SendRequest{}
+	appOf := map[int]int64{}
+	for i, c := range cursors {
+		row, ok := rows[c.RequestID]
+		if !ok || row.Status == "failed" {
+			continue
+		}
+		var req notify.SendRequest
+		if json.Unmarshal(row.Payload, &req) != nil {
+			continue
+		}
+		reqs[i], appOf[i] = &req, row.AppID
+	}
+	return a.preResolve(ctx, call.users, cursors, reqs, appOf, budget)
+}
+
+// deliverRequest decides pages of one request until the budget is spent or the request is
+// done, adding them to the call's writes, and returns where it stands.
+func (a *Delivery) deliverRequest(ctx context.Context, call *batchCall, sc *sendContext, c send.Cursor, budget int) (send.Cursor, int, bool, error) {
 	used := 0
 	for used < budget {
 		page, next, done, err := a.nextPage(ctx, sc, c, budget-used)
 		if err != nil {
 			return c, used, false, err
 		}
-		n, jobs, err := a.deliverPage(ctx, sc, page, done)
+		pw, err := a.decidePage(ctx, sc, page, done)
 		if err != nil {
 			return c, used, false, err
 		}
-		res.Delivered += n
-		res.Jobs = append(res.Jobs, jobs...)
+		call.works = append(call.works, pw)
 		// An empty page (a missing topic) still costs one, so the loop always ends.
 		used += max(len(page), 1)
 		c = next
 		if done {
 			return c, used, true, nil
 		}
-		// A worker shutting down hands the rest back after the page it wrote: the
-		// workflow continues on another worker from the returned cursor.
 		if workerStopping(ctx) {
 			return c, budget, false, nil
 		}

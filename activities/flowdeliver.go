@@ -208,7 +208,7 @@ func (a *Delivery) stepSkip(ctx context.Context, in flow.DeliverStepInput, catID
 	}
 	sc := delivery.ForSend([]string{channel}, true, b.Channels(), configured)
 	sendCtx := &sendContext{appID: in.AppID, categoryID: catID, channels: sc}
-	prefs, err := a.preferences(ctx, sendCtx, []int64{user.ID})
+	prefs, err := a.callPreferences(ctx, nil, sendCtx, []int64{user.ID})
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/heraldhq/herald/db"
@@ -41,14 +42,19 @@ func (w *pageWrites) inboxRow(r recipient, title, message, icon, url string) {
 	in.Urls = append(in.Urls, url)
 }
 
-// deliverPage decides each recipient × channel of a page, then in one transaction writes
-// the inbox rows, the message log and the request's progress; it returns the inbox rows
-// written and the queued external deliveries.
-func (a *Delivery) deliverPage(ctx context.Context, sc *sendContext, page []recipient, done bool) (int, []send.Job, error) {
+// pageWork is one decided page waiting to be written with the others of its call.
+type pageWork struct {
+	sc   *sendContext
+	w    *pageWrites
+	done bool
+}
+
+// decidePage decides each recipient × channel of a page and returns its writes.
+func (a *Delivery) decidePage(ctx context.Context, sc *sendContext, page []recipient, done bool) (*pageWork, error) {
 	w := &pageWrites{}
 	if len(page) > 0 {
 		if err := a.decide(ctx, sc, page, w); err != nil {
-			return 0, nil, err
+			return nil, err
 		}
 	}
 	req := sc.req
@@ -56,39 +62,158 @@ func (a *Delivery) deliverPage(ctx context.Context, sc *sendContext, page []reci
 	w.inbox.Data, w.inbox.Blocks = orEmpty(req.Data, "{}"), orEmpty(req.Notification.Blocks, "[]")
 	w.logs.AppID, w.logs.RequestID, w.logs.WorkflowID = sc.appID, sc.requestID, sc.workflowID
 	w.logs.TemplateIdentifier = req.Notification.TemplateIdentifier
+	return &pageWork{sc: sc, w: w, done: done}, nil
+}
 
-	var written []dbsqlc.InsertInboxRowsRow
-	var logged []dbsqlc.InsertMessageLogsRow
+// commitPages writes the inbox rows, message logs and progress of every page of a
+// DeliverBatch call in one transaction of three statements — a pack of single-recipient
+// sends costs one commit, not one each — then announces all new inbox rows in one publish
+// and returns the inbox rows written and the queued external deliveries. A retried call
+// writes nothing twice (rows are unique per request, user, channel and step) and hands out
+// the same jobs.
+func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []send.Job, error) {
+	if len(works) == 0 {
+		return 0, nil, nil
+	}
+	var inbox dbsqlc.InsertInboxRowsOfPagesParams
+	logs := dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: works[0].sc.workflowID}
+	progress := map[uuid.UUID]*struct {
+		delivered int32
+		done      bool
+	}{}
+	var order []uuid.UUID
+	for _, pw := range works {
+		in, l := pw.w.inbox, pw.w.logs
+		cat := int64(0)
+		if in.CategoryID != nil {
+			cat = *in.CategoryID
+		}
+		for k := range in.UserIds {
+			inbox.AppIds = append(inbox.AppIds, in.AppID)
+			inbox.UserIds = append(inbox.UserIds, in.UserIds[k])
+			inbox.RequestIds = append(inbox.RequestIds, in.RequestID)
+			inbox.Titles = append(inbox.Titles, in.Titles[k])
+			inbox.Messages = append(inbox.Messages, in.Messages[k])
+			inbox.Icons = append(inbox.Icons, in.Icons[k])
+			inbox.Urls = append(inbox.Urls, in.Urls[k])
+			inbox.Datas = append(inbox.Datas, in.Data)
+			inbox.Blocks = append(inbox.Blocks, in.Blocks)
+			inbox.CategoryIds = append(inbox.CategoryIds, cat)
+		}
+		for k := range l.UserIds {
+			logs.AppIds = append(logs.AppIds, l.AppID)
+			logs.RequestIds = append(logs.RequestIds, l.RequestID)
+			logs.UserIds = append(logs.UserIds, l.UserIds[k])
+			logs.UserIdentifiers = append(logs.UserIdentifiers, l.UserIdentifiers[k])
+			logs.Channels = append(logs.Channels, l.Channels[k])
+			logs.Statuses = append(logs.Statuses, l.Statuses[k])
+			logs.Reasons = append(logs.Reasons, l.Reasons[k])
+			logs.Errors = append(logs.Errors, l.Errors[k])
+			logs.TemplateIdentifiers = append(logs.TemplateIdentifiers, l.TemplateIdentifier)
+		}
+		id := pw.sc.requestID
+		if progress[id] == nil {
+			progress[id] = &struct {
+				delivered int32
+				done      bool
+			}{}
+			order = append(order, id)
+		}
+		progress[id].done = progress[id].done || pw.done
+	}
+	var written []dbsqlc.InsertInboxRowsOfPagesRow
+	var logged []dbsqlc.InsertMessageLogsOfPagesRow
 	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
 		var err error
-		if len(w.inbox.UserIds) > 0 {
-			if written, err = q.InsertInboxRows(ctx, w.inbox); err != nil {
+		if len(inbox.UserIds) > 0 {
+			if written, err = q.InsertInboxRowsOfPages(ctx, inbox); err != nil {
 				return err
 			}
 		}
-		if len(w.logs.UserIds) > 0 {
-			if logged, err = q.InsertMessageLogs(ctx, w.logs); err != nil {
+		if len(logs.UserIds) > 0 {
+			if logged, err = q.InsertMessageLogsOfPages(ctx, logs); err != nil {
 				return err
 			}
 		}
-		return q.RecordDelivered(ctx, dbsqlc.RecordDeliveredParams{ID: sc.requestID, Delivered: int32(len(written)), Done: done})
+		for _, r := range written {
+			progress[r.RequestID].delivered++
+		}
+		rec := dbsqlc.RecordDeliveredOfPagesParams{}
+		for _, id := range order {
+			rec.Ids = append(rec.Ids, id)
+			rec.Delivered = append(rec.Delivered, progress[id].delivered)
+			rec.Done = append(rec.Done, progress[id].done)
+		}
+		return q.RecordDeliveredOfPages(ctx, rec)
 	})
 	if err != nil {
 		return 0, nil, db.MapError(err)
 	}
-	a.pageDecided(logged)
-	jobs, err := a.jobs(ctx, sc, w, logged)
-	if err != nil {
-		return 0, nil, err
+	// Hand each page what it wrote (a request's rows go to its first page: the log and
+	// the jobs are per request, the events per app).
+	byReqInbox := map[uuid.UUID][]dbsqlc.InsertInboxRowsRow{}
+	for _, r := range written {
+		byReqInbox[r.RequestID] = append(byReqInbox[r.RequestID], dbsqlc.InsertInboxRowsRow{ID: r.ID, UserID: r.UserID})
 	}
-	if len(written) > 0 {
-		ev := events.Event{Kind: events.NewNotification, AppID: sc.appID, UserIDs: make([]int64, len(written)), NotificationIDs: make([]int64, len(written))}
-		for i, r := range written {
-			ev.UserIDs[i], ev.NotificationIDs[i] = r.UserID, r.ID
+	byReqLogs := map[uuid.UUID][]dbsqlc.InsertMessageLogsRow{}
+	for _, r := range logged {
+		byReqLogs[r.RequestID] = append(byReqLogs[r.RequestID], dbsqlc.InsertMessageLogsRow{ID: r.ID, UserID: r.UserID, Channel: r.Channel, Status: r.Status})
+	}
+	var jobs []send.Job
+	evs := map[int64]*events.Event{}
+	var apps []int64
+	seen := map[uuid.UUID]bool{}
+	for _, pw := range works {
+		id := pw.sc.requestID
+		if seen[id] {
+			continue
 		}
-		a.Publisher.Publish(ctx, ev)
+		seen[id] = true
+		rs := requestWrites(works, id)
+		a.pageDecided(byReqLogs[id])
+		js, err := a.jobs(ctx, pw.sc, rs, byReqLogs[id])
+		if err != nil {
+			return 0, nil, err
+		}
+		jobs = append(jobs, js...)
+		for _, r := range byReqInbox[id] {
+			ev := evs[pw.sc.appID]
+			if ev == nil {
+				ev = &events.Event{Kind: events.NewNotification, AppID: pw.sc.appID}
+				evs[pw.sc.appID] = ev
+				apps = append(apps, pw.sc.appID)
+			}
+			ev.UserIDs = append(ev.UserIDs, r.UserID)
+			ev.NotificationIDs = append(ev.NotificationIDs, r.ID)
+		}
+	}
+	if len(apps) > 0 {
+		out := make([]events.Event, len(apps))
+		for i, app := range apps {
+			out[i] = *evs[app]
+		}
+		a.Publisher.Publish(ctx, out...)
 	}
 	return len(written), jobs, nil
+}
+
+// requestWrites merges the log writes of a request's pages in the call (a topic send may
+// have several): jobs compares them with what was inserted.
+func requestWrites(works []*pageWork, id uuid.UUID) *pageWrites {
+	var out *pageWrites
+	for _, pw := range works {
+		if pw.sc.requestID != id {
+			continue
+		}
+		if out == nil {
+			cp := *pw.w
+			cp.logs.UserIds = slices.Clone(cp.logs.UserIds)
+			out = &cp
+			continue
+		}
+		out.logs.UserIds = append(out.logs.UserIds, pw.w.logs.UserIds...)
+	}
+	return out
 }
 
 // jobs returns the queued external deliveries of a page. When some log rows existed
@@ -121,7 +246,7 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 	for i, r := range page {
 		ids[i] = r.userID
 	}
-	prefs, err := a.preferences(ctx, sc, ids)
+	prefs, err := a.callPreferences(ctx, sc.users, sc, ids)
 	if err != nil {
 		return err
 	}
@@ -179,22 +304,6 @@ func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *p
 	}
 	w.inboxRow(r, out.Title, out.Body, out.Icon, out.URL)
 	w.log(r, notify.ChannelInApp, delivery.StatusDelivered, "", "")
-}
-
-// preferences loads the page's explicit preferences for the send's category.
-func (a *Delivery) preferences(ctx context.Context, sc *sendContext, ids []int64) (map[int64]map[string]bool, error) {
-	rows, err := a.DB.DeliveryPreferences(ctx, dbsqlc.DeliveryPreferencesParams{AppID: sc.appID, UserIds: ids, CategoryID: sc.categoryID})
-	if err != nil {
-		return nil, db.MapError(err)
-	}
-	out := map[int64]map[string]bool{}
-	for _, p := range rows {
-		if out[p.UserID] == nil {
-			out[p.UserID] = map[string]bool{}
-		}
-		out[p.UserID][p.Channel] = p.Enabled
-	}
-	return out, nil
 }
 
 // usersWith returns which users have a push subscription (webPush) or a device token

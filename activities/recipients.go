@@ -81,9 +81,12 @@ func (a *Delivery) topicID(ctx context.Context, sc *sendContext, identifier stri
 // inlinePage creates unknown inline recipients, merges their inline profiles, and loads
 // the stored profiles when the send needs them.
 func (a *Delivery) inlinePage(ctx context.Context, sc *sendContext, rs []notify.Recipient) ([]recipient, error) {
-	ids, err := ensureUsers(ctx, a.DB.Queries, sc.appID, rs)
-	if err != nil {
-		return nil, db.MapError(err)
+	ids, ok := sc.users.cachedIDs(sc.appID, rs)
+	if !ok {
+		var err error
+		if ids, err = ensureUsers(ctx, a.DB.Queries, sc.appID, rs); err != nil {
+			return nil, db.MapError(err)
+		}
 	}
 	page := make([]recipient, len(rs))
 	for i, r := range rs {

@@ -20,6 +20,10 @@ type batchCall struct {
 	// configured caches each app's channels with an enabled provider instance.
 	configured map[int64]map[string]bool
 	workflowID string
+	// works are the pages decided so far, written together at the end of the call.
+	works []*pageWork
+	// users are the recipients and preferences the call resolved.
+	users *userCache
 }
 
 // sendContext is what delivering the pages of one request needs, computed once per call.
@@ -41,6 +45,8 @@ type sendContext struct {
 	needProfiles bool
 	// topics caches topic ids by identifier (0: no such topic).
 	topics map[string]int64
+	// users is the call's cache of resolved users and preferences.
+	users *userCache
 }
 
 // prepare computes a request's send context: category, template, and channel selection.
@@ -57,7 +63,7 @@ func (a *Delivery) prepare(ctx context.Context, call *batchCall, appID int64, re
 	if err != nil {
 		return nil, db.MapError(err)
 	}
-	sc := &sendContext{appID: appID, requestID: requestID, workflowID: call.workflowID, req: req, categoryID: catID, topics: map[string]int64{}}
+	sc := &sendContext{appID: appID, requestID: requestID, workflowID: call.workflowID, req: req, categoryID: catID, topics: map[string]int64{}, users: call.users}
 	var override []string
 	if req.Override != nil {
 		override = req.Override.Channels
