@@ -71,6 +71,7 @@ bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (und
 bench-realtime: build $(BIN)/temporal ## realtime: API memory with 10,000 idle Socket.IO connections, send-to-event latency
 	$(GO) build -o $(BIN)/realtimebench ./cmd/realtimebench
 	$(BIN)/realtimebench -herald $(BIN)/herald -temporal $(BIN)/temporal $(REALTIME_BENCH_FLAGS)
+	$(BIN)/realtimebench -herald $(BIN)/herald -temporal $(BIN)/temporal -conns 1000 -sends 500 -rate 50 -publishes 0
 
 .PHONY: generate
 generate: $(BIN)/sqlc ## regenerate the sqlc package from db/queries and db/migrations

@@ -50,6 +50,12 @@ type Config struct {
 	// RelayPackWindow is how long the relay waits to gather requests into one run
 	// (HERALD_RELAY_PACK_WINDOW).
 	RelayPackWindow time.Duration
+	// RelayBusyRuns and RelayBusyWindow: when the relay started more than RelayBusyRuns
+	// workflow runs in the last second, it gathers requests for RelayBusyWindow instead of
+	// RelayPackWindow, so runs carry more sends each under load (HERALD_RELAY_BUSY_RUNS,
+	// HERALD_RELAY_BUSY_WINDOW; 0 runs turns it off).
+	RelayBusyRuns   int
+	RelayBusyWindow time.Duration
 	// RelayPollInterval is how often the relay looks for requests whose start failed or whose
 	// accepting process died (HERALD_RELAY_POLL_INTERVAL).
 	RelayPollInterval time.Duration
@@ -117,6 +123,8 @@ func Defaults() Config {
 		DBMaxConns:        32,
 		RelayPackSize:     100,
 		RelayPackWindow:   5 * time.Millisecond,
+		RelayBusyRuns:     20,
+		RelayBusyWindow:   40 * time.Millisecond,
 		RelayPollInterval: time.Second,
 		ShutdownTimeout:   15 * time.Second,
 		RequestTimeout:    30 * time.Second,
@@ -197,6 +205,8 @@ func Load(getenv func(string) string) (Config, error) {
 	num("HERALD_DB_MAX_CONNS", &c.DBMaxConns, 2)
 	num("HERALD_RELAY_PACK_SIZE", &c.RelayPackSize, 1)
 	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)
+	num("HERALD_RELAY_BUSY_RUNS", &c.RelayBusyRuns, 0)
+	dur("HERALD_RELAY_BUSY_WINDOW", &c.RelayBusyWindow)
 	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
 	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
 	c.FetchAllowedHosts = list(getenv("HERALD_FETCH_ALLOWED_HOSTS"))

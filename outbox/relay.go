@@ -11,6 +11,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -35,6 +36,10 @@ type Options struct {
 	PackSize int
 	// PackWindow is how long to wait after a wake-up for more requests to pack.
 	PackWindow time.Duration
+	// BusyRuns and BusyWindow: past BusyRuns run starts in the last second, gather for
+	// BusyWindow instead (0: always PackWindow).
+	BusyRuns   int
+	BusyWindow time.Duration
 	// PollInterval is how often to look for work without a wake-up: requests accepted by
 	// another process, and starts that failed.
 	PollInterval time.Duration
@@ -49,6 +54,9 @@ type Options struct {
 
 // Relay starts workflows for accepted requests.
 type Relay struct {
+	mu     sync.Mutex
+	recent []time.Time // run starts of the last second
+
 	db      *db.DB
 	starter Starter
 	log     *slog.Logger
@@ -90,9 +98,9 @@ func (r *Relay) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-r.wake:
-			if r.opts.PackWindow > 0 {
+			if w := r.window(time.Now()); w > 0 {
 				select {
-				case <-time.After(r.opts.PackWindow):
+				case <-time.After(w):
 				case <-ctx.Done():
 					return nil
 				}
@@ -138,6 +146,40 @@ func (r *Relay) startScheduled(ctx context.Context) {
 	for _, p := range todo {
 		r.start(ctx, p.workflowID, []uuid.UUID{p.id})
 	}
+}
+
+// window is how long to gather requests before starting the next run. Each workflow run has
+// a fixed cost in Temporal, so when runs have been started at more than BusyRuns per second
+// over the last second, the relay gathers for BusyWindow instead of PackWindow: at low
+// rates a send starts at once, under load runs carry more sends each and Temporal keeps up.
+func (r *Relay) window(now time.Time) time.Duration {
+	if r.opts.BusyRuns <= 0 || r.opts.BusyWindow <= r.opts.PackWindow {
+		return r.opts.PackWindow
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cut := now.Add(-time.Second)
+	for len(r.recent) > 0 && r.recent[0].Before(cut) {
+		r.recent = r.recent[1:]
+	}
+	if len(r.recent) >= r.opts.BusyRuns {
+		return r.opts.BusyWindow
+	}
+	return r.opts.PackWindow
+}
+
+// started records a run start for window.
+func (r *Relay) started(now time.Time) {
+	if r.opts.BusyRuns <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cut := now.Add(-time.Second)
+	for len(r.recent) > 0 && r.recent[0].Before(cut) {
+		r.recent = r.recent[1:]
+	}
+	r.recent = append(r.recent, now)
 }
 
 // drainFresh packs and starts fresh requests until none are left.
@@ -224,6 +266,7 @@ func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID) {
 		// The run is started; the lease expires and a later start of the same id is a no-op.
 		r.log.Warn("relay: cannot mark workflow started", "workflowId", workflowID, "error", err)
 	}
+	r.started(time.Now())
 	r.log.Debug("relay: started", "workflowId", workflowID, "requests", len(ids))
 }
 

@@ -145,3 +145,27 @@ func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
 		t.Errorf("second request status %s", st)
 	}
 }
+
+func TestRelayGathersLongerUnderLoad(t *testing.T) {
+	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackWindow: 5 * time.Millisecond, BusyRuns: 3, BusyWindow: 40 * time.Millisecond})
+	now := time.Unix(1000, 0)
+	if w := r.window(now); w != 5*time.Millisecond {
+		t.Fatalf("idle window %s", w)
+	}
+	for i := range 3 {
+		r.started(now.Add(time.Duration(i) * 100 * time.Millisecond))
+	}
+	if w := r.window(now.Add(300 * time.Millisecond)); w != 40*time.Millisecond {
+		t.Errorf("after 3 runs in a second: %s, want the busy window", w)
+	}
+	if w := r.window(now.Add(1500 * time.Millisecond)); w != 5*time.Millisecond {
+		t.Errorf("a second later: %s, want the short window again", w)
+	}
+	off := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackWindow: 5 * time.Millisecond})
+	for range 100 {
+		off.started(now)
+	}
+	if len(off.recent) != 0 || off.window(now) != 5*time.Millisecond {
+		t.Error("with BusyRuns off the relay keeps no history and never waits longer")
+	}
+}

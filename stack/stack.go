@@ -118,6 +118,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Apps = apps.NewService(d, box)
 	s.Relay = outbox.New(d, outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue}, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
+		BusyRuns: cfg.RelayBusyRuns, BusyWindow: cfg.RelayBusyWindow,
 		Trace: s.relayTrace(),
 	})
 	s.Notify = notify.NewService(d, s.Relay.Wake)

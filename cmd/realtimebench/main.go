@@ -18,6 +18,7 @@ import (
 type options struct {
 	herald, temporalCLI, serverURL string
 	conns, sends, publishes        int
+	rate                           float64
 	settle                         time.Duration
 }
 
@@ -28,6 +29,7 @@ func main() {
 	flag.StringVar(&o.serverURL, "postgres", envOr("HERALD_BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "Postgres server URL (a database is created and dropped)")
 	flag.IntVar(&o.conns, "conns", 10000, "idle connections to hold")
 	flag.IntVar(&o.sends, "sends", 200, "sends through the API whose latency is measured, one at a time")
+	flag.Float64Var(&o.rate, "rate", 0, "send at this rate per second (open loop, each send to another connection) instead of one at a time")
 	flag.IntVar(&o.publishes, "publishes", 1000, "bus publishes whose latency is measured, one at a time")
 	flag.DurationVar(&o.settle, "settle", 5*time.Second, "wait before reading the API's memory")
 	flag.Parse()
@@ -77,7 +79,11 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "measuring %d sends and %d publishes...\n", o.sends, o.publishes)
-	if r.send, err = measureSends(ctx, env, fleet, o.sends); err != nil {
+	measure := func() ([]time.Duration, error) { return measureSends(ctx, env, fleet, o.sends) }
+	if o.rate > 0 {
+		measure = func() ([]time.Duration, error) { return measureSendsAtRate(ctx, env, fleet, o.sends, o.rate) }
+	}
+	if r.send, err = measure(); err != nil {
 		return err
 	}
 	if r.publish, err = measurePublishes(ctx, env, fleet, o.publishes); err != nil {

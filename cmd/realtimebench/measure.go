@@ -37,6 +37,45 @@ func measureSends(ctx context.Context, e *env, f *fleet, n int) ([]time.Duration
 	return out, nil
 }
 
+// measureSendsAtRate sends at a fixed rate (open loop: whatever the latency), each to a
+// different connection, and times each send until its NEW_NOTIFICATION arrives.
+func measureSendsAtRate(ctx context.Context, e *env, f *fleet, n int, rate float64) ([]time.Duration, error) {
+	if n > len(f.conns) {
+		n = len(f.conns)
+	}
+	type result struct {
+		d   time.Duration
+		err error
+	}
+	results := make(chan result, n)
+	interval := time.Duration(float64(time.Second) / rate)
+	start := time.Now()
+	for i := range n {
+		if wait := time.Until(start.Add(time.Duration(i) * interval)); wait > 0 {
+			time.Sleep(wait)
+		}
+		c := f.conns[(i*7919)%len(f.conns)]
+		go func() {
+			t := time.Now()
+			if err := e.send(ctx, c.user); err != nil {
+				results <- result{err: err}
+				return
+			}
+			at, err := c.await(ctx, events.NewNotification)
+			results <- result{d: at.Sub(t), err: err}
+		}()
+	}
+	out := make([]time.Duration, 0, n)
+	for range n {
+		r := <-results
+		if r.err != nil {
+			return nil, r.err
+		}
+		out = append(out, r.d)
+	}
+	return out, nil
+}
+
 // measurePublishes publishes state-change events straight onto the bus, as the inbox
 // service does after a commit, and times each until its event arrives: NOTIFY, hub, socket.
 func measurePublishes(ctx context.Context, e *env, f *fleet, n int) ([]time.Duration, error) {
