@@ -2,10 +2,8 @@ package inbox
 
 import (
 	"context"
-	"strconv"
 	"strings"
-
-	"github.com/jackc/pgx/v5"
+	"time"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -79,63 +77,76 @@ func (q ListQuery) Check(p *herald.Problems) {
 // List returns a page of a user's inbox, newest first, with the unread count (the badge,
 // independent of the filters) and the number of items the filters select. A user who does
 // not exist yet, or an unknown category, gives an empty page.
+//
+// It is one round trip: the user with its maintained counters, and the page by a deferred
+// join (the page's ids come from the index alone, so skipped rows are never visited and page
+// 500 costs little more than page 1; then only those rows are read). The user id is found
+// within the app, so user_id alone scopes the index scan.
 func (s *Service) List(ctx context.Context, appID int64, userIdentifier string, q ListQuery) (Page, error) {
 	page := Page{Data: []Notification{}, Pagination: Pagination{PageNo: q.PageNo, Limit: q.Limit}}
 	var probs herald.Problems
 	if q.Check(&probs); probs.Err() != nil {
 		return page, probs.Err()
 	}
-	// One lookup finds the user with its counters; a user who does not exist yet has an
-	// empty inbox.
-	counts, err := s.db.InboxUserCounters(ctx, dbsqlc.InboxUserCountersParams{AppID: appID, Identifier: userIdentifier})
-	if err != nil {
-		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
-			return page, nil
-		}
-		return page, err
-	}
-	uid := counts.ID
-	page.UnreadCount = counts.Unread
-	// The user id was found within the app, so user_id alone scopes the rows; keeping app_id
-	// out of these predicates lets the index answer without visiting skipped rows.
-	where := "user_id = $1 AND deleted_at IS NULL" + filterSQL[q.Filter]
-	args := []any{uid}
+	args := []any{appID, userIdentifier, q.Limit, (q.PageNo - 1) * q.Limit}
+	where := "user_id = u.id AND deleted_at IS NULL" + filterSQL[q.Filter]
 	if q.Category != "" {
-		cat, err := s.db.GetCategoryByIdentifier(ctx, dbsqlc.GetCategoryByIdentifierParams{AppID: appID, Identifier: q.Category})
-		if err != nil {
-			if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
-				return page, nil
-			}
-			return page, err
-		}
-		where += " AND category_id = $2"
-		args = append(args, cat.ID)
+		args = append(args, q.Category)
+		where += " AND category_id = (SELECT id FROM categories WHERE app_id = $1 AND identifier = $5)"
 	}
-	if q.Filter == "" && q.Category == "" {
-		page.Pagination.TotalCount = counts.Total
-	} else if err := s.db.Pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE "+where, args...).Scan(&page.Pagination.TotalCount); err != nil {
-		return page, db.MapError(err)
+	total := "COALESCE(c.total, 0)"
+	if q.Filter != "" || q.Category != "" {
+		total = "(SELECT count(*) FROM notifications WHERE " + where + ")"
 	}
-	// A deferred join: the page's ids come from the index alone (skipped rows are never
-	// visited, so page 500 costs little more than page 1), then only those rows are read.
-	n := len(args)
-	rows, err := s.db.Pool.Query(ctx, `SELECT n.id, n.title, n.message, n.icon, n.url, n.data, n.blocks, n.state, n.created_at,
-		n.seen_at, n.read_at, n.clicked_at, n.category_id, c.identifier, c.name
-		FROM (SELECT id FROM notifications WHERE `+where+` ORDER BY created_at DESC, id DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2)+`) p
+	rows, err := s.db.Pool.Query(ctx, `WITH u AS (
+		SELECT u.id, `+total+`::bigint AS total, COALESCE(c.unread, 0)::bigint AS unread
+		FROM users u LEFT JOIN inbox_counters c ON c.user_id = u.id
+		WHERE u.app_id = $1 AND u.identifier = $2)
+	SELECT u.total, u.unread, i.id, i.title, i.message, i.icon, i.url, i.data, i.blocks, i.state, i.created_at,
+		i.seen_at, i.read_at, i.clicked_at, i.category_id, i.identifier, i.name
+	FROM u LEFT JOIN LATERAL (
+		SELECT n.id, n.title, n.message, n.icon, n.url, n.data, n.blocks, n.state, n.created_at,
+			n.seen_at, n.read_at, n.clicked_at, n.category_id, c.identifier, c.name
+		FROM (SELECT id FROM notifications WHERE `+where+` ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4) p
 		JOIN notifications n ON n.id = p.id
 		LEFT JOIN categories c ON c.id = n.category_id
-		WHERE n.app_id = $`+strconv.Itoa(n+3)+`
-		ORDER BY n.created_at DESC, n.id DESC`,
-		append(args, q.Limit, (q.PageNo-1)*q.Limit, appID)...)
+		WHERE n.app_id = $1) i ON true
+	ORDER BY i.created_at DESC, i.id DESC`, args...)
 	if err != nil {
 		return page, db.MapError(err)
 	}
-	items, err := pgx.CollectRows(rows, pgx.RowToStructByPos[dbsqlc.GetInboxItemsRow])
-	if err != nil {
-		return page, db.MapError(err)
+	defer rows.Close()
+	for rows.Next() {
+		var r listRow
+		if err := rows.Scan(&page.Pagination.TotalCount, &page.UnreadCount, &r.ID, &r.Title, &r.Message, &r.Icon, &r.Url,
+			&r.Data, &r.Blocks, &r.State, &r.CreatedAt, &r.SeenAt, &r.ReadAt, &r.ClickedAt,
+			&r.CategoryID, &r.CategoryIdentifier, &r.CategoryName); err != nil {
+			return page, db.MapError(err)
+		}
+		if r.ID != nil { // nil: the user exists but the page is empty
+			page.Data = append(page.Data, fromItemRow(r.item()))
+		}
 	}
-	for _, it := range items {
-		page.Data = append(page.Data, fromItemRow(it))
+	return page, db.MapError(rows.Err())
+}
+
+// listRow is a row of List's query: an item's columns, null when the page is empty.
+type listRow struct {
+	ID                               *int64
+	Title, Message, Icon, Url        *string
+	Data, Blocks                     []byte
+	State                            *string
+	CreatedAt                        *time.Time
+	SeenAt, ReadAt, ClickedAt        *time.Time
+	CategoryID                       *int64
+	CategoryIdentifier, CategoryName *string
+}
+
+func (r listRow) item() dbsqlc.GetInboxItemsRow {
+	return dbsqlc.GetInboxItemsRow{
+		ID: *r.ID, Title: deref(r.Title), Message: deref(r.Message), Icon: deref(r.Icon), Url: deref(r.Url),
+		Data: r.Data, Blocks: r.Blocks, State: r.State, CreatedAt: *r.CreatedAt,
+		SeenAt: r.SeenAt, ReadAt: r.ReadAt, ClickedAt: r.ClickedAt,
+		CategoryID: r.CategoryID, CategoryIdentifier: r.CategoryIdentifier, CategoryName: r.CategoryName,
 	}
-	return page, nil
 }

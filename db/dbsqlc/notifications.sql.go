@@ -54,31 +54,6 @@ func (q *Queries) InboxCounters(ctx context.Context, arg InboxCountersParams) (I
 	return i, err
 }
 
-const inboxUserCounters = `-- name: InboxUserCounters :one
-SELECT u.id, COALESCE(c.total, 0)::bigint AS total, COALESCE(c.unread, 0)::bigint AS unread
-FROM users u LEFT JOIN inbox_counters c ON c.user_id = u.id
-WHERE u.app_id = $1 AND u.identifier = $2
-`
-
-type InboxUserCountersParams struct {
-	AppID      int64
-	Identifier string
-}
-
-type InboxUserCountersRow struct {
-	ID     int64
-	Total  int64
-	Unread int64
-}
-
-// The user of an identifier with its badge and unfiltered total, in one lookup.
-func (q *Queries) InboxUserCounters(ctx context.Context, arg InboxUserCountersParams) (InboxUserCountersRow, error) {
-	row := q.db.QueryRow(ctx, inboxUserCounters, arg.AppID, arg.Identifier)
-	var i InboxUserCountersRow
-	err := row.Scan(&i.ID, &i.Total, &i.Unread)
-	return i, err
-}
-
 const insertNotifications = `-- name: InsertNotifications :many
 INSERT INTO notifications (app_id, user_id, request_id, source_key, title, message, icon, url, data, blocks, category_id)
 SELECT $1, u.user_id, $2, $3, $4, $5, $6, $7, $8, $9, $10

@@ -17,8 +17,3 @@ SELECT COALESCE(c.total, 0)::bigint AS total, COALESCE(c.unread, 0)::bigint AS u
 FROM users u LEFT JOIN inbox_counters c ON c.user_id = u.id
 WHERE u.id = @user_id AND u.app_id = @app_id;
 
--- name: InboxUserCounters :one
--- The user of an identifier with its badge and unfiltered total, in one lookup.
-SELECT u.id, COALESCE(c.total, 0)::bigint AS total, COALESCE(c.unread, 0)::bigint AS unread
-FROM users u LEFT JOIN inbox_counters c ON c.user_id = u.id
-WHERE u.app_id = @app_id AND u.identifier = @identifier;
