@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgtype"
+
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -88,18 +90,53 @@ func (s *Service) List(ctx context.Context, appID int64, userIdentifier string, 
 	if q.Check(&probs); probs.Err() != nil {
 		return page, probs.Err()
 	}
+	page.Data = make([]Notification, 0, min(q.Limit, MaxLimit))
 	args := []any{appID, userIdentifier, q.Limit, (q.PageNo - 1) * q.Limit}
-	where := "user_id = u.id AND deleted_at IS NULL" + filterSQL[q.Filter]
 	if q.Category != "" {
 		args = append(args, q.Category)
-		where += " AND category_id = (SELECT id FROM categories WHERE app_id = $1 AND identifier = $5)"
 	}
-	total := "COALESCE(c.total, 0)"
-	if q.Filter != "" || q.Category != "" {
-		total = "(SELECT count(*) FROM notifications WHERE " + where + ")"
+	rows, err := s.db.Pool.Query(ctx, listSQL[listKey{q.Filter, q.Category != ""}], args...)
+	if err != nil {
+		return page, db.MapError(err)
 	}
-	rows, err := s.db.Pool.Query(ctx, `WITH u AS (
-		SELECT u.id, `+total+`::bigint AS total, COALESCE(c.unread, 0)::bigint AS unread
+	defer rows.Close()
+	var r listRow
+	for rows.Next() {
+		r = listRow{}
+		if err := rows.Scan(&page.Pagination.TotalCount, &page.UnreadCount, &r.ID, &r.Title, &r.Message, &r.Icon, &r.URL,
+			&r.Data, &r.Blocks, &r.State, &r.CreatedAt, &r.SeenAt, &r.ReadAt, &r.ClickedAt,
+			&r.CategoryID, &r.CategoryIdentifier, &r.CategoryName); err != nil {
+			return page, db.MapError(err)
+		}
+		if r.ID.Valid { // not valid: the user exists but the page is empty
+			page.Data = append(page.Data, r.notification())
+		}
+	}
+	return page, db.MapError(rows.Err())
+}
+
+// listKey selects List's statement: the filter, and whether a category is given.
+type listKey struct {
+	filter   string
+	category bool
+}
+
+// listSQL holds List's statement for every filter with and without a category, built once
+// so a request neither concatenates SQL nor misses the driver's statement cache.
+var listSQL = func() map[listKey]string {
+	m := map[listKey]string{}
+	for filter, pred := range filterSQL {
+		for _, category := range []bool{false, true} {
+			where := "user_id = u.id AND deleted_at IS NULL" + pred
+			if category {
+				where += " AND category_id = (SELECT id FROM categories WHERE app_id = $1 AND identifier = $5)"
+			}
+			total := "COALESCE(c.total, 0)"
+			if filter != "" || category {
+				total = "(SELECT count(*) FROM notifications WHERE " + where + ")"
+			}
+			m[listKey{filter, category}] = `WITH u AS (
+		SELECT u.id, ` + total + `::bigint AS total, COALESCE(c.unread, 0)::bigint AS unread
 		FROM users u LEFT JOIN inbox_counters c ON c.user_id = u.id
 		WHERE u.app_id = $1 AND u.identifier = $2)
 	SELECT u.total, u.unread, i.id, i.title, i.message, i.icon, i.url, i.data, i.blocks, i.state, i.created_at,
@@ -107,46 +144,34 @@ func (s *Service) List(ctx context.Context, appID int64, userIdentifier string, 
 	FROM u LEFT JOIN LATERAL (
 		SELECT n.id, n.title, n.message, n.icon, n.url, n.data, n.blocks, n.state, n.created_at,
 			n.seen_at, n.read_at, n.clicked_at, n.category_id, c.identifier, c.name
-		FROM (SELECT id FROM notifications WHERE `+where+` ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4) p
+		FROM (SELECT id FROM notifications WHERE ` + where + ` ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4) p
 		JOIN notifications n ON n.id = p.id
 		LEFT JOIN categories c ON c.id = n.category_id
 		WHERE n.app_id = $1) i ON true
-	ORDER BY i.created_at DESC, i.id DESC`, args...)
-	if err != nil {
-		return page, db.MapError(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r listRow
-		if err := rows.Scan(&page.Pagination.TotalCount, &page.UnreadCount, &r.ID, &r.Title, &r.Message, &r.Icon, &r.Url,
-			&r.Data, &r.Blocks, &r.State, &r.CreatedAt, &r.SeenAt, &r.ReadAt, &r.ClickedAt,
-			&r.CategoryID, &r.CategoryIdentifier, &r.CategoryName); err != nil {
-			return page, db.MapError(err)
-		}
-		if r.ID != nil { // nil: the user exists but the page is empty
-			page.Data = append(page.Data, fromItemRow(r.item()))
+	ORDER BY i.created_at DESC, i.id DESC`
 		}
 	}
-	return page, db.MapError(rows.Err())
-}
+	return m
+}()
 
-// listRow is a row of List's query: an item's columns, null when the page is empty.
+// listRow is a row of List's query: an item's columns, null when the page is empty. Value
+// types with a validity flag keep the scan from allocating a pointer per column.
 type listRow struct {
-	ID                               *int64
-	Title, Message, Icon, Url        *string
+	ID                               pgtype.Int8
+	Title, Message, Icon, URL        pgtype.Text
 	Data, Blocks                     []byte
 	State                            *string
-	CreatedAt                        *time.Time
+	CreatedAt                        pgtype.Timestamptz
 	SeenAt, ReadAt, ClickedAt        *time.Time
 	CategoryID                       *int64
 	CategoryIdentifier, CategoryName *string
 }
 
-func (r listRow) item() dbsqlc.GetInboxItemsRow {
-	return dbsqlc.GetInboxItemsRow{
-		ID: *r.ID, Title: deref(r.Title), Message: deref(r.Message), Icon: deref(r.Icon), Url: deref(r.Url),
-		Data: r.Data, Blocks: r.Blocks, State: r.State, CreatedAt: *r.CreatedAt,
+func (r *listRow) notification() Notification {
+	return fromItemRow(dbsqlc.GetInboxItemsRow{
+		ID: r.ID.Int64, Title: r.Title.String, Message: r.Message.String, Icon: r.Icon.String, Url: r.URL.String,
+		Data: r.Data, Blocks: r.Blocks, State: r.State, CreatedAt: r.CreatedAt.Time,
 		SeenAt: r.SeenAt, ReadAt: r.ReadAt, ClickedAt: r.ClickedAt,
 		CategoryID: r.CategoryID, CategoryIdentifier: r.CategoryIdentifier, CategoryName: r.CategoryName,
-	}
+	})
 }

@@ -12,7 +12,10 @@ type Time time.Time
 
 // MarshalJSON implements json.Marshaler.
 func (t Time) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + time.Time(t).UTC().Format(Layout) + `"`), nil
+	b := make([]byte, 0, len(Layout)+2)
+	b = append(b, '"')
+	b = time.Time(t).UTC().AppendFormat(b, Layout)
+	return append(b, '"'), nil
 }
 
 // Ptr converts an optional database time; nil stays nil (marshalled as null).
