@@ -18,6 +18,12 @@ import (
 type DeliveryResult struct {
 	// Accepted is how many sends the load phase got accepted.
 	Accepted int64
+	// Backlog is the most sends the load phase kept accepted but not yet delivered: the
+	// generator waits while the stack is that far behind, so the phase measures the rate the
+	// stack sustains rather than how fast the API can queue work.
+	Backlog int64
+	// Concurrency is the load phase's number of closed-loop clients.
+	Concurrency int
 	// Delivered is inbox rows written per second while the load phase ran (the sustained
 	// rate; the backlog is drained afterwards).
 	DeliveredPerSec float64
@@ -33,8 +39,12 @@ type DeliveryResult struct {
 	Reference Stats
 }
 
-// Delivery measures end-to-end in-app delivery: a closed-loop load phase for the sustained
-// rate, then open-loop phases at half that rate and at 10/s for accept-to-inbox latency
+// deliveryBacklog bounds the load phase's accepted-but-undelivered sends (a few seconds of
+// work at the target rate, enough for the relay to pack full runs).
+const deliveryBacklog = 4000
+
+// Delivery measures end-to-end in-app delivery: a closed-loop load phase with bounded backlog
+// for the sustained rate, then open-loop phases at half that rate and at 10/s for accept-to-inbox latency
 // (inbox row created_at minus request created_at, both stamped by Postgres).
 func Delivery(ctx context.Context, t *Target, concurrency int, load, latency time.Duration) (DeliveryResult, error) {
 	var res DeliveryResult
@@ -60,9 +70,23 @@ func Delivery(ctx context.Context, t *Target, concurrency int, load, latency tim
 		accepted.Add(1)
 		return nil
 	}
+	res.Backlog, res.Concurrency = deliveryBacklog, concurrency
+	var delivered atomic.Int64
+	pollCtx, stopPoll := context.WithCancel(ctx)
+	go pollDelivered(pollCtx, pool, "load", &delivered)
 	start := time.Now()
-	ClosedLoop(ctx, concurrency, load, func(ctx context.Context, w, i int) error { return send(ctx, "load", w*1_000_000+i) })
+	ClosedLoop(ctx, concurrency, load, func(ctx context.Context, w, i int) error {
+		for accepted.Load()-delivered.Load() >= deliveryBacklog {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		return send(ctx, "load", w*1_000_000+i)
+	})
 	end := time.Now()
+	stopPoll()
 	res.Accepted = accepted.Load()
 	var during int64
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE title = 'load' AND created_at <= $1`, end).Scan(&during); err != nil {
@@ -84,6 +108,20 @@ func Delivery(ctx context.Context, t *Target, concurrency int, load, latency tim
 		return res, err
 	}
 	return res, nil
+}
+
+// pollDelivered keeps n at the count of delivered sends titled title until ctx ends.
+func pollDelivered(ctx context.Context, pool *pgxpool.Pool, title string, n *atomic.Int64) {
+	for ctx.Err() == nil {
+		var c int64
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE title = $1`, title).Scan(&c); err == nil {
+			n.Store(c)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func waitDrained(ctx context.Context, pool *pgxpool.Pool, title string, want int64, limit time.Duration) error {
