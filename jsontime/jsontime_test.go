@@ -24,3 +24,16 @@ func TestMarshalIsUTCWithMilliseconds(t *testing.T) {
 		t.Errorf("got %s, want %s", b, want)
 	}
 }
+
+func TestAppendQuotedMatchesTheLayout(t *testing.T) {
+	for _, at := range []time.Time{
+		time.Unix(0, 0), time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-5, 3, 4, 5, 6, 7, 8_000_000, time.UTC),
+		time.Date(2026, 11, 22, 6, 5, 4, 3_999_999, time.FixedZone("x", -7*3600)),
+	} {
+		want := `"` + at.UTC().Format(jsontime.Layout) + `"`
+		if got := string(jsontime.AppendQuoted(nil, at)); got != want {
+			t.Errorf("%v: got %s, want %s", at, got, want)
+		}
+	}
+}

@@ -39,5 +39,7 @@ func (h *Handlers) listNotifications(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(page)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	c.Response().SetBodyRaw(page.AppendJSON(make([]byte, 0, 512+len(page.Data)*512)))
+	return nil
 }
