@@ -125,7 +125,10 @@ func (r *run) loop() error {
 		return failAll(r.ctx, r.pending, r.failure)
 	}
 	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 {
-		return workflow.NewContinueAsNewError(r.ctx, Workflow, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs})
+		// By name, never by function: the SDK keys functions by their short name, and
+		// send.Workflow, flow.Workflow and schedule.Workflow share "Workflow", so the function
+		// would resolve to whichever registered last.
+		return workflow.NewContinueAsNewError(r.ctx, WorkflowName, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs})
 	}
 	return nil
 }
