@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 )
 
@@ -23,8 +24,8 @@ type BroadcastResult struct {
 	Took time.Duration
 	// Reference is a CopyFrom of as many rows into the same table.
 	Reference time.Duration
-	// WorkerRSS is the herald process's resident memory after the broadcast, in bytes
-	// (0 when the process is not local).
+	// WorkerRSS is the herald process's peak resident memory during the broadcast, in
+	// bytes (0 when the process is not local).
 	WorkerRSS int64
 	// HistoryEvents is the largest history length of the runs that carried the send.
 	HistoryEvents int64
@@ -66,25 +67,64 @@ func Broadcast(ctx context.Context, t *Target, members int, pid int) (BroadcastR
 	}
 	var accepted struct{ RequestID string }
 	_ = json.Unmarshal(out, &accepted)
-	deadline := start.Add(30 * time.Minute)
-	for {
-		var n int
-		if err := pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE title = 'broadcast'").Scan(&n); err != nil {
-			return res, err
-		}
-		if n >= members {
-			break
-		}
-		if time.Now().After(deadline) {
-			return res, fmt.Errorf("only %d of %d broadcast rows after 30 minutes", n, members)
-		}
-		time.Sleep(100 * time.Millisecond)
+	wid := "send/" + accepted.RequestID
+	if res.Took, res.WorkerRSS, err = waitBroadcast(ctx, pool, t.TemporalAddr, wid, accepted.RequestID, members, pid, start); err != nil {
+		return res, err
 	}
-	res.Took = time.Since(start)
-	res.WorkerRSS = rss(pid)
-	res.HistoryEvents = historyLength(ctx, t.TemporalAddr, "send/"+accepted.RequestID)
+	res.HistoryEvents = historyLength(ctx, t.TemporalAddr, wid)
 	res.Reference, err = copyReference(ctx, pool, appID, members)
 	return res, err
+}
+
+// waitBroadcast waits until the send has written every inbox row and returns how long that
+// took from start and the herald process's peak RSS meanwhile. It watches the send's
+// workflow rather than counting rows, which on a million-row table would cost the machine
+// a core of its own; the rows are counted once at the end. Without a Temporal address it
+// counts rows by request id every second.
+func waitBroadcast(ctx context.Context, pool *pgxpool.Pool, temporalAddr, workflowID, requestID string, members, pid int, start time.Time) (took time.Duration, peakRSS int64, err error) {
+	var c client.Client
+	if temporalAddr != "" {
+		if c, err = client.Dial(client.Options{HostPort: temporalAddr, Logger: silent{}}); err != nil {
+			return 0, 0, err
+		}
+		defer c.Close()
+	}
+	count := func() (n int, err error) {
+		err = pool.QueryRow(ctx, "SELECT count(*) FROM notifications WHERE request_id = $1", requestID).Scan(&n)
+		return n, err
+	}
+	deadline := start.Add(30 * time.Minute)
+	var lastCount time.Time
+	for ; ; time.Sleep(100 * time.Millisecond) {
+		peakRSS = max(peakRSS, rss(pid))
+		done := false
+		if c != nil {
+			d, err := c.DescribeWorkflowExecution(ctx, workflowID, "")
+			done = err == nil && d.WorkflowExecutionInfo.Status != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+		} else if time.Since(lastCount) >= time.Second {
+			lastCount = time.Now()
+			n, err := count()
+			if err != nil {
+				return 0, 0, err
+			}
+			done = n >= members
+		}
+		if done {
+			took = time.Since(start)
+			n, err := count()
+			if err != nil {
+				return 0, 0, err
+			}
+			if n < members {
+				return 0, 0, fmt.Errorf("the broadcast's workflow ended with %d of %d inbox rows", n, members)
+			}
+			return took, peakRSS, nil
+		}
+		if time.Now().After(deadline) {
+			n, _ := count()
+			return 0, 0, fmt.Errorf("only %d of %d broadcast rows after 30 minutes", n, members)
+		}
+	}
 }
 
 // copyReference copies rows like the broadcast's into the same table (for users of

@@ -65,6 +65,14 @@ func StartLocal(ctx context.Context, o LocalOptions) (*Local, error) {
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, err
 	}
+	// Every stack starts with an empty Temporal store: workflows left by an earlier run (the
+	// reference's, cut off when its phase ended) would otherwise time out and retry in the
+	// background of this one.
+	for _, f := range []string{"temporal.db", "temporal.db-wal", "temporal.db-shm"} {
+		if err := os.Remove(filepath.Join(o.DataDir, f)); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+	}
 	env := append(os.Environ(),
 		"HERALD_DATABASE_URL="+dbURL,
 		"HERALD_HTTP_ADDR=127.0.0.1:"+strconv.Itoa(httpPort),
