@@ -148,3 +148,47 @@ func TestDeliverIsIdempotentAndKeepsRequestsIndependent(t *testing.T) {
 		t.Errorf("delivered_count after retry = %d, want 1", got)
 	}
 }
+
+// A large call is written in concurrent transactions split by user; together they write
+// each row once, complete the request once with the right count, and a retry adds nothing.
+func TestDeliverWritesLargeCallsInConcurrentChunks(t *testing.T) {
+	defer func(p int) { writeParallelism = p }(writeParallelism)
+	writeParallelism = 3
+	d, appID, a, pub := setup(t)
+	ids := make([]string, 1500)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("user-%04d", i)
+	}
+	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
+	big := accept(t, d, appID, string(body))
+	var cursors []send.Cursor
+	for i := range 300 { // a pack of single-recipient sends in the same call
+		cursors = append(cursors, send.Cursor{RequestID: accept(t, d, appID, fmt.Sprintf(`{"notification":{"title":"one"},"recipients":["user-%04d"]}`, i))})
+	}
+	in := send.DeliverInput{Cursors: append([]send.Cursor{{RequestID: big}}, cursors...)}
+	a.BatchSize = 2000
+	for range 2 { // the second call is a retry of the first
+		res, err := a.DeliverBatch(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Pending) != 0 {
+			t.Fatalf("pending after one call: %v", res.Pending)
+		}
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", big); n != 1500 {
+		t.Errorf("inbox rows of the large send = %d, want 1500", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM message_logs WHERE app_id = $1", appID); n != 1800 {
+		t.Errorf("message logs = %d, want 1800", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notification_requests WHERE app_id = $1 AND (status <> 'completed' OR delivered_count <> CASE WHEN id = $2 THEN 1500 ELSE 1 END)", appID, big); n != 0 {
+		t.Errorf("%d requests not completed with their count", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM inbox_counters c JOIN users u ON u.id = c.user_id WHERE u.app_id = $1 AND c.total <> CASE WHEN u.identifier < 'user-0300' THEN 2 ELSE 1 END", appID); n != 0 {
+		t.Errorf("%d users with a wrong inbox total", n)
+	}
+	if len(pub.events) != 1 {
+		t.Errorf("published %d events for the first call, want 1 (a retry writes nothing new)", len(pub.events))
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -66,21 +65,19 @@ func (a *Delivery) decidePage(ctx context.Context, sc *sendContext, page []recip
 }
 
 // commitPages writes the inbox rows, message logs and progress of every page of a
-// DeliverBatch call in one transaction of three statements — a pack of single-recipient
-// sends costs one commit, not one each — then announces all new inbox rows in one publish
-// and returns the inbox rows written and the queued external deliveries. A retried call
-// writes nothing twice (rows are unique per request, user, channel and step) and hands out
-// the same jobs.
+// DeliverBatch call in few transactions of three statements — a pack of single-recipient
+// sends costs one commit, not one each; a large call is split by user into up to
+// writeParallelism transactions written at once (see writeChunks) — then announces all new
+// inbox rows in one publish and returns the inbox rows written and the queued external
+// deliveries. A retried call writes nothing twice (rows are unique per request, user,
+// channel and step) and hands out the same jobs.
 func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []send.Job, error) {
 	if len(works) == 0 {
 		return 0, nil, nil
 	}
 	var inbox dbsqlc.InsertInboxRowsOfPagesParams
 	logs := dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: works[0].sc.workflowID}
-	progress := map[uuid.UUID]*struct {
-		delivered int32
-		done      bool
-	}{}
+	done := map[uuid.UUID]bool{}
 	var order []uuid.UUID
 	for _, pw := range works {
 		in, l := pw.w.inbox, pw.w.logs
@@ -112,42 +109,14 @@ func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []s
 			logs.TemplateIdentifiers = append(logs.TemplateIdentifiers, l.TemplateIdentifier)
 		}
 		id := pw.sc.requestID
-		if progress[id] == nil {
-			progress[id] = &struct {
-				delivered int32
-				done      bool
-			}{}
+		if _, ok := done[id]; !ok {
 			order = append(order, id)
 		}
-		progress[id].done = progress[id].done || pw.done
+		done[id] = done[id] || pw.done
 	}
-	var written []dbsqlc.InsertInboxRowsOfPagesRow
-	var logged []dbsqlc.InsertMessageLogsOfPagesRow
-	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
-		var err error
-		if len(inbox.UserIds) > 0 {
-			if written, err = q.InsertInboxRowsOfPages(ctx, inbox); err != nil {
-				return err
-			}
-		}
-		if len(logs.UserIds) > 0 {
-			if logged, err = q.InsertMessageLogsOfPages(ctx, logs); err != nil {
-				return err
-			}
-		}
-		for _, r := range written {
-			progress[r.RequestID].delivered++
-		}
-		rec := dbsqlc.RecordDeliveredOfPagesParams{}
-		for _, id := range order {
-			rec.Ids = append(rec.Ids, id)
-			rec.Delivered = append(rec.Delivered, progress[id].delivered)
-			rec.Done = append(rec.Done, progress[id].done)
-		}
-		return q.RecordDeliveredOfPages(ctx, rec)
-	})
+	written, logged, err := a.writeChunks(ctx, splitByUser(inbox, logs, order, done))
 	if err != nil {
-		return 0, nil, db.MapError(err)
+		return 0, nil, err
 	}
 	// Hand each page what it wrote (a request's rows go to its first page: the log and
 	// the jobs are per request, the events per app).

@@ -156,13 +156,16 @@ func (q *Queries) InsertMessageLogsOfPages(ctx context.Context, arg InsertMessag
 }
 
 const recordDeliveredOfPages = `-- name: RecordDeliveredOfPages :exec
+WITH locked AS (
+    SELECT id FROM notification_requests WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE
+)
 UPDATE notification_requests nr
 SET delivered_count = nr.delivered_count + p.delivered,
     status = CASE WHEN p.done THEN 'completed' ELSE nr.status END,
     completed_at = CASE WHEN p.done THEN now() ELSE nr.completed_at END,
     updated_at = now()
 FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::int[]) AS delivered, unnest($3::bool[]) AS done) AS p
-WHERE nr.id = p.id
+WHERE nr.id = p.id AND nr.id IN (SELECT id FROM locked)
 `
 
 type RecordDeliveredOfPagesParams struct {
@@ -171,6 +174,8 @@ type RecordDeliveredOfPagesParams struct {
 	Done      []bool
 }
 
+// The rows are locked in id order first: the concurrent transactions of one call (and of
+// calls packing the same requests) then never wait on each other in a cycle.
 func (q *Queries) RecordDeliveredOfPages(ctx context.Context, arg RecordDeliveredOfPagesParams) error {
 	_, err := q.db.Exec(ctx, recordDeliveredOfPages, arg.Ids, arg.Delivered, arg.Done)
 	return err

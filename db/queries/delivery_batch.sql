@@ -32,10 +32,15 @@ ON CONFLICT (request_id, user_id, channel, step_key) DO NOTHING
 RETURNING id, request_id, user_id, channel, status;
 
 -- name: RecordDeliveredOfPages :exec
+-- The rows are locked in id order first: the concurrent transactions of one call (and of
+-- calls packing the same requests) then never wait on each other in a cycle.
+WITH locked AS (
+    SELECT id FROM notification_requests WHERE id = ANY(@ids::uuid[]) ORDER BY id FOR UPDATE
+)
 UPDATE notification_requests nr
 SET delivered_count = nr.delivered_count + p.delivered,
     status = CASE WHEN p.done THEN 'completed' ELSE nr.status END,
     completed_at = CASE WHEN p.done THEN now() ELSE nr.completed_at END,
     updated_at = now()
 FROM (SELECT unnest(@ids::uuid[]) AS id, unnest(@delivered::int[]) AS delivered, unnest(@done::bool[]) AS done) AS p
-WHERE nr.id = p.id;
+WHERE nr.id = p.id AND nr.id IN (SELECT id FROM locked);
