@@ -33,6 +33,10 @@ func Open(ctx context.Context, url string, maxConns int) (*DB, error) {
 		cfg.MaxConns = int32(maxConns)
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
+	cfg.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
+		registerUUID(conn.TypeMap())
+		return nil
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
