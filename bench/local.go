@@ -159,5 +159,7 @@ func (l *Local) Stop() {
 			<-done
 		}
 	}
-	dropDatabase(l.DatabaseURL)
+	if os.Getenv("HERALD_BENCH_KEEP_DB") == "" {
+		dropDatabase(l.DatabaseURL)
+	}
 }

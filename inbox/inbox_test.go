@@ -325,3 +325,51 @@ func TestDeleteIsIdempotentAndScoped(t *testing.T) {
 		t.Errorf("mark read after delete: %v", err)
 	}
 }
+
+// Walking the pages at several limits, with and without a filter and a category, yields
+// every selected item once, newest first (page 1 and later pages use different statements).
+func TestListPagesCoverEveryItemOnce(t *testing.T) {
+	d, appID, s, _ := setup(t)
+	ctx := context.Background()
+	cat, err := d.EnsureCategory(ctx, dbsqlc.EnsureCategoryParams{AppID: appID, Identifier: "billing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := inboxtest.Seed(t, d, appID, "alice", 23, nil)
+	billed := inboxtest.Seed(t, d, appID, "alice", 9, &cat)
+	all := append(slices.Clone(plain), billed...)
+	slices.Reverse(all)
+	newestBilled := slices.Clone(billed)
+	slices.Reverse(newestBilled)
+	for _, tc := range []struct {
+		filter, category string
+		want             []int64
+	}{{"", "", all}, {inbox.FilterUnread, "", all}, {"", "billing", newestBilled}, {inbox.FilterUnseen, "billing", newestBilled}} {
+		for _, limit := range []int{1, 4, 7, 20} {
+			var got []int64
+			for pageNo := 1; ; pageNo++ {
+				p, err := s.List(ctx, appID, "alice", inbox.ListQuery{PageNo: pageNo, Limit: limit, Filter: tc.filter, Category: tc.category})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Pagination.TotalCount != int64(len(tc.want)) {
+					t.Fatalf("%+v limit %d: total %d, want %d", tc, limit, p.Pagination.TotalCount, len(tc.want))
+				}
+				if len(p.Data) == 0 {
+					break
+				}
+				for _, n := range p.Data {
+					got = append(got, n.ID)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("filter %q category %q limit %d: got %v, want %v", tc.filter, tc.category, limit, got, tc.want)
+			}
+		}
+	}
+	for _, q := range []inbox.ListQuery{{PageNo: 0, Limit: 5}, {PageNo: 1, Limit: 0}, {PageNo: 1, Limit: inbox.MaxLimit + 1}} {
+		if _, err := s.List(ctx, appID, "alice", q); herald.ErrorCode(err) != herald.EINVALID {
+			t.Errorf("%+v: got %v, want an invalid-input error", q, err)
+		}
+	}
+}

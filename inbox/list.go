@@ -68,6 +68,12 @@ type ListQuery struct {
 
 // Check records the query's violated rules.
 func (q ListQuery) Check(p *herald.Problems) {
+	if q.PageNo < 1 {
+		p.Addf("pageNo must be at least 1")
+	}
+	if q.Limit < 1 || q.Limit > MaxLimit {
+		p.Addf("limit must be between 1 and %d", MaxLimit)
+	}
 	if _, ok := filterSQL[q.Filter]; !ok {
 		p.Addf("filter must be one of the following values: %s", strings.Join(Filters, ", "))
 	}
