@@ -114,7 +114,8 @@ func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []s
 		}
 		done[id] = done[id] || pw.done
 	}
-	written, logged, err := a.writeChunks(ctx, splitByUser(inbox, logs, order, done))
+	chunks, finish := splitByUser(inbox, logs, order, done)
+	written, logged, err := a.writeChunks(ctx, chunks, finish)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -26,29 +26,40 @@ type writeChunk struct {
 	inbox dbsqlc.InsertInboxRowsOfPagesParams
 	logs  dbsqlc.InsertMessageLogsOfPagesParams
 	// requests are the requests whose progress the chunk records; done marks those it
-	// completes. The first chunk records every request of the call and carries the done
-	// flags, so a request is completed in the same transaction as some of its rows.
+	// completes.
 	requests []uuid.UUID
 	done     []bool
 }
 
 // splitByUser divides a call's writes by user (a user's rows stay in one chunk, so the
-// chunks lock disjoint inbox counters) into as many chunks as the size allows.
-func splitByUser(inbox dbsqlc.InsertInboxRowsOfPagesParams, logs dbsqlc.InsertMessageLogsOfPagesParams, order []uuid.UUID, done map[uuid.UUID]bool) []*writeChunk {
+// chunks lock disjoint inbox counters) into as many chunks as the size allows. A call small
+// enough for one chunk completes its requests in the same transaction as their rows. Split,
+// no chunk completes anything: finish, written after every chunk has committed, does, so a
+// request is never seen completed while some of its rows are still being written.
+func splitByUser(inbox dbsqlc.InsertInboxRowsOfPagesParams, logs dbsqlc.InsertMessageLogsOfPagesParams, order []uuid.UUID, done map[uuid.UUID]bool) (chunks []*writeChunk, finish *writeChunk) {
 	n := min(writeParallelism, (len(inbox.UserIds)+len(logs.UserIds))/minChunkRows)
-	first := &writeChunk{inbox: inbox, logs: logs}
-	for _, id := range order {
-		first.requests = append(first.requests, id)
-		first.done = append(first.done, done[id])
-	}
 	if n <= 1 {
-		return []*writeChunk{first}
+		one := &writeChunk{inbox: inbox, logs: logs}
+		for _, id := range order {
+			one.requests = append(one.requests, id)
+			one.done = append(one.done, done[id])
+		}
+		return []*writeChunk{one}, nil
 	}
-	chunks := make([]*writeChunk, n)
+	finish = &writeChunk{}
+	for _, id := range order {
+		if done[id] {
+			finish.requests = append(finish.requests, id)
+			finish.done = append(finish.done, true)
+		}
+	}
+	if len(finish.requests) == 0 {
+		finish = nil
+	}
+	chunks = make([]*writeChunk, n)
 	for i := range chunks {
 		chunks[i] = &writeChunk{logs: dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: logs.WorkflowID}}
 	}
-	chunks[0].requests, chunks[0].done = first.requests, first.done
 	touched := make([]map[uuid.UUID]bool, n)
 	for i := range touched {
 		touched[i] = map[uuid.UUID]bool{}
@@ -81,20 +92,21 @@ func splitByUser(inbox dbsqlc.InsertInboxRowsOfPagesParams, logs dbsqlc.InsertMe
 		l.Errors = append(l.Errors, logs.Errors[k])
 		l.TemplateIdentifiers = append(l.TemplateIdentifiers, logs.TemplateIdentifiers[k])
 	}
-	for c := 1; c < n; c++ {
+	for c := range n {
 		for id := range touched[c] {
 			chunks[c].requests = append(chunks[c].requests, id)
 			chunks[c].done = append(chunks[c].done, false)
 		}
 	}
-	return chunks
+	return chunks, finish
 }
 
-// writeChunks writes each chunk in its own transaction, concurrently, and returns what all
-// of them inserted. A failed chunk fails the call; the retry rewrites only what is missing.
-// Request rows are locked in id order (RecordDeliveredOfPages), so chunks never deadlock.
-func (a *Delivery) writeChunks(ctx context.Context, chunks []*writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, error) {
-	if len(chunks) == 1 {
+// writeChunks writes each chunk in its own transaction, concurrently, then finish (the
+// completions) once all have committed, and returns what the chunks inserted. A failed chunk
+// fails the call; the retry rewrites only what is missing and then completes. Request rows
+// are locked in id order (RecordDeliveredOfPages), so chunks never deadlock.
+func (a *Delivery) writeChunks(ctx context.Context, chunks []*writeChunk, finish *writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, error) {
+	if len(chunks) == 1 && finish == nil {
 		return a.writeChunk(ctx, chunks[0])
 	}
 	var (
@@ -120,6 +132,9 @@ func (a *Delivery) writeChunks(ctx context.Context, chunks []*writeChunk) ([]dbs
 		})
 	}
 	wg.Wait()
+	if first == nil && finish != nil {
+		_, _, first = a.writeChunk(ctx, finish)
+	}
 	return written, logged, first
 }
 
