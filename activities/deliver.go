@@ -21,8 +21,16 @@ import (
 	"github.com/heraldhq/herald/workflows/send"
 )
 
-// DefaultBatchSize is how many recipients one DeliverBatch call handles at most.
-const DefaultBatchSize = 1000
+// DefaultBatchSize is how many recipients one DeliverBatch call handles at most. Larger
+// calls mean fewer Temporal round trips and larger concurrent writes: a 100,000-member
+// in-app broadcast took 9.2–9.3 s with 1,000, 5.4–7.7 s with 2,000 and 5.0–5.6 s with
+// 4,000 (make bench, back to back). A call's result carries one small job per external
+// delivery (about 40 bytes each), far below Temporal's payload limits.
+const DefaultBatchSize = 4000
+
+// maxRunsPerCall bounds the user-defined workflow runs one call returns: each carries its
+// recipient and payload, so a call's result stays well below Temporal's payload limits.
+const maxRunsPerCall = 1000
 
 // Delivery delivers send requests.
 type Delivery struct {
@@ -71,6 +79,7 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 		return send.DeliverResult{}, err
 	}
 	var res send.DeliverResult
+	runsLeft := min(budget, maxRunsPerCall)
 	// flush writes the pages decided so far in one transaction.
 	flush := func() error {
 		n, jobs, err := a.commitPages(ctx, call.works)
@@ -99,7 +108,12 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 		var used int
 		var done bool
 		if req.Notification.Workflow != nil {
-			next, used, done, err = a.deliverFlowRequest(ctx, call, row.AppID, c.RequestID, &req, c, budget, &res)
+			if runsLeft == 0 {
+				res.Pending = append(res.Pending, c)
+				continue
+			}
+			next, used, done, err = a.deliverFlowRequest(ctx, call, row.AppID, c.RequestID, &req, c, min(budget, runsLeft), &res)
+			runsLeft -= min(used, runsLeft)
 		} else {
 			var sc *sendContext
 			if sc, err = a.prepare(ctx, call, row.AppID, c.RequestID, &req); err != nil {

@@ -50,7 +50,7 @@ const SendLease = 15 * time.Second
 const HeartbeatTimeout = 10 * time.Second
 
 // Workflow delivers the requests of its input. DeliverBatch resolves the next slice of
-// about a thousand recipients, writes in-app rows and the message log, and returns the
+// a few thousand recipients, writes in-app rows and the message log, and returns the
 // external deliveries; these run as one activity each, concurrently and with retries,
 // while the next slice is resolved. For a send naming a user-defined workflow, the slice
 // returns one run per recipient instead, started as abandoned child workflows, at most
