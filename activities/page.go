@@ -75,46 +75,7 @@ func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []s
 	if len(works) == 0 {
 		return 0, nil, nil
 	}
-	var inbox dbsqlc.InsertInboxRowsOfPagesParams
-	logs := dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: works[0].sc.workflowID}
-	done := map[uuid.UUID]bool{}
-	var order []uuid.UUID
-	for _, pw := range works {
-		in, l := pw.w.inbox, pw.w.logs
-		cat := int64(0)
-		if in.CategoryID != nil {
-			cat = *in.CategoryID
-		}
-		for k := range in.UserIds {
-			inbox.AppIds = append(inbox.AppIds, in.AppID)
-			inbox.UserIds = append(inbox.UserIds, in.UserIds[k])
-			inbox.RequestIds = append(inbox.RequestIds, in.RequestID)
-			inbox.Titles = append(inbox.Titles, in.Titles[k])
-			inbox.Messages = append(inbox.Messages, in.Messages[k])
-			inbox.Icons = append(inbox.Icons, in.Icons[k])
-			inbox.Urls = append(inbox.Urls, in.Urls[k])
-			inbox.Datas = append(inbox.Datas, in.Data)
-			inbox.Blocks = append(inbox.Blocks, in.Blocks)
-			inbox.CategoryIds = append(inbox.CategoryIds, cat)
-		}
-		for k := range l.UserIds {
-			logs.AppIds = append(logs.AppIds, l.AppID)
-			logs.RequestIds = append(logs.RequestIds, l.RequestID)
-			logs.UserIds = append(logs.UserIds, l.UserIds[k])
-			logs.UserIdentifiers = append(logs.UserIdentifiers, l.UserIdentifiers[k])
-			logs.Channels = append(logs.Channels, l.Channels[k])
-			logs.Statuses = append(logs.Statuses, l.Statuses[k])
-			logs.Reasons = append(logs.Reasons, l.Reasons[k])
-			logs.Errors = append(logs.Errors, l.Errors[k])
-			logs.TemplateIdentifiers = append(logs.TemplateIdentifiers, l.TemplateIdentifier)
-		}
-		id := pw.sc.requestID
-		if _, ok := done[id]; !ok {
-			order = append(order, id)
-		}
-		done[id] = done[id] || pw.done
-	}
-	chunks, finish := splitByUser(inbox, logs, order, done)
+	chunks, finish := chunkWrites(works)
 	written, logged, err := a.writeChunks(ctx, chunks, finish)
 	if err != nil {
 		return 0, nil, err

@@ -31,71 +31,86 @@ type writeChunk struct {
 	done     []bool
 }
 
-// splitByUser divides a call's writes by user (a user's rows stay in one chunk, so the
-// chunks lock disjoint inbox counters) into as many chunks as the size allows. A call small
-// enough for one chunk completes its requests in the same transaction as their rows. Split,
-// no chunk completes anything: finish, written after every chunk has committed, does, so a
-// request is never seen completed while some of its rows are still being written.
-func splitByUser(inbox dbsqlc.InsertInboxRowsOfPagesParams, logs dbsqlc.InsertMessageLogsOfPagesParams, order []uuid.UUID, done map[uuid.UUID]bool) (chunks []*writeChunk, finish *writeChunk) {
-	n := min(writeParallelism, (len(inbox.UserIds)+len(logs.UserIds))/minChunkRows)
-	if n <= 1 {
-		one := &writeChunk{inbox: inbox, logs: logs}
-		for _, id := range order {
-			one.requests = append(one.requests, id)
-			one.done = append(one.done, done[id])
-		}
-		return []*writeChunk{one}, nil
+// chunkWrites gathers the pages of a call into the column arrays of its transactions: one
+// for a small call, or up to writeParallelism split by user (a user's rows stay in one chunk,
+// so the chunks lock disjoint inbox counters). A call written in one transaction completes
+// its requests there, with their rows. Split, no chunk completes anything: finish, written
+// after every chunk has committed, does, so a request is never seen completed while some of
+// its rows are still being written.
+func chunkWrites(works []*pageWork) (chunks []*writeChunk, finish *writeChunk) {
+	rows := 0
+	for _, pw := range works {
+		rows += len(pw.w.inbox.UserIds) + len(pw.w.logs.UserIds)
 	}
-	finish = &writeChunk{}
-	for _, id := range order {
-		if done[id] {
-			finish.requests = append(finish.requests, id)
-			finish.done = append(finish.done, true)
-		}
-	}
-	if len(finish.requests) == 0 {
-		finish = nil
-	}
+	n := max(1, min(writeParallelism, rows/minChunkRows))
 	chunks = make([]*writeChunk, n)
-	for i := range chunks {
-		chunks[i] = &writeChunk{logs: dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: logs.WorkflowID}}
-	}
 	touched := make([]map[uuid.UUID]bool, n)
-	for i := range touched {
+	for i := range chunks {
+		chunks[i] = &writeChunk{logs: dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: works[0].sc.workflowID}}
 		touched[i] = map[uuid.UUID]bool{}
 	}
-	for k, user := range inbox.UserIds {
-		c := int(uint64(user) % uint64(n))
-		in := &chunks[c].inbox
-		in.AppIds = append(in.AppIds, inbox.AppIds[k])
-		in.UserIds = append(in.UserIds, user)
-		in.RequestIds = append(in.RequestIds, inbox.RequestIds[k])
-		in.Titles = append(in.Titles, inbox.Titles[k])
-		in.Messages = append(in.Messages, inbox.Messages[k])
-		in.Icons = append(in.Icons, inbox.Icons[k])
-		in.Urls = append(in.Urls, inbox.Urls[k])
-		in.Datas = append(in.Datas, inbox.Datas[k])
-		in.Blocks = append(in.Blocks, inbox.Blocks[k])
-		in.CategoryIds = append(in.CategoryIds, inbox.CategoryIds[k])
-		touched[c][inbox.RequestIds[k]] = true
+	chunkOf := func(user int64) int { return int(uint64(user) % uint64(n)) }
+	done := map[uuid.UUID]bool{}
+	var order []uuid.UUID
+	for _, pw := range works {
+		in, l := pw.w.inbox, pw.w.logs
+		cat := int64(0)
+		if in.CategoryID != nil {
+			cat = *in.CategoryID
+		}
+		for k, user := range in.UserIds {
+			c := chunkOf(user)
+			dst := &chunks[c].inbox
+			dst.AppIds = append(dst.AppIds, in.AppID)
+			dst.UserIds = append(dst.UserIds, user)
+			dst.RequestIds = append(dst.RequestIds, in.RequestID)
+			dst.Titles = append(dst.Titles, in.Titles[k])
+			dst.Messages = append(dst.Messages, in.Messages[k])
+			dst.Icons = append(dst.Icons, in.Icons[k])
+			dst.Urls = append(dst.Urls, in.Urls[k])
+			dst.Datas = append(dst.Datas, in.Data)
+			dst.Blocks = append(dst.Blocks, in.Blocks)
+			dst.CategoryIds = append(dst.CategoryIds, cat)
+			touched[c][in.RequestID] = true
+		}
+		for k, user := range l.UserIds {
+			dst := &chunks[chunkOf(user)].logs
+			dst.AppIds = append(dst.AppIds, l.AppID)
+			dst.RequestIds = append(dst.RequestIds, l.RequestID)
+			dst.UserIds = append(dst.UserIds, user)
+			dst.UserIdentifiers = append(dst.UserIdentifiers, l.UserIdentifiers[k])
+			dst.Channels = append(dst.Channels, l.Channels[k])
+			dst.Statuses = append(dst.Statuses, l.Statuses[k])
+			dst.Reasons = append(dst.Reasons, l.Reasons[k])
+			dst.Errors = append(dst.Errors, l.Errors[k])
+			dst.TemplateIdentifiers = append(dst.TemplateIdentifiers, l.TemplateIdentifier)
+		}
+		id := pw.sc.requestID
+		if _, ok := done[id]; !ok {
+			order = append(order, id)
+		}
+		done[id] = done[id] || pw.done
 	}
-	for k, user := range logs.UserIds {
-		c := int(uint64(user) % uint64(n))
-		l := &chunks[c].logs
-		l.AppIds = append(l.AppIds, logs.AppIds[k])
-		l.RequestIds = append(l.RequestIds, logs.RequestIds[k])
-		l.UserIds = append(l.UserIds, user)
-		l.UserIdentifiers = append(l.UserIdentifiers, logs.UserIdentifiers[k])
-		l.Channels = append(l.Channels, logs.Channels[k])
-		l.Statuses = append(l.Statuses, logs.Statuses[k])
-		l.Reasons = append(l.Reasons, logs.Reasons[k])
-		l.Errors = append(l.Errors, logs.Errors[k])
-		l.TemplateIdentifiers = append(l.TemplateIdentifiers, logs.TemplateIdentifiers[k])
+	if n == 1 {
+		for _, id := range order {
+			chunks[0].requests = append(chunks[0].requests, id)
+			chunks[0].done = append(chunks[0].done, done[id])
+		}
+		return chunks, nil
 	}
 	for c := range n {
 		for id := range touched[c] {
 			chunks[c].requests = append(chunks[c].requests, id)
 			chunks[c].done = append(chunks[c].done, false)
+		}
+	}
+	for _, id := range order {
+		if done[id] {
+			if finish == nil {
+				finish = &writeChunk{}
+			}
+			finish.requests = append(finish.requests, id)
+			finish.done = append(finish.done, true)
 		}
 	}
 	return chunks, finish

@@ -4,41 +4,29 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-
-	"github.com/heraldhq/herald/db/dbsqlc"
 )
 
 // Split writes: every row lands in exactly one chunk, a user's rows share a chunk, and no
 // chunk completes a request — only finish does, after all chunks, so nobody sees a request
 // completed while some of its rows are still being written.
-func TestSplitByUserCompletesOnlyAfterEveryChunk(t *testing.T) {
+func TestChunkWritesCompleteOnlyAfterEveryChunk(t *testing.T) {
 	defer func(p int) { writeParallelism = p }(writeParallelism)
 	writeParallelism = 3
 	big, small := uuid.New(), uuid.New()
-	var inbox dbsqlc.InsertInboxRowsOfPagesParams
-	var logs dbsqlc.InsertMessageLogsOfPagesParams
-	add := func(req uuid.UUID, user int64) {
-		inbox.AppIds = append(inbox.AppIds, 1)
-		inbox.UserIds = append(inbox.UserIds, user)
-		inbox.RequestIds = append(inbox.RequestIds, req)
-		for _, col := range []*[]string{&inbox.Titles, &inbox.Messages, &inbox.Icons, &inbox.Urls} {
-			*col = append(*col, "")
+	page := func(req uuid.UUID, done bool, users ...int64) *pageWork {
+		w := &pageWrites{}
+		w.inbox.RequestID, w.logs.RequestID = req, req
+		for _, u := range users {
+			w.inboxRow(recipient{userID: u}, "", "", "", "")
+			w.log(recipient{userID: u}, "inApp", "delivered", "", "")
 		}
-		inbox.Datas = append(inbox.Datas, nil)
-		inbox.Blocks = append(inbox.Blocks, nil)
-		inbox.CategoryIds = append(inbox.CategoryIds, 0)
-		logs.AppIds = append(logs.AppIds, 1)
-		logs.RequestIds = append(logs.RequestIds, req)
-		logs.UserIds = append(logs.UserIds, user)
-		for _, col := range []*[]string{&logs.UserIdentifiers, &logs.Channels, &logs.Statuses, &logs.Reasons, &logs.Errors, &logs.TemplateIdentifiers} {
-			*col = append(*col, "")
-		}
+		return &pageWork{sc: &sendContext{requestID: req}, w: w, done: done}
 	}
-	for u := range int64(900) {
-		add(big, u)
+	users := make([]int64, 900)
+	for u := range users {
+		users[u] = int64(u)
 	}
-	add(small, 7)
-	chunks, finish := splitByUser(inbox, logs, []uuid.UUID{big, small}, map[uuid.UUID]bool{big: true, small: false})
+	chunks, finish := chunkWrites([]*pageWork{page(big, true, users...), page(small, false, 7)})
 	if len(chunks) != 3 {
 		t.Fatalf("%d chunks, want 3", len(chunks))
 	}
@@ -65,7 +53,7 @@ func TestSplitByUserCompletesOnlyAfterEveryChunk(t *testing.T) {
 		t.Errorf("finish = %+v, want only the completion of the large request", finish)
 	}
 	// Small enough for one transaction: rows and completion together.
-	one, fin := splitByUser(dbsqlc.InsertInboxRowsOfPagesParams{UserIds: []int64{1}}, dbsqlc.InsertMessageLogsOfPagesParams{}, []uuid.UUID{big}, map[uuid.UUID]bool{big: true})
+	one, fin := chunkWrites([]*pageWork{page(big, true, 1)})
 	if len(one) != 1 || fin != nil || !one[0].done[0] {
 		t.Errorf("small call: %d chunks, finish %v", len(one), fin)
 	}
