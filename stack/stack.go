@@ -225,6 +225,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
 		Metrics: s.deliveryMetrics()}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
+	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
 	// worker joins as soon as it does.
 	wait := 500 * time.Millisecond
