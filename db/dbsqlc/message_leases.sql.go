@@ -31,3 +31,25 @@ func (q *Queries) RenewMessageLease(ctx context.Context, arg RenewMessageLeasePa
 	}
 	return result.RowsAffected(), nil
 }
+
+const renewMessageLeases = `-- name: RenewMessageLeases :execrows
+UPDATE message_logs AS m
+SET locked_until = now() + make_interval(secs => $1::float8)
+FROM (SELECT unnest($2::bigint[]) AS id, unnest($3::integer[]) AS attempts) AS r
+WHERE m.id = r.id AND m.status = 'queued' AND m.attempts = r.attempts
+`
+
+type RenewMessageLeasesParams struct {
+	LeaseSeconds float64
+	Ids          []int64
+	Attempts     []int32
+}
+
+// RenewMessageLease for the rows a batch attempt holds (each with its attempt number).
+func (q *Queries) RenewMessageLeases(ctx context.Context, arg RenewMessageLeasesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, renewMessageLeases, arg.LeaseSeconds, arg.Ids, arg.Attempts)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

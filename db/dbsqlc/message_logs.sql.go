@@ -105,6 +105,68 @@ func (q *Queries) ClaimMessageLog(ctx context.Context, arg ClaimMessageLogParams
 	return i, err
 }
 
+const claimMessageLogs = `-- name: ClaimMessageLogs :many
+UPDATE message_logs
+SET attempts = attempts + 1, locked_until = now() + make_interval(secs => $1::float8), updated_at = now()
+WHERE id = ANY($2::bigint[]) AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
+RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
+`
+
+type ClaimMessageLogsParams struct {
+	LeaseSeconds float64
+	Ids          []int64
+}
+
+// A batch attempt takes the queued rows of its messages for the lease, as ClaimMessageLog
+// does for one: rows that are done or held by another attempt are not returned.
+func (q *Queries) ClaimMessageLogs(ctx context.Context, arg ClaimMessageLogsParams) ([]MessageLog, error) {
+	rows, err := q.db.Query(ctx, claimMessageLogs, arg.LeaseSeconds, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageLog{}
+	for rows.Next() {
+		var i MessageLog
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.RequestID,
+			&i.WorkflowID,
+			&i.UserID,
+			&i.UserIdentifier,
+			&i.Channel,
+			&i.StepKey,
+			&i.Status,
+			&i.Reason,
+			&i.Error,
+			&i.TemplateIdentifier,
+			&i.IdempotencyKey,
+			&i.Provider,
+			&i.InstanceID,
+			&i.ProviderMessageID,
+			&i.ProviderResponse,
+			&i.Attempts,
+			&i.LockedUntil,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.SentAt,
+			&i.DeliveredAt,
+			&i.FailedAt,
+			&i.BouncedAt,
+			&i.OpenedAt,
+			&i.ClickedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getMessageLog = `-- name: GetMessageLog :one
 SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE id = $1
 `
@@ -341,6 +403,43 @@ func (q *Queries) MarkMessageSent(ctx context.Context, arg MarkMessageSentParams
 		arg.ID,
 	)
 	return err
+}
+
+const messageLogStates = `-- name: MessageLogStates :many
+SELECT id, status, provider, locked_until FROM message_logs WHERE id = ANY($1::bigint[])
+`
+
+type MessageLogStatesRow struct {
+	ID          int64
+	Status      string
+	Provider    *string
+	LockedUntil *time.Time
+}
+
+// Where the rows a batch could not claim stand: done, or held until locked_until.
+func (q *Queries) MessageLogStates(ctx context.Context, ids []int64) ([]MessageLogStatesRow, error) {
+	rows, err := q.db.Query(ctx, messageLogStates, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageLogStatesRow{}
+	for rows.Next() {
+		var i MessageLogStatesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Status,
+			&i.Provider,
+			&i.LockedUntil,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const queuedMessageLogs = `-- name: QueuedMessageLogs :many

@@ -5,3 +5,10 @@
 UPDATE message_logs
 SET locked_until = now() + make_interval(secs => @lease_seconds::float8)
 WHERE id = @id AND status = 'queued' AND attempts = @attempts;
+
+-- name: RenewMessageLeases :execrows
+-- RenewMessageLease for the rows a batch attempt holds (each with its attempt number).
+UPDATE message_logs AS m
+SET locked_until = now() + make_interval(secs => @lease_seconds::float8)
+FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@attempts::integer[]) AS attempts) AS r
+WHERE m.id = r.id AND m.status = 'queued' AND m.attempts = r.attempts;

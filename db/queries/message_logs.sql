@@ -77,3 +77,15 @@ WHERE app_id = @app_id AND instance_id = @instance_id AND provider_message_id = 
 
 -- name: ListMessageLogsOfRequest :many
 SELECT * FROM message_logs WHERE app_id = @app_id AND request_id = @request_id ORDER BY id;
+
+-- name: ClaimMessageLogs :many
+-- A batch attempt takes the queued rows of its messages for the lease, as ClaimMessageLog
+-- does for one: rows that are done or held by another attempt are not returned.
+UPDATE message_logs
+SET attempts = attempts + 1, locked_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
+WHERE id = ANY(@ids::bigint[]) AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
+RETURNING *;
+
+-- name: MessageLogStates :many
+-- Where the rows a batch could not claim stand: done, or held until locked_until.
+SELECT id, status, provider, locked_until FROM message_logs WHERE id = ANY(@ids::bigint[]);

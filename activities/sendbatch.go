@@ -1,0 +1,322 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+
+	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/delivery"
+	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// DefaultInstanceConcurrency bounds the provider calls in flight per provider instance in
+// one worker, across all its batches (an SMTP instance further bounds its connections).
+const DefaultInstanceConcurrency = 16
+
+// maxRetryText bounds the error a batch hands back per message to retry: the full text is
+// in the message log; the workflow keeps it only for a give-up.
+const maxRetryText = 300
+
+// SendMessages delivers a batch of queued messages of one channel, as SendMessage does one:
+// the same claim of the message log rows (so a retried batch skips what an earlier attempt
+// sent, and waits for what another attempt holds), the same rendering, routing with
+// failover and recording of every outcome. Messages go out concurrently, at most
+// InstanceConcurrency provider calls at a time per provider instance, each call admitted by
+// Throttle when set. The activity heartbeats its progress and renews the leases of the
+// messages it holds; it returns counts of the messages sent and failed for good, and the
+// messages to retry with the least wait a provider asked for. It fails as a whole only
+// when the claim itself fails (a retried batch claims again).
+func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (send.SendBatchResult, error) {
+	var res send.SendBatchResult
+	ids := make([]int64, len(in.Jobs))
+	for i, j := range in.Jobs {
+		ids[i] = j.LogID
+	}
+	claimed, err := a.DB.ClaimMessageLogs(ctx, dbsqlc.ClaimMessageLogsParams{Ids: ids, LeaseSeconds: send.SendLease.Seconds()})
+	if err != nil {
+		return res, db.MapError(err)
+	}
+	if len(claimed) < len(ids) {
+		if err := a.unclaimed(ctx, ids, claimed, &res); err != nil {
+			// Release what was claimed: the retried batch claims it again.
+			a.renew(ctx, claimed, 0)
+			return res, err
+		}
+	}
+	if len(claimed) == 0 {
+		return res, nil
+	}
+	b := &batch{a: a, held: make(map[int64]int32, len(claimed)), res: &res}
+	for _, lg := range claimed {
+		b.held[lg.ID] = lg.Attempts
+	}
+	stop := b.keepAlive(ctx)
+	defer stop()
+	work, err := a.prepareBatch(ctx, claimed)
+	if err != nil {
+		for _, lg := range claimed {
+			b.settle(lg, a.release(ctx, lg, err))
+		}
+		return res, nil
+	}
+	var wg sync.WaitGroup
+	for i := range work {
+		w := &work[i]
+		if w.done != nil {
+			b.settle(w.lg, *w.done)
+			continue
+		}
+		if workerStopping(ctx) || ctx.Err() != nil {
+			// Hand the rest back: the workflow retries them on another worker.
+			b.giveBack(ctx, w.lg)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.settle(w.lg, a.deliver(ctx, w.entry, w.lg, w.msg, w.plan, a.admit))
+		}()
+	}
+	wg.Wait()
+	return res, nil
+}
+
+// unclaimed accounts for the messages of a batch it could not claim: done (by an earlier
+// attempt, or gone with their recipient), or held by another attempt until its lease ends.
+func (a *Delivery) unclaimed(ctx context.Context, ids []int64, claimed []dbsqlc.MessageLog, res *send.SendBatchResult) error {
+	mine := make(map[int64]bool, len(claimed))
+	for _, lg := range claimed {
+		mine[lg.ID] = true
+	}
+	var others []int64
+	for _, id := range ids {
+		if !mine[id] {
+			others = append(others, id)
+		}
+	}
+	states, err := a.DB.MessageLogStates(ctx, others)
+	if err != nil {
+		return db.MapError(err)
+	}
+	found := make(map[int64]dbsqlc.MessageLogStatesRow, len(states))
+	for _, s := range states {
+		found[s.ID] = s
+	}
+	for _, id := range others {
+		s, ok := found[id]
+		switch {
+		case !ok || s.Status == delivery.StatusFailed:
+			res.Failed++
+		case s.Status == delivery.StatusQueued:
+			wait := time.Second
+			if s.LockedUntil != nil {
+				wait = min(max(time.Until(*s.LockedUntil)+500*time.Millisecond, time.Second), send.SendLease)
+			}
+			res.Retries = append(res.Retries, send.Retry{LogID: id, After: wait, Error: "another attempt is sending this message"})
+		default:
+			res.Sent++
+		}
+	}
+	return nil
+}
+
+// work is one claimed message of a batch, ready to send (or already decided: done).
+type work struct {
+	lg    dbsqlc.MessageLog
+	entry *sendEntry
+	msg   providers.Message
+	plan  []channels.Candidate
+	done  *outcome
+}
+
+// prepareBatch loads what the messages of a batch share (each send's content, the
+// recipients per app, the routing per app and channel) with one query each, then composes
+// every message. A failure to load is Herald's own: the caller releases the batch.
+func (a *Delivery) prepareBatch(ctx context.Context, claimed []dbsqlc.MessageLog) ([]work, error) {
+	entries := map[uuid.UUID]*sendEntry{}
+	usersByApp := map[int64][]int64{}
+	for _, lg := range claimed {
+		if _, ok := entries[lg.RequestID]; !ok {
+			e, err := a.sendEntry(ctx, lg.RequestID)
+			if err != nil {
+				return nil, err
+			}
+			entries[lg.RequestID] = e
+		}
+		usersByApp[lg.AppID] = append(usersByApp[lg.AppID], lg.UserID)
+	}
+	type userKey struct{ app, user int64 }
+	users := map[userKey]dbsqlc.DeliveryUsersRow{}
+	for app, ids := range usersByApp {
+		rows, err := a.DB.DeliveryUsers(ctx, dbsqlc.DeliveryUsersParams{AppID: app, Ids: ids})
+		if err != nil {
+			return nil, db.MapError(err)
+		}
+		for _, u := range rows {
+			users[userKey{app, u.ID}] = u
+		}
+	}
+	type planKey struct {
+		app     int64
+		channel string
+	}
+	planners := map[planKey]*channels.Planner{}
+	out := make([]work, len(claimed))
+	for i, lg := range claimed {
+		w := &out[i]
+		w.lg, w.entry = lg, entries[lg.RequestID]
+		u, ok := users[userKey{lg.AppID, lg.UserID}]
+		if !ok {
+			w.done = a.failedOutcome(ctx, lg, "the recipient no longer exists")
+			continue
+		}
+		msg, facts, err := a.compose(ctx, w.entry, lg, u.Identifier, u.Profile)
+		if err != nil {
+			w.done = a.failedOutcome(ctx, lg, err.Error())
+			continue
+		}
+		k := planKey{lg.AppID, lg.Channel}
+		p, ok := planners[k]
+		if !ok {
+			if p, err = a.Channels.Planner(ctx, lg.AppID, lg.Channel); err != nil {
+				return nil, err
+			}
+			planners[k] = p
+		}
+		w.msg, w.plan = msg, p.Plan(facts)
+		if len(w.plan) == 0 {
+			w.done = a.failedOutcome(ctx, lg, delivery.ReasonNotConfigured)
+		}
+	}
+	return out, nil
+}
+
+// failedOutcome records a permanent failure decided before any provider call.
+func (a *Delivery) failedOutcome(ctx context.Context, lg dbsqlc.MessageLog, text string) *outcome {
+	if err := a.markFailed(ctx, lg, nil, text); err != nil {
+		return &outcome{err: err, text: err.Error()}
+	}
+	return &outcome{status: delivery.StatusFailed, text: text}
+}
+
+// admit bounds the provider calls in flight per instance in this worker, and applies the
+// per-instance rate limit hook.
+func (a *Delivery) admit(ctx context.Context, c *channels.Candidate) (func(), error) {
+	n := a.InstanceConcurrency
+	if n <= 0 {
+		n = DefaultInstanceConcurrency
+	}
+	v, _ := a.slots.LoadOrStore(c.InstanceID, make(chan struct{}, n))
+	slots := v.(chan struct{})
+	select {
+	case slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if a.Throttle != nil {
+		if err := a.Throttle(ctx, c.InstanceID); err != nil {
+			<-slots
+			return nil, err
+		}
+	}
+	return func() { <-slots }, nil
+}
+
+// batch is the bookkeeping of one SendMessages attempt.
+type batch struct {
+	a  *Delivery
+	mu sync.Mutex
+	// held are the claimed messages not settled yet, with their attempt numbers.
+	held map[int64]int32
+	res  *send.SendBatchResult
+	done int
+}
+
+// settle counts a message's outcome and stops renewing its lease.
+func (b *batch) settle(lg dbsqlc.MessageLog, o outcome) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.held, lg.ID)
+	b.done++
+	switch {
+	case o.err == nil && o.status == delivery.StatusSent:
+		b.res.Sent++
+	case o.err == nil && o.status == delivery.StatusFailed:
+		b.res.Failed++
+	default:
+		b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, After: o.wait, Error: shorten(o.text, maxRetryText)})
+	}
+}
+
+// giveBack frees a message the batch did not try (the worker is stopping) for a retry.
+func (b *batch) giveBack(ctx context.Context, lg dbsqlc.MessageLog) {
+	b.a.renew(context.WithoutCancel(ctx), []dbsqlc.MessageLog{lg}, 0)
+	b.mu.Lock()
+	delete(b.held, lg.ID)
+	b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, Error: "the worker stopped before sending"})
+	b.mu.Unlock()
+}
+
+// keepAlive heartbeats the batch's progress and renews the leases of the messages it
+// holds, every beat, until stop is called.
+func (b *batch) keepAlive(ctx context.Context) (stop func()) {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(beatEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				b.mu.Lock()
+				progress := b.done
+				ids := make([]int64, 0, len(b.held))
+				attempts := make([]int32, 0, len(b.held))
+				for id, n := range b.held {
+					ids, attempts = append(ids, id), append(attempts, n)
+				}
+				b.mu.Unlock()
+				activity.RecordHeartbeat(ctx, progress)
+				if len(ids) > 0 {
+					if _, err := b.a.DB.RenewMessageLeases(ctx, dbsqlc.RenewMessageLeasesParams{Ids: ids, Attempts: attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil && ctx.Err() == nil {
+						b.a.Log.Warn("could not renew message leases", "messages", len(ids), "error", err)
+					}
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-finished }
+}
+
+// renew sets the leases of messages held by their claim to end in lease (0: free now).
+func (a *Delivery) renew(ctx context.Context, logs []dbsqlc.MessageLog, lease time.Duration) {
+	ids := make([]int64, len(logs))
+	attempts := make([]int32, len(logs))
+	for i, lg := range logs {
+		ids[i], attempts[i] = lg.ID, lg.Attempts
+	}
+	if _, err := a.DB.RenewMessageLeases(ctx, dbsqlc.RenewMessageLeasesParams{Ids: ids, Attempts: attempts, LeaseSeconds: lease.Seconds()}); err != nil && !errors.Is(err, context.Canceled) {
+		a.Log.Warn("could not release message leases", "messages", len(ids), "error", err)
+	}
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
