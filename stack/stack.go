@@ -82,6 +82,8 @@ type Stack struct {
 	ConsoleServices
 	FlowServices
 	OperationsServices
+
+	searchAttrs searchAttributes
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -227,6 +229,9 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
 	// worker joins as soon as it does.
+	if err := s.EnsureSearchAttributes(ctx); err != nil {
+		return nil // ctx ended
+	}
 	wait := 500 * time.Millisecond
 	for {
 		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
@@ -247,8 +252,14 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	}
 }
 
-// RunRelay runs the outbox relay until ctx ends.
-func (s *Stack) RunRelay(ctx context.Context) error { return s.Relay.Run(ctx) }
+// RunRelay runs the outbox relay until ctx ends, once Herald's search attributes are
+// registered (the runs it starts carry them).
+func (s *Stack) RunRelay(ctx context.Context) error {
+	if err := s.EnsureSearchAttributes(ctx); err != nil {
+		return nil // ctx ended
+	}
+	return s.Relay.Run(ctx)
+}
 
 // SecretKey returns the configured secret key or, failing that, the one kept in the data
 // directory by `herald dev`. With generate set (dev only) it creates that file when missing.

@@ -1,0 +1,44 @@
+package stack
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/heraldhq/herald/workflows/visibility"
+)
+
+// searchAttributes remembers that this process registered Herald's search attributes.
+type searchAttributes struct {
+	mu   sync.Mutex
+	done bool
+}
+
+// EnsureSearchAttributes registers Herald's search attributes (HeraldAppId,
+// HeraldRequestId, HeraldWorkflow, HeraldRecipient) on the configured namespace, retrying
+// until Temporal answers or ctx ends. Workflow starts naming an attribute the namespace
+// lacks fail, so the relay and the worker call it before they begin; it is idempotent and
+// asks Temporal only until it succeeded once in this process.
+func (s *Stack) EnsureSearchAttributes(ctx context.Context) error {
+	s.searchAttrs.mu.Lock()
+	defer s.searchAttrs.mu.Unlock()
+	wait := 500 * time.Millisecond
+	for !s.searchAttrs.done {
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := visibility.Register(rctx, s.Temporal, s.Cfg.TemporalNamespace)
+		cancel()
+		if err == nil {
+			s.searchAttrs.done = true
+			break
+		}
+		s.Log.Warn("cannot register search attributes yet; retrying (an operator can add them with `temporal operator search-attribute create`, see docs/operations.md)",
+			"namespace", s.Cfg.TemporalNamespace, "retryIn", wait, "error", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 10*time.Second)
+	}
+	return nil
+}
