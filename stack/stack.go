@@ -46,6 +46,7 @@ import (
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
 	"github.com/heraldhq/herald/worker"
+	"github.com/heraldhq/herald/workflows/visibility"
 )
 
 // Stack is one process's set of connections and services.
@@ -117,6 +118,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
 	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}, OperationsServices: ops}
+	if cfg.RelayPackSize > visibility.MaxListedRequests {
+		log.Warn("packs larger than the search attribute can list: HeraldRequestId names only the first requests of a pack",
+			"HERALD_RELAY_PACK_SIZE", cfg.RelayPackSize, "listed", visibility.MaxListedRequests)
+	}
 	s.Apps = apps.NewService(d, box)
 	s.Relay = outbox.New(d, outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue}, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,

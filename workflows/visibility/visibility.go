@@ -32,8 +32,9 @@ var (
 var keys = []temporal.SearchAttributeKey{AppID, RequestID, Workflow, Recipient}
 
 // MaxListedRequests bounds the request ids one run lists in HeraldRequestId: Temporal
-// refuses a search attribute value over 2 KB by default (limit.searchAttributesSizeOfValue),
-// and a list of 50 ids stays under it. A pack never carries more than the relay's pack size.
+// refuses a search attribute value over 2 KB by default (limit.searchAttributesSizeOfValue;
+// 50 ids take 1,951 bytes, 60 take 2,341), and it refuses the whole start, not the value. It
+// is the relay's default pack size; a larger HERALD_RELAY_PACK_SIZE lists the first 50.
 const MaxListedRequests = 50
 
 // Send returns the attributes of a send or schedule run carrying requests of apps.
