@@ -67,7 +67,7 @@ func TestRecordHistories(t *testing.T) {
 		r.save("schedule-send", send.WorkflowID([]uuid.UUID{uuid.MustParse(later)}), "")
 		far := time.Now().Add(300 * 24 * time.Hour).UTC().Format(time.RFC3339Nano)
 		dropped := r.send(`{"notification":{"title":"Dropped"},"sendTo":{"recipients":["ann"]},"sendAt":"` + far + `"}`)
-		r.waitStarted(schedule.WorkflowID(uuid.MustParse(dropped)))
+		r.waitEvent(schedule.WorkflowID(uuid.MustParse(dropped)), enumspb.EVENT_TYPE_TIMER_STARTED) // cancelled while it sleeps
 		list, err := e.Stack.Schedules.List(context.Background(), e.App.AppID, 1, 20, false)
 		if err != nil {
 			t.Fatal(err)
@@ -274,6 +274,24 @@ func (r *recorder) waitStarted(workflowID string) {
 	r.e.Eventually(60*time.Second, workflowID+" started", func() bool {
 		_, err := r.e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, "")
 		return err == nil
+	})
+}
+
+// waitEvent waits until the run's history has an event of the type.
+func (r *recorder) waitEvent(workflowID string, typ enumspb.EventType) {
+	r.t.Helper()
+	r.e.Eventually(60*time.Second, fmt.Sprintf("%s in %s", typ, workflowID), func() bool {
+		it := r.e.Stack.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				return false
+			}
+			if ev.GetEventType() == typ {
+				return true
+			}
+		}
+		return false
 	})
 }
 
