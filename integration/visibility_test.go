@@ -172,3 +172,23 @@ func grepLines(s, substr string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// An in-memory dev server restarted behind a running Herald has lost the search attributes
+// registered at start-up: the relay registers them again when a start is refused, and the
+// send goes out.
+func TestSendsStartAfterTheNamespaceLostItsSearchAttributes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("restarts a Temporal server")
+	}
+	srv := stacktest.StartTemporal(t, "")
+	addr := srv.Address
+	e := stacktest.New(t, stacktest.Options{TemporalAddress: addr})
+	if err := e.Stack.EnsureSearchAttributes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+	stacktest.StartTemporal(t, addr)
+	id := sendNotification(t, e, `{"notification":{"title":"after the restart"},"sendTo":{"recipients":["ann"]}}`)
+	e.Eventually(60*time.Second, "the send delivered", func() bool { return len(inbox(t, e, "ann").Data) == 1 })
+	waitForRuns(t, e, "HeraldRequestId = '"+id+"'", send.WorkflowID([]uuid.UUID{uuid.MustParse(id)}))
+}

@@ -21,6 +21,10 @@ import (
 type TemporalStarter struct {
 	Client    client.Client
 	TaskQueue string
+	// RegisterSearchAttributes, when set, is called after Temporal refused a start as
+	// invalid, before one more try: the namespace may have lost the search attributes
+	// registered at start-up (an in-memory dev server restarted behind a running Herald).
+	RegisterSearchAttributes func(ctx context.Context) error
 }
 
 // Start starts the send workflow, or the schedule workflow for a schedule/ id; an id that is
@@ -45,7 +49,7 @@ func (s TemporalStarter) Start(ctx context.Context, workflowID string, requestID
 	for i, id := range appIDs {
 		apps[i] = strconv.FormatInt(id, 10)
 	}
-	_, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+	opts := client.StartWorkflowOptions{
 		ID:                       workflowID,
 		TaskQueue:                s.TaskQueue,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
@@ -53,7 +57,15 @@ func (s TemporalStarter) Start(ctx context.Context, workflowID string, requestID
 		TypedSearchAttributes:    visibility.Send(appIDs, ids),
 		StaticSummary:            summary,
 		StaticDetails:            "**Apps:** " + strings.Join(apps, ", ") + "\n\n**Requests:** " + strings.Join(ids, ", "),
-	}, name, input)
+	}
+	_, err := s.Client.ExecuteWorkflow(ctx, opts, name, input)
+	var invalid *serviceerror.InvalidArgument
+	if errors.As(err, &invalid) && s.RegisterSearchAttributes != nil {
+		if rerr := s.RegisterSearchAttributes(ctx); rerr != nil {
+			return fmt.Errorf("%w (registering search attributes: %v)", err, rerr)
+		}
+		_, err = s.Client.ExecuteWorkflow(ctx, opts, name, input)
+	}
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
 		return nil

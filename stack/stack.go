@@ -123,7 +123,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 			"HERALD_RELAY_PACK_SIZE", cfg.RelayPackSize, "listed", visibility.MaxListedRequests)
 	}
 	s.Apps = apps.NewService(d, box)
-	s.Relay = outbox.New(d, outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue}, log.With("component", "relay"), outbox.Options{
+	starter := outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue, RegisterSearchAttributes: func(ctx context.Context) error {
+		return visibility.Register(ctx, tc, cfg.TemporalNamespace)
+	}}
+	s.Relay = outbox.New(d, starter, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 		BusyRuns: cfg.RelayBusyRuns, BusyWindow: cfg.RelayBusyWindow,
 		Trace: s.relayTrace(),
