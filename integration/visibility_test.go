@@ -33,15 +33,24 @@ func listRuns(t *testing.T, e *stacktest.Env, query string) []string {
 	return slices.Compact(ids)
 }
 
-// waitForRuns waits until the query finds exactly want (visibility lags a little behind).
+// waitForRuns waits until the query, narrowed to the test stack's task queue (the tests of a
+// package share one dev server, and app ids repeat across their databases), finds exactly
+// want; visibility lags a little behind.
 func waitForRuns(t *testing.T, e *stacktest.Env, query string, want ...string) {
 	t.Helper()
 	slices.Sort(want)
-	var got []string
-	e.Eventually(30*time.Second, fmt.Sprintf("%s to find %v (last %v)", query, want, &got), func() bool {
-		got = listRuns(t, e, query)
-		return slices.Equal(got, want)
-	})
+	query = "(" + query + ") AND TaskQueue = '" + e.Cfg.TaskQueue + "'"
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got := listRuns(t, e, query)
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s finds %v, want %v", query, got, want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // Issue 16: operators find the runs of a send in the Temporal Web UI or CLI by app, by
