@@ -151,6 +151,12 @@ func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
 	if st, _ := status(t, d, b); st != "started" {
 		t.Errorf("second request status %s", st)
 	}
+	// Retries of the pack (reclaimed from the database) name its app once, like the first try.
+	starter.mu.Lock()
+	defer starter.mu.Unlock()
+	if len(starter.apps) != starter.attempts || slices.ContainsFunc(starter.apps, func(id int64) bool { return id != appID }) {
+		t.Errorf("%d starts named apps %v, want %d once each", starter.attempts, starter.apps, appID)
+	}
 }
 
 func TestRelayGathersLongerUnderLoad(t *testing.T) {
