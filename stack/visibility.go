@@ -2,8 +2,11 @@ package stack
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
+
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/heraldhq/herald/workflows/visibility"
 )
@@ -18,7 +21,8 @@ type searchAttributes struct {
 // HeraldRequestId, HeraldWorkflow, HeraldRecipient) on the configured namespace, retrying
 // until Temporal answers or ctx ends. Workflow starts naming an attribute the namespace
 // lacks fail, so the relay and the worker call it before they begin; it is idempotent and
-// asks Temporal only until it succeeded once in this process.
+// asks Temporal only until it succeeded once in this process. Credentials not allowed to
+// register them are logged and skipped: the operator registers them (docs/operations.md).
 func (s *Stack) EnsureSearchAttributes(ctx context.Context) error {
 	s.searchAttrs.mu.Lock()
 	defer s.searchAttrs.mu.Unlock()
@@ -28,6 +32,15 @@ func (s *Stack) EnsureSearchAttributes(ctx context.Context) error {
 		err := visibility.Register(rctx, s.Temporal, s.Cfg.TemporalNamespace)
 		cancel()
 		if err == nil {
+			s.searchAttrs.done = true
+			break
+		}
+		var denied *serviceerror.PermissionDenied
+		if errors.As(err, &denied) {
+			// Credentials that may not manage the namespace (Temporal Cloud, a restricted
+			// cluster): the operator adds the attributes; a start without them says so.
+			s.Log.Warn("not allowed to register search attributes; add them with `temporal operator search-attribute create` (docs/operations.md)",
+				"namespace", s.Cfg.TemporalNamespace, "error", err)
 			s.searchAttrs.done = true
 			break
 		}
