@@ -45,7 +45,8 @@ type Config struct {
 	// DBMaxConns caps the Postgres pool (HERALD_DB_MAX_CONNS).
 	DBMaxConns int
 	// RelayPackSize is the most requests the outbox relay packs into one workflow run
-	// (HERALD_RELAY_PACK_SIZE).
+	// (HERALD_RELAY_PACK_SIZE). The default, 50, is the most request ids the run's search
+	// attribute HeraldRequestId can list under Temporal's default 2 KB value limit.
 	RelayPackSize int
 	// RelayPackWindow is how long the relay waits to gather requests into one run
 	// (HERALD_RELAY_PACK_WINDOW).
@@ -121,7 +122,7 @@ func Defaults() Config {
 		LogFormat:         "text",
 		BodyLimit:         1 << 20,
 		DBMaxConns:        32,
-		RelayPackSize:     100,
+		RelayPackSize:     50,
 		RelayPackWindow:   5 * time.Millisecond,
 		RelayBusyRuns:     20,
 		RelayBusyWindow:   40 * time.Millisecond,
