@@ -24,8 +24,16 @@ var hostName = regexp.MustCompile(`^[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0
 // operator allow-listed the host (HERALD_PRIVATE_HOSTS). Each connection is checked again
 // when it is made, since DNS can change.
 func (s *Service) checkDestinations(ctx context.Context, schema *configschema.Schema, config map[string]json.RawMessage, p *herald.Problems) {
+	*p = append(*p, s.destinationProblems(schema, config, func(host, port string) error {
+		return s.deps.Guard.Check(ctx, host, port)
+	})...)
+}
+
+// destinationProblems checks each destination of config with check (the guard's Check,
+// or CheckLiteral where DNS must not be waited on).
+func (s *Service) destinationProblems(schema *configschema.Schema, config map[string]json.RawMessage, check func(host, port string) error) []string {
 	if schema == nil {
-		return
+		return nil
 	}
 	dest := schema.Destinations()
 	names := make([]string, 0, len(dest))
@@ -33,6 +41,7 @@ func (s *Service) checkDestinations(ctx context.Context, schema *configschema.Sc
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	var out []string
 	for _, name := range names {
 		var v string
 		if json.Unmarshal(config[name], &v) != nil || strings.TrimSpace(v) == "" {
@@ -41,22 +50,26 @@ func (s *Service) checkDestinations(ctx context.Context, schema *configschema.Sc
 		var err error
 		switch dest[name] {
 		case "url":
-			err = s.deps.Guard.CheckURL(ctx, v)
+			var host, port string
+			if host, port, err = netguard.SplitURL(v); err == nil {
+				err = check(host, port)
+			}
 		case "host":
 			h := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "["), "]")
 			if _, perr := netip.ParseAddr(h); perr != nil && !hostName.MatchString(h) {
-				p.Addf("config.%s must be a host name or an IP address (no scheme, no port: set config.port)", name)
+				out = append(out, "config."+name+" must be a host name or an IP address (no scheme, no port: set config.port)")
 				continue
 			}
-			err = s.deps.Guard.Check(ctx, h, port(schema, config))
+			err = check(h, port(schema, config))
 		}
 		switch {
 		case errors.Is(err, netguard.ErrNotPublic):
-			p.Addf("config.%s: %s", name, err)
+			out = append(out, "config."+name+": "+err.Error())
 		case err != nil:
-			p.Addf("config.%s %s", name, err)
+			out = append(out, "config."+name+" "+err.Error())
 		}
 	}
+	return out
 }
 
 // port is the configuration's "port" property, or its schema default, as text ("" when

@@ -85,3 +85,25 @@ func mustSchema(t *testing.T, raw json.RawMessage) *configschema.Schema {
 	}
 	return s
 }
+
+// A published configuration is applied without DNS: an address literal the guard refuses
+// is a stored problem (the instance is then disabled with a warning); names pass.
+func TestStoredProblemsNameRefusedDestinations(t *testing.T) {
+	f := setup(t)
+	cfg := func(url string) json.RawMessage {
+		return json.RawMessage(`{"url":"` + url + `","secret":"0123456789abcdef"}`)
+	}
+	got := f.svc.StoredProblems("webhook", cfg("http://[fd00::5]:8080/x"), nil)
+	if want := []string{"config.url: address fd00::5 is not public" + refusal}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q", got)
+	}
+	for _, url := range []string{"https://hooks.example.com/x", "http://hooks.corp.example/x"} {
+		if got := f.svc.StoredProblems("webhook", cfg(url), nil); len(got) != 0 {
+			t.Errorf("%s: %q", url, got)
+		}
+	}
+	f.svc.deps.Guard = netguard.New("", []string{"fd00::5"})
+	if got := f.svc.StoredProblems("webhook", cfg("http://[fd00::5]:8080/x"), nil); len(got) != 0 {
+		t.Errorf("allow-listed: %q", got)
+	}
+}

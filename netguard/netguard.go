@@ -244,48 +244,76 @@ const lookupTimeout = 5 * time.Second
 // brackets) unless it is allow-listed or every address it resolves to is public. A name
 // that does not resolve now passes: the dial-time check covers it when it does.
 func (g *Guard) Check(ctx context.Context, host, port string) error {
-	h := normalizeHost(host)
-	if h == "" || g.Allows(h, port) {
-		return nil
-	}
-	refuse := func(addr string) error {
-		return &RefusedError{Host: strings.TrimSpace(host), Address: addr, Setting: g.settingName()}
-	}
-	if a, err := netip.ParseAddr(h); err == nil {
-		if !isPublic(a) {
-			return refuse(a.String())
-		}
-		return nil
-	}
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		// RFC 6761: always loopback, whatever a resolver says.
-		return refuse("127.0.0.1")
+	h, done, err := g.checkLiteral(host, port)
+	if done {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", h)
-	if err != nil {
+	addrs, lerr := net.DefaultResolver.LookupNetIP(ctx, "ip", h)
+	if lerr != nil {
 		return nil
 	}
 	for _, a := range addrs {
 		if !isPublic(a) {
-			return refuse(a.Unmap().String())
+			return &RefusedError{Host: strings.TrimSpace(host), Address: a.Unmap().String(), Setting: g.settingName()}
 		}
 	}
 	return nil
 }
 
-// CheckURL checks the host of an http or https URL as Check does.
-func (g *Guard) CheckURL(ctx context.Context, raw string) error {
+// CheckLiteral is Check without DNS, for places that must not wait on it (applying a
+// published configuration inside a transaction): address literals and localhost names
+// are refused unless allow-listed; other names pass (every dial checks them).
+func (g *Guard) CheckLiteral(host, port string) error {
+	_, _, err := g.checkLiteral(host, port)
+	return err
+}
+
+// checkLiteral decides what can be decided without DNS; done is false for a name that
+// needs resolving (h is the normalized host).
+func (g *Guard) checkLiteral(host, port string) (h string, done bool, err error) {
+	h = normalizeHost(host)
+	if h == "" || g.Allows(h, port) {
+		return h, true, nil
+	}
+	refuse := func(addr string) error {
+		return &RefusedError{Host: strings.TrimSpace(host), Address: addr, Setting: g.settingName()}
+	}
+	if a, perr := netip.ParseAddr(h); perr == nil {
+		if !isPublic(a) {
+			return h, true, refuse(a.String())
+		}
+		return h, true, nil
+	}
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		// RFC 6761: always loopback, whatever a resolver says.
+		return h, true, refuse("127.0.0.1")
+	}
+	return h, false, nil
+}
+
+// SplitURL returns the host and port (the scheme's default when none is written) of an
+// http or https URL.
+func SplitURL(raw string) (host, port string, err error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		return errors.New("must be an http or https URL")
+		return "", "", errors.New("must be an http or https URL")
 	}
-	port := u.Port()
+	port = u.Port()
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
-	return g.Check(ctx, u.Hostname(), port)
+	return u.Hostname(), port, nil
+}
+
+// CheckURL checks the host of an http or https URL as Check does.
+func (g *Guard) CheckURL(ctx context.Context, raw string) error {
+	host, port, err := SplitURL(raw)
+	if err != nil {
+		return err
+	}
+	return g.Check(ctx, host, port)
 }
 
 // base is the dialer guarded connections start from.

@@ -152,6 +152,12 @@ func TestCheckAtSave(t *testing.T) {
 	if err := g.CheckURL(ctx, "ftp://example.com/x"); err == nil || errors.Is(err, ErrNotPublic) {
 		t.Errorf("ftp URL: %v", err)
 	}
+	// Without DNS: literals and localhost names are decided, other names pass.
+	for host, refused := range map[string]bool{"127.0.0.1": true, "[fd00::1]": true, "app.localhost": true, "10.0.0.5": false, "internal.corp.test": false} {
+		if err := g.CheckLiteral(host, "25"); errors.Is(err, ErrNotPublic) != refused {
+			t.Errorf("CheckLiteral(%s): %v", host, err)
+		}
+	}
 }
 
 func TestAllowed(t *testing.T) {
@@ -185,8 +191,24 @@ func TestCheckEntry(t *testing.T) {
 // A peer that is not what the client expects must not have what it sent echoed back.
 func TestDescribeNeverEchoesThePeer(t *testing.T) {
 	const banner = "SSH-2.0-OpenSSH_9.6 internal-secret-banner\r\n"
-	ln, _ := listen(t, "127.0.0.1:0", banner)
-	_, err := New("", []string{"127.0.0.1"}).Client(5 * time.Second).Get("http://" + ln.Addr().String() + "/")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			// Answer once the request arrived, so the client reads the banner as its answer.
+			c.Read(make([]byte, 4096))
+			c.Write([]byte(banner))
+			c.Close()
+		}
+	}()
+	_, err = New("", []string{"127.0.0.1"}).Client(5 * time.Second).Get("http://" + ln.Addr().String() + "/")
 	if err == nil || !strings.Contains(err.Error(), "internal-secret-banner") {
 		t.Fatalf("net/http is expected to quote the banner; got %v", err)
 	}

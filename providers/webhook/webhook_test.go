@@ -176,6 +176,7 @@ func TestSendIsGuarded(t *testing.T) {
 			if err != nil {
 				return
 			}
+			c.Read(make([]byte, 4096)) // answer once the request arrived
 			c.Write([]byte("-ERR internal-secret-banner\r\n"))
 			c.Close()
 		}

@@ -102,6 +102,7 @@ func TestTransportErrorsNeverEchoThePeer(t *testing.T) {
 			if err != nil {
 				return
 			}
+			c.Read(make([]byte, 4096)) // answer once the request arrived
 			c.Write([]byte("SSH-2.0-OpenSSH_9.6 internal-secret-banner\r\n"))
 			c.Close()
 		}
