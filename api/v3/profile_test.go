@@ -118,6 +118,12 @@ func TestProfileMergePatch(t *testing.T) {
 			t.Errorf("PATCH %s: %s, want %s", st.body, res.Body, st.want)
 		}
 	}
+	// The Content-Type does not choose the format (SDKs send application/json).
+	for ct, body := range map[string]string{"application/merge-patch+json": `{"tags":["c"]}`, "application/json-patch+json": `[{"op":"test","path":"/tags/0","value":"c"}]`, "text/plain": `{}`} {
+		if res := e.Do("PATCH", "/v3/profile", body, with(alice, "Content-Type", ct)); res.Status != 200 || !sameJSON(res.Body, `{"plan":"pro","tags":["c"]}`) {
+			t.Errorf("Content-Type %s: %d %s", ct, res.Status, res.Body)
+		}
+	}
 	// The array form still works after merges, and every user credential may merge.
 	if res := e.Do("PATCH", "/v3/profile", `[{"op":"replace","path":"/plan","value":"team"}]`, alice); !sameJSON(res.Body, `{"plan":"team","tags":["c"]}`) {
 		t.Errorf("JSON Patch after merges: %d %s", res.Status, res.Body)
