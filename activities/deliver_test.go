@@ -62,6 +62,24 @@ func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	return id
 }
 
+// store writes a valid send straight into the outbox, skipping the accept-time workflow
+// check: a request whose workflow is gone by the time it is delivered (deleted by a
+// published commit after the accept), or the step tests' workflow that only exists in
+// the step input.
+func store(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
+	t.Helper()
+	req, err := notify.Parse([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(req)
+	id := uuid.Must(uuid.NewV7())
+	if err := d.InsertRequest(context.Background(), dbsqlc.InsertRequestParams{ID: id, AppID: appID, Payload: payload, RecipientCount: int32(len(req.Recipients))}); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 func count(t *testing.T, d *db.DB, q string, args ...any) int {
 	t.Helper()
 	var n int

@@ -54,8 +54,13 @@ func (a *Flows) RecurringSend(ctx context.Context, in flow.RecurringSendInput) (
 		key = key[:notify.MaxIdempotencyKeyLength]
 	}
 	id, err := a.Sends.Accept(ctx, in.AppID, row.SendBody, key)
-	if herald.ErrorCode(err) == herald.EINVALID {
+	switch herald.ErrorCode(err) {
+	case herald.EINVALID:
 		return "", temporal.NewNonRetryableApplicationError("stored recurring send is invalid: "+err.Error(), "Invalid", nil)
+	case herald.EUNPROCESSABLE:
+		// The workflow was deleted (a commit published without it) since the trigger
+		// was made: retrying cannot help.
+		return "", temporal.NewNonRetryableApplicationError("recurring send refused: "+err.Error(), "Unprocessable", nil)
 	}
 	if err != nil {
 		return "", err
