@@ -235,11 +235,20 @@ func hmacOf(secret, user string) string {
 	return base64.StdEncoding.EncodeToString(hmacRaw(secret, user))
 }
 
-// flipLast changes the last character of a credential.
+// flipLast changes one character of a credential near its end. It changes the second-to-last
+// character: in base64 the last one may carry only padding bits that decoders ignore
+// ('A' and 'B' can decode to the same bytes), so changing it does not always tamper.
 func flipLast(s string) string {
-	last := s[len(s)-1]
-	if last == 'A' {
-		return s[:len(s)-1] + "B"
+	i := len(s) - 2
+	if i < 0 {
+		i = 0
 	}
-	return s[:len(s)-1] + "A"
+	if s[i] == '.' || s[i] == '=' {
+		i--
+	}
+	c := byte('A')
+	if s[i] == 'A' {
+		c = 'B'
+	}
+	return s[:i] + string(c) + s[i+1:]
 }
