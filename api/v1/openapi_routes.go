@@ -22,6 +22,7 @@ var operations = []operation{
 	{method: "DELETE", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider", resp: "Boolean", errors: []int{400, 401, 404}},
 	{method: "PATCH", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider", resp: "Boolean", errors: []int{400, 401, 404}},
 	{method: "OPTIONS", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider", resp: "Boolean", errors: []int{400, 401, 404}},
+	{method: "HEAD", path: "/v1/providerInstances/{instanceId}/callback", tag: "callbacks", summary: "Delivery callback from a provider (answered like GET, without a body)", resp: "Boolean", errors: []int{400, 401, 404}},
 
 	{method: "POST", path: "/v1/auth", tag: "auth", summary: "Sign in with email and password; answers a session or, with 2FA, a challenge", query: []queryParam{redirectQ}, body: "LoginByEmailDto", resp: "SignInResult", errors: []int{400, 401, 403, 429}},
 	{method: "POST", path: "/v1/ee/auth", tag: "auth", summary: "Sign in (same as POST /v1/auth)", query: []queryParam{redirectQ}, body: "LoginByEmailDto", resp: "SignInResult", errors: []int{400, 401, 403, 429}},

@@ -5,36 +5,39 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	smtpclient "github.com/wneessen/go-mail/smtp"
-
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/smtptest"
 )
 
-// pooled returns a provider for srv whose pool counts the connections it opens.
-func pooled(t *testing.T, srv *smtptest.Server, max int) (*Provider, *atomic.Int32) {
+// pooled returns a provider for srv, allowed to reach it through the guard; the server
+// counts the connections it opens.
+func pooled(t *testing.T, srv *smtptest.Server, max int, guard *netguard.Guard) (*Provider, connections) {
 	t.Helper()
 	cfg, _ := json.Marshal(Config{Host: srv.Host, Port: srv.Port, Security: "none", From: "noreply@herald.test", MaxConnections: max})
-	pp, err := Kind().New(cfg, providers.Deps{})
+	pp, err := Kind().New(cfg, providers.Deps{Guard: guard})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := pp.(*Provider)
-	if err := p.start(); err != nil {
-		t.Fatal(err)
-	}
-	var dials atomic.Int32
-	dial := p.pool.dial
-	p.pool.dial = func(ctx context.Context) (*smtpclient.Client, error) {
-		dials.Add(1)
-		return dial(ctx)
-	}
 	t.Cleanup(func() { _ = p.Close() })
-	return p, &dials
+	return p, connections{srv}
+}
+
+type connections struct{ srv *smtptest.Server }
+
+func (c connections) Load() int { return c.srv.Connections() }
+
+func TestThePoolDialsThroughTheGuard(t *testing.T) {
+	srv := smtptest.Start(t)
+	p, dials := pooled(t, srv, 4, netguard.New("", nil))
+	_, err := p.Send(context.Background(), email("a@example.com"))
+	if !providers.IsPermanent(err) || dials.Load() != 0 {
+		t.Errorf("loopback without an allow-list: %v, %d connections; want a permanent refusal before connecting", err, dials.Load())
+	}
 }
 
 func email(to string) providers.Message {
@@ -43,7 +46,7 @@ func email(to string) providers.Message {
 
 func TestSendReusesConnections(t *testing.T) {
 	srv := smtptest.Start(t)
-	p, dials := pooled(t, srv, 4)
+	p, dials := pooled(t, srv, 4, loopback)
 	for i := range 20 {
 		if _, err := p.Send(context.Background(), email(fmt.Sprintf("seq%d@example.com", i))); err != nil {
 			t.Fatal(err)
@@ -79,7 +82,7 @@ func TestSendReusesConnections(t *testing.T) {
 func TestSendStartsAFreshConnectionAfterAnError(t *testing.T) {
 	srv := smtptest.Start(t)
 	srv.Reject("bounce@example.com", 550)
-	p, dials := pooled(t, srv, 4)
+	p, dials := pooled(t, srv, 4, loopback)
 	if _, err := p.Send(context.Background(), email("a@example.com")); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +99,7 @@ func TestSendStartsAFreshConnectionAfterAnError(t *testing.T) {
 
 func TestSendReplacesDroppedAndExpiredConnections(t *testing.T) {
 	srv := smtptest.Start(t)
-	p, dials := pooled(t, srv, 4)
+	p, dials := pooled(t, srv, 4, loopback)
 	if _, err := p.Send(context.Background(), email("a@example.com")); err != nil {
 		t.Fatal(err)
 	}
