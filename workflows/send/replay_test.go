@@ -14,6 +14,8 @@ func TestReplayRecordedHistories(t *testing.T) {
 	for _, name := range []string{
 		// Three emails as one SendMessage activity each, one refused permanently.
 		"send-external-v1.json",
+		// The same send on the batched version: one SendMessages activity for the three.
+		"send-batched-v1.json",
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
