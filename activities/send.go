@@ -78,7 +78,7 @@ func (a *Delivery) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog
 
 // dispatch tries the planned instances in order until one accepts the message.
 func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
-	o := a.deliver(ctx, e, lg, msg, plan, nil)
+	o := a.deliver(ctx, e, lg, msg, plan, nil, nil)
 	switch {
 	case o.err != nil:
 		return send.SendResult{}, o.err
@@ -106,11 +106,14 @@ type outcome struct {
 // instance); release ends the call.
 type gate func(ctx context.Context, c *channels.Candidate) (release func(), err error)
 
+// marker records a sent message (a batch commits several at once); nil means recordSent.
+type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
+
 // deliver tries the planned instances in order until one accepts the message, and records
 // the outcome: sent with the instance that took it (and the failures before it), failed
 // when every instance failed permanently, else the attempt's error with the message left
 // queued for a retry.
-func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate) outcome {
+func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker) outcome {
 	var failures []string
 	permanent := true
 	var wait time.Duration
@@ -131,7 +134,12 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		release()
 		if err == nil {
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
-			a.recordSent(ctx, lg, c, res, strings.Join(failures, "; "))
+			params := sentParams(lg, c, res, strings.Join(failures, "; "))
+			if mark != nil {
+				mark(ctx, params)
+			} else {
+				a.recordSent(ctx, params)
+			}
 			return outcome{status: delivery.StatusSent, provider: c.Provider}
 		}
 		failures = append(failures, fmt.Sprintf("%s (%s): %v", c.Name, c.Provider, err))
@@ -168,13 +176,17 @@ func (a *Delivery) release(ctx context.Context, lg dbsqlc.MessageLog, cause erro
 	return outcome{err: err, text: err.Error()}
 }
 
-// recordSent marks the message sent, retrying briefly: the provider has accepted it, so the
-// activity succeeds either way (failing it would send the message again).
-func (a *Delivery) recordSent(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Result, earlier string) {
-	params := dbsqlc.MarkMessageSentParams{
+// sentParams is what the message log records of a message an instance accepted.
+func sentParams(lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Result, earlier string) dbsqlc.MarkMessageSentParams {
+	return dbsqlc.MarkMessageSentParams{
 		ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, ProviderMessageID: res.ProviderMessageID,
 		ProviderResponse: &res.Response, Error: earlier,
 	}
+}
+
+// recordSent marks the message sent, retrying briefly: the provider has accepted it, so the
+// activity succeeds either way (failing it would send the message again).
+func (a *Delivery) recordSent(ctx context.Context, params dbsqlc.MarkMessageSentParams) {
 	delay := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := a.DB.MarkMessageSent(ctx, params)
@@ -182,7 +194,7 @@ func (a *Delivery) recordSent(ctx context.Context, lg dbsqlc.MessageLog, c *chan
 			return
 		}
 		if attempt == 3 {
-			a.Log.Error("could not record a sent message; its log row stays queued", "logId", lg.ID, "error", err)
+			a.Log.Error("could not record a sent message; its log row stays queued", "logId", params.ID, "error", err)
 			return
 		}
 		select {

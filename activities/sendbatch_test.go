@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -183,5 +184,50 @@ func TestSendMessagesBoundsCallsPerInstance(t *testing.T) {
 	}
 	if res.Sent != 30 || peak > 3 || peak < 2 || len(throttled) != 30 {
 		t.Errorf("sent %d with at most %d calls at once (want 2-3: concurrent, bound 3), throttle asked %d times", res.Sent, peak, len(throttled))
+	}
+}
+
+func TestSendMessagesRendersEachSendOfABatchWithItsOwnContent(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	var mu sync.Mutex
+	titles := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Title     string                      `json:"title"`
+			Recipient struct{ Identifier string } `json:"recipient"`
+		}
+		raw, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(raw, &body)
+		mu.Lock()
+		titles[body.Recipient.Identifier] = body.Title
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	webhookInstance(t, a, appID, "hook", srv.URL)
+	ctx := context.Background()
+	tpl, err := a.Templates.Create(ctx, appID, templates.TemplateInput{Identifier: "order"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Templates.SetContent(ctx, appID, tpl.ID, "webhook", templates.ContentInput{Fields: json.RawMessage(`{"title":"Order {{data.n}}","body":"m"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	// A pack of single sends: two with the template, two with their own titles.
+	var cursors []send.Cursor
+	for _, body := range []string{
+		`{"notification":{"templateIdentifier":"order"},"data":{"n":1},"override":{"channels":["webhook"]},"sendTo":{"recipients":["a"]}}`,
+		`{"notification":{"templateIdentifier":"order"},"data":{"n":2},"override":{"channels":["webhook"]},"sendTo":{"recipients":["b"]}}`,
+		`{"notification":{"title":"Plain","message":"m"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["c"]}}`,
+		`{"notification":{"title":"Other","message":"m"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["d"]}}`,
+	} {
+		cursors = append(cursors, send.Cursor{RequestID: accept(t, d, appID, body)})
+	}
+	_, jobs := drain(t, a, cursors)
+	res, err := a.SendMessages(ctx, send.SendBatchInput{Jobs: jobs})
+	if err != nil || res.Sent != 4 {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	if titles["a"] != "Order 1" || titles["b"] != "Order 2" || titles["c"] != "Plain" || titles["d"] != "Other" {
+		t.Errorf("titles %v", titles)
 	}
 }

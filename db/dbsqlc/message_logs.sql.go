@@ -405,6 +405,38 @@ func (q *Queries) MarkMessageSent(ctx context.Context, arg MarkMessageSentParams
 	return err
 }
 
+const markMessagesSent = `-- name: MarkMessagesSent :exec
+UPDATE message_logs AS m
+SET status = 'sent', provider = r.provider, instance_id = r.instance_id, provider_message_id = NULLIF(r.provider_message_id, ''),
+    provider_response = r.provider_response, error = NULLIF(r.error, ''), sent_at = now(), locked_until = NULL, updated_at = now()
+FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS provider, unnest($3::bigint[]) AS instance_id,
+             unnest($4::text[]) AS provider_message_id, unnest($5::text[]) AS provider_response,
+             unnest($6::text[]) AS error) AS r
+WHERE m.id = r.id
+`
+
+type MarkMessagesSentParams struct {
+	Ids                []int64
+	Providers          []string
+	InstanceIds        []int64
+	ProviderMessageIds []string
+	ProviderResponses  []string
+	Errors             []string
+}
+
+// MarkMessageSent for the messages of a batch that went out together (one commit).
+func (q *Queries) MarkMessagesSent(ctx context.Context, arg MarkMessagesSentParams) error {
+	_, err := q.db.Exec(ctx, markMessagesSent,
+		arg.Ids,
+		arg.Providers,
+		arg.InstanceIds,
+		arg.ProviderMessageIds,
+		arg.ProviderResponses,
+		arg.Errors,
+	)
+	return err
+}
+
 const messageLogStates = `-- name: MessageLogStates :many
 SELECT id, status, provider, locked_until FROM message_logs WHERE id = ANY($1::bigint[])
 `

@@ -59,3 +59,7 @@ FROM (SELECT unnest(@user_ids::bigint[]) AS user_id, unnest(@titles::text[]) AS 
              unnest(@messages::text[]) AS message, unnest(@icons::text[]) AS icon, unnest(@urls::text[]) AS url) AS r
 ON CONFLICT (request_id, user_id, source_key) DO NOTHING
 RETURNING id, user_id;
+
+-- name: DeliveryRequestContents :many
+-- DeliveryRequestContent for the requests of a batch.
+SELECT id, app_id, (payload - 'recipients')::jsonb AS payload FROM notification_requests WHERE id = ANY(@ids::uuid[]);

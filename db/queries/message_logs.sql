@@ -89,3 +89,13 @@ RETURNING *;
 -- name: MessageLogStates :many
 -- Where the rows a batch could not claim stand: done, or held until locked_until.
 SELECT id, status, provider, locked_until FROM message_logs WHERE id = ANY(@ids::bigint[]);
+
+-- name: MarkMessagesSent :exec
+-- MarkMessageSent for the messages of a batch that went out together (one commit).
+UPDATE message_logs AS m
+SET status = 'sent', provider = r.provider, instance_id = r.instance_id, provider_message_id = NULLIF(r.provider_message_id, ''),
+    provider_response = r.provider_response, error = NULLIF(r.error, ''), sent_at = now(), locked_until = NULL, updated_at = now()
+FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@providers::text[]) AS provider, unnest(@instance_ids::bigint[]) AS instance_id,
+             unnest(@provider_message_ids::text[]) AS provider_message_id, unnest(@provider_responses::text[]) AS provider_response,
+             unnest(@errors::text[]) AS error) AS r
+WHERE m.id = r.id;
