@@ -45,7 +45,7 @@ func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (se
 		return res, db.MapError(err)
 	}
 	if len(claimed) < len(ids) {
-		if err := a.unclaimed(ctx, ids, claimed, &res); err != nil {
+		if err := a.unclaimed(ctx, in.Jobs, claimed, &res); err != nil {
 			// Release what was claimed: the retried batch claims it again.
 			a.renew(ctx, claimed, 0)
 			return res, err
@@ -93,15 +93,17 @@ func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (se
 
 // unclaimed accounts for the messages of a batch it could not claim: done (by an earlier
 // attempt, or gone with their recipient), or held by another attempt until its lease ends.
-func (a *Delivery) unclaimed(ctx context.Context, ids []int64, claimed []dbsqlc.MessageLog, res *send.SendBatchResult) error {
+func (a *Delivery) unclaimed(ctx context.Context, jobs []send.Job, claimed []dbsqlc.MessageLog, res *send.SendBatchResult) error {
 	mine := make(map[int64]bool, len(claimed))
 	for _, lg := range claimed {
 		mine[lg.ID] = true
 	}
 	var others []int64
-	for _, id := range ids {
-		if !mine[id] {
-			others = append(others, id)
+	channel := map[int64]string{}
+	for _, j := range jobs {
+		if !mine[j.LogID] {
+			others = append(others, j.LogID)
+			channel[j.LogID] = j.Channel
 		}
 	}
 	states, err := a.DB.MessageLogStates(ctx, others)
@@ -122,7 +124,7 @@ func (a *Delivery) unclaimed(ctx context.Context, ids []int64, claimed []dbsqlc.
 			if s.LockedUntil != nil {
 				wait = min(max(time.Until(*s.LockedUntil)+500*time.Millisecond, time.Second), send.SendLease)
 			}
-			res.Retries = append(res.Retries, send.Retry{LogID: id, After: wait, Error: "another attempt is sending this message"})
+			res.Retries = append(res.Retries, send.Retry{LogID: id, Channel: channel[id], After: wait, Error: "another attempt is sending this message"})
 		default:
 			res.Sent++
 		}
@@ -260,7 +262,7 @@ func (b *batch) settle(lg dbsqlc.MessageLog, o outcome) {
 	case o.err == nil && o.status == delivery.StatusFailed:
 		b.res.Failed++
 	default:
-		b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, After: o.wait, Error: shorten(o.text, maxRetryText)})
+		b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, Channel: lg.Channel, After: o.wait, Error: shorten(o.text, maxRetryText)})
 	}
 }
 
@@ -350,7 +352,7 @@ func (b *batch) giveBack(ctx context.Context, lg dbsqlc.MessageLog) {
 	b.a.renew(context.WithoutCancel(ctx), []dbsqlc.MessageLog{lg}, 0)
 	b.mu.Lock()
 	delete(b.held, lg.ID)
-	b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, Error: "the worker stopped before sending"})
+	b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, Channel: lg.Channel, Error: "the worker stopped before sending"})
 	b.mu.Unlock()
 }
 

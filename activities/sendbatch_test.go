@@ -231,3 +231,29 @@ func TestSendMessagesRendersEachSendOfABatchWithItsOwnContent(t *testing.T) {
 		t.Errorf("titles %v", titles)
 	}
 }
+
+func TestDeliverBatchSendsASmallSliceItself(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	rc := newReceiver(t)
+	webhookInstance(t, a, appID, "hook", rc.srv.URL)
+	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook","inApp"]},"sendTo":{"recipients":["ok-1","ok-2","down-1"]}}`)
+	in := send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}, SendSmall: true}
+	res, err := a.DeliverBatch(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Jobs) != 0 || res.Sent != 2 || len(res.Retries) != 1 || res.Retries[0].Channel != "webhook" || res.Delivered == 0 {
+		t.Fatalf("result %+v, want the webhooks sent (2) or to retry (1), no jobs", res)
+	}
+	// A retried call (the worker died before answering) sends nothing twice.
+	res, err = a.DeliverBatch(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.count("ok-1") != 1 || rc.count("ok-2") != 1 || rc.count("down-1") != 2 || len(res.Retries) != 1 {
+		t.Errorf("calls ok-1 %d, ok-2 %d, down-1 %d; result %+v", rc.count("ok-1"), rc.count("ok-2"), rc.count("down-1"), res)
+	}
+	if n := count(t, d, `SELECT count(*) FROM notifications WHERE request_id = $1`, req); n != 3 {
+		t.Errorf("%d inbox rows, want 3", n)
+	}
+}

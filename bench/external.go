@@ -122,7 +122,7 @@ func startHTTPSink() (*sink, string, func(), error) {
 
 // ExternalEnv lets the stack reach the scenario's local servers (the outbound guard
 // refuses loopback otherwise).
-var ExternalEnv = []string{"HERALD_PRIVATE_HOSTS=127.0.0.1,localhost", "HERALD_PPROF_ADDR=127.0.0.1:6061"}
+var ExternalEnv = []string{"HERALD_PRIVATE_HOSTS=127.0.0.1,localhost"}
 
 // External runs the scenario for channel ("email" or "webhook") on a stack started with
 // HERALD_PRIVATE_HOSTS allowing 127.0.0.1 (see ExternalEnv).

@@ -190,3 +190,45 @@ func TestBatchedWorkflowWaitsForRetriesHandedOver(t *testing.T) {
 		t.Errorf("retry ran at %s, before it was due at %s", at, due)
 	}
 }
+
+func TestBatchedWorkflowRetriesWhatDeliverBatchSentItself(t *testing.T) {
+	env := newEnv(t)
+	var asked bool
+	env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		asked = in.SendSmall
+		return DeliverResult{Sent: 2, Retries: []Retry{{LogID: 9, Channel: "webhook", Error: "provider answered 503"}}}, nil
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	var got []Job
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		got = append(got, in.Jobs...)
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	start := env.Now()
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil {
+		t.Fatal(env.GetWorkflowError())
+	}
+	if !asked {
+		t.Error("batched runs must let DeliverBatch send small slices itself")
+	}
+	if len(got) != 1 || got[0].LogID != 9 || got[0].Channel != "webhook" || got[0].Attempts != 1 {
+		t.Fatalf("retried %+v, want job 9 on webhook after one attempt", got)
+	}
+	if env.Now().Sub(start) < Backoff(1) {
+		t.Errorf("retried before its backoff")
+	}
+}
+
+func TestUnbatchedWorkflowDoesNotAskDeliverBatchToSend(t *testing.T) {
+	env := newEnv(t)
+	unbatched(env)
+	var asked bool
+	env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		asked = in.SendSmall
+		return DeliverResult{}, nil
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil || asked {
+		t.Errorf("unbatched run: %v, SendSmall %v", env.GetWorkflowError(), asked)
+	}
+}

@@ -93,6 +93,10 @@ const FlowUnavailable = -1
 // DeliverInput asks for the next slice of work of some requests.
 type DeliverInput struct {
 	Cursors []Cursor
+	// SendSmall asks the activity to send the slice's external messages itself when they
+	// are few (a pack of single-recipient sends): one activity instead of two. Set by
+	// batched runs only.
+	SendSmall bool `json:",omitempty"`
 }
 
 // DeliverResult tells the workflow what is left. Requests that completed or failed are not
@@ -102,6 +106,10 @@ type DeliverResult struct {
 	Delivered int
 	// Jobs are the external deliveries of the slice, queued in the message log.
 	Jobs []Job `json:",omitempty"`
+	// Sent, Failed and Retries are the outcomes of the external deliveries the activity
+	// sent itself (SendSmall), as SendBatchResult has them; those are not in Jobs.
+	Sent, Failed int     `json:",omitempty"`
+	Retries      []Retry `json:",omitempty"`
 	// Runs are the runs of user-defined workflows to start for the slice's recipients of
 	// sends naming a workflow (small inputs: each run loads its definition and data).
 	Runs []flow.RunInput `json:",omitempty"`
@@ -135,7 +143,8 @@ type SendBatchResult struct {
 
 // Retry is a message left queued by a transient failure.
 type Retry struct {
-	LogID int64
+	LogID   int64
+	Channel string
 	// After is the least wait before the next attempt: a provider's Retry-After, or the
 	// lease of another attempt holding the message. Zero means the usual backoff.
 	After time.Duration `json:",omitempty"`

@@ -112,6 +112,9 @@ func Workflow(ctx workflow.Context, in Input) error {
 	}
 	if batched {
 		r.batched = true
+		// DeliverBatch may send a small slice's messages itself (SendSmall): give it the
+		// time a batch has.
+		r.deliverCtx = workflow.WithStartToCloseTimeout(r.deliverCtx, SendBatchStartToClose)
 		r.batchCtx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout:    SendBatchStartToClose,
 			HeartbeatTimeout:       HeartbeatTimeout,
@@ -281,7 +284,7 @@ func (r *run) fillBatched() {
 func (r *run) fetch() {
 	r.fetching = true
 	r.batches++
-	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, DeliverInput{Cursors: r.pending})
+	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, DeliverInput{Cursors: r.pending, SendSmall: true})
 	r.sel.AddFuture(f, func(f workflow.Future) {
 		r.fetching = false
 		var res DeliverResult
@@ -292,6 +295,10 @@ func (r *run) fetch() {
 		r.pending = res.Pending
 		r.queue = append(r.queue, res.Jobs...)
 		r.runs = append(r.runs, res.Runs...)
+		now := workflow.Now(r.ctx)
+		for _, rt := range res.Retries {
+			r.retry(Job{LogID: rt.LogID, Channel: rt.Channel}, rt, now)
+		}
 	})
 }
 
