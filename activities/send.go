@@ -131,7 +131,6 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		start := time.Now()
 		res, err := a.sendVia(ctx, c, e, lg, m)
 		took := time.Since(start)
-		release()
 		if err == nil {
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
 			params := sentParams(lg, c, res, strings.Join(failures, "; "))
@@ -140,8 +139,12 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 			} else {
 				a.recordSent(ctx, params)
 			}
+			// The call's slot is held until the message is recorded: the messages an
+			// instance has sent but not recorded never outnumber its slots.
+			release()
 			return outcome{status: delivery.StatusSent, provider: c.Provider}
 		}
+		release()
 		failures = append(failures, fmt.Sprintf("%s (%s): %v", c.Name, c.Provider, err))
 		var pe *providers.Error
 		if providers.IsPermanent(err) {

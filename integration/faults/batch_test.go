@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/activities"
 	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/providers/smtp"
 	"github.com/heraldhq/herald/providers/webhook"
@@ -23,7 +24,9 @@ import (
 // (batched delivery: SendMessages activities of a few hundred messages, sent over a pool of
 // SMTP connections) and started again. Every address gets the email; the only duplicates
 // are messages that were on the wire when the worker died (accepted by the server, not yet
-// recorded as sent): at most one per SMTP connection; the log shows every message sent.
+// recorded as sent): at most the provider calls an instance may have in flight, from the
+// call to the commit of its log row (activities.DefaultInstanceConcurrency); the log shows
+// every message sent.
 func TestWorkerKilledMidBatchedEmailSend(t *testing.T) {
 	slow(t)
 	const recipients = 5000
@@ -59,13 +62,13 @@ func TestWorkerKilledMidBatchedEmailSend(t *testing.T) {
 	retried, attempts := retriedActivities(t, s, req)
 	t.Logf("worker SIGKILLed with %d of %d emails at the server (%d recorded as sent); every log row settled %s after the kill",
 		atKill, recipients, sentAtKill, recovered.Round(100*time.Millisecond))
-	t.Logf("emails received %d: recipients missing %d, duplicates %d (%d at the server but not recorded as sent at the kill; at most %d on the wire, one per SMTP connection); batches retried %d (up to attempt %d)",
-		len(mail.Messages()), missing, duplicates, atKill-sentAtKill, smtp.DefaultMaxConnections, retried, attempts)
+	t.Logf("emails received %d: recipients missing %d, duplicates %d (%d at the server but not recorded as sent at the kill; bound: %d calls in flight per instance, over %d SMTP connections); batches retried %d (up to attempt %d)",
+		len(mail.Messages()), missing, duplicates, atKill-sentAtKill, activities.DefaultInstanceConcurrency, smtp.DefaultMaxConnections, retried, attempts)
 	if missing != 0 || notSent != 0 {
 		t.Errorf("%d recipients got no email; %d log rows are not sent", missing, notSent)
 	}
-	if duplicates > smtp.DefaultMaxConnections {
-		t.Errorf("%d duplicates: more than the %d messages that can be on the wire at once", duplicates, smtp.DefaultMaxConnections)
+	if duplicates > activities.DefaultInstanceConcurrency {
+		t.Errorf("%d duplicates: more than the %d messages that can be sent and not recorded at once", duplicates, activities.DefaultInstanceConcurrency)
 	}
 	if atKill >= recipients {
 		t.Errorf("the kill came after every email was out (%d): nothing was tested", atKill)
