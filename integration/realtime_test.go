@@ -66,6 +66,22 @@ func sameJSON(t *testing.T, what string, got, want []byte) {
 	}
 }
 
+// wrapped returns the notification of a NEW_NOTIFICATION payload, failing unless the
+// payload is exactly {"notification": {…}} with the title set (the published SDKs read
+// data.notification).
+func wrapped(t *testing.T, what string, data []byte, title string) json.RawMessage {
+	t.Helper()
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(data, &p); err != nil || len(p) != 1 || p["notification"] == nil {
+		t.Fatalf("%s: payload %s, want {\"notification\": {…}}", what, data)
+	}
+	var n struct{ Title string }
+	if err := json.Unmarshal(p["notification"], &n); err != nil || n.Title != title {
+		t.Fatalf("%s: data.notification.title is %q, want %q", what, n.Title, title)
+	}
+	return p["notification"]
+}
+
 func internalUserID(t *testing.T, e *stacktest.Env, appID int64, user string) int64 {
 	t.Helper()
 	var id int64
@@ -90,8 +106,8 @@ func TestSocketIOClientReceivesInboxChanges(t *testing.T) {
 	sendTo(t, e, "alice", "Order shipped")
 	gotPhone, gotLaptop := phone.Event("NEW_NOTIFICATION"), laptop.Event("NEW_NOTIFICATION")
 	want, id := latestInJSON(t, e, "alice")
-	sameJSON(t, "NEW_NOTIFICATION on the phone", gotPhone.Data, want)
-	sameJSON(t, "NEW_NOTIFICATION on the laptop", gotLaptop.Data, want)
+	sameJSON(t, "NEW_NOTIFICATION on the phone", wrapped(t, "phone", gotPhone.Data, "Order shipped"), want)
+	sameJSON(t, "NEW_NOTIFICATION on the laptop", wrapped(t, "laptop", gotLaptop.Data, "Order shipped"), want)
 
 	// State changes through the developer API reach every device.
 	path := "/v3/notifications/" + itoa(id)
@@ -139,7 +155,7 @@ func TestSSEReceivesInboxChanges(t *testing.T) {
 	sendTo(t, e, "bob", "Invoice ready")
 	got := c.Event("NEW_NOTIFICATION")
 	want, id := latestInJSON(t, e, "bob")
-	sameJSON(t, "NEW_NOTIFICATION over SSE", []byte(got.Data), want)
+	sameJSON(t, "NEW_NOTIFICATION over SSE", wrapped(t, "SSE", []byte(got.Data), "Invoice ready"), want)
 	for _, step := range []struct{ method, path string }{{"POST", "/v3/notifications/" + itoa(id) + "/reads"}, {"DELETE", "/v3/notifications/" + itoa(id)}} {
 		if res := e.Do(step.method, step.path, nil, e.UserHeaders("bob")); res.Status != 200 {
 			t.Fatalf("%s %s: %d %s", step.method, step.path, res.Status, res.Body)
@@ -165,8 +181,8 @@ func TestRealtimeAcrossTwoAPIProcesses(t *testing.T) {
 	sendTo(t, one, "carol", "Across processes")
 	gotTwo, gotOne := onTwo.Event("NEW_NOTIFICATION"), onOne.Event("NEW_NOTIFICATION")
 	want, id := latestInJSON(t, one, "carol")
-	sameJSON(t, "NEW_NOTIFICATION on the other process", gotTwo.Data, want)
-	sameJSON(t, "NEW_NOTIFICATION on the sending process", gotOne.Data, want)
+	sameJSON(t, "NEW_NOTIFICATION on the other process", wrapped(t, "other process", gotTwo.Data, "Across processes"), want)
+	sameJSON(t, "NEW_NOTIFICATION on the sending process", wrapped(t, "sending process", gotOne.Data, "Across processes"), want)
 	// A change published by the second process reaches a socket on the first.
 	carol := internalUserID(t, one, one.App.AppID, "carol")
 	two.Stack.Events.Publish(context.Background(), events.Event{Kind: events.NotificationRead, AppID: one.App.AppID, UserIDs: []int64{carol}, NotificationIDs: []int64{id}})
