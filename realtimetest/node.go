@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,21 +81,28 @@ func install() (string, error) {
 
 // Line is one thing the node client reports.
 type Line struct {
-	Type    string          `json:"type"` // connect, connect_error, disconnect, event
+	// Type is open (the Engine.IO session opened), upgrade (it moved to another transport),
+	// ping (a heartbeat arrived), connect, connect_error, disconnect, event, or closed (the
+	// test asked the socket to close).
+	Type    string          `json:"type"`
 	Name    string          `json:"name"`
 	Data    json.RawMessage `json:"data"`
 	Message string          `json:"message"`
 	Reason  string          `json:"reason"`
+	// Transport is the Engine.IO transport (polling or websocket) at the time of the line,
+	// or the one upgraded to.
+	Transport string `json:"transport"`
 }
 
 // NodeClient is a running socket.io-client.
 type NodeClient struct {
 	t     testing.TB
 	lines chan Line
-	stdin interface{ Close() error }
+	stdin io.WriteCloser
 }
 
-// SocketIOOptions configure the node client.
+// SocketIOOptions configure the node client. Unset fields keep socket.io-client's defaults:
+// without Transports, it starts on long-polling and upgrades to WebSocket.
 type SocketIOOptions struct {
 	Query        map[string]string `json:"query,omitempty"`
 	Auth         map[string]any    `json:"auth,omitempty"`
@@ -188,13 +196,30 @@ func (c *NodeClient) Event(name string) Line {
 	return c.Until(name, func(l Line) bool { return l.Type == "event" && l.Name == name })
 }
 
-// MustConnect waits for the connect line, failing on a connect error.
-func (c *NodeClient) MustConnect() {
+// Outcome waits for the connect or connect_error line, skipping transport lines.
+func (c *NodeClient) Outcome() Line {
 	c.t.Helper()
-	l := c.Next()
+	return c.Until("connect or connect_error", func(l Line) bool { return l.Type == "connect" || l.Type == "connect_error" })
+}
+
+// MustConnect waits for the connect line, failing on a connect error, and returns it.
+func (c *NodeClient) MustConnect() Line {
+	c.t.Helper()
+	l := c.Outcome()
 	if l.Type != "connect" {
 		c.t.Fatalf("socket.io-client did not connect: %+v", l)
 	}
+	return l
+}
+
+// Close asks the client to close its socket (socket.close(), as an app does) and waits for
+// it to confirm; the process keeps running.
+func (c *NodeClient) Close() {
+	c.t.Helper()
+	if _, err := io.WriteString(c.stdin, "close\n"); err != nil {
+		c.t.Fatalf("asking socket.io-client to close: %v", err)
+	}
+	c.Until("closed", func(l Line) bool { return l.Type == "closed" })
 }
 
 type testLog struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"fmt"
 )
 
 // RecordSeparator separates the packets of an Engine.IO v4 long-polling payload.
@@ -22,7 +23,7 @@ type EnginePacket struct {
 // ErrPayload is wrapped by every payload decoding error.
 var ErrPayload = errors.New("engine.io: malformed payload")
 
-func badPayload(why string) error { return errors.Join(ErrPayload, errors.New(why)) }
+func badPayload(why string) error { return fmt.Errorf("%w: %s", ErrPayload, why) }
 
 // base64Std refuses non-canonical padding bits, so what decodes encodes back the same.
 var base64Std = base64.StdEncoding.Strict()
