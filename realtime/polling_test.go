@@ -180,11 +180,14 @@ func TestPollingConnectErrorsEndTheSession(t *testing.T) {
 		t.Fatalf("other namespace: %q", f)
 	}
 	p.Send("40")
-	frames := p.Poll()
-	if len(frames) != 2 || frames[0] != `44{"message":"Invalid API key"}` || frames[1] != "1" {
-		t.Fatalf("refused CONNECT: %q, want the error then the close packet", frames)
+	if frames := p.Poll(); len(frames) != 1 || frames[0] != `44{"message":"Invalid API key"}` {
+		t.Fatalf("refused CONNECT: %q, want the error alone", frames)
 	}
+	// The session is over: the next poll gets the close packet.
 	e.Eventually(realtimetest.WaitTimeout, "the session to close", func() bool { return sessionsGone(e) })
+	if status, body := p.Get(); status != 200 || body != "1" {
+		t.Errorf("poll after the refusal: %d %q, want the close packet", status, body)
+	}
 }
 
 func TestPollingCORS(t *testing.T) {

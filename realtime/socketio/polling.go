@@ -20,6 +20,10 @@ const (
 	// MaxPendingFrames bounds the control frames (answers, errors, pongs, pings) waiting for
 	// a poll; a client that makes more without polling is dropped.
 	MaxPendingFrames = 64
+	// MaxWaitingSessions bounds the polling sessions that have not authenticated yet (each
+	// lives up to ConnectTimeout): opening one costs a request, not a connection, so
+	// without a cap a flood of handshakes could pile them up.
+	MaxWaitingSessions = 10000
 	// noopDelay is how long a poll waits, while the session upgrades, before it answers a
 	// noop so the client can pause polling (socket.io's server uses the same pace).
 	noopDelay = 100 * time.Millisecond
@@ -66,6 +70,8 @@ type pollSession struct {
 	reason          string
 	// cut ends the WebSocket once the session has upgraded.
 	cut func()
+	// waiting: counted in Server.waiting (guarded by Server.mu).
+	waiting bool
 }
 
 // openPolling starts a polling session and answers the open packet.
@@ -74,8 +80,16 @@ func (s *Server) openPolling(c *fiber.Ctx) error {
 		srv: s, id: secrets.Token(15), creds: credentialsOf(c.Query),
 		connectBy: time.Now().Add(ConnectTimeout),
 		wake:      make(chan struct{}, 1), done: make(chan struct{}), moved: make(chan struct{}),
+		waiting:   true,
 	}
 	s.mu.Lock()
+	if s.waiting >= s.maxWaiting {
+		s.mu.Unlock()
+		s.log.Warn("socket.io: refusing a polling handshake: too many sessions waiting for CONNECT", "limit", s.maxWaiting)
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "error", "code": 3,
+			"message": "Bad request: too many sessions waiting to connect; retry later"})
+	}
+	s.waiting++
 	s.sessions[ps.id] = ps
 	s.mu.Unlock()
 	go ps.heartbeat()
@@ -100,10 +114,24 @@ func (s *Server) lookup(sid string) *pollSession {
 	return s.ended[sid]
 }
 
+// connected takes a session out of the count of those waiting for CONNECT.
+func (s *Server) connected(ps *pollSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ps.waiting {
+		ps.waiting = false
+		s.waiting--
+	}
+}
+
 // forget drops a session from the tables.
 func (s *Server) forget(ps *pollSession) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ps.waiting {
+		ps.waiting = false
+		s.waiting--
+	}
 	if s.sessions[ps.id] == ps {
 		delete(s.sessions, ps.id)
 	}
@@ -117,6 +145,10 @@ func (s *Server) forget(ps *pollSession) {
 // rather than "Session ID unknown"; then it is forgotten.
 func (s *Server) retire(ps *pollSession) {
 	s.mu.Lock()
+	if ps.waiting {
+		ps.waiting = false
+		s.waiting--
+	}
 	if s.sessions[ps.id] == ps {
 		delete(s.sessions, ps.id)
 		s.ended[ps.id] = ps
@@ -321,9 +353,12 @@ func (ps *pollSession) collect() [][]byte {
 		client, state := ps.client, ps.state
 		ps.mu.Unlock()
 		if closing && !closed {
-			// The frames that end the session (a CONNECT_ERROR) go with the close packet.
+			// A refused CONNECT ends the session, but its CONNECT_ERROR goes alone: the
+			// client handles it, then closes, and a poll it still makes gets the close
+			// packet. (In the same payload, the close would reach the client's socket
+			// first, as a "transport close" disconnect before the connect_error.)
 			ps.close("refused CONNECT")
-			closed = true
+			return out
 		}
 		if closed || state == stateUpgraded {
 			if closed {
@@ -501,6 +536,7 @@ func (ps *pollSession) connect(p Packet) bool {
 	ps.pending = append(ps.pending, frame)
 	if c != nil {
 		ps.client = c
+		defer ps.srv.connected(ps)
 	}
 	ps.closing = ps.closing || last
 	ps.mu.Unlock()

@@ -48,11 +48,13 @@ type Server struct {
 	sessions map[string]*pollSession
 	// ended are closed polling sessions kept until their client's next poll (see retire).
 	ended map[string]*pollSession
+	// waiting counts the polling sessions that have not connected yet, up to maxWaiting.
+	waiting, maxWaiting int
 }
 
 // New returns the Socket.IO endpoint of rt.
 func New(rt *realtime.Service, log *slog.Logger) *Server {
-	s := &Server{rt: rt, log: log, sessions: map[string]*pollSession{}, ended: map[string]*pollSession{}}
+	s := &Server{rt: rt, log: log, sessions: map[string]*pollSession{}, ended: map[string]*pollSession{}, maxWaiting: MaxWaitingSessions}
 	s.ws = websocket.New(s.session, websocket.Config{
 		ReadBufferSize:  1024,
 		WriteBufferSize: 4096,
