@@ -80,7 +80,7 @@ func (s *Server) openPolling(c *fiber.Ctx) error {
 		srv: s, id: secrets.Token(15), creds: credentialsOf(c.Query),
 		connectBy: time.Now().Add(ConnectTimeout),
 		wake:      make(chan struct{}, 1), done: make(chan struct{}), moved: make(chan struct{}),
-		waiting:   true,
+		waiting: true,
 	}
 	s.mu.Lock()
 	if s.waiting >= s.maxWaiting {
