@@ -229,7 +229,13 @@ func (ps *pollSession) end(reason string, closeClient bool) {
 
 // queue adds a control frame for the next poll; false when the session is closed or the
 // cap is reached (the session is then closed).
-func (ps *pollSession) queue(frame []byte) bool {
+func (ps *pollSession) queue(frame []byte) bool { return ps.enqueue(frame, false) }
+
+// queuePing queues a ping, marked as such in the same critical section, so a poll that
+// takes it also marks it delivered.
+func (ps *pollSession) queuePing() bool { return ps.enqueue([]byte{EnginePing}, true) }
+
+func (ps *pollSession) enqueue(frame []byte, ping bool) bool {
 	ps.mu.Lock()
 	if ps.closed {
 		ps.mu.Unlock()
@@ -241,6 +247,9 @@ func (ps *pollSession) queue(frame []byte) bool {
 		return false
 	}
 	ps.pending = append(ps.pending, frame)
+	if ping {
+		ps.pingQueued = true
+	}
 	ps.mu.Unlock()
 	ps.signal()
 	return true
@@ -287,16 +296,6 @@ func (ps *pollSession) heartbeat() {
 			}
 		}
 	}
-}
-
-func (ps *pollSession) queuePing() bool {
-	if !ps.queue([]byte{EnginePing}) {
-		return false
-	}
-	ps.mu.Lock()
-	ps.pingQueued = true
-	ps.mu.Unlock()
-	return true
 }
 
 // poll serves a GET: it waits until there is something to send, then answers every
