@@ -5,7 +5,10 @@ package realtimetest
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,7 +36,7 @@ var (
 )
 
 // NodeClientDir installs socket.io-client (once per machine, into the temp dir) and returns
-// the directory holding client.js and its node_modules. Without node and npm the test is
+// the directory holding the client script and its node_modules. Without node and npm the test is
 // skipped; a failed install fails it.
 func NodeClientDir(t testing.TB) string {
 	t.Helper()
@@ -55,7 +58,7 @@ func install() (string, error) {
 	dir := filepath.Join(os.TempDir(), "herald-socketio-client-"+SocketIOClientVersion)
 	marker := filepath.Join(dir, "node_modules", "socket.io-client", "package.json")
 	if _, err := os.Stat(marker); err == nil {
-		return dir, os.WriteFile(filepath.Join(dir, "client.js"), clientJS, 0o644)
+		return dir, writeClient(dir)
 	}
 	tmp := dir + ".tmp-" + secrets.HexToken(4)
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
@@ -76,7 +79,28 @@ func install() (string, error) {
 			return "", err
 		}
 	}
-	return dir, os.WriteFile(filepath.Join(dir, "client.js"), clientJS, 0o644)
+	return dir, writeClient(dir)
+}
+
+// clientFile names the script by its content: the install directory is shared by every
+// checkout on the machine, and test processes of different versions run at once.
+var clientFile = func() string {
+	sum := sha256.Sum256(clientJS)
+	return "client-" + hex.EncodeToString(sum[:6]) + ".js"
+}()
+
+// writeClient puts the script next to node_modules, atomically (another process may be
+// starting it).
+func writeClient(dir string) error {
+	path := filepath.Join(dir, clientFile)
+	if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, clientJS) {
+		return nil
+	}
+	tmp := path + ".tmp-" + secrets.HexToken(4)
+	if err := os.WriteFile(tmp, clientJS, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // Line is one thing the node client reports.
@@ -118,7 +142,7 @@ func StartNodeClient(t testing.TB, baseURL string, o SocketIOOptions) *NodeClien
 		URL string `json:"url"`
 		SocketIOOptions
 	}{baseURL, o})
-	cmd := exec.Command("node", filepath.Join(dir, "client.js"), string(arg))
+	cmd := exec.Command("node", filepath.Join(dir, clientFile), string(arg))
 	cmd.Dir = dir
 	cmd.Stderr = &testLog{t: t, prefix: "node: "}
 	stdout, err := cmd.StdoutPipe()
