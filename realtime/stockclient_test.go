@@ -98,7 +98,16 @@ func TestStockClientPollingOnly(t *testing.T) {
 	if string(l.Data) != `{"unreadNotificationCount":1}` {
 		t.Fatalf("NOTIFICATION_SEEN %s", l.Data)
 	}
-	// socket.close() posts DISCONNECT and the Engine.IO close: the session ends at once.
-	c.Close()
+	// socket.close() posts DISCONNECT and the Engine.IO close: the session ends at once,
+	// and the client saw a clean disconnect, not a transport error.
+	var others []realtimetest.Line
+	for _, l := range c.Close() {
+		if l.Type != "ping" { // heartbeats may still arrive
+			others = append(others, l)
+		}
+	}
+	if len(others) != 1 || others[0].Type != "disconnect" || others[0].Reason != "io client disconnect" {
+		t.Errorf("lines before the close: %+v, want the disconnect \"io client disconnect\"", others)
+	}
 	e.Eventually(realtimetest.WaitTimeout, "the session to close", func() bool { return sessionsGone(e) })
 }

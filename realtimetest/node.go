@@ -236,14 +236,22 @@ func (c *NodeClient) MustConnect() Line {
 	return l
 }
 
-// Close asks the client to close its socket (socket.close(), as an app does) and waits for
-// it to confirm; the process keeps running.
-func (c *NodeClient) Close() {
+// Close asks the client to close its socket (socket.close(), as an app does), waits for it
+// to confirm and returns the lines that came before (the disconnect among them); the
+// process keeps running.
+func (c *NodeClient) Close() []Line {
 	c.t.Helper()
 	if _, err := io.WriteString(c.stdin, "close\n"); err != nil {
 		c.t.Fatalf("asking socket.io-client to close: %v", err)
 	}
-	c.Until("closed", func(l Line) bool { return l.Type == "closed" })
+	var before []Line
+	for {
+		l := c.Next()
+		if l.Type == "closed" {
+			return before
+		}
+		before = append(before, l)
+	}
 }
 
 type testLog struct {
