@@ -111,7 +111,7 @@ func (s *Server) handshake(c *fiber.Ctx) error {
 	}
 	if ps != nil {
 		if !ps.canUpgrade() {
-			return engineError(c, 3, "Bad request: the session is already upgrading")
+			return engineError(c, 3, "Bad request: the session is closed or already upgrading")
 		}
 		c.Locals(localUpgrade, ps)
 	}
