@@ -52,7 +52,7 @@ test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS := ./notify/:FuzzParse ./users/:FuzzApplyPatch ./render/:FuzzRender ./flowdef/:FuzzParse ./realtime/socketio/:FuzzParse
+FUZZ_TARGETS := ./notify/:FuzzParse ./users/:FuzzApplyPatch ./render/:FuzzRender ./flowdef/:FuzzParse ./realtime/socketio/:FuzzParse ./realtime/socketio/:FuzzDecodePayload
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for FUZZTIME (default 30s); `make test` runs only their seed corpora

@@ -9,13 +9,13 @@ import "context"
 
 // Event kinds; the names are those the realtime clients receive (DESIGN.md §5).
 const (
-	NewNotification        = "NEW_NOTIFICATION"        // payload {notification}
-	NotificationRead       = "NOTIFICATION_READ"       // payload {id}
-	NotificationSeen       = "NOTIFICATION_SEEN"       // payload {unreadNotificationCount}
-	NotificationDeleted    = "NOTIFICATION_DELETED"    // payload {id}
-	NotificationInteracted = "NOTIFICATION_INTERACTED" // payload: the notification after a state change
-	AllNotificationRead    = "ALL_NOTIFICATION_READ"
-	AllNotificationDeleted = "ALL_NOTIFICATION_DELETED"
+	NewNotification        = "NEW_NOTIFICATION"         // payload {"notification": {…}}
+	NotificationRead       = "NOTIFICATION_READ"        // payload {id}
+	NotificationSeen       = "NOTIFICATION_SEEN"        // payload {unreadNotificationCount}
+	NotificationDeleted    = "NOTIFICATION_DELETED"     // payload {id}
+	NotificationInteracted = "NOTIFICATION_INTERACTED"  // payload {"notification": {…}}, after a state change
+	AllNotificationRead    = "ALL_NOTIFICATION_READ"    // payload {}
+	AllNotificationDeleted = "ALL_NOTIFICATION_DELETED" // payload {}
 )
 
 // Event is one change to one or more users' inboxes of an app.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/events"
+	"github.com/heraldhq/herald/inbox"
 )
 
 // loadTimeout bounds the queries the hub makes for one event.
@@ -62,8 +63,16 @@ func (h *Hub) connectedOf(app int64, ids []int64) []int64 {
 	return out
 }
 
-// deliverNotifications loads the notifications meant for connected users and sends each,
-// in the shape of the inbox list, to its owner.
+// notificationPayload is the payload of the events that carry a notification
+// (NEW_NOTIFICATION, NOTIFICATION_INTERACTED): the object, in the shape of the inbox list,
+// wrapped as {"notification": {…}}, because the published front-end SDKs read
+// data.notification.
+type notificationPayload struct {
+	Notification inbox.Notification `json:"notification"`
+}
+
+// deliverNotifications loads the notifications meant for connected users and sends each to
+// its owner (see notificationPayload).
 func (h *Hub) deliverNotifications(ctx context.Context, ev events.Event) {
 	var ids []int64
 	seen := map[int64]bool{}
@@ -84,7 +93,7 @@ func (h *Hub) deliverNotifications(ctx context.Context, ev events.Event) {
 		return
 	}
 	for _, r := range rows {
-		data, err := json.Marshal(r.Notification)
+		data, err := json.Marshal(notificationPayload{r.Notification})
 		if err != nil {
 			h.log.Error("realtime: cannot encode a notification", "id", r.ID, "error", err)
 			continue

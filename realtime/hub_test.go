@@ -87,11 +87,14 @@ func TestHubSendsEachDeviceTheUsersEventsOnly(t *testing.T) {
 			string(ms[1].Data) != `{"unreadNotificationCount":1}` {
 			t.Fatalf("alice's device got %v", ms)
 		}
+		// Wrapped as {"notification": {…}}: the published SDKs read data.notification.
+		var wrapped map[string]json.RawMessage
 		var n struct {
 			ID    int64
 			Title string
 		}
-		if err := json.Unmarshal(ms[0].Data, &n); err != nil || n.ID != n1 || n.Title != "for alice" {
+		if err := json.Unmarshal(ms[0].Data, &wrapped); err != nil || len(wrapped) != 1 ||
+			json.Unmarshal(wrapped["notification"], &n) != nil || n.ID != n1 || n.Title != "for alice" {
 			t.Fatalf("NEW_NOTIFICATION payload %s", ms[0].Data)
 		}
 	}
@@ -194,5 +197,50 @@ func TestHubCountsConnections(t *testing.T) {
 	h.Close()
 	if n := h.Connections(); n != 0 {
 		t.Errorf("after the hub closed: %d", n)
+	}
+}
+
+// TestHubPayloadsMatchTheSDKContract checks each event's payload shape: the events that
+// carry a notification wrap it as {"notification": {…}}, the others carry ids or counts.
+func TestHubPayloadsMatchTheSDKContract(t *testing.T) {
+	f := newHubFixture(t, 16)
+	c := f.attach(t, f.alice)
+	n := f.notification(t, f.alice, "hello")
+	ctx := context.Background()
+	one := func(kind string) events.Event {
+		return events.Event{Kind: kind, AppID: f.app, UserIDs: []int64{f.alice}, NotificationIDs: []int64{n}}
+	}
+	for _, kind := range []string{events.NewNotification, events.NotificationInteracted} {
+		f.hub.Deliver(ctx, one(kind))
+		ms := pending(c)
+		if len(ms) != 1 || ms[0].Name != kind {
+			t.Fatalf("%s: got %v", kind, ms)
+		}
+		var got struct {
+			Notification *struct {
+				ID    int64
+				Title string
+			}
+		}
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(ms[0].Data, &keys) != nil || len(keys) != 1 || json.Unmarshal(ms[0].Data, &got) != nil ||
+			got.Notification == nil || got.Notification.ID != n || got.Notification.Title != "hello" {
+			t.Errorf("%s payload %s, want {\"notification\":{\"id\":%d,\"title\":\"hello\",…}}", kind, ms[0].Data, n)
+		}
+	}
+	for _, tc := range []struct {
+		ev   events.Event
+		want string
+	}{
+		{one(events.NotificationRead), `{"id":` + itoa(n) + `}`},
+		{one(events.NotificationDeleted), `{"id":` + itoa(n) + `}`},
+		{one(events.NotificationSeen), `{"unreadNotificationCount":1}`},
+		{one(events.AllNotificationRead), `{}`},
+		{one(events.AllNotificationDeleted), `{}`},
+	} {
+		f.hub.Deliver(ctx, tc.ev)
+		if ms := pending(c); len(ms) != 1 || ms[0].Name != tc.ev.Kind || string(ms[0].Data) != tc.want {
+			t.Errorf("%s: got %v, want %s", tc.ev.Kind, ms, tc.want)
+		}
 	}
 }

@@ -40,7 +40,7 @@ func TestBackpressureClosesOnlyTheSlowConnection(t *testing.T) {
 	for i, id := range ids {
 		e.Stack.Events.Publish(context.Background(), events.Event{Kind: events.NewNotification, AppID: e.App.AppID,
 			UserIDs: []int64{alice}, NotificationIDs: []int64{id}})
-		if f := fast.Next(); !strings.HasPrefix(f, fmt.Sprintf(`42["NEW_NOTIFICATION",{"id":%d,`, id)) {
+		if f := fast.Next(); !strings.HasPrefix(f, fmt.Sprintf(`42["NEW_NOTIFICATION",{"notification":{"id":%d,`, id)) {
 			t.Fatalf("event %d on the fast connection: %.80q", i, f)
 		}
 	}

@@ -52,10 +52,9 @@ func TestSocketHandshakeConnectAndEvents(t *testing.T) {
 func TestSocketHandshakeRefusals(t *testing.T) {
 	e := newEnv(t, stacktest.Options{})
 	for _, tc := range []struct{ query, want string }{
-		{"EIO=4&transport=polling", `{"code":3,"message":"Bad request: the polling transport is not supported; connect with transports: [\"websocket\"]","status":"error"}`},
 		{"EIO=3&transport=websocket", `{"code":5,"message":"Unsupported protocol version: this server speaks Engine.IO 4 (socket.io-client 3 or later)","status":"error"}`},
 		{"EIO=4&transport=carrier-pigeon", `{"code":0,"message":"Transport unknown","status":"error"}`},
-		{"EIO=4&transport=websocket&sid=abc", `{"code":1,"message":"Session ID unknown: upgrading a polling session is not supported","status":"error"}`},
+		{"EIO=4&transport=websocket&sid=abc", `{"code":1,"message":"Session ID unknown","status":"error"}`},
 		{"EIO=4&transport=websocket", `{"code":3,"message":"Bad request: expected a WebSocket upgrade","status":"error"}`},
 	} {
 		res := e.Do("GET", "/socket.io/?"+tc.query, nil, nil)

@@ -5,9 +5,13 @@ package realtimetest
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +36,7 @@ var (
 )
 
 // NodeClientDir installs socket.io-client (once per machine, into the temp dir) and returns
-// the directory holding client.js and its node_modules. Without node and npm the test is
+// the directory holding the client script and its node_modules. Without node and npm the test is
 // skipped; a failed install fails it.
 func NodeClientDir(t testing.TB) string {
 	t.Helper()
@@ -54,7 +58,7 @@ func install() (string, error) {
 	dir := filepath.Join(os.TempDir(), "herald-socketio-client-"+SocketIOClientVersion)
 	marker := filepath.Join(dir, "node_modules", "socket.io-client", "package.json")
 	if _, err := os.Stat(marker); err == nil {
-		return dir, os.WriteFile(filepath.Join(dir, "client.js"), clientJS, 0o644)
+		return dir, writeClient(dir)
 	}
 	tmp := dir + ".tmp-" + secrets.HexToken(4)
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
@@ -75,26 +79,54 @@ func install() (string, error) {
 			return "", err
 		}
 	}
-	return dir, os.WriteFile(filepath.Join(dir, "client.js"), clientJS, 0o644)
+	return dir, writeClient(dir)
+}
+
+// clientFile names the script by its content: the install directory is shared by every
+// checkout on the machine, and test processes of different versions run at once.
+var clientFile = func() string {
+	sum := sha256.Sum256(clientJS)
+	return "client-" + hex.EncodeToString(sum[:6]) + ".js"
+}()
+
+// writeClient puts the script next to node_modules, atomically (another process may be
+// starting it).
+func writeClient(dir string) error {
+	path := filepath.Join(dir, clientFile)
+	if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, clientJS) {
+		return nil
+	}
+	tmp := path + ".tmp-" + secrets.HexToken(4)
+	if err := os.WriteFile(tmp, clientJS, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // Line is one thing the node client reports.
 type Line struct {
-	Type    string          `json:"type"` // connect, connect_error, disconnect, event
+	// Type is open (the Engine.IO session opened), upgrade (it moved to another transport),
+	// ping (a heartbeat arrived), connect, connect_error, disconnect, event, or closed (the
+	// test asked the socket to close).
+	Type    string          `json:"type"`
 	Name    string          `json:"name"`
 	Data    json.RawMessage `json:"data"`
 	Message string          `json:"message"`
 	Reason  string          `json:"reason"`
+	// Transport is the Engine.IO transport (polling or websocket) at the time of the line,
+	// or the one upgraded to.
+	Transport string `json:"transport"`
 }
 
 // NodeClient is a running socket.io-client.
 type NodeClient struct {
 	t     testing.TB
 	lines chan Line
-	stdin interface{ Close() error }
+	stdin io.WriteCloser
 }
 
-// SocketIOOptions configure the node client.
+// SocketIOOptions configure the node client. Unset fields keep socket.io-client's defaults:
+// without Transports, it starts on long-polling and upgrades to WebSocket.
 type SocketIOOptions struct {
 	Query        map[string]string `json:"query,omitempty"`
 	Auth         map[string]any    `json:"auth,omitempty"`
@@ -110,7 +142,7 @@ func StartNodeClient(t testing.TB, baseURL string, o SocketIOOptions) *NodeClien
 		URL string `json:"url"`
 		SocketIOOptions
 	}{baseURL, o})
-	cmd := exec.Command("node", filepath.Join(dir, "client.js"), string(arg))
+	cmd := exec.Command("node", filepath.Join(dir, clientFile), string(arg))
 	cmd.Dir = dir
 	cmd.Stderr = &testLog{t: t, prefix: "node: "}
 	stdout, err := cmd.StdoutPipe()
@@ -188,12 +220,37 @@ func (c *NodeClient) Event(name string) Line {
 	return c.Until(name, func(l Line) bool { return l.Type == "event" && l.Name == name })
 }
 
-// MustConnect waits for the connect line, failing on a connect error.
-func (c *NodeClient) MustConnect() {
+// Outcome waits for the connect or connect_error line, skipping transport lines.
+func (c *NodeClient) Outcome() Line {
 	c.t.Helper()
-	l := c.Next()
+	return c.Until("connect or connect_error", func(l Line) bool { return l.Type == "connect" || l.Type == "connect_error" })
+}
+
+// MustConnect waits for the connect line, failing on a connect error, and returns it.
+func (c *NodeClient) MustConnect() Line {
+	c.t.Helper()
+	l := c.Outcome()
 	if l.Type != "connect" {
 		c.t.Fatalf("socket.io-client did not connect: %+v", l)
+	}
+	return l
+}
+
+// Close asks the client to close its socket (socket.close(), as an app does), waits for it
+// to confirm and returns the lines that came before (the disconnect among them); the
+// process keeps running.
+func (c *NodeClient) Close() []Line {
+	c.t.Helper()
+	if _, err := io.WriteString(c.stdin, "close\n"); err != nil {
+		c.t.Fatalf("asking socket.io-client to close: %v", err)
+	}
+	var before []Line
+	for {
+		l := c.Next()
+		if l.Type == "closed" {
+			return before
+		}
+		before = append(before, l)
 	}
 }
 

@@ -29,9 +29,34 @@ type DialOptions struct {
 	// ReceiveBuffer, when set, shrinks the socket's receive buffer (SO_RCVBUF) so a client
 	// that stops reading pushes back on the server quickly.
 	ReceiveBuffer int
+	// SID, when set, opens the WebSocket that upgrades this polling session (no open packet
+	// comes; the client probes first).
+	SID string
 }
 
-// DialRaw opens /socket.io/ on baseURL with extra query parameters and reads the open packet.
+// TryUpgrade dials the WebSocket that upgrades a polling session and returns the HTTP
+// status of a refused handshake (101 when it was accepted; the socket is then closed).
+func TryUpgrade(t testing.TB, baseURL, sid string) int {
+	t.Helper()
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Scheme, u.Path, u.RawQuery = "ws", "/socket.io/", url.Values{"EIO": {"4"}, "transport": {"websocket"}, "sid": {sid}}.Encode()
+	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
+	conn, res, err := d.Dial(u.String(), nil)
+	if err == nil {
+		_ = conn.Close()
+		return http.StatusSwitchingProtocols
+	}
+	if res == nil {
+		t.Fatalf("dial %s: %v", u, err)
+	}
+	return res.StatusCode
+}
+
+// DialRaw opens /socket.io/ on baseURL with extra query parameters and reads the open
+// packet (unless it upgrades a polling session, see DialOptions.SID).
 func DialRaw(t testing.TB, baseURL string, query url.Values, o DialOptions) *RawSocket {
 	t.Helper()
 	u, err := url.Parse(baseURL)
@@ -41,6 +66,9 @@ func DialRaw(t testing.TB, baseURL string, query url.Values, o DialOptions) *Raw
 	q := url.Values{"EIO": {"4"}, "transport": {"websocket"}}
 	for k, v := range query {
 		q[k] = v
+	}
+	if o.SID != "" {
+		q.Set("sid", o.SID)
 	}
 	u.Scheme, u.Path, u.RawQuery = "ws", "/socket.io/", q.Encode()
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
@@ -63,6 +91,9 @@ func DialRaw(t testing.TB, baseURL string, query url.Values, o DialOptions) *Raw
 	}
 	t.Cleanup(func() { _ = conn.Close() })
 	s := &RawSocket{t: t, Conn: conn}
+	if o.SID != "" {
+		return s // an upgrade: the session is open already
+	}
 	f, err := s.Read()
 	if err != nil || !strings.HasPrefix(f, "0") || json.Unmarshal([]byte(f[1:]), &s.Open) != nil {
 		t.Fatalf("expected the open packet, got %q (%v)", f, err)

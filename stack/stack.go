@@ -78,6 +78,8 @@ type Stack struct {
 	Events events.Publisher
 	// Realtime pushes inbox changes to connected clients (run by API processes).
 	Realtime *realtime.Service
+	// SocketIO serves Realtime at /socket.io/ (WebSocket and long-polling).
+	SocketIO *socketio.Server
 	// SendLimit is this process's per-app send rate limit (nil when off).
 	SendLimit *ratelimit.Limiter
 	ConsoleServices
@@ -153,6 +155,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
 		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
 	}, log.With("component", "realtime"))
+	s.SocketIO = socketio.New(s.Realtime, log.With("component", "socketio"))
 	s.Commits = commits.NewService(d, s.Channels)
 	if err := s.openConsole(log); err != nil {
 		s.Close()
@@ -188,10 +191,9 @@ func (s *Stack) HTTP() *fiber.App {
 			return err
 		},
 	}}
-	sio := socketio.New(s.Realtime, s.Log.With("component", "socketio"))
 	opts := api.Options{
 		BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
-		Mount: []func(fiber.Router){sio.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+		Mount: []func(fiber.Router){s.SocketIO.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsAddr == "" {
 		opts.Metrics = s.Metrics.Handler()

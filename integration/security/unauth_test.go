@@ -22,6 +22,8 @@ var unauthenticated = map[string]string{
 	"GET /v1/openapi.json":                       "the API description",
 	"GET /v3/openapi.json":                       "the API description",
 	"GET /socket.io":                             "realtime: credentials come in the Socket.IO connect packet",
+	"POST /socket.io":                            "realtime long-polling: a session's packets, the CONNECT packet carries the credentials (an unknown session is a 400)",
+	"OPTIONS /socket.io":                         "CORS preflight of realtime long-polling; answers headers only",
 	"POST /v1/auth/verify/:verificationCode":     "the e-mailed verification code is the credential",
 	"GET /v1/invitations/:code":                  "the e-mailed invitation code is the credential",
 	"GET /v1/files/uploads/:filename":            "public assets under unguessable names",

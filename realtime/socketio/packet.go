@@ -1,7 +1,9 @@
-// Package socketio serves realtime events over the Socket.IO v5 protocol on Engine.IO v4,
-// WebSocket transport only, so the stock socket.io-client connects (with
-// transports: ["websocket"]). It speaks just what an inbox needs: the handshake, heartbeats,
-// CONNECT to the main namespace with auth, server-to-client events and disconnects.
+// Package socketio serves realtime events over the Socket.IO v5 protocol on Engine.IO v4, so
+// the stock socket.io-client connects with its default options: HTTP long-polling first,
+// then the upgrade to WebSocket (or WebSocket directly with transports: ["websocket"]). It
+// speaks just what an inbox needs: the handshake, heartbeats, CONNECT to the main namespace
+// with auth, server-to-client events and disconnects. docs/realtime.md says why it is
+// written here rather than adopted.
 package socketio
 
 import (
@@ -11,7 +13,8 @@ import (
 	"strconv"
 )
 
-// Engine.IO packet types (the first character of every WebSocket frame).
+// Engine.IO packet types (the first character of every WebSocket frame and of every packet
+// of a long-polling payload).
 const (
 	EngineOpen    = '0'
 	EngineClose   = '1'

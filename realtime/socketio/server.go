@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +31,9 @@ const (
 	WriteTimeout = 10 * time.Second
 	// authTimeout bounds authenticating a CONNECT.
 	authTimeout = 10 * time.Second
+	// UpgradeTimeout is how long a polling client has, after opening the WebSocket that
+	// will replace it, to finish the upgrade (probe, then upgrade packet).
+	UpgradeTimeout = 10 * time.Second
 )
 
 // Server serves /socket.io/ for a realtime service.
@@ -37,11 +41,20 @@ type Server struct {
 	rt  *realtime.Service
 	log *slog.Logger
 	ws  fiber.Handler
+
+	mu sync.Mutex
+	// sessions are the long-polling sessions of this process, by sid. A session lives in
+	// one process only: behind a load balancer, polling needs sticky sessions.
+	sessions map[string]*pollSession
+	// ended are closed polling sessions kept until their client's next poll (see retire).
+	ended map[string]*pollSession
+	// waiting counts the polling sessions that have not connected yet, up to maxWaiting.
+	waiting, maxWaiting int
 }
 
 // New returns the Socket.IO endpoint of rt.
 func New(rt *realtime.Service, log *slog.Logger) *Server {
-	s := &Server{rt: rt, log: log}
+	s := &Server{rt: rt, log: log, sessions: map[string]*pollSession{}, ended: map[string]*pollSession{}, maxWaiting: MaxWaitingSessions}
 	s.ws = websocket.New(s.session, websocket.Config{
 		ReadBufferSize:  1024,
 		WriteBufferSize: 4096,
@@ -51,8 +64,13 @@ func New(rt *realtime.Service, log *slog.Logger) *Server {
 	return s
 }
 
-// Register mounts the endpoint on the root router.
-func (s *Server) Register(r fiber.Router) { r.Get(Path, s.handshake) }
+// Register mounts the endpoint on the root router: GET opens sessions, polls and upgrades
+// to WebSocket; POST carries a polling client's packets; OPTIONS answers CORS preflights.
+func (s *Server) Register(r fiber.Router) {
+	r.Get(Path, s.handshake)
+	r.Post(Path, s.post)
+	r.Options(Path, preflight)
+}
 
 // engineError answers a handshake Engine.IO refuses, with its error code and Herald's
 // error envelope.
@@ -60,26 +78,48 @@ func engineError(c *fiber.Ctx, code int, msg string) error {
 	return c.Status(fiber.StatusBadRequest).JSON(fiber.Map{"status": "error", "code": code, "message": msg})
 }
 
-// handshake checks the Engine.IO query and upgrades to WebSocket.
+// handshake routes a GET: a new session over WebSocket or long-polling, a poll of a
+// polling session, or the WebSocket that upgrades one.
 func (s *Server) handshake(c *fiber.Ctx) error {
 	if c.Query("EIO") != "4" {
 		return engineError(c, 5, "Unsupported protocol version: this server speaks Engine.IO 4 (socket.io-client 3 or later)")
 	}
+	sid := c.Query("sid")
 	switch c.Query("transport") {
 	case "websocket":
 	case "polling":
-		return engineError(c, 3, `Bad request: the polling transport is not supported; connect with transports: ["websocket"]`)
+		allowOrigin(c)
+		if sid == "" {
+			return s.openPolling(c)
+		}
+		ps := s.lookup(sid)
+		if ps == nil {
+			return engineError(c, 1, "Session ID unknown")
+		}
+		return ps.poll(c)
 	default:
 		return engineError(c, 0, "Transport unknown")
 	}
-	if c.Query("sid") != "" {
-		return engineError(c, 1, "Session ID unknown: upgrading a polling session is not supported")
+	var ps *pollSession
+	if sid != "" {
+		if ps = s.lookup(sid); ps == nil {
+			return engineError(c, 1, "Session ID unknown")
+		}
 	}
 	if !websocket.IsWebSocketUpgrade(c) {
 		return engineError(c, 3, "Bad request: expected a WebSocket upgrade")
 	}
+	if ps != nil {
+		if !ps.canUpgrade() {
+			return engineError(c, 3, "Bad request: the session is closed or already upgrading")
+		}
+		c.Locals(localUpgrade, ps)
+	}
 	return s.ws(c)
 }
+
+// localUpgrade is the Locals key carrying the polling session a WebSocket upgrades.
+const localUpgrade = "herald.socketio.upgrade"
 
 // outFrame is a frame for the writer; client, when set, starts the event stream after it;
 // last closes the connection after it.
@@ -95,23 +135,58 @@ type sconn struct {
 	*realtime.Cutoff
 }
 
-// session runs one connection: this goroutine reads, a second one writes.
+// credentialsOf reads the credentials a client puts in the handshake query.
+func credentialsOf(query func(key string, def ...string) string) realtime.Credentials {
+	return realtime.Credentials{
+		APIKey: strings.Clone(query("apiKey")), UserID: strings.Clone(query("userId")),
+		Signature: strings.Clone(query("userSignature")), Token: strings.Clone(query("token")),
+	}
+}
+
+// openPacket is the Engine.IO open packet of a new session.
+func (s *Server) openPacket(sid string, upgrades []string) []byte {
+	opts := s.rt.Opts
+	open, _ := json.Marshal(map[string]any{
+		"sid": sid, "upgrades": upgrades,
+		"pingInterval": opts.PingInterval.Milliseconds(), "pingTimeout": opts.PingTimeout.Milliseconds(),
+		"maxPayload": MaxPayload,
+	})
+	return append([]byte{EngineOpen}, open...)
+}
+
+// session runs one WebSocket: a new session, or the upgrade of a polling one.
 func (s *Server) session(ws *websocket.Conn) {
 	defer ws.Close()
 	ws.SetReadLimit(MaxPayload)
 	conn := sconn{ws, realtime.NewCutoff(ws.NetConn())}
-	opts := s.rt.Opts
-	open, _ := json.Marshal(map[string]any{
-		"sid": secrets.Token(15), "upgrades": []string{},
-		"pingInterval": opts.PingInterval.Milliseconds(), "pingTimeout": opts.PingTimeout.Milliseconds(),
-		"maxPayload": MaxPayload,
-	})
-	if write(conn, append([]byte{EngineOpen}, open...)) != nil {
+	if ps, ok := ws.Locals(localUpgrade).(*pollSession); ok {
+		s.upgrade(conn, ps)
 		return
 	}
+	if write(conn, s.openPacket(secrets.Token(15), []string{})) != nil {
+		return
+	}
+	s.serve(conn, wsState{creds: credentialsOf(ws.Query), onClose: conn.Cut, connectBy: time.Now().Add(ConnectTimeout)})
+}
+
+// wsState is what a WebSocket session starts with: nothing for a new session; for an
+// upgraded one, its credentials, its client when it has connected already and the frames
+// the polling transport had not delivered.
+type wsState struct {
+	creds  realtime.Credentials
+	client *realtime.Client
+	frames [][]byte
+	// onClose is given to the hub for a client attached here.
+	onClose   func()
+	connectBy time.Time
+}
+
+// serve runs a WebSocket session: this goroutine reads, a second one writes.
+func (s *Server) serve(conn sconn, st wsState) {
+	opts := s.rt.Opts
 	out := make(chan outFrame, 4)
 	quit, wdone := make(chan struct{}), make(chan struct{})
-	var client *realtime.Client
+	client := st.client
 	defer func() {
 		close(quit)
 		if client != nil {
@@ -120,7 +195,7 @@ func (s *Server) session(ws *websocket.Conn) {
 	}()
 	go func() {
 		defer close(wdone)
-		s.writer(conn, out, quit)
+		s.writer(conn, out, quit, st.frames, st.client)
 	}()
 	// send hands a frame to the writer unless it has stopped (the socket is then closed and
 	// the next read fails).
@@ -131,11 +206,10 @@ func (s *Server) session(ws *websocket.Conn) {
 		}
 	}
 
-	connectBy := time.Now().Add(ConnectTimeout)
 	for {
 		deadline := time.Now().Add(opts.PingInterval + opts.PingTimeout)
-		if client == nil && connectBy.Before(deadline) {
-			deadline = connectBy
+		if client == nil && st.connectBy.Before(deadline) {
+			deadline = st.connectBy
 		}
 		if !conn.ReadBy(deadline) {
 			return
@@ -159,7 +233,7 @@ func (s *Server) session(ws *websocket.Conn) {
 				s.log.Debug("socket.io: closing on a malformed packet", "error", err)
 				return
 			}
-			if stop := s.handle(conn, p, &client, send); stop {
+			if stop := s.handle(p, st.creds, st.onClose, &client, send); stop {
 				return
 			}
 		default:
@@ -168,34 +242,19 @@ func (s *Server) session(ws *websocket.Conn) {
 	}
 }
 
-// handle acts on one Socket.IO packet; true ends the session.
-func (s *Server) handle(conn sconn, p Packet, client **realtime.Client, send func(outFrame)) bool {
+// handle acts on one Socket.IO packet of a WebSocket session; true ends the session.
+func (s *Server) handle(p Packet, cr realtime.Credentials, onClose func(), client **realtime.Client, send func(outFrame)) bool {
 	switch p.Type {
 	case Connect:
-		if p.Namespace != "/" {
-			send(outFrame{data: controlFrame(ConnectError, p.Namespace, map[string]string{"message": "Invalid namespace"})})
+		if p.Namespace == "/" && *client != nil {
 			return false
 		}
-		if *client != nil {
-			return false
+		c, frame, last := s.connect(p, cr, onClose)
+		if c != nil {
+			*client = c
 		}
-		c, err := s.connect(conn, p.Data)
-		if err != nil {
-			msg := "internal error"
-			var he *herald.Error
-			if errors.As(err, &he) && he.Code != herald.EINTERNAL {
-				msg = he.Message
-				if len(he.Details) > 0 {
-					msg = he.Details[0]
-				}
-			} else {
-				s.log.Error("socket.io: connect failed", "error", err)
-			}
-			send(outFrame{data: controlFrame(ConnectError, "/", map[string]string{"message": msg}), last: true})
-			return false // the writer closes the connection after the error
-		}
-		*client = c
-		send(outFrame{data: controlFrame(Connect, "/", map[string]string{"sid": secrets.Token(15)}), client: c})
+		// After an error, the writer closes the connection once the frame is out.
+		send(outFrame{data: frame, client: c, last: last})
 	case Disconnect:
 		return p.Namespace == "/"
 	}
@@ -203,16 +262,16 @@ func (s *Server) handle(conn sconn, p Packet, client **realtime.Client, send fun
 	return false
 }
 
-// connect authenticates a CONNECT: credentials come from the handshake query, overridden
-// by the auth payload.
-func (s *Server) connect(conn sconn, auth json.RawMessage) (*realtime.Client, error) {
-	cr := realtime.Credentials{
-		APIKey: conn.Query("apiKey"), UserID: conn.Query("userId"),
-		Signature: conn.Query("userSignature"), Token: conn.Query("token"),
+// connect answers a CONNECT: the client attached (with onClose) and the CONNECT answer; or
+// no client and a CONNECT_ERROR, with last set when the session must end after it.
+// Credentials come from the handshake query, overridden by the auth payload.
+func (s *Server) connect(p Packet, cr realtime.Credentials, onClose func()) (c *realtime.Client, frame []byte, last bool) {
+	if p.Namespace != "/" {
+		return nil, controlFrame(ConnectError, p.Namespace, map[string]string{"message": "Invalid namespace"}), false
 	}
-	if len(auth) > 0 {
+	if len(p.Data) > 0 {
 		var a map[string]any
-		_ = json.Unmarshal(auth, &a)
+		_ = json.Unmarshal(p.Data, &a)
 		for k, dst := range map[string]*string{"apiKey": &cr.APIKey, "userId": &cr.UserID, "userSignature": &cr.Signature, "token": &cr.Token} {
 			if v, ok := a[k].(string); ok && v != "" {
 				*dst = v
@@ -222,20 +281,43 @@ func (s *Server) connect(conn sconn, auth json.RawMessage) (*realtime.Client, er
 	ctx, cancel := context.WithTimeout(context.Background(), authTimeout)
 	defer cancel()
 	g, err := s.rt.Authorize(ctx, cr)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		c, err = s.rt.Attach(g, onClose)
 	}
-	return s.rt.Attach(g, conn.Cut)
+	if err != nil {
+		msg := "internal error"
+		var he *herald.Error
+		if errors.As(err, &he) && he.Code != herald.EINTERNAL {
+			msg = he.Message
+			if len(he.Details) > 0 {
+				msg = he.Details[0]
+			}
+		} else if !errors.Is(err, realtime.ErrClosed) {
+			s.log.Error("socket.io: connect failed", "error", err)
+		}
+		return nil, controlFrame(ConnectError, "/", map[string]string{"message": msg}), true
+	}
+	return c, controlFrame(Connect, "/", map[string]string{"sid": secrets.Token(15)}), false
 }
 
-// writer owns the connection's writes: control frames, events and pings.
-func (s *Server) writer(conn sconn, out <-chan outFrame, quit <-chan struct{}) {
+// writer owns the connection's writes: control frames, events and pings. It writes first
+// the frames an upgraded session carries over, and the events of its client, if any.
+func (s *Server) writer(conn sconn, out <-chan outFrame, quit <-chan struct{}, first [][]byte, client *realtime.Client) {
 	ticker := time.NewTicker(s.rt.Opts.PingInterval)
 	defer ticker.Stop()
 	var (
 		msgs <-chan *realtime.Message
 		done <-chan struct{}
 	)
+	for _, f := range first {
+		if write(conn, f) != nil {
+			conn.Cut()
+			return
+		}
+	}
+	if client != nil {
+		msgs, done = client.Messages(), client.Done()
+	}
 	for {
 		var err error
 		select {
