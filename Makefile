@@ -41,6 +41,12 @@ test: $(BIN)/temporal ## run every test, including end-to-end tests on the real 
 test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)
 	HERALD_FAULTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v $(GO_TEST_FLAGS) ./integration/faults/
 
+HISTORY_SET ?= current
+
+.PHONY: record-histories
+record-histories: $(BIN)/temporal ## record workflow histories into workflows/testdata/$(HISTORY_SET) (see docs/architecture.md, Workflow versioning)
+	HERALD_RECORD_HISTORIES=$(HISTORY_SET) HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v -run '^TestRecordHistories$$' ./workflows/
+
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...

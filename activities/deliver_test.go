@@ -16,6 +16,7 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/dbtest"
 	"github.com/heraldhq/herald/events"
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/providers/smtp"
@@ -26,6 +27,10 @@ import (
 )
 
 type recordingPublisher struct{ events []events.Event }
+
+// testGuard lets tests reach their servers on loopback, as stacktest's HERALD_PRIVATE_HOSTS
+// does.
+var testGuard = netguard.New("", []string{"127.0.0.1", "localhost"})
 
 func (r *recordingPublisher) Publish(_ context.Context, evs ...events.Event) {
 	r.events = append(r.events, evs...)
@@ -42,7 +47,7 @@ func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
 	pub := &recordingPublisher{}
 	a := &Delivery{
 		DB: d, Publisher: pub, Log: slog.New(slog.DiscardHandler),
-		Channels:  channels.NewService(d, box, providers.NewCatalogue(webhook.Kind(), smtp.Kind()), providers.Deps{HTTP: http.DefaultClient}),
+		Channels:  channels.NewService(d, box, providers.NewCatalogue(webhook.Kind(), smtp.Kind()), providers.Deps{Guard: testGuard, HTTP: http.DefaultClient}),
 		Templates: templates.NewService(d),
 	}
 	return d, creds.AppID, a, pub
@@ -52,6 +57,24 @@ func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	t.Helper()
 	id, err := notify.NewService(d, nil).Accept(context.Background(), appID, []byte(body), "")
 	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// store writes a valid send straight into the outbox, skipping the accept-time workflow
+// check: a request whose workflow is gone by the time it is delivered (deleted by a
+// published commit after the accept), or the step tests' workflow that only exists in
+// the step input.
+func store(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
+	t.Helper()
+	req, err := notify.Parse([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(req)
+	id := uuid.Must(uuid.NewV7())
+	if err := d.InsertRequest(context.Background(), dbsqlc.InsertRequestParams{ID: id, AppID: appID, Payload: payload, RecipientCount: int32(len(req.Recipients))}); err != nil {
 		t.Fatal(err)
 	}
 	return id

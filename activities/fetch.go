@@ -31,7 +31,7 @@ type Fetcher struct {
 
 // NewFetcher returns a Fetcher for the allow-list (HERALD_FETCH_ALLOWED_HOSTS).
 func NewFetcher(allowed []string) *Fetcher {
-	f := &Fetcher{AllowedHosts: allowed, client: netguard.Client(0, allowed)}
+	f := &Fetcher{AllowedHosts: allowed, client: netguard.New("HERALD_FETCH_ALLOWED_HOSTS", allowed).Client(0)}
 	f.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 3 {
 			return errors.New("too many redirects")
@@ -45,7 +45,11 @@ func (f *Fetcher) checkHost(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("fetch: scheme %q is not allowed", u.Scheme)
 	}
-	if len(f.AllowedHosts) > 0 && !netguard.Allowed(u.Hostname(), f.AllowedHosts) {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	if len(f.AllowedHosts) > 0 && !netguard.AllowedAddr(u.Hostname(), port, f.AllowedHosts) {
 		return fmt.Errorf("fetch: host %q is not in HERALD_FETCH_ALLOWED_HOSTS", u.Hostname())
 	}
 	return nil

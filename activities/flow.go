@@ -18,6 +18,7 @@ import (
 	"github.com/heraldhq/herald/flowdef"
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/visibility"
 )
 
 // Flows backs the interpreter of user-defined workflows (except channel deliveries, which
@@ -53,8 +54,13 @@ func (a *Flows) RecurringSend(ctx context.Context, in flow.RecurringSendInput) (
 		key = key[:notify.MaxIdempotencyKeyLength]
 	}
 	id, err := a.Sends.Accept(ctx, in.AppID, row.SendBody, key)
-	if herald.ErrorCode(err) == herald.EINVALID {
+	switch herald.ErrorCode(err) {
+	case herald.EINVALID:
 		return "", temporal.NewNonRetryableApplicationError("stored recurring send is invalid: "+err.Error(), "Invalid", nil)
+	case herald.EUNPROCESSABLE:
+		// The workflow was deleted (a commit published without it) since the trigger
+		// was made: retrying cannot help.
+		return "", temporal.NewNonRetryableApplicationError("recurring send refused: "+err.Error(), "Unprocessable", nil)
 	}
 	if err != nil {
 		return "", err
@@ -109,10 +115,16 @@ func (a *Flows) Throttle(ctx context.Context, in flow.ThrottleInput) (bool, erro
 }
 
 // DigestEnqueue hands a trigger to its digest collector, starting the collector when none
-// runs for the key (signal-with-start).
+// runs for the key (signal-with-start). A collector it starts carries the search attributes
+// of the run that started it (HeraldRequestId: the first trigger's request).
 func (a *Flows) DigestEnqueue(ctx context.Context, in flow.DigestEnqueueInput) error {
+	run := in.Collector.Run
 	_, err := a.Temporal.SignalWithStartWorkflow(ctx, in.CollectorID, flow.DigestSignal, in.Trigger,
-		client.StartWorkflowOptions{ID: in.CollectorID, TaskQueue: a.TaskQueue}, flow.DigestWorkflowName, in.Collector)
+		client.StartWorkflowOptions{
+			ID: in.CollectorID, TaskQueue: a.TaskQueue,
+			TypedSearchAttributes: visibility.Run(run.AppID, run.RequestID, run.Workflow.Identifier, run.Recipient.Identifier),
+			StaticSummary:         fmt.Sprintf("Digest %s of workflow %s for %s", in.Collector.Step.ID, run.Workflow.Identifier, run.Recipient.Identifier),
+		}, flow.DigestWorkflowName, in.Collector)
 	return err
 }
 

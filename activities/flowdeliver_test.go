@@ -21,7 +21,7 @@ import (
 // input of a step for the first recipient.
 func flowSend(t *testing.T, d *db.DB, appID int64, body string) flow.DeliverStepInput {
 	t.Helper()
-	req := accept(t, d, appID, body)
+	req := store(t, d, appID, body)
 	var parsed notify.SendRequest
 	row, err := d.GetRequest(context.Background(), req)
 	if err != nil {

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/flows"
+	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/workflows/flow"
 	"github.com/heraldhq/herald/workflows/send"
 )
@@ -109,7 +111,12 @@ func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for wf, want := range map[string]string{"nope": `workflow "nope" does not exist`, "draft": `workflow "draft" has no published version`} {
-		req := accept(t, d, appID, `{"notification":{"workflow":{"identifier":"`+wf+`"}},"sendTo":{"recipients":["a","b"]}}`)
+		// The accept refuses these sends (422); a request can still meet them at delivery
+		// when its workflow went after the accept.
+		if _, err := notify.NewService(d, nil).Accept(context.Background(), appID, []byte(`{"notification":{"workflow":{"identifier":"`+wf+`"}},"sendTo":{"recipients":["a"]}}`), ""); herald.ErrorCode(err) != herald.EUNPROCESSABLE {
+			t.Errorf("%s: accept answered %v, want a 422", wf, err)
+		}
+		req := store(t, d, appID, `{"notification":{"workflow":{"identifier":"`+wf+`"}},"sendTo":{"recipients":["a","b"]}}`)
 		res, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}})
 		if err != nil || len(res.Runs) != 0 || len(res.Pending) != 0 {
 			t.Fatalf("%s: %+v %v", wf, res, err)

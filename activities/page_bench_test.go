@@ -56,7 +56,7 @@ func BenchmarkDeliverPack(b *testing.B) {
 				b.Fatal(err)
 			}
 			a := &Delivery{DB: d, Publisher: events.Nop{}, Log: slog.New(slog.DiscardHandler), Templates: templates.NewService(d),
-				Channels: channels.NewService(d, box, providers.NewCatalogue(webhook.Kind()), providers.Deps{HTTP: http.DefaultClient})}
+				Channels: channels.NewService(d, box, providers.NewCatalogue(webhook.Kind()), providers.Deps{Guard: testGuard, HTTP: http.DefaultClient})}
 			if on {
 				a.Metrics = telemetry.NewMetrics()
 			} else if _, err := d.Pool.Exec(ctx, withoutAnalytics); err != nil {

@@ -59,6 +59,11 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		app.Use(opts.Telemetry)
 	}
 	app.Use(web.BodyLimitExcept(opts.BodyLimit, "/v1/files"))
+	// Every body of both APIs must be UTF-8 (uploads excepted, by their content type).
+	app.Use("/v1", web.RequireUTF8)
+	app.Use("/v3", web.RequireUTF8)
+	// Events of the audit log record where the request came from.
+	app.Use("/v1", web.AuditOrigin)
 	// Streams and file downloads write their body after the handler returns, still reading
 	// through the request's context: they keep no deadline.
 	app.Use(web.RequestTimeout(opts.RequestTimeout, "/v3/realtime", "/socket.io", "/v1/files"))

@@ -12,6 +12,11 @@ type None struct{}
 
 var errNoBilling = herald.Errorf(herald.ENOTFOUND, "billing is off on this installation (HERALD_BILLING_PROVIDER=none): there is nothing to pay")
 
+// ErrWebhookUnconfigured answers the payment webhook on an installation without billing:
+// the route exists in every mode, and a payment provider pointed at it by mistake gets a
+// JSON 503 that says why instead of a 404 that looks like a wrong URL.
+var ErrWebhookUnconfigured = herald.Errorf(herald.EUNAVAILABLE, "billing is not configured on this installation (HERALD_BILLING_PROVIDER=none): payment events are not accepted")
+
 // Name implements Provider.
 func (None) Name() string { return "none" }
 

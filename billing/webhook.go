@@ -14,10 +14,11 @@ import (
 // concerned (0 for none). It answers false for an event whose id was applied before (a
 // redelivery or a replay): the event is acknowledged and changes nothing. The event id is
 // recorded in the transaction that applies the event, so an event that fails to apply can
-// be delivered again.
+// be delivered again. Without billing (HERALD_BILLING_PROVIDER=none) every event is
+// ErrWebhookUnconfigured, before its signature is looked at.
 func (s *Service) HandleWebhook(ctx context.Context, payload []byte, signature string) (applied bool, clientID int64, err error) {
 	if !s.provider.Enabled() {
-		return false, 0, errNoBilling
+		return false, 0, ErrWebhookUnconfigured
 	}
 	if err := VerifySignature(payload, signature, s.provider.WebhookSecret(), s.Now()); err != nil {
 		return false, 0, err

@@ -94,6 +94,9 @@ func (s *Service) CreateInstance(ctx context.Context, appID int64, channel strin
 		merged, _ := json.Marshal(config)
 		p = append(p, schema.Validate(merged, "config")...)
 	}
+	if len(p) == 0 {
+		s.checkDestinations(ctx, schema, config, &p)
+	}
 	if err := p.Err(); err != nil {
 		return Instance{}, err
 	}
@@ -164,6 +167,9 @@ func (s *Service) UpdateInstance(ctx context.Context, appID, id int64, in Instan
 	if schema != nil && len(p) == 0 {
 		merged, _ := json.Marshal(config)
 		p = append(p, schema.Validate(merged, "config")...)
+	}
+	if len(p) == 0 {
+		s.checkDestinations(ctx, schema, config, &p)
 	}
 	if err := p.Err(); err != nil {
 		return Instance{}, err

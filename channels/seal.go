@@ -84,7 +84,8 @@ func masked(box *secrets.Box, public json.RawMessage, sealed []byte) json.RawMes
 
 // StoredProblems returns the rules a stored configuration breaks against its kind's
 // schema, secrets included (a configuration published from another app arrives without
-// the secrets it may need). A kind missing from the build is one problem.
+// the secrets it may need), and destinations the outbound guard refuses without resolving
+// names. A kind missing from the build is one problem.
 func (s *Service) StoredProblems(provider string, public json.RawMessage, sealed []byte) []string {
 	kind, ok := s.catalogue.Lookup(provider)
 	if !ok {
@@ -99,5 +100,10 @@ func (s *Service) StoredProblems(provider string, public json.RawMessage, sealed
 		return []string{"its stored secrets cannot be read"}
 	}
 	merged, _ := json.Marshal(config)
-	return schema.Validate(merged, "config")
+	if probs := schema.Validate(merged, "config"); len(probs) > 0 {
+		return probs
+	}
+	// A destination the guard refuses (a commit made before the check, or under another
+	// HERALD_PRIVATE_HOSTS); names are not resolved here, every connection checks them.
+	return s.destinationProblems(schema, config, s.deps.Guard.CheckLiteral)
 }

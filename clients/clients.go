@@ -7,6 +7,7 @@ import (
 	"time"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/mailer"
@@ -14,17 +15,31 @@ import (
 
 // Service manages clients, members, invitations and CLI tokens.
 type Service struct {
-	db   *db.DB
-	mail mailer.Mailer
-	log  *slog.Logger
+	db    *db.DB
+	mail  mailer.Mailer
+	audit *audit.Log
+	log   *slog.Logger
 	// consoleURL is where invitation links point.
 	consoleURL string
 	now        func() time.Time
 }
 
-// NewService builds the service; invitation emails link to consoleURL.
-func NewService(d *db.DB, m mailer.Mailer, log *slog.Logger, consoleURL string) *Service {
-	return &Service{db: d, mail: m, log: log, consoleURL: strings.TrimRight(consoleURL, "/"), now: time.Now}
+// NewService builds the service; invitation emails link to consoleURL, and membership,
+// invitation and token changes go to the audit log al.
+func NewService(d *db.DB, m mailer.Mailer, al *audit.Log, log *slog.Logger, consoleURL string) *Service {
+	return &Service{db: d, mail: m, audit: al, log: log, consoleURL: strings.TrimRight(consoleURL, "/"), now: time.Now}
+}
+
+// record writes an event of a client done by the actor, in the transaction of q when given.
+func (s *Service) record(ctx context.Context, q *dbsqlc.Queries, a Actor, clientID int64, e audit.Event) error {
+	e.ActorID, e.ViaTokenID = a.UserID, a.TokenID
+	return s.audit.Client(ctx, q, clientID, e)
+}
+
+// Record writes an event of a client done by the actor (for callers outside this package,
+// such as secret reveals of apps).
+func (s *Service) Record(ctx context.Context, a Actor, clientID int64, e audit.Event) error {
+	return s.record(ctx, nil, a, clientID, e)
 }
 
 // Client is a client as the API shows it; Role is the caller's role on it.

@@ -3,10 +3,12 @@ package clients
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/console"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -97,6 +99,9 @@ func (s *Service) Invite(ctx context.Context, a Actor, clientID int64, emails []
 			if err != nil {
 				return db.MapError(err)
 			}
+			if err := s.record(ctx, q, a, clientID, invitationEvent(audit.InvitationCreated, inv)); err != nil {
+				return err
+			}
 			out = append(out, sent{inv, code})
 		}
 		return nil
@@ -112,6 +117,12 @@ func (s *Service) Invite(ctx context.Context, a Actor, clientID int64, emails []
 		res = append(res, invitationOf(o.inv))
 	}
 	return res, nil
+}
+
+// invitationEvent describes an invitation in the audit log (never its code).
+func invitationEvent(action string, inv dbsqlc.Invitation) audit.Event {
+	return audit.Event{Action: action, TargetType: audit.TargetInvitation, TargetID: strconv.FormatInt(inv.ID, 10),
+		TargetLabel: inv.Email, Details: map[string]any{"role": inv.Role}}
 }
 
 func (s *Service) sendInvitation(ctx context.Context, clientName string, inv dbsqlc.Invitation, code string) error {
@@ -146,14 +157,23 @@ func (s *Service) Revoke(ctx context.Context, a Actor, clientID, invitationID in
 	if _, err := s.Access(ctx, a, clientID, Admin); err != nil {
 		return err
 	}
-	n, err := s.db.DeleteInvitation(ctx, dbsqlc.DeleteInvitationParams{ID: invitationID, ClientID: clientID})
-	if err != nil {
-		return db.MapError(err)
-	}
-	if n == 0 {
-		return herald.NotFound("invitation")
-	}
-	return nil
+	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		inv, err := q.GetInvitation(ctx, invitationID)
+		if err != nil || inv.ClientID != clientID {
+			if err == nil || herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
+				return herald.NotFound("invitation")
+			}
+			return db.MapError(err)
+		}
+		n, err := q.DeleteInvitation(ctx, dbsqlc.DeleteInvitationParams{ID: invitationID, ClientID: clientID})
+		if err != nil {
+			return db.MapError(err)
+		}
+		if n == 0 {
+			return herald.NotFound("invitation")
+		}
+		return s.record(ctx, q, a, clientID, invitationEvent(audit.InvitationRevoked, inv))
+	})
 }
 
 // Resend emails an open invitation again with a new code and a new expiry (admins of its
@@ -170,13 +190,20 @@ func (s *Service) Resend(ctx context.Context, a Actor, invitationID int64) (Invi
 		return Invitation{}, err
 	}
 	code := secrets.Token(24)
-	inv, err = s.db.RenewInvitation(ctx, dbsqlc.RenewInvitationParams{ID: invitationID, ClientID: inv.ClientID,
-		CodeHash: secrets.Hash(code), ExpiresAt: s.now().Add(inviteTTL)})
-	if err != nil {
-		if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
-			return Invitation{}, herald.NotFound("invitation")
+	err = s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		var err error
+		inv, err = q.RenewInvitation(ctx, dbsqlc.RenewInvitationParams{ID: invitationID, ClientID: inv.ClientID,
+			CodeHash: secrets.Hash(code), ExpiresAt: s.now().Add(inviteTTL)})
+		if err != nil {
+			if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
+				return herald.NotFound("invitation")
+			}
+			return db.MapError(err)
 		}
-		return Invitation{}, db.MapError(err)
+		return s.record(ctx, q, a, inv.ClientID, invitationEvent(audit.InvitationResent, inv))
+	})
+	if err != nil {
+		return Invitation{}, err
 	}
 	client, err := s.db.GetClient(ctx, inv.ClientID)
 	if err != nil {
@@ -236,8 +263,12 @@ func (s *Service) Accept(ctx context.Context, userID int64, userEmail, code stri
 		if n == 0 {
 			return herald.Errorf(herald.ECONFLICT, "the invitation is no longer open")
 		}
-		_, err = q.AddClientUser(ctx, dbsqlc.AddClientUserParams{ClientID: v.ClientID, ConsoleUserID: userID, Role: string(v.Role)})
-		return db.MapError(err)
+		if _, err = q.AddClientUser(ctx, dbsqlc.AddClientUserParams{ClientID: v.ClientID, ConsoleUserID: userID, Role: string(v.Role)}); err != nil {
+			return db.MapError(err)
+		}
+		e := audit.Event{Action: audit.MemberJoined, Details: map[string]any{"role": v.Role, "invitationId": v.ID}}
+		audit.UserTarget(&e, userID, userEmail)
+		return s.record(ctx, q, Actor{UserID: userID}, v.ClientID, e)
 	})
 	if err == nil {
 		v.Status = "accepted"

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 )
@@ -92,8 +93,14 @@ func (s *Service) SetRole(ctx context.Context, a Actor, clientID, userID int64, 
 				return err
 			}
 		}
-		_, err = q.SetClientUserRole(ctx, dbsqlc.SetClientUserRoleParams{ClientID: clientID, ConsoleUserID: userID, Role: string(role)})
-		return db.MapError(err)
+		if _, err = q.SetClientUserRole(ctx, dbsqlc.SetClientUserRoleParams{ClientID: clientID, ConsoleUserID: userID, Role: string(role)}); err != nil {
+			return db.MapError(err)
+		}
+		e, err := memberEvent(ctx, q, audit.MemberRoleChanged, userID, map[string]any{"from": target.Role, "to": role})
+		if err != nil {
+			return err
+		}
+		return s.record(ctx, q, a, clientID, e)
 	})
 }
 
@@ -119,9 +126,27 @@ func (s *Service) Remove(ctx context.Context, a Actor, clientID, userID int64) e
 		if err := keepOwner(ctx, q, clientID, target); err != nil {
 			return err
 		}
-		_, err = q.RemoveClientUser(ctx, dbsqlc.RemoveClientUserParams{ClientID: clientID, ConsoleUserID: userID})
-		return db.MapError(err)
+		// The event is read before the row goes: the member's email labels it.
+		e, err := memberEvent(ctx, q, audit.MemberRemoved, userID, map[string]any{"role": target.Role, "left": userID == a.UserID})
+		if err != nil {
+			return err
+		}
+		if _, err = q.RemoveClientUser(ctx, dbsqlc.RemoveClientUserParams{ClientID: clientID, ConsoleUserID: userID}); err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, a, clientID, e)
 	})
+}
+
+// memberEvent describes a change to a member, labelled with the member's email.
+func memberEvent(ctx context.Context, q *dbsqlc.Queries, action string, userID int64, details map[string]any) (audit.Event, error) {
+	u, err := q.GetConsoleUser(ctx, userID)
+	if err != nil {
+		return audit.Event{}, db.MapError(err)
+	}
+	e := audit.Event{Action: action, Details: details}
+	audit.UserTarget(&e, userID, u.Email)
+	return e, nil
 }
 
 // CanSee reports whether two console users share a client, so one may read the other's

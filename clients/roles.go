@@ -54,6 +54,8 @@ type Actor struct {
 	TokenClientID int64
 	// TokenRole is the creator's role on that client, read when the token was checked.
 	TokenRole Role
+	// TokenID is the CLI token's id (0 in a session), for the audit log.
+	TokenID int64
 }
 
 // ViaToken reports whether the actor is a CLI token.

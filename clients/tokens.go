@@ -2,10 +2,12 @@ package clients
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/secrets"
@@ -47,11 +49,20 @@ func (s *Service) CreateToken(ctx context.Context, a Actor, clientID int64, name
 		return CLIToken{}, herald.Invalid("name must be at most 100 characters")
 	}
 	tok := TokenPrefix + secrets.Token(32)
-	r, err := s.db.CreateCLIToken(ctx, dbsqlc.CreateCLITokenParams{
-		ClientID: clientID, ConsoleUserID: a.UserID, Name: name, TokenHash: secrets.Hash(tok), TokenPrefix: tok[:len(TokenPrefix)+6],
+	var r dbsqlc.CliToken
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		var err error
+		r, err = q.CreateCLIToken(ctx, dbsqlc.CreateCLITokenParams{
+			ClientID: clientID, ConsoleUserID: a.UserID, Name: name, TokenHash: secrets.Hash(tok), TokenPrefix: tok[:len(TokenPrefix)+6],
+		})
+		if err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, a, clientID, audit.Event{Action: audit.CLITokenCreated, TargetType: audit.TargetCLIToken,
+			TargetID: strconv.FormatInt(r.ID, 10), TargetLabel: r.Name, Details: map[string]any{"prefix": r.TokenPrefix}})
 	})
 	if err != nil {
-		return CLIToken{}, db.MapError(err)
+		return CLIToken{}, err
 	}
 	return CLIToken{ID: r.ID, ClientID: r.ClientID, Name: r.Name, Prefix: r.TokenPrefix, CreatedBy: r.ConsoleUserID, CreatedAt: r.CreatedAt, Token: tok}, nil
 }
@@ -94,14 +105,17 @@ func (s *Service) RevokeToken(ctx context.Context, a Actor, clientID, tokenID in
 	if t.ConsoleUserID != a.UserID && !role.AtLeast(Admin) {
 		return herald.NotFound("CLI token")
 	}
-	n, err := s.db.RevokeCLIToken(ctx, dbsqlc.RevokeCLITokenParams{ID: tokenID, ClientID: clientID})
-	if err != nil {
-		return db.MapError(err)
-	}
-	if n == 0 {
-		return herald.Errorf(herald.ECONFLICT, "the CLI token is already revoked")
-	}
-	return nil
+	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		n, err := q.RevokeCLIToken(ctx, dbsqlc.RevokeCLITokenParams{ID: tokenID, ClientID: clientID})
+		if err != nil {
+			return db.MapError(err)
+		}
+		if n == 0 {
+			return herald.Errorf(herald.ECONFLICT, "the CLI token is already revoked")
+		}
+		return s.record(ctx, q, a, clientID, audit.Event{Action: audit.CLITokenRevoked, TargetType: audit.TargetCLIToken,
+			TargetID: strconv.FormatInt(tokenID, 10), TargetLabel: t.Name, Details: map[string]any{"prefix": t.TokenPrefix, "createdBy": t.ConsoleUserID}})
+	})
 }
 
 // AuthenticateToken resolves a CLI token to the actor it stands for: its creator, limited
@@ -114,5 +128,5 @@ func (s *Service) AuthenticateToken(ctx context.Context, tok string) (Actor, err
 		}
 		return Actor{}, db.MapError(err)
 	}
-	return Actor{UserID: r.ConsoleUserID, TokenClientID: r.ClientID, TokenRole: Role(r.Role)}, nil
+	return Actor{UserID: r.ConsoleUserID, TokenClientID: r.ClientID, TokenRole: Role(r.Role), TokenID: r.ID}, nil
 }

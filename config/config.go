@@ -12,6 +12,7 @@ import (
 	"time"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/netguard"
 )
 
 // Config is the whole configuration of one Herald process.
@@ -45,7 +46,8 @@ type Config struct {
 	// DBMaxConns caps the Postgres pool (HERALD_DB_MAX_CONNS).
 	DBMaxConns int
 	// RelayPackSize is the most requests the outbox relay packs into one workflow run
-	// (HERALD_RELAY_PACK_SIZE).
+	// (HERALD_RELAY_PACK_SIZE). The default, 50, is the most request ids the run's search
+	// attribute HeraldRequestId can list under Temporal's default 2 KB value limit.
 	RelayPackSize int
 	// RelayPackWindow is how long the relay waits to gather requests into one run
 	// (HERALD_RELAY_PACK_WINDOW).
@@ -68,9 +70,11 @@ type Config struct {
 	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers
 	// (HERALD_TEMPORAL_CLI); empty means bin/temporal next to the herald binary, then $PATH.
 	TemporalCLI string
-	// PrivateHosts are hosts that outbound HTTP (providers, webhooks, fetch steps) may reach
-	// although they resolve to private or loopback addresses (HERALD_PRIVATE_HOSTS, comma
-	// separated; *.suffix patterns allowed). Everything else private is refused.
+	// PrivateHosts are hosts that provider connections (HTTP APIs, webhooks, SMTP) may reach
+	// although they are or resolve to loopback, private or link-local addresses
+	// (HERALD_PRIVATE_HOSTS, comma separated: host names, IP addresses, *.suffix patterns,
+	// each optionally with :port to allow that port only). Everything else internal is
+	// refused, at save and on every connection.
 	PrivateHosts []string
 	// TrustedProxies are reverse proxies whose X-Forwarded-For names the client
 	// (HERALD_TRUSTED_PROXIES: comma-separated addresses or CIDR ranges). Empty: the peer
@@ -121,7 +125,7 @@ func Defaults() Config {
 		LogFormat:         "text",
 		BodyLimit:         1 << 20,
 		DBMaxConns:        32,
-		RelayPackSize:     100,
+		RelayPackSize:     50,
 		RelayPackWindow:   5 * time.Millisecond,
 		RelayBusyRuns:     20,
 		RelayBusyWindow:   40 * time.Millisecond,
@@ -180,6 +184,11 @@ func Load(getenv func(string) string) (Config, error) {
 	str("HERALD_DATA_DIR", &c.DataDir)
 	str("HERALD_PPROF_ADDR", &c.PprofAddr)
 	c.PrivateHosts = list(getenv("HERALD_PRIVATE_HOSTS"))
+	for _, h := range c.PrivateHosts {
+		if err := netguard.CheckEntry(h); err != nil {
+			p.Addf("HERALD_PRIVATE_HOSTS: %v", err)
+		}
+	}
 	c.TrustedProxies = list(getenv("HERALD_TRUSTED_PROXIES"))
 	for _, proxy := range c.TrustedProxies {
 		if net.ParseIP(proxy) == nil {

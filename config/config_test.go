@@ -14,7 +14,7 @@ func TestDefaultsNeedNoEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTPAddr != "127.0.0.1:8080" || c.HeaderPrefix != "X-SERVICE-" || c.RelayPackSize != 100 || len(c.TrustedProxies) != 0 {
+	if c.HTTPAddr != "127.0.0.1:8080" || c.HeaderPrefix != "X-SERVICE-" || c.RelayPackSize != 50 || len(c.TrustedProxies) != 0 {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -27,9 +27,13 @@ func TestEveryBadValueIsReported(t *testing.T) {
 		"HERALD_HEADER_PREFIX":       "X-HERALD",
 		"HERALD_TRUSTED_PROXIES":     "10.0.0.1, 10.1.0.0/16, proxy.local",
 		"HERALD_RELAY_POLL_INTERVAL": "0s",
+		"HERALD_PRIVATE_HOSTS":       "mail.internal, https://hooks.internal/x, relay.internal:smtp, [::1]:2525",
 	}))
 	if err == nil {
 		t.Fatal("bad values accepted")
+	}
+	if strings.Contains(err.Error(), "mail.internal") || strings.Contains(err.Error(), "[::1]:2525") {
+		t.Errorf("a valid HERALD_PRIVATE_HOSTS entry reported: %v", err)
 	}
 	for _, want := range []string{
 		`HERALD_DB_MAX_CONNS must be an integer of at least 2, got "many"`,
@@ -38,6 +42,8 @@ func TestEveryBadValueIsReported(t *testing.T) {
 		`HERALD_HEADER_PREFIX must end with '-', got "X-HERALD"`,
 		`HERALD_TRUSTED_PROXIES: "proxy.local" is neither an IP address nor a CIDR range`,
 		"HERALD_RELAY_POLL_INTERVAL must be positive",
+		`HERALD_PRIVATE_HOSTS: "https://hooks.internal/x" is not a host (write a host name or address, without scheme or path)`,
+		`HERALD_PRIVATE_HOSTS: "relay.internal:smtp": the port must be a number from 1 to 65535`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)

@@ -44,6 +44,10 @@ type ConsoleConfig struct {
 	// the bucket is set.
 	FilesS3Endpoint, FilesS3Region, FilesS3Bucket, FilesS3AccessKey, FilesS3SecretKey, FilesS3Prefix string
 	FilesS3Insecure, FilesS3PathStyle                                                                bool
+	// AuditRetention is how long audit log events are kept (HERALD_AUDIT_RETENTION, a
+	// duration such as 8760h or a number of days such as 365d); the worker deletes older
+	// ones every hour.
+	AuditRetention time.Duration
 }
 
 // MaxFileBytes is the largest HERALD_FILES_MAX_BYTES: an upload must fit under the HTTP
@@ -66,6 +70,7 @@ func consoleDefaults() ConsoleConfig {
 		CodeHostTokenURL:       "https://github.com/login/oauth/access_token",
 		CodeHostAPIURL:         "https://api.github.com",
 		FilesMaxBytes:          5 << 20,
+		AuditRetention:         365 * 24 * time.Hour,
 	}
 }
 
@@ -136,6 +141,13 @@ func loadConsole(getenv func(string) string, c *Config, p *herald.Problems) {
 			*dst = b
 		}
 	}
+	if v := strings.TrimSpace(getenv("HERALD_AUDIT_RETENTION")); v != "" {
+		if d, ok := parseDays(v); ok && d >= time.Hour {
+			cc.AuditRetention = d
+		} else {
+			p.Addf("HERALD_AUDIT_RETENTION must be a duration of at least 1h such as 8760h, or a number of days such as 365d, got %q", v)
+		}
+	}
 	flag("HERALD_FILES_S3_INSECURE", &cc.FilesS3Insecure)
 	flag("HERALD_FILES_S3_PATH_STYLE", &cc.FilesS3PathStyle)
 	if cc.FilesS3Bucket != "" && cc.FilesS3Endpoint == "" {
@@ -168,4 +180,17 @@ func loadConsole(getenv func(string) string, c *Config, p *herald.Problems) {
 	if cc.CodeHostClientID != "" && cc.CodeHostClientSecret == "" {
 		p.Addf("HERALD_CODEHOST_CLIENT_SECRET must be set with HERALD_CODEHOST_CLIENT_ID")
 	}
+}
+
+// parseDays reads a Go duration, or a whole number of days written as "<n>d".
+func parseDays(v string) (time.Duration, bool) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days <= 0 || days > 100*365 {
+			return 0, false
+		}
+		return time.Duration(days) * 24 * time.Hour, true
+	}
+	d, err := time.ParseDuration(v)
+	return d, err == nil
 }

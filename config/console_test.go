@@ -43,3 +43,32 @@ func TestConsoleSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestAuditRetention(t *testing.T) {
+	c, err := Load(func(string) string { return "" })
+	if err != nil || c.Console.AuditRetention.Hours() != 365*24 {
+		t.Fatalf("default retention %v (%v)", c.Console.AuditRetention, err)
+	}
+	for v, hours := range map[string]float64{"90d": 90 * 24, "720h": 720, " 1d ": 24} {
+		c, err := Load(func(k string) string {
+			if k == "HERALD_AUDIT_RETENTION" {
+				return v
+			}
+			return ""
+		})
+		if err != nil || c.Console.AuditRetention.Hours() != hours {
+			t.Errorf("%q: %v (%v)", v, c.Console.AuditRetention, err)
+		}
+	}
+	for _, v := range []string{"0d", "-5d", "1.5d", "10m", "forever", "d"} {
+		_, err := Load(func(k string) string {
+			if k == "HERALD_AUDIT_RETENTION" {
+				return v
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), "HERALD_AUDIT_RETENTION must be a duration of at least 1h") {
+			t.Errorf("%q accepted (%v)", v, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"net"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -255,7 +256,7 @@ func checkPlans(o *OperationsConfig, p *herald.Problems) {
 func (cc ConsoleConfig) summary(dataDir string) []any {
 	smtp := "log (HERALD_SMTP_HOST unset)"
 	if cc.SMTPHost != "" {
-		smtp = cc.SMTPHost + ":" + strconv.Itoa(cc.SMTPPort)
+		smtp = net.JoinHostPort(cc.SMTPHost, strconv.Itoa(cc.SMTPPort))
 	}
 	files := "dir " + cc.FilesDir
 	if cc.FilesDir == "" {

@@ -60,3 +60,16 @@ func TestOperationsSettings(t *testing.T) {
 		}
 	}
 }
+
+// The console summary joins host and port so an IPv6 SMTP host reads as an address.
+func TestSummaryJoinsIPv6HostAndPort(t *testing.T) {
+	c, err := Load(func(k string) string {
+		return map[string]string{"HERALD_SMTP_HOST": "::1", "HERALD_SMTP_PORT": "2525"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if summary := fmt.Sprint(c.Summary()...); !strings.Contains(summary, "[::1]:2525") {
+		t.Errorf("summary %s", summary)
+	}
+}

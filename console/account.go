@@ -9,6 +9,7 @@ import (
 	"time"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/jsonshape"
@@ -55,9 +56,10 @@ func (in SignUpInput) Check(p *herald.Problems) {
 	}
 }
 
-// SignedUp is the answer to a sign-up.
+// SignedUp is the answer to a sign-up. It is the same whether or not the address already
+// had an account, so it holds only what the caller sent: no user id, no dates.
 type SignedUp struct {
-	User                 User   `json:"user"`
+	Email                string `json:"email"`
 	VerificationRequired bool   `json:"verificationRequired"`
 	Redirect             string `json:"redirect"`
 }
@@ -65,7 +67,12 @@ type SignedUp struct {
 // CaptchaRequired reports whether sign-ups must carry a captcha token.
 func (s *Service) CaptchaRequired() bool { return s.captcha.Enabled() }
 
-// SignUp creates an account and emails its verification link.
+// SignUp creates an account and emails its verification link. When the address already
+// has an account it answers exactly the same (201, the same body) and emails that account
+// instead: someone tried to sign up with your address. So sign-up cannot be used to find
+// out which addresses have accounts; password reset and resending verification answer the
+// same either way too. Both paths hash the password and send one email, so they take about
+// as long; both count against the address's email limit.
 func (s *Service) SignUp(ctx context.Context, in SignUpInput, from Caller) (SignedUp, error) {
 	var p herald.Problems
 	in.Check(&p)
@@ -84,18 +91,53 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, from Caller) (Sign
 			return SignedUp{}, herald.Invalid("captchaToken is not valid")
 		}
 	}
+	if err := s.throttleEmail(ctx, in.Email); err != nil {
+		return SignedUp{}, err
+	}
+	answer := SignedUp{Email: in.Email, VerificationRequired: true, Redirect: in.Redirect}
 	hash := hashPassword(in.Password)
 	row, err := s.db.CreateConsoleUser(ctx, dbsqlc.CreateConsoleUserParams{Email: in.Email, Name: in.Name, PasswordHash: &hash})
 	if err != nil {
 		if herald.ErrorCode(db.MapError(err)) == herald.ECONFLICT {
-			return SignedUp{}, herald.Errorf(herald.ECONFLICT, "an account with this email already exists: sign in or reset the password")
+			return answer, s.signUpTaken(ctx, in, from)
 		}
 		return SignedUp{}, db.MapError(err)
 	}
 	if err := s.sendVerification(ctx, row, in.Redirect); err != nil {
 		return SignedUp{}, err
 	}
-	return SignedUp{User: userOf(row), VerificationRequired: true, Redirect: in.Redirect}, nil
+	return answer, nil
+}
+
+// signUpTaken tells the owner of an address that someone tried to sign up with it, and
+// records the attempt in the audit log of the account's clients.
+func (s *Service) signUpTaken(ctx context.Context, in SignUpInput, from Caller) error {
+	row, err := s.db.GetConsoleUserByEmail(ctx, in.Email)
+	if err != nil {
+		return db.MapError(err)
+	}
+	e := audit.Event{Action: audit.SignUpExistingEmail, IP: from.IP, UserAgent: from.UserAgent}
+	audit.UserTarget(&e, row.ID, row.Email)
+	if err := s.audit.Account(ctx, nil, row.ID, e); err != nil {
+		return err
+	}
+	text := "Someone just tried to create a Herald account with your email address (" + row.Email + "), which already has an account.\n\n" +
+		"If it was you, sign in instead: " + s.link("/signin", "email", row.Email) + "\n\n" +
+		"Forgot your password? Reset it here: " + s.link("/forgot-password", "email", row.Email) + "\n\n"
+	if row.EmailVerifiedAt == nil {
+		// The owner may never have received the first link: send a fresh one.
+		code, err := s.issueCode(ctx, row.ID, "verify", verifyTTL)
+		if err != nil {
+			return err
+		}
+		target := in.Redirect
+		if target == "" {
+			target = "/verify"
+		}
+		text += "Your address is not verified yet. Confirm it here: " + s.link(target, "verificationCode", code) + "\n\n"
+	}
+	text += "If it was not you, you can ignore this email: nothing changed and no account was created.\n"
+	return s.send(ctx, mailer.Message{To: row.Email, Subject: "Someone tried to sign up for Herald with your address", Text: text})
 }
 
 // issueCode stores a fresh one-time code (voiding earlier ones of the purpose) and returns it.
@@ -186,6 +228,9 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, redirect stri
 	if err != nil {
 		return err
 	}
+	if err := s.record(ctx, nil, row, callerOf(ctx), audit.PasswordResetRequested, nil); err != nil {
+		return err
+	}
 	text := fmt.Sprintf("Someone asked to reset the password of your Herald account.\n\nChoose a new password here:\n\n%s\n\n"+
 		"or use this reset code: %s\n\nThe code is valid for one hour. If it was not you, ignore this email; your password is unchanged.\n",
 		s.link(redirect, "resetCode", code), code)
@@ -215,7 +260,14 @@ func (s *Service) ResetPassword(ctx context.Context, code, password string) erro
 		if err := q.MarkConsoleUserVerified(ctx, id); err != nil {
 			return db.MapError(err)
 		}
-		return db.MapError(q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: id}))
+		if err := q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: id}); err != nil {
+			return db.MapError(err)
+		}
+		row, err := q.GetConsoleUser(ctx, id)
+		if err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordReset, map[string]any{"sessionsEnded": "all"})
 	})
 }
 
@@ -260,7 +312,10 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 		if err := q.SetConsoleUserPassword(ctx, dbsqlc.SetConsoleUserPasswordParams{ID: p.UserID, PasswordHash: &hash}); err != nil {
 			return db.MapError(err)
 		}
-		return db.MapError(q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: p.UserID, ExceptID: p.SessionID}))
+		if err := q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: p.UserID, ExceptID: p.SessionID}); err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordChanged, map[string]any{"sessionsEnded": "others"})
 	})
 }
 

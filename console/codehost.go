@@ -107,7 +107,7 @@ func (s *Service) SignInWithCodeHost(ctx context.Context, code, state string, fr
 	if err != nil {
 		return SignInResult{}, err
 	}
-	return s.admit(ctx, row, st.Redirect, from)
+	return s.admit(ctx, row, st.Redirect, from, methodCodeHost)
 }
 
 func (c CodeHostConfig) name() string {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/captcha"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -75,15 +76,16 @@ type Service struct {
 	box     *secrets.Box
 	mail    mailer.Mailer
 	captcha captcha.Verifier
+	audit   *audit.Log
 	log     *slog.Logger
 	cfg     Config
 	now     func() time.Time
 }
 
-// NewService builds the service.
-func NewService(d *db.DB, box *secrets.Box, m mailer.Mailer, cv captcha.Verifier, log *slog.Logger, cfg Config) *Service {
+// NewService builds the service; security events go to the audit log al.
+func NewService(d *db.DB, box *secrets.Box, m mailer.Mailer, cv captcha.Verifier, al *audit.Log, log *slog.Logger, cfg Config) *Service {
 	cfg.defaults()
-	return &Service{db: d, box: box, mail: m, captcha: cv, log: log, cfg: cfg, now: time.Now}
+	return &Service{db: d, box: box, mail: m, captcha: cv, audit: al, log: log, cfg: cfg, now: time.Now}
 }
 
 // User is a console user as the API shows it (ClientUserEntity).

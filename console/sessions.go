@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/secrets"
@@ -97,12 +98,17 @@ func (s *Service) Refresh(ctx context.Context, refresh string) (*Session, error)
 		if herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND {
 			return nil, db.MapError(err)
 		}
-		n, err := s.db.RevokeConsoleSessionByPreviousHash(ctx, secrets.Hash(refresh))
+		revoked, err := s.db.RevokeConsoleSessionByPreviousHash(ctx, secrets.Hash(refresh))
 		if err != nil {
 			return nil, db.MapError(err)
 		}
-		if n > 0 {
+		for _, r := range revoked {
 			s.log.WarnContext(ctx, "a rotated console refresh token was presented again; the session is revoked")
+			if u, err := s.db.GetConsoleUser(ctx, r.ConsoleUserID); err == nil {
+				e := audit.Event{Action: audit.SessionRevoked, Details: map[string]any{"sessionId": r.ID, "reason": "refresh_token_reused"}}
+				audit.UserTarget(&e, u.ID, u.Email)
+				s.audit.Warn(ctx, s.audit.Account(ctx, nil, u.ID, e), audit.SessionRevoked)
+			}
 		}
 		return nil, unauthorized("invalid, expired or already used refresh token: sign in again")
 	}
@@ -115,7 +121,16 @@ func (s *Service) Refresh(ctx context.Context, refresh string) (*Session, error)
 
 // SignOut ends the session of p: its access and refresh tokens stop working.
 func (s *Service) SignOut(ctx context.Context, p Principal) error {
-	return db.MapError(s.db.RevokeConsoleSession(ctx, dbsqlc.RevokeConsoleSessionParams{ID: p.SessionID, ConsoleUserID: p.UserID}))
+	u, err := s.db.GetConsoleUser(ctx, p.UserID)
+	if err != nil {
+		return db.MapError(err)
+	}
+	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		if err := q.RevokeConsoleSession(ctx, dbsqlc.RevokeConsoleSessionParams{ID: p.SessionID, ConsoleUserID: p.UserID}); err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, u, callerOf(ctx), audit.SignOut, map[string]any{"sessionId": p.SessionID})
+	})
 }
 
 // truncate makes s valid UTF-8 (Postgres text refuses anything else) and cuts it to at

@@ -6,11 +6,19 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 )
 
 type pgxTx = pgx.Tx
+
+// wrongCredentials is the one answer to a refused first factor: a wrong password, an email
+// without an account, and an account whose address is not verified yet look the same, so
+// sign-in cannot tell whether an address has an account (a fresh sign-up with a known
+// password would otherwise show it: unverified for a new address, wrong password for a
+// taken one).
+const wrongCredentials = "wrong email or password, or the email address is not verified yet (open the link we emailed; POST /v1/auth/resendVerificationEmail sends another)"
 
 // SignIn checks an email and password. Failures are counted per account and per address;
 // while either is locked every attempt gets 429 without the password being looked at.
@@ -26,19 +34,30 @@ func (s *Service) SignIn(ctx context.Context, email, password, redirect string, 
 	if err == nil && row.PasswordHash != nil {
 		hash = *row.PasswordHash
 	}
-	if !checkPassword(hash, password) || err != nil || row.PasswordHash == nil {
+	matches := checkPassword(hash, password)
+	switch {
+	case err != nil:
 		s.failSignIn(ctx, email, from)
-		return SignInResult{}, unauthorized("wrong email or password")
+		s.recordUnknownFailure(ctx, email, from)
+		return SignInResult{}, unauthorized(wrongCredentials)
+	case !matches || row.PasswordHash == nil:
+		s.failSignIn(ctx, email, from)
+		s.recordRefusal(ctx, row, from, "wrong_password")
+		return SignInResult{}, unauthorized(wrongCredentials)
+	case row.EmailVerifiedAt == nil:
+		s.failSignIn(ctx, email, from)
+		s.recordRefusal(ctx, row, from, "email_not_verified")
+		return SignInResult{}, unauthorized(wrongCredentials)
 	}
 	if err := s.db.ClearThrottle(ctx, accountKey(email)); err != nil {
 		return SignInResult{}, db.MapError(err)
 	}
-	return s.admit(ctx, row, redirect, from)
+	return s.admit(ctx, row, redirect, from, methodPassword)
 }
 
 // admit finishes a first-factor sign-in: unverified accounts are refused, accounts with
 // 2FA get a challenge, others a session.
-func (s *Service) admit(ctx context.Context, row dbsqlc.ConsoleUser, redirect string, from Caller) (SignInResult, error) {
+func (s *Service) admit(ctx context.Context, row dbsqlc.ConsoleUser, redirect string, from Caller, method string) (SignInResult, error) {
 	if row.EmailVerifiedAt == nil {
 		return SignInResult{}, herald.Errorf(herald.EFORBIDDEN,
 			"the email address is not verified yet: open the link we emailed (POST /v1/auth/resendVerificationEmail sends another)")
@@ -48,6 +67,9 @@ func (s *Service) admit(ctx context.Context, row dbsqlc.ConsoleUser, redirect st
 	}
 	sess, err := s.startSession(ctx, row, from)
 	if err != nil {
+		return SignInResult{}, err
+	}
+	if err := s.record(ctx, nil, row, from, audit.SignIn, map[string]any{"method": method}); err != nil {
 		return SignInResult{}, err
 	}
 	return SignInResult{Session: sess, Redirect: redirect}, nil

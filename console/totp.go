@@ -6,8 +6,10 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"fmt"
 	"image/png"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/secrets"
@@ -109,7 +112,10 @@ func (s *Service) EnableTOTP(ctx context.Context, userID int64, code string) ([]
 		if err := q.EnableTOTP(ctx, dbsqlc.EnableTOTPParams{ID: userID, LastStep: step}); err != nil {
 			return db.MapError(err)
 		}
-		return db.MapError(q.ReplaceRecoveryCodes(ctx, dbsqlc.ReplaceRecoveryCodesParams{ConsoleUserID: userID, CodeHashes: hashes}))
+		if err := q.ReplaceRecoveryCodes(ctx, dbsqlc.ReplaceRecoveryCodesParams{ConsoleUserID: userID, CodeHashes: hashes}); err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, row, callerOf(ctx), audit.TwoFactorEnabled, nil)
 	})
 	return codes, err
 }
@@ -135,7 +141,53 @@ func (s *Service) useTOTP(ctx context.Context, row dbsqlc.ConsoleUser, code stri
 	return n == 1, nil
 }
 
-// DisableTOTP turns 2FA off after a valid code and drops the recovery codes.
+// secondFactorKey throttles the codes that confirm changes to a signed-in account's 2FA
+// (disabling it, new recovery codes), so a stolen session cannot guess them.
+func secondFactorKey(userID int64) string { return "2fa:" + strconv.FormatInt(userID, 10) }
+
+// confirmSecondFactor checks a code confirming a change to the account's 2FA: a current
+// TOTP code (six digits) or an unused recovery code, which is then used up. Wrong codes
+// count against the account's limit; while it is locked every code is refused with 429.
+func (s *Service) confirmSecondFactor(ctx context.Context, row dbsqlc.ConsoleUser, code string) (string, error) {
+	key := secondFactorKey(row.ID)
+	if err := s.checkThrottleMsg(ctx, "too many wrong codes: try again later", key); err != nil {
+		return "", err
+	}
+	code = strings.TrimSpace(code)
+	if code == "" {
+		return "", herald.Invalid("code should not be empty: send a current code of your authenticator app or an unused recovery code")
+	}
+	method, ok, recovery := methodTOTP, false, false
+	if _, err := strconv.Atoi(code); err == nil && len(code) == 6 {
+		var err error
+		if ok, err = s.useTOTP(ctx, row, code); err != nil {
+			return "", err
+		}
+	} else {
+		method, recovery = methodRecoveryCode, true
+		n, err := s.db.UseRecoveryCode(ctx, dbsqlc.UseRecoveryCodeParams{ConsoleUserID: row.ID, CodeHash: s.recoveryHash(code)})
+		if err != nil {
+			return "", db.MapError(err)
+		}
+		ok = n == 1
+	}
+	if !ok {
+		s.recordFailure(ctx, key, s.cfg.Throttle.AccountMax)
+		return "", herald.Invalid("code is not valid")
+	}
+	if err := s.db.ClearThrottle(ctx, key); err != nil {
+		return "", db.MapError(err)
+	}
+	if recovery {
+		if err := s.record(ctx, nil, row, callerOf(ctx), audit.RecoveryCodeUsed, map[string]any{"for": "confirmation"}); err != nil {
+			return "", err
+		}
+	}
+	return method, nil
+}
+
+// DisableTOTP turns 2FA off after a valid code (a current TOTP code or a recovery code),
+// drops the recovery codes and tells the account by email.
 func (s *Service) DisableTOTP(ctx context.Context, userID int64, code string) error {
 	row, err := s.db.GetConsoleUser(ctx, userID)
 	if err != nil {
@@ -144,19 +196,26 @@ func (s *Service) DisableTOTP(ctx context.Context, userID int64, code string) er
 	if !row.TotpEnabled {
 		return herald.Errorf(herald.ECONFLICT, "two-factor authentication is not enabled")
 	}
-	ok, err := s.useTOTP(ctx, row, code)
+	method, err := s.confirmSecondFactor(ctx, row, code)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return herald.Invalid("code is not valid")
-	}
-	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+	from := callerOf(ctx)
+	err = s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
 		if err := q.DisableTOTP(ctx, userID); err != nil {
 			return db.MapError(err)
 		}
-		return db.MapError(q.DeleteRecoveryCodes(ctx, userID))
+		if err := q.DeleteRecoveryCodes(ctx, userID); err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, row, from, audit.TwoFactorDisabled, map[string]any{"confirmedWith": method})
 	})
+	if err != nil {
+		return err
+	}
+	s.notify(ctx, row, "Two-factor authentication was turned off for your Herald account",
+		"Two-factor authentication was just turned off for your Herald account ("+row.Email+"). Signing in now needs only your password.", from)
+	return nil
 }
 
 // challenged resolves a challenge token to its user and applies the account throttle, so
@@ -188,9 +247,10 @@ func (s *Service) CompleteTOTP(ctx context.Context, challenge, code string, from
 	}
 	if !ok {
 		s.failSignIn(ctx, row.Email, from)
+		s.recordRefusal(ctx, row, from, "wrong_totp_code")
 		return SignInResult{}, unauthorized("the code is not valid (or was already used)")
 	}
-	return s.finish(ctx, row, c.Redirect, from)
+	return s.finish(ctx, row, c.Redirect, from, methodTOTP)
 }
 
 // CompleteRecovery finishes a sign-in with a recovery code, which then stops working.
@@ -205,12 +265,20 @@ func (s *Service) CompleteRecovery(ctx context.Context, challenge, code string, 
 	}
 	if n != 1 {
 		s.failSignIn(ctx, row.Email, from)
+		s.recordRefusal(ctx, row, from, "wrong_recovery_code")
 		return SignInResult{}, unauthorized("the recovery code is not valid (or was already used)")
 	}
-	return s.finish(ctx, row, c.Redirect, from)
+	left, err := s.db.CountRecoveryCodes(ctx, row.ID)
+	if err != nil {
+		return SignInResult{}, db.MapError(err)
+	}
+	if err := s.record(ctx, nil, row, from, audit.RecoveryCodeUsed, map[string]any{"for": "sign-in", "remaining": left}); err != nil {
+		return SignInResult{}, err
+	}
+	return s.finish(ctx, row, c.Redirect, from, methodRecoveryCode)
 }
 
-func (s *Service) finish(ctx context.Context, row dbsqlc.ConsoleUser, redirect string, from Caller) (SignInResult, error) {
+func (s *Service) finish(ctx context.Context, row dbsqlc.ConsoleUser, redirect string, from Caller, method string) (SignInResult, error) {
 	if err := s.db.ClearThrottle(ctx, accountKey(row.Email)); err != nil {
 		return SignInResult{}, db.MapError(err)
 	}
@@ -218,11 +286,30 @@ func (s *Service) finish(ctx context.Context, row dbsqlc.ConsoleUser, redirect s
 	if err != nil {
 		return SignInResult{}, err
 	}
+	if err := s.record(ctx, nil, row, from, audit.SignIn, map[string]any{"method": method}); err != nil {
+		return SignInResult{}, err
+	}
 	return SignInResult{Session: sess, Redirect: redirect}, nil
 }
 
+// RecoveryCodesLeft answers how many unused recovery codes the user has (reading changes
+// nothing, so it needs no code).
+func (s *Service) RecoveryCodesLeft(ctx context.Context, userID int64) (int, error) {
+	row, err := s.db.GetConsoleUser(ctx, userID)
+	if err != nil {
+		return 0, db.MapError(err)
+	}
+	if !row.TotpEnabled {
+		return 0, herald.Errorf(herald.ECONFLICT, "two-factor authentication is not enabled")
+	}
+	n, err := s.db.CountRecoveryCodes(ctx, userID)
+	return int(n), db.MapError(err)
+}
+
 // RegenerateRecoveryCodes replaces the user's recovery codes with a new set, shown once.
-func (s *Service) RegenerateRecoveryCodes(ctx context.Context, userID int64) ([]string, error) {
+// It needs a current TOTP code or an unused recovery code: a stolen session (and password)
+// alone must not be able to take over the second factor. The account is told by email.
+func (s *Service) RegenerateRecoveryCodes(ctx context.Context, userID int64, code string) ([]string, error) {
 	row, err := s.db.GetConsoleUser(ctx, userID)
 	if err != nil {
 		return nil, db.MapError(err)
@@ -230,9 +317,24 @@ func (s *Service) RegenerateRecoveryCodes(ctx context.Context, userID int64) ([]
 	if !row.TotpEnabled {
 		return nil, herald.Errorf(herald.ECONFLICT, "two-factor authentication is not enabled")
 	}
+	method, err := s.confirmSecondFactor(ctx, row, code)
+	if err != nil {
+		return nil, err
+	}
+	from := callerOf(ctx)
 	codes, hashes := s.newRecoveryCodes()
-	err = s.db.ReplaceRecoveryCodes(ctx, dbsqlc.ReplaceRecoveryCodesParams{ConsoleUserID: userID, CodeHashes: hashes})
-	return codes, db.MapError(err)
+	err = s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		if err := q.ReplaceRecoveryCodes(ctx, dbsqlc.ReplaceRecoveryCodesParams{ConsoleUserID: userID, CodeHashes: hashes}); err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, row, from, audit.RecoveryCodesRegenerated, map[string]any{"confirmedWith": method})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.notify(ctx, row, "New recovery codes for your Herald account",
+		fmt.Sprintf("A new set of %d two-factor recovery codes was just issued for your Herald account (%s). The earlier codes no longer work.", RecoveryCodeCount, row.Email), from)
+	return codes, nil
 }
 
 // recoveryAlphabet avoids look-alike characters.

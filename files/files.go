@@ -119,6 +119,31 @@ func Sanitize(name string) string {
 	return out
 }
 
+// extensions maps each accepted type to the extension of stored names.
+var extensions = map[string]string{
+	"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
+	"application/json": ".json", "text/html; charset=utf-8": ".html", "text/plain; charset=utf-8": ".txt",
+}
+
+// StoredName is the name a file is stored under (after its random prefix): the sanitised
+// client name without its extension, plus the extension of the detected type. An object
+// store or CDN that types files by extension then serves what Herald detected, never what
+// the client's name claims (a GIF header followed by HTML, named x.html, is stored as
+// x.gif; inner dots become dashes).
+func StoredName(original, ctype string) string {
+	base := Sanitize(original)
+	if ext := path.Ext(base); ext != "" && len(ext) < len(base) {
+		base = base[:len(base)-len(ext)]
+	}
+	// No dot is left in the stem: some servers (Apache's mod_mime) honour every extension
+	// of a name, so x.html.gif could still be served as HTML.
+	base = strings.Trim(strings.ReplaceAll(base, ".", "-"), "-")
+	if base == "" {
+		base = "file"
+	}
+	return base + extensions[ctype]
+}
+
 // Put checks and stores an upload.
 func (s *Service) Put(ctx context.Context, u Upload) (File, error) {
 	if u.Size > s.maxSize {
@@ -146,7 +171,7 @@ func (s *Service) Put(ctx context.Context, u Upload) (File, error) {
 	if !slices.Contains(allowed[u.Folder], ctype) {
 		return File{}, herald.Invalid("file type " + ctype + " is not accepted in " + u.Folder + " (accepted: " + strings.Join(allowed[u.Folder], ", ") + ")")
 	}
-	name := secrets.HexToken(16) + "-" + Sanitize(u.OriginalName)
+	name := secrets.HexToken(16) + "-" + StoredName(u.OriginalName, ctype)
 	if err := s.store.Put(ctx, u.Folder+"/"+name, bytes.NewReader(data), int64(len(data)), ctype); err != nil {
 		return File{}, err
 	}

@@ -64,3 +64,28 @@ func TestTruncateKeepsUTF8(t *testing.T) {
 		}
 	}
 }
+
+func TestStoredNameTakesTheExtensionFromTheDetectedType(t *testing.T) {
+	cases := []struct{ name, ctype, want string }{
+		{"x.html", "image/gif", "x.gif"},
+		{"logo.png", "image/png", "logo.png"},
+		{"photo.JPEG", "image/jpeg", "photo.jpg"},
+		{"evil.html.gif", "image/gif", "evil-html.gif"},
+		{"payload.svg", "image/png", "payload.png"},
+		{"noext", "image/webp", "noext.webp"},
+		{".htaccess", "text/plain; charset=utf-8", "htaccess.txt"},
+		{"", "application/json", "file.json"},
+		{"flow.workflow.js", "application/json", "flow-workflow.json"},
+		{"layout.htm", "text/html; charset=utf-8", "layout.html"},
+		{strings.Repeat("y", 300) + ".exe", "image/png", strings.Repeat("y", 96) + ".png"},
+	}
+	for _, c := range cases {
+		got := StoredName(c.name, c.ctype)
+		if got != c.want {
+			t.Errorf("StoredName(%q, %q) = %q, want %q", c.name, c.ctype, got, c.want)
+		}
+		if !ValidName("0123abcd-" + got) {
+			t.Errorf("StoredName(%q) = %q is not a valid name", c.name, got)
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/heraldhq/herald/notify"
 	"github.com/heraldhq/herald/secrets"
 	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/visibility"
 )
 
 // MaxRecurringPerApp caps an app's recurring triggers.
@@ -149,7 +150,9 @@ func (s *RecurringService) Create(ctx context.Context, appID int64, body []byte)
 		Spec: client.ScheduleSpec{CronExpressions: []string{in.cron}, TimeZoneName: in.timezone},
 		Action: &client.ScheduleWorkflowAction{
 			ID: id, Workflow: flow.RecurringWorkflowName, TaskQueue: s.taskQueue,
-			Args: []any{flow.RecurringInput{AppID: appID, ScheduleID: row.ID}},
+			Args:                  []any{flow.RecurringInput{AppID: appID, ScheduleID: row.ID}},
+			TypedSearchAttributes: visibility.Recurring(appID, in.workflow),
+			StaticSummary:         fmt.Sprintf("Recurring trigger of workflow %s (%s, %s)", in.workflow, in.cron, in.timezone),
 		},
 	})
 	if err != nil {

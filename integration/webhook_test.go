@@ -184,15 +184,23 @@ func gapOf(rs []received) time.Duration {
 	return rs[1].at.Sub(rs[0].at)
 }
 
-// Tenants choose webhook URLs: one aimed at an internal address is refused (permanently,
-// visible in the message log) unless the operator allow-listed the host.
+// Tenants choose webhook URLs: one aimed at an internal address is refused at save, and
+// one that turns internal later (DNS changed; simulated by rewriting the stored row) is
+// refused at delivery (permanently, visible in the message log) unless the operator
+// allow-listed the host.
 func TestWebhooksCannotReachInternalAddresses(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: func(c *config.Config) { c.PrivateHosts = nil }})
 	rcv := newReceiver(t, nil)
-	webhookInstance(t, e, rcv.srv.URL+"/hooks/herald", hookSecret)
+	cfg, _ := json.Marshal(map[string]any{"url": rcv.srv.URL + "/hooks/herald", "secret": hookSecret})
+	if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "webhook", channels.InstanceInput{Provider: "webhook", Config: cfg}); err == nil ||
+		!strings.Contains(err.Error(), "HERALD_PRIVATE_HOSTS") {
+		t.Fatalf("saving an internal webhook URL: %v", err)
+	}
+	inst := webhookInstance(t, e, "https://hooks.herald.example/in", hookSecret)
+	sql(t, e, `UPDATE provider_instances SET config = jsonb_set(config, '{url}', to_jsonb($1::text)), updated_at = now() WHERE id = $2`, rcv.srv.URL+"/hooks/herald", inst.ID)
 	req := sendNotification(t, e, `{"notification":{"title":"x"},"sendTo":{"recipients":["ok"]},"override":{"channels":["webhook"]}}`)
 	l := waitForLogs(t, e, req, "ok/webhook")["ok/webhook"]
-	if l.Status != "failed" || !strings.Contains(l.Error, "not public") || l.Attempts != 1 {
+	if l.Status != "failed" || !strings.Contains(l.Error, "not public") || !strings.Contains(l.Error, "HERALD_PRIVATE_HOSTS") || l.Attempts != 1 {
 		t.Errorf("log %+v, want a permanent failure naming the internal address", l)
 	}
 	if n := len(rcv.requests("ok")); n != 0 {

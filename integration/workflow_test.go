@@ -266,12 +266,32 @@ func TestWaitForReadWakesWhenTheNotificationIsRead(t *testing.T) {
 	}
 }
 
-func TestSendWithUnpublishedWorkflowFails(t *testing.T) {
+// TestSendWithUnavailableWorkflowFails: a send naming a workflow the app does not have is
+// refused at accept time (422, nothing stored); one whose workflow is deleted between the
+// accept and the delivery (here a scheduled send, and a published commit that lacks the
+// workflow) fails then, with a log row per recipient saying why.
+func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true})
-	req := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"ghost"}},"sendTo":{"recipients":["ann"]}}`)
+	ctx := context.Background()
+	res := e.Do("POST", "/v3/notifications", `{"notification":{"workflow":{"identifier":"ghost"}},"sendTo":{"recipients":["ann"]}}`, e.AppHeaders())
+	if res.Status != 422 || !strings.Contains(string(res.Body), `workflow \"ghost\" does not exist`) {
+		t.Fatalf("send naming a missing workflow: %d %s", res.Status, res.Body)
+	}
+	var stored int
+	_ = e.Stack.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM notification_requests`).Scan(&stored)
+	if stored != 0 {
+		t.Fatalf("the refused send stored %d requests", stored)
+	}
+
+	publishWorkflow(t, e, "ghost", `{"steps":[{"id":"hi","type":"inApp","content":{"title":"Hi"}}]}`)
+	at := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339Nano)
+	req := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"ghost"}},"sendTo":{"recipients":["ann"]},"sendAt":"`+at+`"}`)
+	if _, err := e.Stack.DB.Pool.Exec(ctx, `DELETE FROM flows WHERE app_id = $1 AND identifier = 'ghost'`, e.App.AppID); err != nil {
+		t.Fatal(err)
+	}
 	var status, reason string
 	e.Eventually(30*time.Second, "the request failed", func() bool {
-		_ = e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT status, coalesce(error, '') FROM notification_requests WHERE id = $1`, req).Scan(&status, &reason)
+		_ = e.Stack.DB.Pool.QueryRow(ctx, `SELECT status, coalesce(error, '') FROM notification_requests WHERE id = $1`, req).Scan(&status, &reason)
 		return status == "failed"
 	})
 	if reason != `workflow "ghost" does not exist` {

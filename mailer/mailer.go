@@ -11,6 +11,7 @@ import (
 	"net/mail"
 	"strings"
 
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/providers/smtp"
 	"github.com/heraldhq/herald/secrets"
@@ -72,7 +73,10 @@ func NewSMTP(cfg Config) *SMTP {
 		Host: cfg.Host, Port: cfg.Port, Username: cfg.Username, Password: cfg.Password,
 		Security: security, From: from, FromName: name, TimeoutSeconds: 15,
 	})
-	p, err := smtp.Kind().New(raw, providers.Deps{})
+	// The operator chose this server (a local relay is common), not a tenant: it is the one
+	// internal host the mailer may reach.
+	guard := netguard.New("HERALD_SMTP_HOST", []string{cfg.Host})
+	p, err := smtp.Kind().New(raw, providers.Deps{Guard: guard})
 	return &SMTP{p: p, err: err}
 }
 

@@ -37,3 +37,15 @@ func TestLogFallback(t *testing.T) {
 		t.Errorf("log %s", buf.String())
 	}
 }
+
+// The operator's SMTP server may be internal and IPv6: the mailer reaches exactly that host.
+func TestSMTPOverIPv6Loopback(t *testing.T) {
+	srv := smtptest.StartAt(t, "[::1]:0")
+	m := mailer.NewSMTP(mailer.Config{Host: srv.Host, Port: srv.Port, From: "no-reply@herald.test", TLS: "none"})
+	if err := m.Send(context.Background(), mailer.Message{To: "ada@example.com", Subject: "Hi", Text: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Count("ada@example.com") != 1 {
+		t.Error("not delivered")
+	}
+}

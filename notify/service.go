@@ -60,7 +60,8 @@ func NewService(d *db.DB, wake func()) *Service {
 
 // Accept validates body and stores it as a request of the app. With an idempotency key, a
 // repeat of the same body within the window returns the first request's id, and a different
-// body is refused.
+// body is refused. A send (immediate or with sendAt) naming a workflow that does not exist
+// or has no published version is refused with a 422.
 func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error) {
 	if len(idempotencyKey) > MaxIdempotencyKeyLength {
 		return uuid.Nil, herald.Invalid("Idempotency-Key must be at most 255 characters")
@@ -84,6 +85,9 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		params.SendAt = req.SendAt
 	}
 	if idempotencyKey == "" {
+		if err := s.checkWorkflow(ctx, appID, req); err != nil {
+			return uuid.Nil, err
+		}
 		if err := s.insert(ctx, params); err != nil {
 			return uuid.Nil, err
 		}
@@ -94,6 +98,7 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 	hash := secrets.Hash(string(body))
 	params.IdempotencyKey = &idempotencyKey
 	params.BodyHash = hash
+	checked := false
 	for attempt := 0; attempt < 3; attempt++ {
 		prior, err := s.db.GetRequestByIdempotencyKey(ctx, dbsqlc.GetRequestByIdempotencyKeyParams{AppID: appID, IdempotencyKey: &idempotencyKey})
 		switch {
@@ -111,6 +116,14 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		case herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND:
 			return uuid.Nil, db.MapError(err)
 		}
+		// After the key lookup: a repeat of an accepted request answers as the first did,
+		// even if its workflow has gone since.
+		if !checked {
+			if err := s.checkWorkflow(ctx, appID, req); err != nil {
+				return uuid.Nil, err
+			}
+			checked = true
+		}
 		err = s.insert(ctx, params)
 		if err == nil {
 			s.wake()
@@ -123,6 +136,28 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		// A concurrent request with the same key won the insert: answer as it did.
 	}
 	return uuid.Nil, herald.Errorf(herald.ECONFLICT, "Idempotency-Key %q is being used by concurrent requests; retry", idempotencyKey)
+}
+
+// checkWorkflow refuses (422) a send naming a user-defined workflow the app does not have
+// or has not published, so the caller hears it now rather than from a failed log row
+// later. It costs one lookup on the (app_id, identifier) unique index, and nothing for a
+// send that names no workflow. Delivery still checks again: the workflow may be deleted
+// (by publishing a commit that lacks it) between the accept and the start.
+func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *SendRequest) error {
+	ref := req.Notification.Workflow
+	if ref == nil {
+		return nil
+	}
+	v, err := s.db.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: ref.Identifier})
+	switch {
+	case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
+		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q does not exist in this app", ref.Identifier)
+	case err != nil:
+		return db.MapError(err)
+	case v == nil:
+		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q has no published version (publish it first)", ref.Identifier)
+	}
+	return nil
 }
 
 // insert stores the request, and its schedule when it has one, in one transaction, once

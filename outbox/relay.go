@@ -24,10 +24,10 @@ import (
 )
 
 // Starter starts the workflow that carries a group of requests (a send run, or the schedule
-// of one scheduled request). Starting an id that was already started must succeed without
-// starting it twice.
+// of one scheduled request) of some apps (each app once, for the run's search attributes).
+// Starting an id that was already started must succeed without starting it twice.
 type Starter interface {
-	Start(ctx context.Context, workflowID string, requestIDs []uuid.UUID) error
+	Start(ctx context.Context, workflowID string, requestIDs []uuid.UUID, appIDs []int64) error
 }
 
 // Options tune the relay.
@@ -118,20 +118,23 @@ func (r *Relay) Run(ctx context.Context) error {
 func (r *Relay) startScheduled(ctx context.Context) {
 	type pending struct {
 		id         uuid.UUID
+		appID      int64
 		workflowID string
 	}
 	var todo []pending
 	err := r.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
-		ids, err := q.ClaimFreshScheduled(ctx, int32(r.opts.PackSize))
+		rows, err := q.ClaimFreshScheduled(ctx, int32(r.opts.PackSize))
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			wf := schedule.WorkflowID(id)
-			if err := q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{WorkflowID: &wf, LeaseSeconds: r.opts.Lease.Seconds(), Ids: []uuid.UUID{id}}); err != nil {
+		ids := make([]uuid.UUID, len(rows))
+		for i, row := range rows {
+			ids[i] = row.ID
+			wf := schedule.WorkflowID(row.ID)
+			if err := q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{WorkflowID: &wf, LeaseSeconds: r.opts.Lease.Seconds(), Ids: []uuid.UUID{row.ID}}); err != nil {
 				return err
 			}
-			todo = append(todo, pending{id, wf})
+			todo = append(todo, pending{row.ID, row.AppID, wf})
 		}
 		if len(ids) == 0 {
 			return nil
@@ -144,7 +147,7 @@ func (r *Relay) startScheduled(ctx context.Context) {
 		return
 	}
 	for _, p := range todo {
-		r.start(ctx, p.workflowID, []uuid.UUID{p.id})
+		r.start(ctx, p.workflowID, []uuid.UUID{p.id}, []int64{p.appID})
 	}
 }
 
@@ -200,12 +203,16 @@ func (r *Relay) drainFresh(ctx context.Context) {
 // It returns how many requests it claimed.
 func (r *Relay) startFresh(ctx context.Context) (int, error) {
 	var ids []uuid.UUID
+	var appIDs []int64
 	var workflowID string
 	err := r.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
-		var err error
-		ids, err = q.ClaimFreshRequests(ctx, int32(r.opts.PackSize))
-		if err != nil || len(ids) == 0 {
+		rows, err := q.ClaimFreshRequests(ctx, int32(r.opts.PackSize))
+		if err != nil || len(rows) == 0 {
 			return err
+		}
+		ids, appIDs = make([]uuid.UUID, len(rows)), make([]int64, len(rows))
+		for i, row := range rows {
+			ids[i], appIDs[i] = row.ID, row.AppID
 		}
 		workflowID = send.WorkflowID(ids)
 		if err := q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{
@@ -219,7 +226,7 @@ func (r *Relay) startFresh(ctx context.Context) (int, error) {
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
-	r.start(ctx, workflowID, ids)
+	r.start(ctx, workflowID, ids, distinct(appIDs))
 	return len(ids), nil
 }
 
@@ -239,18 +246,18 @@ func (r *Relay) retryStale(ctx context.Context) {
 		if len(rows) == 0 {
 			continue
 		}
-		ids := orderedIDs(rows)
-		r.start(ctx, workflowID, ids)
+		ids, appIDs := orderedIDs(rows)
+		r.start(ctx, workflowID, ids, appIDs)
 	}
 }
 
 // start starts the workflow and records the outcome on its requests.
-func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID) {
+func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID, appIDs []int64) {
 	startCtx, end := ctx, func(error) {}
 	if r.opts.Trace != nil {
 		startCtx, end = r.opts.Trace(ctx, ids)
 	}
-	err := r.starter.Start(startCtx, workflowID, ids)
+	err := r.starter.Start(startCtx, workflowID, ids, appIDs)
 	end(err)
 	if err != nil {
 		r.log.Warn("relay: workflow start failed; will retry", "workflowId", workflowID, "requests", len(ids), "error", err)
@@ -271,14 +278,26 @@ func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID) {
 }
 
 // orderedIDs returns the request ids of a reclaimed workflow in acceptance order, the order
-// the first start used.
-func orderedIDs(rows []dbsqlc.ReclaimWorkflowRow) []uuid.UUID {
+// the first start used, and their apps.
+func orderedIDs(rows []dbsqlc.ReclaimWorkflowRow) ([]uuid.UUID, []int64) {
 	sortRows(rows)
 	ids := make([]uuid.UUID, len(rows))
+	appIDs := make([]int64, len(rows))
 	for i, row := range rows {
-		ids[i] = row.ID
+		ids[i], appIDs[i] = row.ID, row.AppID
 	}
-	return ids
+	return ids, distinct(appIDs)
+}
+
+// distinct returns the app ids in first-seen order, each once.
+func distinct(appIDs []int64) []int64 {
+	var out []int64
+	for _, id := range appIDs {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func sortRows(rows []dbsqlc.ReclaimWorkflowRow) {

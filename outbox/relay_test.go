@@ -25,12 +25,15 @@ type fakeStarter struct {
 	mu        sync.Mutex
 	failFirst int
 	starts    map[string][]uuid.UUID
-	attempts  int
+	// apps are the app ids each start named (every start, retries included).
+	apps     []int64
+	attempts int
 }
 
-func (f *fakeStarter) Start(_ context.Context, id string, ids []uuid.UUID) error {
+func (f *fakeStarter) Start(_ context.Context, id string, ids []uuid.UUID, appIDs []int64) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.apps = append(f.apps, appIDs...)
 	f.attempts++
 	if f.attempts <= f.failFirst {
 		return errors.New("temporal unavailable")
@@ -104,6 +107,10 @@ func TestRelayPacksAcceptedRequests(t *testing.T) {
 	if carried != 25 {
 		t.Errorf("runs carry %d requests, want 25", carried)
 	}
+	// Each start names the requests' app once (search attribute HeraldAppId).
+	if want := []int64{appID, appID, appID}; !slices.Equal(starter.apps, want) {
+		t.Errorf("starts named apps %v, want %v", starter.apps, want)
+	}
 	for _, id := range ids {
 		st, wf := status(t, d, id)
 		if st != "started" || !slices.Contains(starts[wf], id) {
@@ -143,6 +150,12 @@ func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
 	}
 	if st, _ := status(t, d, b); st != "started" {
 		t.Errorf("second request status %s", st)
+	}
+	// Retries of the pack (reclaimed from the database) name its app once, like the first try.
+	starter.mu.Lock()
+	defer starter.mu.Unlock()
+	if len(starter.apps) != starter.attempts || slices.ContainsFunc(starter.apps, func(id int64) bool { return id != appID }) {
+		t.Errorf("%d starts named apps %v, want %d once each", starter.attempts, starter.apps, appID)
 	}
 }
 

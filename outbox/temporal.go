@@ -3,6 +3,9 @@ package outbox
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -11,27 +14,58 @@ import (
 
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
+	"github.com/heraldhq/herald/workflows/visibility"
 )
 
 // TemporalStarter starts send workflows on a Temporal task queue.
 type TemporalStarter struct {
 	Client    client.Client
 	TaskQueue string
+	// RegisterSearchAttributes, when set, is called after Temporal refused a start as
+	// invalid, before one more try: the namespace may have lost the search attributes
+	// registered at start-up (an in-memory dev server restarted behind a running Herald).
+	RegisterSearchAttributes func(ctx context.Context) error
 }
 
 // Start starts the send workflow, or the schedule workflow for a schedule/ id; an id that is
-// running or already finished counts as started, so retries never deliver twice.
-func (s TemporalStarter) Start(ctx context.Context, workflowID string, requestIDs []uuid.UUID) error {
+// running or already finished counts as started, so retries never deliver twice. The run
+// carries the search attributes HeraldAppId and HeraldRequestId (package visibility) and a
+// summary for the Temporal Web UI.
+func (s TemporalStarter) Start(ctx context.Context, workflowID string, requestIDs []uuid.UUID, appIDs []int64) error {
 	name, input := send.WorkflowName, any(send.NewInput(requestIDs))
+	summary := "Send " + requestIDs[0].String()
+	if len(requestIDs) > 1 {
+		summary = fmt.Sprintf("Pack of %d sends", len(requestIDs))
+	}
 	if schedule.IsWorkflowID(workflowID) {
 		name, input = schedule.WorkflowName, schedule.Input{RequestID: requestIDs[0]}
+		summary = "Scheduled send " + requestIDs[0].String()
 	}
-	_, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+	ids := make([]string, len(requestIDs))
+	for i, id := range requestIDs {
+		ids[i] = id.String()
+	}
+	apps := make([]string, len(appIDs))
+	for i, id := range appIDs {
+		apps[i] = strconv.FormatInt(id, 10)
+	}
+	opts := client.StartWorkflowOptions{
 		ID:                       workflowID,
 		TaskQueue:                s.TaskQueue,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, name, input)
+		TypedSearchAttributes:    visibility.Send(appIDs, ids),
+		StaticSummary:            summary,
+		StaticDetails:            "**Apps:** " + strings.Join(apps, ", ") + "\n\n**Requests:** " + strings.Join(ids, ", "),
+	}
+	_, err := s.Client.ExecuteWorkflow(ctx, opts, name, input)
+	var invalid *serviceerror.InvalidArgument
+	if errors.As(err, &invalid) && s.RegisterSearchAttributes != nil {
+		if rerr := s.RegisterSearchAttributes(ctx); rerr != nil {
+			return fmt.Errorf("%w (registering search attributes: %v)", err, rerr)
+		}
+		_, err = s.Client.ExecuteWorkflow(ctx, opts, name, input)
+	}
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
 		return nil

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/heraldhq/herald/netguard"
 )
 
 // Message is one rendered notification for one recipient on one channel. Only the fields
@@ -183,7 +185,12 @@ type Tester interface {
 
 // Deps are what a provider may need besides its configuration.
 type Deps struct {
-	// HTTP is the client for provider APIs (timeouts set by the pipeline).
+	// Guard is the outbound guard: connections that are not HTTP (SMTP) dial through it, and
+	// the management API checks configured destinations against it. Nil allows public
+	// addresses only.
+	Guard *netguard.Guard
+	// HTTP is the client for provider APIs (timeouts set by the pipeline). It must dial
+	// through Guard; nil means Guard's client with a default timeout.
 	HTTP *http.Client
 	// AppVAPID holds the app's VAPID key pair for web push.
 	AppVAPID *VAPIDKeys

@@ -25,6 +25,26 @@ type Options struct {
 	Translate func(key string) (string, bool)
 	// MaxOutput caps the rendered size in bytes; 0 means DefaultMaxOutput.
 	MaxOutput int
+	// Missing, when set, is told of each reference that printed nothing because the data
+	// does not hold it: a {{path}} (or {{t path}}) whose path is absent, and an {{#each}}
+	// or {{#with}} without {{else}} over an absent path. A path present with the value
+	// null is not missing, and {{#if}}/{{#unless}} never report (testing for absence is
+	// their job). Each is reported once per execution. Left nil (delivery), it costs
+	// nothing.
+	Missing func(Missing)
+}
+
+// Missing is a reference to data that the data does not hold.
+type Missing struct {
+	// Path is where the template looked, from the root of the data, whatever the context
+	// it was written in: {{firstName}} inside {{#with user.profile}} is user.profile.firstName.
+	// The elements of an {{#each}} are written [*]: data.items[*].name.
+	Path string
+	// Line is the template line of the reference (of the {{t}} tag for a reference inside
+	// a translation).
+	Line int
+	// Translation is the key of the translation whose text holds the reference, if any.
+	Translation string
 }
 
 // frame is one context level: the value that paths resolve against, and the @ variables of
@@ -32,6 +52,9 @@ type Options struct {
 type frame struct {
 	value any
 	vars  map[string]any
+	// path is where value sits in the data (see Missing.Path); kept only when
+	// Options.Missing is set.
+	path string
 }
 
 type state struct {
@@ -40,6 +63,12 @@ type state struct {
 	stack       []frame
 	steps       int
 	translating bool
+	// translation and translationLine name the {{t}} being rendered, for Missing.
+	translation     string
+	translationLine int
+	// reported are the Missing already reported: once each per execution, however many
+	// {{#each}} iterations meet them.
+	reported map[Missing]bool
 }
 
 // Execute renders the template against data: JSON-like values (map[string]any, []any,
@@ -105,7 +134,11 @@ func (s *state) value(n valueNode) error {
 	if n.expr.translate {
 		return s.translate(n)
 	}
-	text := stringify(s.resolve(n.expr.path))
+	v, found := s.lookup(n.expr.path)
+	if !found {
+		s.missing(n.expr.path, n.line)
+	}
+	text := stringify(v)
 	if s.opts.HTML && !n.raw {
 		text = html.EscapeString(text)
 	}
@@ -118,7 +151,11 @@ func (s *state) translate(n valueNode) error {
 	if n.expr.literal != nil {
 		key = *n.expr.literal
 	} else {
-		key = stringify(s.resolve(n.expr.path))
+		v, found := s.lookup(n.expr.path)
+		if !found {
+			s.missing(n.expr.path, n.line)
+		}
+		key = stringify(v)
 	}
 	var text string
 	found := false
@@ -138,13 +175,16 @@ func (s *state) translate(n valueNode) error {
 	if err != nil {
 		return &Error{Line: n.line, Message: "translation " + strconv.Quote(key) + ": " + err.Error()}
 	}
-	s.translating = true
-	defer func() { s.translating = false }()
+	s.translating, s.translation, s.translationLine = true, key, n.line
+	defer func() { s.translating, s.translation, s.translationLine = false, "", 0 }()
 	return s.run(t.nodes)
 }
 
 func (s *state) block(n blockNode) error {
-	v := s.resolve(n.expr.path)
+	v, found := s.lookup(n.expr.path)
+	if !found && len(n.inverse) == 0 && (n.kind == "each" || n.kind == "with") {
+		s.missing(n.expr.path, n.line)
+	}
 	switch n.kind {
 	case "if":
 		if truthy(v) {
@@ -160,13 +200,17 @@ func (s *state) block(n blockNode) error {
 		if !truthy(v) {
 			return s.run(n.inverse)
 		}
-		return s.within(frame{value: v}, n.body)
+		return s.within(frame{value: v, path: s.pathOf(n.expr.path)}, n.body)
 	default: // each
 		return s.each(n, v)
 	}
 }
 
 func (s *state) each(n blockNode, v any) error {
+	elem := s.pathOf(n.expr.path)
+	if s.opts.Missing != nil {
+		elem += "[*]"
+	}
 	switch c := v.(type) {
 	case []any:
 		if len(c) == 0 {
@@ -174,7 +218,7 @@ func (s *state) each(n blockNode, v any) error {
 		}
 		for i, item := range c {
 			vars := map[string]any{"index": i, "first": i == 0, "last": i == len(c)-1}
-			if err := s.within(frame{value: item, vars: vars}, n.body); err != nil {
+			if err := s.within(frame{value: item, vars: vars, path: elem}, n.body); err != nil {
 				return err
 			}
 		}
@@ -190,7 +234,7 @@ func (s *state) each(n blockNode, v any) error {
 		sort.Strings(keys)
 		for i, k := range keys {
 			vars := map[string]any{"index": i, "key": k, "first": i == 0, "last": i == len(keys)-1}
-			if err := s.within(frame{value: c[k], vars: vars}, n.body); err != nil {
+			if err := s.within(frame{value: c[k], vars: vars, path: elem}, n.body); err != nil {
 				return err
 			}
 		}
@@ -210,40 +254,81 @@ func (s *state) within(f frame, nodes []node) error {
 	return err
 }
 
-// resolve looks a path up: @ variables in the nearest iteration, other paths from the
-// current context (or ../ levels up, or @root). A missing value is nil.
-func (s *state) resolve(p path) any {
-	top := len(s.stack) - 1 - p.up
-	if top < 0 {
-		top = 0
-	}
+// lookup looks a path up: @ variables in the nearest iteration, other paths from the
+// current context (or ../ levels up, or @root). A missing value is nil, and found is false
+// when the data does not hold the path (an absent key or index, or a step into a value
+// that is not an object or array); an @ variable outside {{#each}} is not reported.
+func (s *state) lookup(p path) (v any, found bool) {
+	top := s.frameOf(p)
 	if p.data != "" {
 		for i := top; i >= 0; i-- {
 			if v, ok := s.stack[i].vars[p.data]; ok {
-				return v
+				return v, true
 			}
 		}
-		return nil
+		return nil, true
 	}
 	cur := s.stack[top].value
-	if p.root {
-		cur = s.stack[0].value
-	}
 	for _, seg := range p.segments {
 		switch c := cur.(type) {
 		case map[string]any:
-			cur = c[seg]
+			var ok bool
+			if cur, ok = c[seg]; !ok {
+				return nil, false
+			}
 		case []any:
 			i, err := strconv.Atoi(seg)
 			if err != nil || i < 0 || i >= len(c) {
-				return nil
+				return nil, false
 			}
 			cur = c[i]
 		default:
-			return nil
+			return nil, false
 		}
 	}
-	return cur
+	return cur, true
+}
+
+// frameOf is the index of the frame a path starts from.
+func (s *state) frameOf(p path) int {
+	if p.root {
+		return 0
+	}
+	return max(len(s.stack)-1-p.up, 0)
+}
+
+// pathOf is where a path points in the data, from the root ("" without Options.Missing).
+func (s *state) pathOf(p path) string {
+	if s.opts.Missing == nil {
+		return ""
+	}
+	out := s.stack[s.frameOf(p)].path
+	for _, seg := range p.segments {
+		if out != "" {
+			out += "."
+		}
+		out += seg
+	}
+	return out
+}
+
+// missing reports a reference the data does not hold.
+func (s *state) missing(p path, line int) {
+	if s.opts.Missing == nil {
+		return
+	}
+	m := Missing{Path: s.pathOf(p), Line: line}
+	if s.translating {
+		m.Line, m.Translation = s.translationLine, s.translation
+	}
+	if s.reported[m] {
+		return
+	}
+	if s.reported == nil {
+		s.reported = map[Missing]bool{}
+	}
+	s.reported[m] = true
+	s.opts.Missing(m)
 }
 
 // truthy follows Handlebars: false, null, "", 0 and [] are false; objects are true.

@@ -32,6 +32,7 @@ type Server struct {
 	Username, Password string
 
 	mu     sync.Mutex
+	conns  int
 	msgs   []Message
 	reject map[string]*smtp.SMTPError
 	delay  time.Duration
@@ -106,20 +107,27 @@ func (s *Server) Count(to string) int {
 	return n
 }
 
-// Start starts a server on a free local port; it stops when the test ends.
+// Start starts a server on a free port of 127.0.0.1; it stops when the test ends.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	return StartAt(t, "127.0.0.1:0")
+}
+
+// StartAt starts a server listening on addr, e.g. "[::1]:0" for IPv6 loopback (Host is
+// then "::1", without brackets); the test is skipped when addr cannot be listened on.
+func StartAt(t testing.TB, addr string) *Server {
 	t.Helper()
 	s := &Server{reject: map[string]*smtp.SMTPError{}}
 	s.srv = smtp.NewServer(backend{s})
 	s.srv.Domain = "localhost"
 	s.srv.AllowInsecureAuth = true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		t.Fatal(err)
+		t.Skipf("cannot listen on %s: %v", addr, err)
 	}
-	addr := ln.Addr().(*net.TCPAddr)
-	s.Host, s.Port = "127.0.0.1", addr.Port
-	go func() { _ = s.srv.Serve(ln) }()
+	tcp := ln.Addr().(*net.TCPAddr)
+	s.Host, s.Port = tcp.IP.String(), tcp.Port
+	go func() { _ = s.srv.Serve(counting{ln, s}) }()
 	t.Cleanup(func() { _ = s.srv.Close() })
 	return s
 }
@@ -154,6 +162,30 @@ func (s *Server) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.
 type backend struct{ s *Server }
 
 func (b backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{s: b.s}, nil }
+
+// Connections returns how many connections the server has accepted so far (a destination
+// refused before connecting leaves it unchanged).
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
+}
+
+// counting counts the connections a listener accepts.
+type counting struct {
+	net.Listener
+	s *Server
+}
+
+func (l counting) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.s.mu.Lock()
+		l.s.conns++
+		l.s.mu.Unlock()
+	}
+	return c, err
+}
 
 type session struct {
 	s      *Server

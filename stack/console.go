@@ -7,6 +7,7 @@ import (
 	v1 "github.com/heraldhq/herald/api/v1"
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/appadmin"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/captcha"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/console"
@@ -17,7 +18,10 @@ import (
 
 // ConsoleServices are the services behind the console's identity and tenancy routes.
 type ConsoleServices struct {
-	Mailer   mailer.Mailer
+	Mailer mailer.Mailer
+	// Audit is the trail of security events (pruned by the worker after
+	// HERALD_AUDIT_RETENTION).
+	Audit    *audit.Log
 	Console  *console.Service
 	Clients  *clients.Service
 	AppAdmin *appadmin.Service
@@ -29,7 +33,8 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 	cc := s.Cfg.Console
 	s.Mailer = mailer.New(mailer.Config{Host: cc.SMTPHost, Port: cc.SMTPPort, Username: cc.SMTPUsername,
 		Password: cc.SMTPPassword, From: cc.SMTPFrom, TLS: cc.SMTPTLS}, log.With("component", "mailer"))
-	s.Console = console.NewService(s.DB, s.Box, s.Mailer, captcha.New(cc.CaptchaVerifyURL, cc.CaptchaSecret),
+	s.Audit = audit.New(s.DB, log.With("component", "audit"))
+	s.Console = console.NewService(s.DB, s.Box, s.Mailer, captcha.New(cc.CaptchaVerifyURL, cc.CaptchaSecret), s.Audit,
 		log.With("component", "console"), console.Config{
 			SigningKey: secrets.Derive(s.Cfg.SecretKey, "console tokens"),
 			ConsoleURL: cc.URL, Origins: cc.Origins, AccessTTL: cc.AccessTTL, RefreshTTL: cc.RefreshTTL,
@@ -38,7 +43,7 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 			CodeHost: console.CodeHostConfig{Name: cc.CodeHostName, ClientID: cc.CodeHostClientID, ClientSecret: cc.CodeHostClientSecret,
 				AuthURL: cc.CodeHostAuthURL, TokenURL: cc.CodeHostTokenURL, APIURL: cc.CodeHostAPIURL, RedirectURL: cc.CodeHostRedirectURL},
 		})
-	s.Clients = clients.NewService(s.DB, s.Mailer, log.With("component", "clients"), cc.URL)
+	s.Clients = clients.NewService(s.DB, s.Mailer, s.Audit, log.With("component", "clients"), cc.URL)
 	s.AppAdmin = appadmin.NewService(s.DB, s.Apps, s.Users)
 	var store files.Storage
 	if cc.FilesS3Bucket != "" {
@@ -65,5 +70,6 @@ func (s *Stack) consoleHandlers() *v1.Console {
 	return &v1.Console{
 		Auth:    &web.ConsoleAuth{Console: s.Console, Clients: s.Clients},
 		Console: s.Console, Clients: s.Clients, Apps: s.Apps, AppAdmin: s.AppAdmin, Categories: s.Categories, Files: s.Files,
+		Audit: s.Audit,
 	}
 }

@@ -20,8 +20,11 @@ func Catalogue() *providers.Catalogue {
 	return providers.NewCatalogue(append(all.Kinds(), smtp.Kind(), webhook.Kind())...)
 }
 
-// providerDeps are what the providers share: an HTTP client with a timeout that refuses
-// internal addresses, since tenants choose webhook URLs (HERALD_PRIVATE_HOSTS lifts it).
+// providerDeps are what the providers share: the outbound guard, since tenants choose
+// provider destinations (webhook URLs, API base URLs, SMTP hosts), and an HTTP client with
+// a timeout that dials through it. HERALD_PRIVATE_HOSTS lists the internal hosts they may
+// reach all the same.
 func providerDeps(cfg config.Config) providers.Deps {
-	return providers.Deps{HTTP: netguard.Client(providerHTTPTimeout, cfg.PrivateHosts)}
+	guard := netguard.New(netguard.PrivateHostsSetting, cfg.PrivateHosts)
+	return providers.Deps{Guard: guard, HTTP: guard.Client(providerHTTPTimeout)}
 }

@@ -46,6 +46,7 @@ import (
 	"github.com/heraldhq/herald/topics"
 	"github.com/heraldhq/herald/users"
 	"github.com/heraldhq/herald/worker"
+	"github.com/heraldhq/herald/workflows/visibility"
 )
 
 // Stack is one process's set of connections and services.
@@ -82,6 +83,8 @@ type Stack struct {
 	ConsoleServices
 	FlowServices
 	OperationsServices
+
+	searchAttrs searchAttributes
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -115,8 +118,15 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
 	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}, OperationsServices: ops}
+	if cfg.RelayPackSize > visibility.MaxListedRequests {
+		log.Warn("packs larger than the search attribute can list: HeraldRequestId names only the first requests of a pack",
+			"HERALD_RELAY_PACK_SIZE", cfg.RelayPackSize, "listed", visibility.MaxListedRequests)
+	}
 	s.Apps = apps.NewService(d, box)
-	s.Relay = outbox.New(d, outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue}, log.With("component", "relay"), outbox.Options{
+	starter := outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue, RegisterSearchAttributes: func(ctx context.Context) error {
+		return visibility.Register(ctx, tc, cfg.TemporalNamespace)
+	}}
+	s.Relay = outbox.New(d, starter, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 		BusyRuns: cfg.RelayBusyRuns, BusyWindow: cfg.RelayBusyWindow,
 		Trace: s.relayTrace(),
@@ -225,8 +235,12 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
 		Metrics: s.deliveryMetrics()}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
+	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
 	// worker joins as soon as it does.
+	if err := s.EnsureSearchAttributes(ctx); err != nil {
+		return nil // ctx ended
+	}
 	wait := 500 * time.Millisecond
 	for {
 		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
@@ -247,8 +261,14 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	}
 }
 
-// RunRelay runs the outbox relay until ctx ends.
-func (s *Stack) RunRelay(ctx context.Context) error { return s.Relay.Run(ctx) }
+// RunRelay runs the outbox relay until ctx ends, once Herald's search attributes are
+// registered (the runs it starts carry them).
+func (s *Stack) RunRelay(ctx context.Context) error {
+	if err := s.EnsureSearchAttributes(ctx); err != nil {
+		return nil // ctx ended
+	}
+	return s.Relay.Run(ctx)
+}
 
 // SecretKey returns the configured secret key or, failing that, the one kept in the data
 // directory by `herald dev`. With generate set (dev only) it creates that file when missing.

@@ -152,16 +152,28 @@ func (b *Bundle) Has(channel string) bool {
 // channel has batching content, that content is rendered instead. Errors name the channel,
 // field and line.
 func (b *Bundle) Render(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
-	return b.render(ctx, channel, data, false)
+	return b.render(ctx, channel, data, false, nil)
 }
 
 // RenderBatch renders a channel's content after a digest step: the content's batching form
 // when it has one, else its regular form. data carries batch {count, items}.
 func (b *Bundle) RenderBatch(ctx context.Context, channel string, data map[string]any) (Rendered, error) {
-	return b.render(ctx, channel, data, true)
+	return b.render(ctx, channel, data, true, nil)
 }
 
-func (b *Bundle) render(ctx context.Context, channel string, data map[string]any, batch bool) (Rendered, error) {
+// missingFunc is told, for a preview, of each reference a field (or the layout: field
+// layout.html or layout.text) makes to data the template data does not hold.
+type missingFunc func(field string, m render.Missing)
+
+// hook is the render option of one field: nil without a missingFunc.
+func (w missingFunc) hook(field string) func(render.Missing) {
+	if w == nil {
+		return nil
+	}
+	return func(m render.Missing) { w(field, m) }
+}
+
+func (b *Bundle) render(ctx context.Context, channel string, data map[string]any, batch bool, warn missingFunc) (Rendered, error) {
 	if b.Identifier == "" {
 		return b.fromNotification(channel, data)
 	}
@@ -185,7 +197,7 @@ func (b *Bundle) render(ctx context.Context, channel string, data map[string]any
 		if !ok {
 			return "", nil
 		}
-		out, err := t.Execute(data, render.Options{HTML: asHTML, Translate: tr})
+		out, err := t.Execute(data, render.Options{HTML: asHTML, Translate: tr, Missing: warn.hook(name)})
 		if err != nil {
 			return "", fmt.Errorf("%s.%s: %w", channel, name, err)
 		}
@@ -206,7 +218,7 @@ func (b *Bundle) render(ctx context.Context, channel string, data map[string]any
 		set(&r.HTML, "html", true)
 		set(&r.Text, "text", false)
 		if len(errs) == 0 && c.layout != nil {
-			r.HTML, r.Text, err = wrap(c.layout, data, r.HTML, r.Text, tr)
+			r.HTML, r.Text, err = wrap(c.layout, data, r.HTML, r.Text, tr, warn)
 			if err != nil {
 				errs = append(errs, err)
 			}
@@ -229,19 +241,19 @@ func (b *Bundle) render(ctx context.Context, channel string, data map[string]any
 }
 
 // wrap puts rendered email bodies into a layout.
-func wrap(l *compiledLayout, data map[string]any, body, text string, tr func(string) (string, bool)) (string, string, error) {
+func wrap(l *compiledLayout, data map[string]any, body, text string, tr func(string) (string, bool), warn missingFunc) (string, string, error) {
 	var err error
 	if body != "" && l.html != nil {
 		d := maps.Clone(data)
 		d["content"] = body
-		if body, err = l.html.Execute(d, render.Options{HTML: true, Translate: tr}); err != nil {
+		if body, err = l.html.Execute(d, render.Options{HTML: true, Translate: tr, Missing: warn.hook("layout.html")}); err != nil {
 			return "", "", fmt.Errorf("layout html: %w", err)
 		}
 	}
 	if text != "" && l.text != nil {
 		d := maps.Clone(data)
 		d["content"] = text
-		if text, err = l.text.Execute(d, render.Options{Translate: tr}); err != nil {
+		if text, err = l.text.Execute(d, render.Options{Translate: tr, Missing: warn.hook("layout.text")}); err != nil {
 			return "", "", fmt.Errorf("layout text: %w", err)
 		}
 	}
@@ -258,7 +270,7 @@ func (b *Bundle) fromNotification(channel string, data map[string]any) (Rendered
 		if b.defaultLay != nil {
 			body := "<p>" + strings.ReplaceAll(html.EscapeString(n.Message), "\n", "<br>") + "</p>"
 			var err error
-			if r.HTML, r.Text, err = wrap(b.defaultLay, data, body, n.Message, nil); err != nil {
+			if r.HTML, r.Text, err = wrap(b.defaultLay, data, body, n.Message, nil, nil); err != nil {
 				return Rendered{}, err
 			}
 		}

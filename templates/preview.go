@@ -36,11 +36,34 @@ type PreviewContent struct {
 	URL     string `json:"url,omitempty"`
 }
 
-// Preview is a template rendered with sample data: the content per channel, and the error
-// of each channel that did not render.
+// Preview is a template rendered with sample data: the content per channel, the error of
+// each channel that did not render, and a warning for each variable the template uses that
+// the sample data does not hold (it rendered blank).
 type Preview struct {
 	Channels map[string]PreviewContent `json:"channels"`
 	Errors   map[string]string         `json:"errors"`
+	Warnings []PreviewWarning          `json:"warnings"`
+}
+
+// PreviewWarning is a variable a channel's content (or its layout) prints, or loops over
+// without an {{else}}, that the sample data does not hold, so it rendered blank. Variable
+// is the path from the root of the template data, whatever block it is written in:
+// {{firstName}} inside {{#with user.profile}} is user.profile.firstName, and the elements
+// of an {{#each}} are [*] (data.items[*].price). A variable present with the value null,
+// and a test in {{#if}}/{{#unless}}, do not warn. One warning per channel, field and
+// variable, at the first line that uses it.
+type PreviewWarning struct {
+	Channel string `json:"channel"`
+	// Field is the content field (subject, html, text, title, message, body, icon, url) or
+	// the layout's (layout.html, layout.text).
+	Field    string `json:"field"`
+	Variable string `json:"variable"`
+	Line     int    `json:"line"`
+	// Translation is the key of the {{t}} translation that uses the variable, if any; Line
+	// is then the line of the {{t}} tag.
+	Translation string `json:"translation,omitempty"`
+	// Message says it in a sentence: "variable user.profile.firstName is not in the data".
+	Message string `json:"message"`
 }
 
 // Preview renders a stored template with sample data, as delivery would for one recipient
@@ -83,12 +106,23 @@ func (s *Service) Preview(ctx context.Context, appID, templateID int64, in Previ
 			return Preview{}, herald.Invalid("batch cannot be read: " + err.Error())
 		}
 	}
-	out := Preview{Channels: map[string]PreviewContent{}, Errors: map[string]string{}}
+	out := Preview{Channels: map[string]PreviewContent{}, Errors: map[string]string{}, Warnings: []PreviewWarning{}}
+	type seenKey struct{ channel, field, variable, translation string }
+	seen := map[seenKey]bool{}
 	for _, ch := range b.Channels() {
 		if len(in.Channels) > 0 && !slices.Contains(in.Channels, ch) {
 			continue
 		}
-		r, err := b.Render(ctx, ch, data)
+		warn := func(field string, m render.Missing) {
+			k := seenKey{ch, field, m.Path, m.Translation}
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+			out.Warnings = append(out.Warnings, PreviewWarning{Channel: ch, Field: field, Variable: m.Path, Line: m.Line,
+				Translation: m.Translation, Message: "variable " + m.Path + " is not in the data"})
+		}
+		r, err := b.render(ctx, ch, data, false, warn)
 		if err != nil {
 			out.Errors[ch] = err.Error()
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -32,9 +33,13 @@ func BenchmarkRelayClaim(b *testing.B) {
 				}
 				b.StartTimer()
 				err := f.d.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
-					ids, err := q.ClaimFreshRequests(ctx, 100)
+					rows, err := q.ClaimFreshRequests(ctx, 100)
 					if err != nil {
 						return err
+					}
+					ids := make([]uuid.UUID, len(rows))
+					for i, r := range rows {
+						ids[i] = r.ID
 					}
 					if err := q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{WorkflowID: &wf, LeaseSeconds: 30, Ids: ids}); err != nil {
 						return err

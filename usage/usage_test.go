@@ -28,7 +28,7 @@ import (
 // nopStarter starts nothing and always succeeds.
 type nopStarter struct{ started atomic.Int64 }
 
-func (s *nopStarter) Start(_ context.Context, _ string, ids []uuid.UUID) error {
+func (s *nopStarter) Start(_ context.Context, _ string, ids []uuid.UUID, _ []int64) error {
 	s.started.Add(int64(len(ids)))
 	return nil
 }

@@ -9,13 +9,14 @@ import (
 	js "github.com/heraldhq/herald/jsonshape"
 )
 
-// FuzzApplyPatch checks JSON Patch application (PATCH /profile) on arbitrary profiles and
-// patches: it never panics; a refusal is a 400 naming the problem; and an applied patch
+// FuzzApplyPatch checks PATCH /profile bodies (JSON Patch arrays and JSON Merge Patch
+// objects) on arbitrary profiles: it never panics; a refusal is a 400 naming the problem; and an applied patch
 // yields a valid profile (a JSON object without an identifier key, within the size
 // limit), so nothing invalid can reach the store. Seeds are in
 // testdata/fuzz/FuzzApplyPatch; `go test -fuzz FuzzApplyPatch ./users/` explores further.
 func FuzzApplyPatch(f *testing.F) {
 	f.Add([]byte(`{"name":"Ann"}`), []byte(`[{"op":"add","path":"/tags","value":["a"]}]`))
+	f.Add([]byte(`{"name":"Ann","a":{"b":1}}`), []byte(`{"name":null,"a":{"b":null,"c":[1]},"identifier":null}`))
 	f.Fuzz(func(t *testing.T, profile, patch []byte) {
 		if js.Kind(profile) != "object" || !json.Valid(profile) {
 			return // stored profiles are always objects

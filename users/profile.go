@@ -52,14 +52,17 @@ func (s *Service) MergeProfile(ctx context.Context, appID int64, identifier stri
 	return u.Profile, err
 }
 
-// PatchProfile applies an RFC 6902 JSON Patch to the user's profile (PATCH /profile),
-// creating the user when needed. The patch applies in full or not at all: a failing test
-// operation, a path that does not exist, or a result that is not a valid profile is a 400
-// and leaves the profile unchanged.
+// PatchProfile changes the user's profile (PATCH /profile), creating the user when needed.
+// The body's shape picks the format: an array is an RFC 6902 JSON Patch, an object an RFC
+// 7386 JSON Merge Patch (its keys replace the profile's, null removes a key, nested objects
+// merge), which is what the published SDKs send; anything else is a 400. The patch applies
+// in full or not at all: a failing test operation, a path that does not exist, or a result
+// that is not a valid profile (one with the key identifier, or too large) is a 400 and
+// leaves the profile unchanged.
 func (s *Service) PatchProfile(ctx context.Context, appID int64, identifier string, body []byte) (json.RawMessage, error) {
 	var p herald.Problems
 	CheckIdentifier("user id", identifier, &p)
-	patch := parsePatch(body, &p)
+	apply := parseProfilePatch(body, &p)
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
@@ -71,7 +74,7 @@ func (s *Service) PatchProfile(ctx context.Context, appID int64, identifier stri
 		if err != nil {
 			return db.MapError(err)
 		}
-		doc, err := applyPatch(u.Profile, patch)
+		doc, err := apply(u.Profile)
 		if err != nil {
 			return err
 		}
@@ -82,17 +85,55 @@ func (s *Service) PatchProfile(ctx context.Context, appID int64, identifier stri
 	return out, err
 }
 
-// ApplyPatch applies the JSON Patch document body to a profile, as PATCH /profile does,
-// and returns the patched profile, or a 400 error naming every malformed operation, the
-// operation that cannot be applied, or why the result is not a valid profile. It touches
-// no storage: the store applies it to the locked row.
+// ApplyPatch applies a PATCH /profile body (a JSON Patch array or a JSON Merge Patch
+// object) to a profile, as PATCH /profile does, and returns the patched profile, or a 400
+// error naming every malformed operation, the operation that cannot be applied, or why
+// the result is not a valid profile. It touches no storage: the store applies it to the
+// locked row.
 func ApplyPatch(profile json.RawMessage, body []byte) (json.RawMessage, error) {
 	var p herald.Problems
-	patch := parsePatch(body, &p)
+	apply := parseProfilePatch(body, &p)
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	return applyPatch(profile, patch)
+	return apply(profile)
+}
+
+// parseProfilePatch checks a PATCH /profile body, recording every problem, and returns
+// the function that applies it to a stored profile (nil when there is a problem).
+func parseProfilePatch(body []byte, p *herald.Problems) func(json.RawMessage) (json.RawMessage, error) {
+	switch js.Kind(body) {
+	case "array":
+		patch := parsePatch(body, p)
+		if patch == nil {
+			return nil
+		}
+		return func(profile json.RawMessage) (json.RawMessage, error) { return applyPatch(profile, patch) }
+	case "object":
+		if js.Fields(body) == nil {
+			p.Addf("body must be valid JSON")
+			return nil
+		}
+		return func(profile json.RawMessage) (json.RawMessage, error) { return applyMergePatch(profile, body) }
+	default:
+		p.Addf("body must be an array of JSON Patch operations (RFC 6902) or an object of profile keys to merge (JSON Merge Patch, RFC 7386)")
+		return nil
+	}
+}
+
+// applyMergePatch applies an RFC 7386 merge patch (an object) to a profile and checks the
+// result.
+func applyMergePatch(profile json.RawMessage, patch []byte) (json.RawMessage, error) {
+	doc, err := jsonpatch.MergePatch(profile, patch)
+	if err != nil {
+		return nil, herald.Invalid("body cannot be merged into the profile: " + err.Error())
+	}
+	var probs herald.Problems
+	CheckProfile("the patched profile", doc, &probs)
+	if err := probs.Err(); err != nil {
+		return nil, err
+	}
+	return doc, nil
 }
 
 func applyPatch(profile json.RawMessage, patch jsonpatch.Patch) (json.RawMessage, error) {

@@ -46,25 +46,32 @@ type Activities struct {
 
 // Register adds Herald's workflows and activities to a worker or a test environment.
 func Register(r worker.Registry, a Activities) {
-	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
+	RegisterWorkflows(r)
 	r.RegisterActivityWithOptions(a.Delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.RecordGiveUps, activity.RegisterOptions{Name: send.GiveUpActivityName})
 
-	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
 	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})
 	r.RegisterActivityWithOptions(a.Schedules.BeginScheduledSend, activity.RegisterOptions{Name: schedule.BeginSendActivityName})
 
 	registerFlows(r, a)
 }
 
-// registerFlows adds the interpreter of user-defined workflows, its digest collector, its
-// recurring trigger and their activities.
-func registerFlows(r worker.Registry, a Activities) {
+// RegisterWorkflows adds Herald's workflows under their registered names: the worker does
+// it through Register, and the replay test (workflows/replay_test.go) registers exactly the
+// same for replaying recorded histories.
+func RegisterWorkflows(r worker.WorkflowRegistry) {
+	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
+	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
 	r.RegisterWorkflowWithOptions(flow.Workflow, workflow.RegisterOptions{Name: flow.WorkflowName})
 	r.RegisterWorkflowWithOptions(flow.DigestWorkflow, workflow.RegisterOptions{Name: flow.DigestWorkflowName})
 	r.RegisterWorkflowWithOptions(flow.RecurringWorkflow, workflow.RegisterOptions{Name: flow.RecurringWorkflowName})
+}
+
+// registerFlows adds the activities of user-defined workflows (the interpreter, its digest
+// collector and its recurring trigger).
+func registerFlows(r worker.Registry, a Activities) {
 	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flow.DeliverStepActivity})
 	for name, fn := range map[string]any{
 		flow.StepStatesActivity:    a.Flows.StepStates,

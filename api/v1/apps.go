@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/audit"
 )
 
 func (h *Console) getApp(c *fiber.Ctx, s appScope) error {
@@ -49,6 +50,9 @@ func (h *Console) appSecret(c *fiber.Ctx, s appScope) error {
 	if err != nil {
 		return err
 	}
+	if err := h.recordApp(c, s, audit.AppSecretRevealed, app.Name, nil); err != nil {
+		return err
+	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(app)
 }
@@ -57,6 +61,9 @@ func (h *Console) appSecret(c *fiber.Ctx, s appScope) error {
 func (h *Console) newRSAKey(c *fiber.Ctx, s appScope) error {
 	app, err := h.Apps.NewRSAKey(c.UserContext(), s.ClientID, s.AppID)
 	if err != nil {
+		return err
+	}
+	if err := h.recordApp(c, s, audit.AppRSAKeyGenerated, app.Name, map[string]any{"privateKeyShown": true}); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")

@@ -1,8 +1,10 @@
 package v1_test
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/heraldhq/herald/config"
@@ -30,9 +32,68 @@ func TestSignUpRejectsBadBodies(t *testing.T) {
 	if err := e.Stack.DB.Pool.QueryRow(t.Context(), "SELECT count(*) FROM console_users").Scan(&n); err != nil || n != 0 {
 		t.Errorf("bad sign-ups wrote %d users (%v)", n, err)
 	}
+}
+
+// TestSignUpDoesNotTellWhetherAnAddressIsTaken: signing up with a taken address answers
+// exactly as for a new one (201, the same body), changes nothing of the account, and
+// emails its owner instead; signing in with the password just chosen then fails the same
+// way for both, so the pair of calls cannot probe addresses either.
+func TestSignUpDoesNotTellWhetherAnAddressIsTaken(t *testing.T) {
+	e := newEnv(t)
 	e.signUp(t, "bo@example.com")
-	if res := e.Do("POST", "/v1/auth/signup?redirect=/w", map[string]string{"email": "BO@example.com", "password": password}, nil); res.Status != 409 {
-		t.Errorf("duplicate email: %d %s", res.Status, res.Body)
+	chosen := "an attacker's password"
+	answer := func(email string) (int, map[string]any) {
+		res := e.Do("POST", "/v1/auth/signup?redirect=/w", map[string]string{"email": email, "password": chosen, "name": "X"}, nil)
+		m := res.Map(t)
+		if m["email"] != email {
+			t.Errorf("%s: answer names %v", email, m["email"])
+		}
+		delete(m, "email")
+		return res.Status, m
+	}
+	takenStatus, taken := answer("BO@example.com")
+	newStatus, fresh := answer("new@example.com")
+	if takenStatus != 201 || newStatus != 201 || fmt.Sprint(taken) != fmt.Sprint(fresh) {
+		t.Errorf("taken: %d %v; new: %d %v", takenStatus, taken, newStatus, fresh)
+	}
+	if _, ok := fresh["user"]; ok {
+		t.Errorf("the answer shows the account: %v", fresh)
+	}
+	var n int
+	if err := e.Stack.DB.Pool.QueryRow(t.Context(), "SELECT count(*) FROM console_users WHERE lower(email) = 'bo@example.com'").Scan(&n); err != nil || n != 1 {
+		t.Errorf("%d accounts for bo (%v)", n, err)
+	}
+	// The owner of the taken address hears of it; the new address gets its verification link.
+	mail := e.Mail.Last(t, "bo@example.com")
+	if !strings.Contains(mail.Subject(), "Someone tried to sign up") || !strings.Contains(mail.Body(), "https://console.example.com/forgot-password") {
+		t.Errorf("email to the taken address: %q %s", mail.Subject(), mail.Body())
+	}
+	if !strings.Contains(e.Mail.Last(t, "new@example.com").Subject(), "Verify") {
+		t.Error("no verification email to the new address")
+	}
+	// The account keeps its password; the chosen one fails the same way as on the new,
+	// unverified account.
+	e.signIn(t, "bo@example.com")
+	in := func(email string) string {
+		res := must(t, e.Do("POST", "/v1/auth?redirect=/", map[string]string{"email": email, "password": chosen}, nil), 401, "sign in "+email)
+		return string(res.Body)
+	}
+	if a, b := in("bo@example.com"), in("new@example.com"); a != b {
+		t.Errorf("sign-in tells the accounts apart: %s vs %s", a, b)
+	}
+	// Signing up again with an address not verified yet sends its owner a fresh link in the
+	// same notice, which verifies the account (with its first password).
+	must(t, e.Do("POST", "/v1/auth/signup?redirect=/w", map[string]string{"email": "new@example.com", "password": "a third password"}, nil), 201, "sign up again")
+	again := e.Mail.Last(t, "new@example.com")
+	if !strings.Contains(again.Subject(), "Someone tried to sign up") {
+		t.Errorf("second sign-up email %q", again.Subject())
+	}
+	must(t, e.Do("POST", "/v1/auth/verify/"+again.Find(t, `verificationCode=([A-Za-z0-9_-]+)`), nil, nil), 200, "verify from the notice")
+	must(t, e.Do("POST", "/v1/auth?redirect=/", map[string]string{"email": "new@example.com", "password": chosen}, nil), 200, "sign in with the first password")
+	// The attempt is on bo's record (bo belongs to no client yet: operators only).
+	var action string
+	if err := e.Stack.DB.Pool.QueryRow(t.Context(), "SELECT action FROM audit_events WHERE action = 'auth.signup_existing_email' AND target_label = 'bo@example.com'").Scan(&action); err != nil {
+		t.Errorf("no audit event for the attempt: %v", err)
 	}
 }
 
@@ -168,8 +229,9 @@ func TestPasswordResetAndResend(t *testing.T) {
 	}
 	must(t, e.Do("POST", "/v1/auth?redirect=/", map[string]string{"email": "hal@example.com", "password": "a brand new password"}, nil), 200, "new password")
 
-	// Requested emails are limited to 5 per address, known or not (hal has used one).
-	for addr, n := range map[string]int{"hal@example.com": 4, "ghost@example.com": 5} {
+	// Requested emails are limited to 5 per address, known or not (hal has used two: its
+	// sign-up and one reset).
+	for addr, n := range map[string]int{"hal@example.com": 3, "ghost@example.com": 5} {
 		for i := range n {
 			if res := e.Do("POST", "/v1/auth/passwordResetRequests?redirect=/reset", map[string]string{"email": addr}, nil); res.Status != 201 {
 				t.Fatalf("%s request %d: %d", addr, i+1, res.Status)
@@ -213,5 +275,22 @@ func TestOnboardingAndAccount(t *testing.T) {
 	}
 	if res := e.Do("PATCH", "/v1/clientUsers/"+id, map[string]string{"name": "x"}, bearer(other)); res.Status != 404 {
 		t.Errorf("renaming a stranger: %d", res.Status)
+	}
+}
+
+// TestInvalidUTF8IsRefused: {"name": "\xff\xfe\xfd"} is refused with the 400 a NUL
+// character gets, instead of being stored as replacement characters.
+func TestInvalidUTF8IsRefused(t *testing.T) {
+	e := newEnv(t)
+	tok := e.user(t, "utf@example.com")
+	for _, body := range []string{"{\"name\":\"\xff\xfe\xfd\"}", `{"name":"a\u0000b"}`} {
+		res := must(t, e.Do("POST", "/v1/clients", body, bearer(tok)), 400, "bad text")
+		if got := errMessages(t, res); !slices.Equal(got, []string{"text must be valid UTF-8 without NUL characters"}) {
+			t.Errorf("%q: %q", body, got)
+		}
+	}
+	var n int
+	if err := e.Stack.DB.Pool.QueryRow(t.Context(), "SELECT count(*) FROM clients").Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d clients stored (%v)", n, err)
 	}
 }

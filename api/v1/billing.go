@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -136,9 +137,14 @@ func (h *Operations) invoices(c *fiber.Ctx, clientID int64) error {
 }
 
 // paymentsWebhook applies a signed event of the payment provider: 201 true when applied,
-// 200 false for an event id seen before (acknowledged, not applied again).
+// 200 false for an event id seen before (acknowledged, not applied again). Without billing
+// it is a 503 whose Retry-After is an hour: the condition lasts until the operator
+// configures billing, so the provider should not retry every second.
 func (h *Operations) paymentsWebhook(c *fiber.Ctx) error {
 	applied, clientID, err := h.Billing.HandleWebhook(c.UserContext(), c.Body(), c.Get(billing.SignatureHeader))
+	if errors.Is(err, billing.ErrWebhookUnconfigured) {
+		c.Set(fiber.HeaderRetryAfter, "3600")
+	}
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,19 @@ func TestBillingOffAnswersWithTheFreePlan(t *testing.T) {
 	wantError(t, e.Do("GET", a.clientPath("/setupIntent"), nil, bearer(a.tok)), 404, off)
 	wantError(t, e.Do("POST", a.clientPath("/paymentMethod/pm_1/default"), nil, bearer(a.tok)), 404, "payment method not found")
 	wantError(t, e.Do("DELETE", a.clientPath("/paymentMethod/pm_1"), nil, bearer(a.tok)), 404, "payment method not found")
-	wantError(t, e.hook([]byte(`{}`), time.Now()), 404, off)
+	// The payment webhook exists without billing: a JSON 503 saying why, signed or not,
+	// with a Retry-After of an hour rather than the usual second.
+	unconfigured := "billing is not configured on this installation (HERALD_BILLING_PROVIDER=none): payment events are not accepted"
+	for what, res := range map[string]*stacktest.Response{
+		"signed event":   e.hook([]byte(`{"id":"evt_1","type":"invoice.paid"}`), time.Now()),
+		"unsigned event": e.Do("POST", "/v1/webhook/payments", `{"id":"evt_1"}`, nil),
+		"empty body":     e.Do("POST", "/v1/webhook/payments", nil, nil),
+	} {
+		wantError(t, res, 503, unconfigured)
+		if ct, ra := res.Header.Get("Content-Type"), res.Header.Get("Retry-After"); ct != "application/json" || ra != "3600" {
+			t.Errorf("%s: Content-Type %q, Retry-After %q", what, ct, ra)
+		}
+	}
 }
 
 func TestStripeSubscriptionLifecycle(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/jsonshape"
 )
@@ -119,6 +120,9 @@ func (h *Console) createApp(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if err := h.recordApp(c, appScope{AppID: app.ID, ClientID: id}, audit.AppCreated, app.Name, map[string]any{"secretShown": app.APISecret != ""}); err != nil {
+		return err
+	}
 	return c.Status(fiber.StatusCreated).JSON(app)
 }
 
@@ -141,6 +145,9 @@ func (h *Console) initializeEnvironment(c *fiber.Ctx) error {
 		for _, name := range []string{"Development", "Production"} {
 			app, err := h.Apps.CreateInClient(c.UserContext(), id, name)
 			if err != nil {
+				return err
+			}
+			if err := h.recordApp(c, appScope{AppID: app.ID, ClientID: id}, audit.AppCreated, app.Name, map[string]any{"secretShown": app.APISecret != ""}); err != nil {
 				return err
 			}
 			list = append(list, app)

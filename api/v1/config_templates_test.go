@@ -125,8 +125,12 @@ func TestTemplateRoutes(t *testing.T) {
 				var p struct {
 					Channels map[string]map[string]string
 					Errors   map[string]string
+					Warnings []any
 				}
 				res.JSON(t, &p)
+				if p.Warnings == nil || len(p.Warnings) != 0 {
+					t.Errorf("complete data must give an empty warnings list: %s", res.Body)
+				}
 				e := p.Channels["email"]
 				if e["subject"] != "Order #7" || e["html"] != "<main>Development: <p>Bonjour Zoë</p></main>" || e["text"] != "Bonjour Zoë -- Development" ||
 					p.Channels["inApp"]["title"] != "Shipped #7" || p.Channels["inApp"]["url"] != "/orders/7" || p.Channels["sms"]["body"] != "Shipped 7" || len(p.Errors) != 0 {

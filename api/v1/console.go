@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/appadmin"
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/audit"
 	"github.com/heraldhq/herald/categories"
 	"github.com/heraldhq/herald/clients"
 	"github.com/heraldhq/herald/console"
@@ -26,6 +27,8 @@ type Console struct {
 	AppAdmin   *appadmin.Service
 	Categories *categories.Service
 	Files      *files.Service
+	// Audit is the audit log read by GET /v1/auditLogs.
+	Audit *audit.Log
 }
 
 // Register mounts the routes on r (the /v1 group). Each route names its credentials here;
@@ -75,6 +78,7 @@ func (h *Console) Register(r fiber.Router) {
 	r.Get("/clients/:clientId/cli-token", member, h.listCLITokens)
 	r.Post("/clients/:clientId/cli-token", session, h.createCLIToken)
 	r.Delete("/clients/:clientId/cli-token/:tokenId", member, h.revokeCLIToken)
+	r.Get("/auditLogs", member, h.listAuditLogs)
 
 	r.Get("/invitations/:code", h.getInvitation)
 	r.Get("/invitations/:code/accept", session, h.acceptInvitation)

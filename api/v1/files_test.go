@@ -191,3 +191,56 @@ func TestFilesOnS3(t *testing.T) {
 		t.Error("object still in the bucket")
 	}
 }
+
+// TestUploadNamesTakeTheDetectedExtension: a GIF header followed by HTML, uploaded as
+// x.html, is accepted as image/gif and stored as …-x.gif, on disk and in an object store,
+// so a store or CDN that types by extension serves an image, never a page.
+func TestUploadNamesTakeTheDetectedExtension(t *testing.T) {
+	polyglot := []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00<html><script>alert(document.domain)</script></html>")
+	dir := t.TempDir()
+	e := newEnv(t, func(c *config.Config) { c.Console.FilesDir = dir })
+	tok := e.user(t, "ext@example.com")
+	e.client(t, tok, "Acme")
+	for original, want := range map[string]string{"x.html": "-x.gif", "x.html.gif": "-x-html.gif", "x.svg": "-x.gif", "x": "-x.gif", "x.GIF": "-x.gif"} {
+		f := must(t, e.upload(t, tok, original, polyglot, nil), 201, "upload "+original).Map(t)
+		name := f["filename"].(string)
+		if f["contentType"] != "image/gif" || !strings.HasSuffix(name, want) || f["originalName"] != original {
+			t.Errorf("%s: stored as %q (%v), want …%s", original, name, f["contentType"], want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "uploads", name)); err != nil {
+			t.Errorf("%s: not on disk as %s: %v", original, name, err)
+		}
+		res := must(t, e.Do("GET", "/v1/files/uploads/"+name, nil, nil), 200, "serve "+original)
+		if res.Header.Get("Content-Type") != "image/gif" {
+			t.Errorf("%s served as %q", original, res.Header.Get("Content-Type"))
+		}
+	}
+	// Layout HTML keeps .html only because it is detected as HTML; text named .html is .txt.
+	lay := must(t, e.upload(t, tok, "note.html", []byte("just some text"), map[string]string{"folder": "layouts"}), 201, "text layout").Map(t)
+	if name := lay["filename"].(string); !strings.HasSuffix(name, "-note.txt") {
+		t.Errorf("text named note.html stored as %q", name)
+	}
+
+	// In an object store the key carries the detected extension too.
+	backend := s3mem.New()
+	if err := backend.CreateBucket("ext-bucket"); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gofakes3.New(backend).Server())
+	defer srv.Close()
+	s3e := newEnv(t, func(c *config.Config) {
+		c.Console.FilesS3Endpoint, c.Console.FilesS3Bucket = strings.TrimPrefix(srv.URL, "http://"), "ext-bucket"
+		c.Console.FilesS3Region, c.Console.FilesS3AccessKey, c.Console.FilesS3SecretKey = "us-east-1", "k", "s"
+		c.Console.FilesS3Insecure, c.Console.FilesS3PathStyle = true, true
+	})
+	stok := s3e.user(t, "ext3@example.com")
+	s3e.client(t, stok, "Acme")
+	name := must(t, s3e.upload(t, stok, "x.html", polyglot, nil), 201, "s3 upload").Map(t)["filename"].(string)
+	obj, err := backend.HeadObject("ext-bucket", "uploads/"+name)
+	if err != nil {
+		t.Fatalf("object %s not in the bucket: %v", name, err)
+	}
+	if !strings.HasSuffix(name, "-x.gif") || obj.Metadata["Content-Type"] != "image/gif" {
+		t.Errorf("object %s stored with metadata %v", name, obj.Metadata)
+	}
+}

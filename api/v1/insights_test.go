@@ -100,6 +100,8 @@ func TestConsoleTestSend(t *testing.T) {
 	wantMessages(t, e.Do("POST", a.appPath("/notifications"), `{"notification":{"title":5},"sendTo":{"recipients":[]}}`, bearer(dev)),
 		"notification.title must be a string")
 	wantMessages(t, e.Do("POST", a.appPath("/notifications"), `[]`, bearer(dev)), "body must be a JSON object")
+	wantError(t, e.Do("POST", a.appPath("/notifications"), `{"notification":{"workflow":{"identifier":"ghost"}},"sendTo":{"recipients":["ann"]}}`, bearer(dev)),
+		422, `notification.workflow: workflow "ghost" does not exist in this app`)
 	wantError(t, e.Do("POST", a.appPath("/notifications"), sendBody, bearer(viewer)), 403, "this needs the developer role (or higher) on the client; yours is viewer")
 	if res := e.Do("POST", a.appPath("/notifications"), sendBody, bearer(b.tok)); res.Status != 404 {
 		t.Errorf("another client's app: %d", res.Status)

@@ -30,6 +30,8 @@ type operation struct {
 	// auth is "" (none), "session", "member" (session or CLI token) or "challenge".
 	auth  string
 	query []queryParam
+	// headers are request headers the route reads (beyond credentials).
+	headers []queryParam
 	// body names a schema, "multipart" for a file upload, or "" for none.
 	body string
 	// status and resp describe the success answer; resp "" means no schema is given.
@@ -112,6 +114,9 @@ func (op operation) render() map[string]any {
 	}
 	for _, q := range op.query {
 		params = append(params, map[string]any{"name": q.name, "in": "query", "required": q.required, "description": q.desc, "schema": map[string]any{"type": q.typ}})
+	}
+	for _, h := range op.headers {
+		params = append(params, map[string]any{"name": h.name, "in": "header", "required": h.required, "description": h.desc, "schema": map[string]any{"type": h.typ}})
 	}
 	if len(params) > 0 {
 		out["parameters"] = params

@@ -75,7 +75,15 @@ var configSchemas = map[string]any{
 	"TemplatePreview": object(nil, map[string]any{
 		"channels": map[string]any{"type": "object", "additionalProperties": object(nil, map[string]any{"subject": str(""), "html": str(""), "text": str(""),
 			"title": str(""), "message": str(""), "body": str(""), "icon": str(""), "url": str("")})},
-		"errors": map[string]any{"type": "object", "additionalProperties": str("the channel's rendering error")}}),
+		"errors": map[string]any{"type": "object", "additionalProperties": str("the channel's rendering error")},
+		"warnings": arrayOf(object([]string{"channel", "field", "variable", "line", "message"}, map[string]any{
+			"channel":     str("the channel whose content uses the variable"),
+			"field":       str("the content field (subject, html, text, title, message, body, icon, url) or the layout's (layout.html, layout.text)"),
+			"variable":    str("the path from the root of the template data, through {{#with}} and {{#each}} (elements are [*]): data.items[*].price"),
+			"line":        integer(),
+			"translation": str("the key of the {{t}} translation that uses the variable, if any"),
+			"message":     str("variable <variable> is not in the data"),
+		}))}),
 
 	"CreateLayoutDTO": object([]string{"identifier", "html"}, map[string]any{"identifier": str(""), "name": str(""), "html": str("must contain {{{content}}}"),
 		"text": str("default {{{content}}}"), "default": map[string]any{"type": "boolean", "description": "make it the app's default layout"}}),

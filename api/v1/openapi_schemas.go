@@ -1,5 +1,7 @@
 package v1
 
+import "github.com/heraldhq/herald/audit"
+
 // Schema helpers.
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 func integer() map[string]any        { return map[string]any{"type": "integer"} }
@@ -34,7 +36,7 @@ var schemas = map[string]any{
 	"LoginByEmailDto": object([]string{"email", "password"}, map[string]any{"email": str("account email (case-insensitive)"), "password": str("")}),
 	"SignUpWithCaptchaDTO": object([]string{"email", "password"}, map[string]any{"email": str(""), "password": str("8 to 128 characters"),
 		"name": str("at most 100 characters"), "captchaToken": str("required when HERALD_CAPTCHA_SECRET is set")}),
-	"SignedUp":                   object(nil, map[string]any{"user": ref("ClientUserEntity"), "verificationRequired": boolean(), "redirect": str("")}),
+	"SignedUp":                   object(nil, map[string]any{"email": str("as sent"), "verificationRequired": boolean(), "redirect": str("")}),
 	"ResendVerificationEmailDTO": object([]string{"email"}, map[string]any{"email": str("")}),
 	"ResetPasswordDTO":           object([]string{"code", "password"}, map[string]any{"code": str("the emailed reset code"), "password": str("8 to 128 characters")}),
 	"RefreshDto":                 object([]string{"refreshToken"}, map[string]any{"refreshToken": str("hrt_…")}),
@@ -53,9 +55,17 @@ var schemas = map[string]any{
 	"LoginWithRecoveryDto": object([]string{"recoveryCode"}, map[string]any{"recoveryCode": str("one of the recovery codes")}),
 	"TwoFactorEnabled":     object(nil, map[string]any{"enabled": boolean(), "recoveryCodes": arrayOf(str(""))}),
 	"TwoFactorDisabled":    object(nil, map[string]any{"enabled": boolean()}),
-	"RecoveryCodes":        object(nil, map[string]any{"recoveryCodes": arrayOf(str(""))}),
-	"CodeHostStart":        object(nil, map[string]any{"url": str("send the browser here"), "state": str("hand back with the code")}),
-	"CodeHostSignInDto":    object([]string{"code", "state"}, map[string]any{"code": str("authorization code"), "state": str("from GET /v1/ee/auth/codehost")}),
+	"RecoveryCodes": object(nil, map[string]any{"recoveryCodes": arrayOf(str("only when a new set was issued")),
+		"remaining": integer(), "total": integer()}),
+	"AuditLogEntry": object(nil, map[string]any{"id": integer(), "clientId": integer(),
+		"action":     map[string]any{"type": "string", "enum": audit.Actions},
+		"actorId":    map[string]any{"type": []string{"integer", "null"}, "description": "the console user who acted; null when nobody was signed in (failed sign-ins)"},
+		"actorEmail": str(""), "viaCliTokenId": map[string]any{"type": []string{"integer", "null"}, "description": "the CLI token used, if any"},
+		"targetType": str("consoleUser, email, invitation, cliToken or app"), "targetId": str(""), "targetLabel": str("an email or a name"),
+		"ip": str("client address"), "userAgent": str(""), "details": map[string]any{"type": "object", "additionalProperties": true}, "createdAt": stamp()}),
+	"AuditLogPage":      pageOf("AuditLogEntry"),
+	"CodeHostStart":     object(nil, map[string]any{"url": str("send the browser here"), "state": str("hand back with the code")}),
+	"CodeHostSignInDto": object([]string{"code", "state"}, map[string]any{"code": str("authorization code"), "state": str("from GET /v1/ee/auth/codehost")}),
 
 	"Client":          object(nil, map[string]any{"id": integer(), "name": str(""), "role": role, "createdAt": stamp(), "updatedAt": stamp()}),
 	"ClientList":      arrayOf(ref("Client")),

@@ -33,12 +33,15 @@ func TestOpenAPIListsEveryRoute(t *testing.T) {
 			}
 		}
 	}
+	// Fiber registers HEAD with every GET: a HEAD route counts only where it is documented
+	// (the provider callback lists HEAD on its own), and a documented one must be registered.
 	var registered []string
 	for _, r := range e.Stack.HTTP().GetRoutes(true) {
-		if !strings.HasPrefix(r.Path, "/v1/") || r.Method == fiber.MethodHead {
+		route := r.Method + " " + fiberParam.ReplaceAllString(r.Path, "{$1}")
+		if !strings.HasPrefix(r.Path, "/v1/") || (r.Method == fiber.MethodHead && !slices.Contains(documented, route)) {
 			continue
 		}
-		registered = append(registered, r.Method+" "+fiberParam.ReplaceAllString(r.Path, "{$1}"))
+		registered = append(registered, route)
 	}
 	slices.Sort(documented)
 	slices.Sort(registered)

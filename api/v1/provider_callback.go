@@ -19,8 +19,9 @@ type ProviderCallbacks struct {
 	Channels *channels.Service
 }
 
-// callbackMethods are the methods providers call back with (HEAD comes with GET).
-var callbackMethods = []string{fiber.MethodGet, fiber.MethodPost, fiber.MethodPut, fiber.MethodDelete, fiber.MethodPatch, fiber.MethodOptions}
+// callbackMethods are the methods providers call back with, as the spec lists them. HEAD
+// is listed on its own: r.Add(GET) does not bring HEAD along as r.Get does.
+var callbackMethods = []string{fiber.MethodGet, fiber.MethodPost, fiber.MethodPut, fiber.MethodDelete, fiber.MethodPatch, fiber.MethodOptions, fiber.MethodHead}
 
 // Register mounts the callback route on r (the /v1 group) for the methods of the spec.
 func (h *ProviderCallbacks) Register(r fiber.Router) {

@@ -8,6 +8,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
+	"github.com/heraldhq/herald/console"
 )
 
 // setupTwoFactor starts 2FA setup: a new secret as otpauth URI and QR code. With
@@ -63,15 +64,32 @@ func (h *Console) disableTwoFactor(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"enabled": false})
 }
 
-// recoveryCodes issues a new set of recovery codes (the old ones stop working): stored
-// codes are hashed and cannot be shown again.
+// TwoFactorCodeHeader carries the code that confirms a new set of recovery codes, as an
+// alternative to the code query parameter.
+const TwoFactorCodeHeader = "X-Two-Factor-Code"
+
+// recoveryCodes answers how many unused recovery codes are left; with a confirming code
+// (query parameter code, or the X-Two-Factor-Code header: a current TOTP code or an unused
+// recovery code) it issues a new set instead, and the old ones stop working. Stored codes
+// are hashed and cannot be shown again.
 func (h *Console) recoveryCodes(c *fiber.Ctx) error {
-	codes, err := h.Console.RegenerateRecoveryCodes(c.UserContext(), actor(c).UserID)
+	code := strings.TrimSpace(c.Query("code"))
+	if code == "" {
+		code = strings.TrimSpace(c.Get(TwoFactorCodeHeader))
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	if code == "" {
+		n, err := h.Console.RecoveryCodesLeft(c.UserContext(), actor(c).UserID)
+		if err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"remaining": n, "total": console.RecoveryCodeCount})
+	}
+	codes, err := h.Console.RegenerateRecoveryCodes(c.UserContext(), actor(c).UserID, strings.Clone(code))
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.JSON(fiber.Map{"recoveryCodes": codes})
+	return c.JSON(fiber.Map{"recoveryCodes": codes, "remaining": len(codes), "total": console.RecoveryCodeCount})
 }
 
 // challenge reads the sign-in challenge token sent as the bearer token.

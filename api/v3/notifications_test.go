@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/heraldhq/herald/stacktest"
 )
@@ -146,4 +147,83 @@ func TestListRequiresCredentialsAndBoundsLimit(t *testing.T) {
 	if res := e.Do("GET", "/v3/notifications", nil, e.AppHeaders()); res.Status != 400 {
 		t.Errorf("app credentials without userIdentifier: %d %s", res.Status, res.Body)
 	}
+}
+
+// TestSendNamingAnUnavailableWorkflowIsRefused: a send naming a workflow the app does not
+// have, or has not published, is a 422 at accept time (immediate or scheduled, with or
+// without an Idempotency-Key) and stores nothing; a published one is accepted.
+func TestSendNamingAnUnavailableWorkflowIsRefused(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{})
+	ctx := context.Background()
+	other := e.NewApp("other")
+	def := func(id string) []byte {
+		return []byte(`{"identifier":"` + id + `","name":"` + id + `","definition":{"steps":[{"id":"hi","type":"inApp","content":{"title":"Hi"}}]}}`)
+	}
+	for _, c := range []struct {
+		app     int64
+		id      string
+		publish bool
+	}{{e.App.AppID, "draft", false}, {e.App.AppID, "live", true}, {other.AppID, "theirs", true}} {
+		if _, err := e.Stack.Flows.Create(ctx, c.app, def(c.id)); err != nil {
+			t.Fatal(err)
+		}
+		if c.publish {
+			if _, err := e.Stack.Flows.Publish(ctx, c.app, c.id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	later := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	send := func(wf, extra string) string {
+		return `{"notification":{"workflow":{"identifier":"` + wf + `"}},"sendTo":{"recipients":["ann"]}` + extra + `}`
+	}
+	keyed := func(k string) stacktest.Headers { return with(e.AppHeaders(), "Idempotency-Key", k) }
+	for _, c := range []struct {
+		name, body string
+		h          stacktest.Headers
+		want       string
+	}{
+		{"unknown", send("ghost", ""), e.AppHeaders(), `notification.workflow: workflow "ghost" does not exist in this app`},
+		{"unpublished", send("draft", ""), e.AppHeaders(), `notification.workflow: workflow "draft" has no published version (publish it first)`},
+		{"another app's workflow", send("theirs", ""), e.AppHeaders(), `notification.workflow: workflow "theirs" does not exist in this app`},
+		{"scheduled, unknown", send("ghost", `,"sendAt":"`+later+`"`), e.AppHeaders(), `notification.workflow: workflow "ghost" does not exist in this app`},
+		{"scheduled, unpublished", send("draft", `,"sendAt":"`+later+`"`), e.AppHeaders(), `notification.workflow: workflow "draft" has no published version (publish it first)`},
+		{"with a key", send("ghost", ""), keyed("k-ghost"), `notification.workflow: workflow "ghost" does not exist in this app`},
+		{"deprecated recipients", `{"notification":{"workflow":{"identifier":"ghost"}},"recipients":["ann"]}`, e.AppHeaders(), `notification.workflow: workflow "ghost" does not exist in this app`},
+	} {
+		wantError(t, e.Do("POST", "/v3/notifications", c.body, c.h), 422, c.want, c.name)
+	}
+	if n := requestCount(t, e); n != 0 {
+		t.Fatalf("refused sends wrote %d outbox rows", n)
+	}
+	// A bad body is still a 400 listing its problems before any lookup.
+	wantProblems(t, e.Do("POST", "/v3/notifications", `{"notification":{"workflow":{"identifier":""}},"sendTo":{"recipients":["ann"]}}`, e.AppHeaders()),
+		"empty identifier", "notification.workflow.identifier must be a non-empty string")
+	// Credentials come first: no credentials is a 401, not a 422.
+	wantStatus(t, e.Do("POST", "/v3/notifications", send("ghost", ""), nil), 401, "no credentials")
+
+	// The published workflow is accepted, now and scheduled; the other app may send its own.
+	wantStatus(t, e.Do("POST", "/v3/notifications", send("live", ""), e.AppHeaders()), 202, "published")
+	wantStatus(t, e.Do("POST", "/v3/notifications", send("live", `,"sendAt":"`+later+`"`), e.AppHeaders()), 202, "published, scheduled")
+	wantStatus(t, e.Do("POST", "/v3/notifications", send("theirs", ""), appH(other)), 202, "the other app's own workflow")
+	var scheduled int
+	if err := e.Stack.DB.Pool.QueryRow(ctx, "SELECT count(*) FROM scheduled_notifications WHERE app_id = $1", e.App.AppID).Scan(&scheduled); err != nil {
+		t.Fatal(err)
+	}
+	if n := requestCount(t, e); n != 3 || scheduled != 1 {
+		t.Errorf("outbox rows %d (want 3), scheduled %d (want 1)", n, scheduled)
+	}
+
+	// A repeat of an accepted request (same key and body) answers as the first did, even
+	// after its workflow is gone.
+	first := e.Do("POST", "/v3/notifications", send("live", ""), keyed("k-live"))
+	wantStatus(t, first, 202, "keyed send")
+	if _, err := e.Stack.DB.Pool.Exec(ctx, "DELETE FROM flows WHERE app_id = $1 AND identifier = 'live'", e.App.AppID); err != nil {
+		t.Fatal(err)
+	}
+	again := e.Do("POST", "/v3/notifications", send("live", ""), keyed("k-live"))
+	if again.Status != 202 || again.Map(t)["requestId"] != first.Map(t)["requestId"] {
+		t.Errorf("repeat after the workflow went: %d %s, first %s", again.Status, again.Body, first.Body)
+	}
+	wantError(t, e.Do("POST", "/v3/notifications", send("live", ""), e.AppHeaders()), 422, `notification.workflow: workflow "live" does not exist in this app`, "deleted workflow")
 }

@@ -91,17 +91,35 @@ func (q *Queries) RevokeConsoleSession(ctx context.Context, arg RevokeConsoleSes
 	return err
 }
 
-const revokeConsoleSessionByPreviousHash = `-- name: RevokeConsoleSessionByPreviousHash :execrows
+const revokeConsoleSessionByPreviousHash = `-- name: RevokeConsoleSessionByPreviousHash :many
 UPDATE console_sessions SET revoked_at = now()
 WHERE previous_refresh_hash = $1 AND revoked_at IS NULL
+RETURNING id, console_user_id
 `
 
-func (q *Queries) RevokeConsoleSessionByPreviousHash(ctx context.Context, hash []byte) (int64, error) {
-	result, err := q.db.Exec(ctx, revokeConsoleSessionByPreviousHash, hash)
+type RevokeConsoleSessionByPreviousHashRow struct {
+	ID            int64
+	ConsoleUserID int64
+}
+
+func (q *Queries) RevokeConsoleSessionByPreviousHash(ctx context.Context, hash []byte) ([]RevokeConsoleSessionByPreviousHashRow, error) {
+	rows, err := q.db.Query(ctx, revokeConsoleSessionByPreviousHash, hash)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	items := []RevokeConsoleSessionByPreviousHashRow{}
+	for rows.Next() {
+		var i RevokeConsoleSessionByPreviousHashRow
+		if err := rows.Scan(&i.ID, &i.ConsoleUserID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const revokeConsoleUserSessions = `-- name: RevokeConsoleUserSessions :exec

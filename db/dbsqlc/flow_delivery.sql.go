@@ -19,6 +19,14 @@ FROM notifications n
 JOIN message_logs ml ON ml.request_id = n.request_id AND ml.user_id = n.user_id
      AND ml.channel = 'inApp' AND ml.step_key = substr(n.source_key, 6)
 WHERE n.app_id = $1 AND n.id = ANY($2::bigint[]) AND n.source_key LIKE 'flow:%'
+  AND NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.workflow_id = ml.workflow_id AND r.status <> 'running')
+  AND EXISTS (
+    SELECT 1 FROM flows f JOIN flow_versions v ON v.flow_id = f.id,
+         jsonb_array_elements(v.definition -> 'steps') s
+    WHERE f.app_id = n.app_id
+      AND f.identifier = CASE WHEN ml.workflow_id LIKE 'digest/%' THEN split_part(ml.workflow_id, '/', 3)
+                              ELSE split_part(ml.workflow_id, '/', 2) END
+      AND s ->> 'type' = 'waitForRead' AND s ->> 'step' = substr(n.source_key, 6))
 `
 
 type FlowInboxRunsParams struct {
@@ -35,8 +43,12 @@ type FlowInboxRunsRow struct {
 	State      *string
 }
 
-// Of some notifications, those written by workflow steps (source key flow:<step>), with the
-// run that wrote each (the workflow id of its message log row) and its flags.
+// Of some notifications, those written by workflow steps (source key flow:<step>) that a
+// waitForRead step may wait on, with the run that wrote each (the workflow id of its message
+// log row) and its flags. Left out: runs known to have finished, and steps that no version
+// of the run's workflow waits on (the run would never read the signal). The workflow's
+// identifier is in the run's id: flow/<workflow>/… or, for steps after a digest,
+// digest/<app>/<workflow>/….
 func (q *Queries) FlowInboxRuns(ctx context.Context, arg FlowInboxRunsParams) ([]FlowInboxRunsRow, error) {
 	rows, err := q.db.Query(ctx, flowInboxRuns, arg.AppID, arg.Ids)
 	if err != nil {
@@ -71,6 +83,11 @@ JOIN message_logs ml ON ml.request_id = n.request_id AND ml.user_id = n.user_id
      AND ml.channel = 'inApp' AND ml.step_key = substr(n.source_key, 6)
 JOIN flow_runs r ON r.workflow_id = ml.workflow_id AND r.status = 'running'
 WHERE n.app_id = $1 AND n.user_id = $2 AND n.source_key LIKE 'flow:%' AND n.deleted_at IS NULL
+  AND EXISTS (
+    SELECT 1 FROM flows f JOIN flow_versions v ON v.flow_id = f.id,
+         jsonb_array_elements(v.definition -> 'steps') s
+    WHERE f.app_id = n.app_id AND f.identifier = r.flow_identifier
+      AND s ->> 'type' = 'waitForRead' AND s ->> 'step' = substr(n.source_key, 6))
 ORDER BY n.id DESC
 LIMIT $3
 `
@@ -90,8 +107,8 @@ type FlowInboxRunsOfUserRow struct {
 	State      *string
 }
 
-// The notifications written by still-running workflow runs of a user (after a bulk mark),
-// with their run and flags.
+// The notifications written by still-running workflow runs of a user (after a bulk mark)
+// that a waitForRead step of the workflow may wait on, with their run and flags.
 func (q *Queries) FlowInboxRunsOfUser(ctx context.Context, arg FlowInboxRunsOfUserParams) ([]FlowInboxRunsOfUserRow, error) {
 	rows, err := q.db.Query(ctx, flowInboxRunsOfUser, arg.AppID, arg.UserID, arg.MaxRows)
 	if err != nil {

@@ -71,6 +71,22 @@ type AppUsage struct {
 	Recipients    int64
 }
 
+type AuditEvent struct {
+	ID          int64
+	ClientID    *int64
+	Action      string
+	ActorID     *int64
+	ActorEmail  string
+	ViaTokenID  *int64
+	TargetType  string
+	TargetID    string
+	TargetLabel string
+	Ip          string
+	UserAgent   string
+	Details     json.RawMessage
+	CreatedAt   time.Time
+}
+
 type AuthThrottle struct {
 	Key         string
 	Failures    int32

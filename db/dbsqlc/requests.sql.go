@@ -31,27 +31,32 @@ func (q *Queries) AssignWorkflow(ctx context.Context, arg AssignWorkflowParams) 
 }
 
 const claimFreshRequests = `-- name: ClaimFreshRequests :many
-SELECT id FROM notification_requests
+SELECT id, app_id FROM notification_requests
 WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL
 ORDER BY created_at, id
 LIMIT $1
 FOR UPDATE SKIP LOCKED
 `
 
+type ClaimFreshRequestsRow struct {
+	ID    uuid.UUID
+	AppID int64
+}
+
 // Takes requests to send now that no relay has assigned to a workflow yet, oldest first.
-func (q *Queries) ClaimFreshRequests(ctx context.Context, maxRows int32) ([]uuid.UUID, error) {
+func (q *Queries) ClaimFreshRequests(ctx context.Context, maxRows int32) ([]ClaimFreshRequestsRow, error) {
 	rows, err := q.db.Query(ctx, claimFreshRequests, maxRows)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []uuid.UUID{}
+	items := []ClaimFreshRequestsRow{}
 	for rows.Next() {
-		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
+		var i ClaimFreshRequestsRow
+		if err := rows.Scan(&i.ID, &i.AppID); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -60,27 +65,32 @@ func (q *Queries) ClaimFreshRequests(ctx context.Context, maxRows int32) ([]uuid
 }
 
 const claimFreshScheduled = `-- name: ClaimFreshScheduled :many
-SELECT id FROM notification_requests
+SELECT id, app_id FROM notification_requests
 WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NOT NULL
 ORDER BY created_at, id
 LIMIT $1
 FOR UPDATE SKIP LOCKED
 `
 
+type ClaimFreshScheduledRow struct {
+	ID    uuid.UUID
+	AppID int64
+}
+
 // Takes scheduled requests whose schedule workflow was not started yet.
-func (q *Queries) ClaimFreshScheduled(ctx context.Context, maxRows int32) ([]uuid.UUID, error) {
+func (q *Queries) ClaimFreshScheduled(ctx context.Context, maxRows int32) ([]ClaimFreshScheduledRow, error) {
 	rows, err := q.db.Query(ctx, claimFreshScheduled, maxRows)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []uuid.UUID{}
+	items := []ClaimFreshScheduledRow{}
 	for rows.Next() {
-		var id uuid.UUID
-		if err := rows.Scan(&id); err != nil {
+		var i ClaimFreshScheduledRow
+		if err := rows.Scan(&i.ID, &i.AppID); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -273,7 +283,7 @@ const reclaimWorkflow = `-- name: ReclaimWorkflow :many
 UPDATE notification_requests
 SET claimed_until = now() + make_interval(secs => $1::float8), updated_at = now()
 WHERE workflow_id = $2 AND status = 'accepted' AND claimed_until < now()
-RETURNING id, created_at
+RETURNING id, app_id, created_at
 `
 
 type ReclaimWorkflowParams struct {
@@ -283,6 +293,7 @@ type ReclaimWorkflowParams struct {
 
 type ReclaimWorkflowRow struct {
 	ID        uuid.UUID
+	AppID     int64
 	CreatedAt time.Time
 }
 
@@ -296,7 +307,7 @@ func (q *Queries) ReclaimWorkflow(ctx context.Context, arg ReclaimWorkflowParams
 	items := []ReclaimWorkflowRow{}
 	for rows.Next() {
 		var i ReclaimWorkflowRow
-		if err := rows.Scan(&i.ID, &i.CreatedAt); err != nil {
+		if err := rows.Scan(&i.ID, &i.AppID, &i.CreatedAt); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -14,9 +14,10 @@ SET previous_refresh_hash = refresh_hash, refresh_hash = @new_hash, refreshed_at
 WHERE refresh_hash = @old_hash AND revoked_at IS NULL AND expires_at > now()
 RETURNING *;
 
--- name: RevokeConsoleSessionByPreviousHash :execrows
+-- name: RevokeConsoleSessionByPreviousHash :many
 UPDATE console_sessions SET revoked_at = now()
-WHERE previous_refresh_hash = @hash AND revoked_at IS NULL;
+WHERE previous_refresh_hash = @hash AND revoked_at IS NULL
+RETURNING id, console_user_id;
 
 -- name: RevokeConsoleSession :exec
 UPDATE console_sessions SET revoked_at = now()

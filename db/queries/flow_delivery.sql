@@ -49,22 +49,39 @@ WHERE f.app_id = @app_id AND f.identifier = @identifier AND v.version = @version
 SELECT status FROM flow_runs WHERE app_id = @app_id AND workflow_id = @workflow_id;
 
 -- name: FlowInboxRuns :many
--- Of some notifications, those written by workflow steps (source key flow:<step>), with the
--- run that wrote each (the workflow id of its message log row) and its flags.
+-- Of some notifications, those written by workflow steps (source key flow:<step>) that a
+-- waitForRead step may wait on, with the run that wrote each (the workflow id of its message
+-- log row) and its flags. Left out: runs known to have finished, and steps that no version
+-- of the run's workflow waits on (the run would never read the signal). The workflow's
+-- identifier is in the run's id: flow/<workflow>/… or, for steps after a digest,
+-- digest/<app>/<workflow>/….
 SELECT n.id, ml.workflow_id, n.seen_at, n.read_at, n.clicked_at, n.state
 FROM notifications n
 JOIN message_logs ml ON ml.request_id = n.request_id AND ml.user_id = n.user_id
      AND ml.channel = 'inApp' AND ml.step_key = substr(n.source_key, 6)
-WHERE n.app_id = @app_id AND n.id = ANY(@ids::bigint[]) AND n.source_key LIKE 'flow:%';
+WHERE n.app_id = @app_id AND n.id = ANY(@ids::bigint[]) AND n.source_key LIKE 'flow:%'
+  AND NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.workflow_id = ml.workflow_id AND r.status <> 'running')
+  AND EXISTS (
+    SELECT 1 FROM flows f JOIN flow_versions v ON v.flow_id = f.id,
+         jsonb_array_elements(v.definition -> 'steps') s
+    WHERE f.app_id = n.app_id
+      AND f.identifier = CASE WHEN ml.workflow_id LIKE 'digest/%' THEN split_part(ml.workflow_id, '/', 3)
+                              ELSE split_part(ml.workflow_id, '/', 2) END
+      AND s ->> 'type' = 'waitForRead' AND s ->> 'step' = substr(n.source_key, 6));
 
 -- name: FlowInboxRunsOfUser :many
--- The notifications written by still-running workflow runs of a user (after a bulk mark),
--- with their run and flags.
+-- The notifications written by still-running workflow runs of a user (after a bulk mark)
+-- that a waitForRead step of the workflow may wait on, with their run and flags.
 SELECT n.id, ml.workflow_id, n.seen_at, n.read_at, n.clicked_at, n.state
 FROM notifications n
 JOIN message_logs ml ON ml.request_id = n.request_id AND ml.user_id = n.user_id
      AND ml.channel = 'inApp' AND ml.step_key = substr(n.source_key, 6)
 JOIN flow_runs r ON r.workflow_id = ml.workflow_id AND r.status = 'running'
 WHERE n.app_id = @app_id AND n.user_id = @user_id AND n.source_key LIKE 'flow:%' AND n.deleted_at IS NULL
+  AND EXISTS (
+    SELECT 1 FROM flows f JOIN flow_versions v ON v.flow_id = f.id,
+         jsonb_array_elements(v.definition -> 'steps') s
+    WHERE f.app_id = n.app_id AND f.identifier = r.flow_identifier
+      AND s ->> 'type' = 'waitForRead' AND s ->> 'step' = substr(n.source_key, 6))
 ORDER BY n.id DESC
 LIMIT @max_rows;

@@ -13,7 +13,7 @@ WHERE app_id = @app_id AND idempotency_key = @idempotency_key AND created_at < @
 
 -- name: ClaimFreshRequests :many
 -- Takes requests to send now that no relay has assigned to a workflow yet, oldest first.
-SELECT id FROM notification_requests
+SELECT id, app_id FROM notification_requests
 WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL
 ORDER BY created_at, id
 LIMIT @max_rows
@@ -21,7 +21,7 @@ FOR UPDATE SKIP LOCKED;
 
 -- name: ClaimFreshScheduled :many
 -- Takes scheduled requests whose schedule workflow was not started yet.
-SELECT id FROM notification_requests
+SELECT id, app_id FROM notification_requests
 WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NOT NULL
 ORDER BY created_at, id
 LIMIT @max_rows
@@ -43,7 +43,7 @@ LIMIT @max_rows;
 UPDATE notification_requests
 SET claimed_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
 WHERE workflow_id = @workflow_id AND status = 'accepted' AND claimed_until < now()
-RETURNING id, created_at;
+RETURNING id, app_id, created_at;
 
 -- name: MarkWorkflowStarted :exec
 -- A send run moves its requests to started; a schedule run to scheduled.

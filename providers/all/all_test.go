@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/providers/configschema"
 )
 
 // channels are the channel identifiers of DESIGN.md §5.
@@ -111,4 +112,34 @@ func looksSecret(name string, props map[string]bool) bool {
 		return true
 	}
 	return strings.Contains(lower, "token") || strings.Contains(lower, "secret") || strings.Contains(lower, "key")
+}
+
+// Every URL a provider connects to is marked "x-destination", so the management API
+// checks it against the outbound guard at save; the only URLs left unmarked are ones
+// Herald hands to the provider's service and never dials itself.
+func TestDialledURLsAreDestinations(t *testing.T) {
+	notDialled := map[string]bool{"discord.avatarUrl": true, "vonage-sms.statusReportCallback": true,
+		"twilio-sms.statusCallback": true, "twilio-whatsapp.statusCallback": true}
+	marked := 0
+	for _, k := range Kinds() {
+		s, err := configschema.Parse(k.ConfigSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dest := s.Destinations()
+		for name, p := range s.Properties {
+			key := k.Identifier + "." + name
+			switch {
+			case p.Format == "uri" && dest[name] == "" && !notDialled[key]:
+				t.Errorf("%s is a URL without x-destination", key)
+			case dest[name] != "" && (notDialled[key] || dest[name] != "url"):
+				t.Errorf("%s is marked %q", key, dest[name])
+			case dest[name] != "":
+				marked++
+			}
+		}
+	}
+	if marked != 15 {
+		t.Errorf("%d destinations marked", marked)
+	}
 }

@@ -36,7 +36,7 @@ func spec() config.Spec {
 		{Name: "bundleId", Type: "string", Required: true, Description: "app bundle ID, the default apns-topic"},
 		{Name: "environment", Type: "string", Enum: []string{"production", "sandbox"}, Default: "production", Description: "APNs environment: production or sandbox (development builds)"},
 		{Name: "pushType", Type: "string", Default: "alert", Description: "default apns-push-type (alert, background, …)"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Description: "APNs base URL; replaces the environment's host when set"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Description: "APNs base URL; replaces the environment's host when set"},
 	}
 }
 

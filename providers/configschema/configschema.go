@@ -3,7 +3,8 @@
 // required, additionalProperties (boolean), enum, minLength, maxLength, pattern, format
 // (uri, email), minimum, maximum, items, minItems, maxItems — and reports every violation
 // in Herald's 400 wording ("config.port must be an integer"). Other keywords are ignored;
-// "x-secret": true marks a property whose value is sealed at rest and masked in responses.
+// "x-secret": true marks a property whose value is sealed at rest and masked in responses;
+// "x-destination" marks a URL or host Herald connects to.
 package configschema
 
 import (
@@ -35,6 +36,12 @@ type Schema struct {
 	MinItems             *int               `json:"minItems"`
 	MaxItems             *int               `json:"maxItems"`
 	Secret               bool               `json:"x-secret"`
+	// Destination marks where Herald connects: "url" (an http or https URL) or "host" (a
+	// host name or address, with the port in the sibling "port" property). The management
+	// API refuses internal addresses there at save (netguard).
+	Destination string `json:"x-destination"`
+	// Default is the value a provider assumes when the property is left out.
+	Default json.RawMessage `json:"default"`
 }
 
 // Parse reads a schema.
@@ -55,6 +62,18 @@ func (s *Schema) SecretFields() []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// Destinations returns the top-level properties marked "x-destination", by name, with
+// their kind ("url" or "host").
+func (s *Schema) Destinations() map[string]string {
+	out := map[string]string{}
+	for name, p := range s.Properties {
+		if p != nil && p.Destination != "" {
+			out[name] = p.Destination
+		}
+	}
 	return out
 }
 

@@ -33,7 +33,7 @@ func spec() config.Spec {
 		{Name: "from", Type: "string", Required: true, Format: "email", Description: "default sender address; override.channel.email.from replaces it"},
 		{Name: "fromName", Type: "string", Description: "default sender name"},
 		{Name: "replyTo", Type: "string", Format: "email", Description: "default Reply-To address"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Description: "API base URL; replaces the region's host when set"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Description: "API base URL; replaces the region's host when set"},
 	}
 }
 

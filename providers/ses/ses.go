@@ -27,7 +27,7 @@ func spec() config.Spec {
 		{Name: "fromName", Type: "string", Description: "default sender name"},
 		{Name: "replyTo", Type: "string", Format: "email", Description: "default Reply-To address"},
 		{Name: "configurationSetName", Type: "string", Description: "configuration set for event publishing (delivery, bounce, open, click)"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Description: "API base URL; default https://email.<region>.amazonaws.com"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Description: "API base URL; default https://email.<region>.amazonaws.com"},
 	}
 }
 

@@ -1,20 +1,33 @@
 // Package smtp delivers email through an SMTP server (any relay, or a provider's SMTP
 // endpoint), using github.com/wneessen/go-mail.
+//
+// Connections dial through the outbound guard (providers.Deps.Guard): a tenant chooses the
+// host, so loopback, private and link-local addresses are refused before connecting unless
+// the operator allow-listed the host. Errors never carry text the server sent: an SMTP
+// answer is reported by its codes and their standard meaning, anything else is summarised
+// ("did not speak SMTP"), so the provider cannot be used to read other services' banners.
 package smtp
 
 import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/textproto"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	mail "github.com/wneessen/go-mail"
+	smtpclient "github.com/wneessen/go-mail/smtp"
 
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 )
 
@@ -26,7 +39,8 @@ const schema = `{
   "additionalProperties": false,
   "required": ["host", "from"],
   "properties": {
-    "host": {"type": "string", "minLength": 1, "title": "Host"},
+    "host": {"type": "string", "minLength": 1, "title": "Host", "x-destination": "host",
+             "description": "host name or IP address (IPv6 with or without brackets); internal addresses only when listed in HERALD_PRIVATE_HOSTS"},
     "port": {"type": "integer", "minimum": 1, "maximum": 65535, "title": "Port", "default": 587},
     "username": {"type": "string", "title": "Username"},
     "password": {"type": "string", "x-secret": true, "title": "Password"},
@@ -62,7 +76,7 @@ func Kind() providers.Kind {
 		Name:         "SMTP",
 		Channel:      "email",
 		ConfigSchema: json.RawMessage(schema),
-		New: func(raw json.RawMessage, _ providers.Deps) (providers.Provider, error) {
+		New: func(raw json.RawMessage, deps providers.Deps) (providers.Provider, error) {
 			var c Config
 			if err := json.Unmarshal(raw, &c); err != nil {
 				return nil, fmt.Errorf("smtp config: %w", err)
@@ -76,14 +90,40 @@ func Kind() providers.Kind {
 			if c.TimeoutSeconds <= 0 {
 				c.TimeoutSeconds = 30
 			}
-			return &Provider{cfg: c}, nil
+			c.Host = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(c.Host), "["), "]")
+			return &Provider{cfg: c, guard: deps.Guard}, nil
 		},
 	}
 }
 
 // Provider sends through one SMTP server, one connection per message.
 type Provider struct {
-	cfg Config
+	cfg   Config
+	guard *netguard.Guard
+}
+
+// addr is the server's host:port (IPv6 addresses in brackets).
+func (p *Provider) addr() string {
+	return net.JoinHostPort(p.cfg.Host, strconv.Itoa(p.cfg.Port))
+}
+
+// dial connects to the server through the guard. It ignores the address go-mail passes,
+// which joins host and port with a bare colon and so breaks IPv6 addresses. With implicit
+// TLS it also does the handshake: go-mail leaves that to a dialer of its own.
+func (p *Provider) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	conn, err := p.guard.DialContext(ctx, "tcp", p.addr())
+	if err != nil {
+		return nil, err
+	}
+	if p.cfg.Security != "tls" {
+		return conn, nil
+	}
+	tc := tls.Client(conn, &tls.Config{ServerName: p.cfg.Host, MinVersion: tls.VersionTLS12})
+	if err := tc.HandshakeContext(ctx); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return tc, nil
 }
 
 // Send delivers one email. SMTP 5xx answers are permanent; 4xx answers and connection
@@ -100,7 +140,7 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.TimeoutSeconds)*time.Second)
 	defer cancel()
 	if err := client.DialAndSendWithContext(ctx, m); err != nil {
-		return providers.Result{}, classify(err)
+		return providers.Result{}, p.failure(err)
 	}
 	return providers.Result{ProviderMessageID: id, Response: "accepted by " + p.cfg.Host}, nil
 }
@@ -115,13 +155,17 @@ func (p *Provider) Test(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.TimeoutSeconds)*time.Second)
 	defer cancel()
 	if err := client.DialWithContext(ctx); err != nil {
-		return fmt.Errorf("%s:%d: %w", p.cfg.Host, p.cfg.Port, err)
+		return errors.New(p.failure(err).Message)
 	}
-	return client.Close()
+	if err := client.Close(); err != nil {
+		return errors.New(p.failure(err).Message)
+	}
+	return nil
 }
 
 func (p *Provider) options() []mail.Option {
-	opts := []mail.Option{mail.WithPort(p.cfg.Port), mail.WithTimeout(time.Duration(p.cfg.TimeoutSeconds) * time.Second)}
+	opts := []mail.Option{mail.WithPort(p.cfg.Port), mail.WithTimeout(time.Duration(p.cfg.TimeoutSeconds) * time.Second),
+		mail.WithDialContextFunc(p.dial)}
 	switch p.cfg.Security {
 	case "tls":
 		opts = append(opts, mail.WithSSL())
@@ -227,15 +271,77 @@ func domainOf(addr string) string {
 	return "herald.local"
 }
 
-// classify maps an SMTP failure: a 5xx reply is permanent, anything else is retried.
-func classify(err error) error {
+// failure classifies an SMTP failure without repeating anything the server sent. A refusal
+// by the guard is permanent; a 5xx answer to MAIL, RCPT or DATA is permanent; anything else
+// (4xx, a failed connection, TLS or authentication) is retried, since the operator may fix
+// it.
+func (p *Provider) failure(err error) *providers.Error {
+	addr := p.addr()
+	if errors.Is(err, netguard.ErrNotPublic) {
+		return &providers.Error{Permanent: true, Message: "smtp: " + netguard.Describe(err, "SMTP", addr)}
+	}
 	var se *mail.SendError
 	if errors.As(err, &se) {
 		code := se.ErrorCode()
-		if !se.IsTemp() && code >= 500 {
-			return &providers.Error{Permanent: true, StatusCode: code, Message: se.Error()}
+		if code == 0 {
+			// Raised by go-mail itself (its reason is fixed text), or an answer that was not SMTP.
+			return &providers.Error{Message: fmt.Sprintf("smtp: %s failed at %s", se.Reason, addr)}
 		}
-		return &providers.Error{StatusCode: code, Message: se.Error()}
+		return &providers.Error{Permanent: !se.IsTemp() && code >= 500, StatusCode: code,
+			Message: fmt.Sprintf("the server at %s answered %s when %s", addr, Reply(code, se.EnhancedStatusCode()), se.Reason)}
 	}
-	return &providers.Error{Message: "smtp: " + err.Error()}
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		return &providers.Error{Message: fmt.Sprintf("smtp: the server at %s answered %s", addr, Reply(te.Code, enhancedCode.FindString(te.Msg)))}
+	}
+	for _, known := range []struct {
+		err  error
+		text string
+	}{
+		{smtpclient.ErrUnencrypted, "the server at %s offers no TLS, so the password is not sent (set security to none only for a local relay)"},
+		{smtpclient.ErrWrongHostname, "smtp: authentication with %s failed (host name mismatch)"},
+		{mail.ErrPlainAuthNotSupported, "the server at %s does not accept AUTH PLAIN"},
+		{mail.ErrServerNoUnencoded, "the server at %s does not accept 8-bit messages"},
+	} {
+		if errors.Is(err, known.err) {
+			return &providers.Error{Message: fmt.Sprintf(known.text, addr)}
+		}
+	}
+	// go-mail's own refusals, matched on its fixed wording.
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "does not support STARTTLS"):
+		return &providers.Error{Message: fmt.Sprintf("the server at %s does not offer STARTTLS (security starttls requires it)", addr)}
+	case strings.Contains(msg, "does not support SMTP AUTH"), strings.Contains(msg, "doesn't support AUTH"):
+		return &providers.Error{Message: fmt.Sprintf("the server at %s does not offer authentication (leave username empty, or use its submission port)", addr)}
+	}
+	return &providers.Error{Message: "smtp: " + netguard.Describe(err, "SMTP", addr)}
+}
+
+// enhancedCode finds an RFC 3463 enhanced status code in an SMTP answer: digits only, so
+// it can be reported without the answer's text.
+var enhancedCode = regexp.MustCompile(`\b[245]\.\d{1,3}\.\d{1,3}\b`)
+
+// replyMeanings are the standard meanings of SMTP reply codes (RFC 5321, 3207, 4954).
+var replyMeanings = map[int]string{
+	421: "service not available", 450: "mailbox unavailable", 451: "local error in processing",
+	452: "insufficient system storage", 454: "TLS or authentication temporarily unavailable",
+	500: "command not recognised", 501: "syntax error in parameters", 502: "command not implemented",
+	503: "bad sequence of commands", 504: "parameter not implemented", 521: "server does not accept mail",
+	530: "authentication required", 534: "authentication mechanism too weak",
+	535: "authentication credentials invalid", 538: "encryption required for the authentication mechanism",
+	550: "mailbox unavailable", 551: "user not local", 552: "storage allocation exceeded",
+	553: "mailbox name not allowed", 554: "transaction failed", 555: "parameters not recognised",
+}
+
+// Reply describes an SMTP answer by its codes and their standard meaning, e.g.
+// "550 5.1.1 (mailbox unavailable)".
+func Reply(code int, enhanced string) string {
+	out := strconv.Itoa(code)
+	if enhanced != "" {
+		out += " " + enhanced
+	}
+	if m, ok := replyMeanings[code]; ok {
+		out += " (" + m + ")"
+	}
+	return out
 }

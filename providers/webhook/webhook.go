@@ -19,7 +19,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/heraldhq/herald/netguard"
@@ -45,7 +44,8 @@ const schema = `{
   "additionalProperties": false,
   "required": ["url", "secret"],
   "properties": {
-    "url": {"type": "string", "format": "uri", "title": "Endpoint URL"},
+    "url": {"type": "string", "format": "uri", "title": "Endpoint URL", "x-destination": "url",
+            "description": "http or https URL; internal addresses only when listed in HERALD_PRIVATE_HOSTS"},
     "secret": {"type": "string", "minLength": 16, "x-secret": true, "title": "Signing secret",
                "description": "Key of the HMAC-SHA256 signature in X-Herald-Signature"},
     "headers": {"type": "object", "x-secret": true, "title": "Extra request headers",
@@ -79,7 +79,7 @@ func Kind() providers.Kind {
 			}
 			client := deps.HTTP
 			if client == nil {
-				client = &http.Client{}
+				client = deps.Guard.Client(0)
 			}
 			return &Provider{cfg: c, http: client, now: time.Now}, nil
 		},
@@ -155,7 +155,8 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	res, err := p.http.Do(req)
 	if err != nil {
 		// An internal address refused by policy is permanent; other transport errors retry.
-		return providers.Result{}, &providers.Error{Permanent: errors.Is(err, netguard.ErrNotPublic), Message: "webhook request failed: " + redact(err.Error(), p.cfg.URL)}
+		// The text never quotes the URL (its query may hold a token) nor what the peer sent.
+		return providers.Result{}, &providers.Error{Permanent: errors.Is(err, netguard.ErrNotPublic), Message: "webhook request failed: " + netguard.Describe(err, "HTTP", req.URL.Host)}
 	}
 	defer res.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
@@ -163,14 +164,6 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 		return providers.Result{ProviderMessageID: id, Response: res.Status}, nil
 	}
 	return providers.Result{}, providers.FromHTTPStatus(res, string(answer), false)
-}
-
-// redact keeps the endpoint's query string (which may hold a token) out of error texts.
-func redact(s, endpoint string) string {
-	if i := strings.IndexByte(endpoint, '?'); i >= 0 {
-		s = strings.ReplaceAll(s, endpoint, endpoint[:i]+"?…")
-	}
-	return s
 }
 
 // Sign returns the X-Herald-Signature value of body sent at timestamp.

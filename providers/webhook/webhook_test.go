@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 	"github.com/heraldhq/herald/providers/configschema"
 )
@@ -135,4 +139,52 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// Without a client of its own the provider dials through the guard: an endpoint on
+// loopback is refused before any request, permanently, and the error keeps the URL's
+// query (a token) out; an allow-listed endpoint answering with something that is not HTTP
+// is not quoted.
+func TestSendIsGuarded(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	cfg, _ := json.Marshal(Config{URL: srv.URL + "/hook?token=query-secret", Secret: secret})
+	p, err := Kind().New(cfg, providers.Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Send(context.Background(), providers.Message{IdempotencyKey: "k"})
+	var pe *providers.Error
+	if !errors.As(err, &pe) || !pe.Permanent || !strings.Contains(pe.Message, "address 127.0.0.1 is not public") ||
+		!strings.Contains(pe.Message, "HERALD_PRIVATE_HOSTS") || strings.Contains(pe.Message, "query-secret") || hits.Load() != 0 {
+		t.Errorf("loopback endpoint: %#v, %d requests", err, hits.Load())
+	}
+	p, _ = Kind().New(cfg, providers.Deps{Guard: netguard.New("", []string{"127.0.0.1"})})
+	if _, err := p.Send(context.Background(), providers.Message{IdempotencyKey: "k"}); err != nil || hits.Load() != 1 {
+		t.Errorf("allow-listed endpoint: %v, %d requests", err, hits.Load())
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Read(make([]byte, 4096)) // answer once the request arrived
+			c.Write([]byte("-ERR internal-secret-banner\r\n"))
+			c.Close()
+		}
+	}()
+	cfg, _ = json.Marshal(Config{URL: "http://" + ln.Addr().String() + "/hook", Secret: secret})
+	p, _ = Kind().New(cfg, providers.Deps{Guard: netguard.New("", []string{"127.0.0.1"})})
+	_, err = p.Send(context.Background(), providers.Message{IdempotencyKey: "k"})
+	if want := "webhook request failed: the server at " + ln.Addr().String() + " did not speak HTTP"; err == nil || err.Error() != want {
+		t.Errorf("non-HTTP peer: %v, want %q", err, want)
+	}
 }

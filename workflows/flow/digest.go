@@ -13,6 +13,7 @@ import (
 // reach a digest step) for the step's window or until its count, then continues the
 // workflow once from the step after the digest with every collected item in batch.
 func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
+	defer drainInbox(ctx)
 	ch := workflow.GetSignalChannel(ctx, DigestSignal)
 	var window time.Duration
 	if in.Step.Window != "" {

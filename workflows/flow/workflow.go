@@ -26,6 +26,7 @@ const maxStepsPerRun = 500
 // Workflow runs one recipient through a definition. A run started by a send first loads
 // its pinned definition version, data and profile; every run records how it ended.
 func Workflow(ctx workflow.Context, in RunInput) (RunResult, error) {
+	defer drainInbox(ctx)
 	if len(in.Definition.Steps) == 0 {
 		loaded, err := load(ctx, in)
 		if err != nil {
@@ -52,6 +53,16 @@ func Workflow(ctx workflow.Context, in RunInput) (RunResult, error) {
 	}
 	r.finish(ctx, res.Outcome)
 	return res, err
+}
+
+// drainInbox reads the inbox-state signals no waitForRead step consumed (a notification read
+// after its wait ended, or while the run was on another step), so a run does not end with
+// unhandled signals, which the SDK logs as a warning. It issues no command: runs recorded
+// before it replay unchanged.
+func drainInbox(ctx workflow.Context) {
+	ch := workflow.GetSignalChannel(ctx, InboxStateSignal)
+	for ch.ReceiveAsync(nil) {
+	}
 }
 
 // load reads what a run started by a send needs (activity FlowLoadRun).

@@ -39,9 +39,13 @@ func Workflow(ctx workflow.Context, in Input) error {
 	if !begun {
 		return nil
 	}
+	// The send carries the schedule's search attributes (HeraldAppId, HeraldRequestId); they
+	// are not part of the command the SDK compares on replay (docs/architecture.md).
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-		WorkflowID:        send.WorkflowID([]uuid.UUID{in.RequestID}),
-		ParentClosePolicy: enums.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowID:            send.WorkflowID([]uuid.UUID{in.RequestID}),
+		ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_ABANDON,
+		TypedSearchAttributes: workflow.GetTypedSearchAttributes(ctx),
+		StaticSummary:         "Send " + in.RequestID.String() + " (scheduled)",
 	})
 	child := workflow.ExecuteChildWorkflow(cctx, send.WorkflowName, send.NewInput([]uuid.UUID{in.RequestID}))
 	// Wait for the start only: the send runs on its own once begun.

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/visibility"
 )
 
 // Limits of one run. They bound its history (a million-recipient send continues as new
@@ -183,10 +184,14 @@ func (r *run) startRuns() {
 		r.runs = r.runs[1:]
 		r.starting++
 		r.sends++
+		// Search attributes and summary are not part of the command the SDK compares on
+		// replay: adding them needed no version marker (docs/architecture.md).
 		cctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
 			WorkflowID:            flow.WorkflowID(in.Workflow.Identifier, in.RequestID, in.Recipient.Identifier),
 			ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_ABANDON,
 			WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+			TypedSearchAttributes: visibility.Run(in.AppID, in.RequestID, in.Workflow.Identifier, in.Recipient.Identifier),
+			StaticSummary:         "Workflow " + in.Workflow.Identifier + " for " + in.Recipient.Identifier,
 		})
 		child := workflow.ExecuteChildWorkflow(cctx, flow.WorkflowName, in)
 		r.sel.AddFuture(child.GetChildWorkflowExecution(), func(f workflow.Future) {

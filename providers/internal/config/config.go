@@ -23,6 +23,9 @@ type Field struct {
 	Default any
 	Enum    []string
 	Format  string // JSON Schema format, e.g. uri, email
+	// Destination marks a URL Herald connects to ("x-destination": "url"): the management API
+	// refuses internal addresses in it at save unless allow-listed (HERALD_PRIVATE_HOSTS).
+	Destination bool
 }
 
 // Spec is a provider's configuration keys.
@@ -45,6 +48,9 @@ func (s Spec) Schema() json.RawMessage {
 		}
 		if f.Format != "" {
 			p["format"] = f.Format
+		}
+		if f.Destination {
+			p["x-destination"] = "url"
 		}
 		props[f.Name] = p
 		if f.Required {

@@ -24,12 +24,13 @@ const maxBody = 256 << 10
 // defaultTimeout bounds a call when the pipeline passes no client.
 const defaultTimeout = 30 * time.Second
 
-// Client returns the pipeline's client, or one with a default timeout.
+// Client returns the pipeline's client, or one of the guard (public addresses only when
+// there is none) with a default timeout.
 func Client(d providers.Deps) *http.Client {
 	if d.HTTP != nil {
 		return d.HTTP
 	}
-	return &http.Client{Timeout: defaultTimeout}
+	return d.Guard.Client(defaultTimeout)
 }
 
 // NewJSON builds a request with body encoded as JSON.
@@ -102,32 +103,22 @@ func Check(res *http.Response, body []byte, goneOn404 bool) error {
 	return providers.FromHTTPStatus(res, string(body), goneOn404)
 }
 
-// transportError describes a failed round trip without the URL: *url.Error prints it, and
-// webhook URLs (Slack, Discord, Teams) are credentials.
+// transportError describes a failed round trip without the URL (*url.Error prints it, and
+// webhook URLs of Slack, Discord and Teams are credentials) and without anything the peer
+// sent (net/http quotes a malformed answer: the banner of whatever service the URL points
+// at): netguard.Describe words it.
 func transportError(req *http.Request, err error) error {
 	var ue *url.Error
-	inner := err
-	if errors.As(err, &ue) {
-		inner = ue.Err
-	}
-	var msg string
+	errors.As(err, &ue)
 	if errors.Is(err, netguard.ErrNotPublic) {
 		// Refused by policy (an internal address): retrying cannot help.
-		return &providers.Error{Permanent: true, Message: "request refused: " + inner.Error()}
+		return &providers.Error{Permanent: true, Message: "request refused: " + netguard.Describe(err, "HTTP", req.URL.Host)}
 	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || (ue != nil && ue.Timeout()):
-		msg = "request timed out"
+		return &providers.Error{Message: "request timed out"}
 	case errors.Is(err, context.Canceled) || req.Context().Err() != nil:
-		msg = "request canceled"
-	default:
-		msg = "request failed: " + inner.Error()
-		// Belt and braces: no wrapped error should quote the URL, but never let one through.
-		for _, s := range []string{req.URL.String(), req.URL.RawQuery, req.URL.EscapedPath()} {
-			if len(s) > 1 {
-				msg = strings.ReplaceAll(msg, s, "…")
-			}
-		}
+		return &providers.Error{Message: "request canceled"}
 	}
-	return &providers.Error{Message: msg}
+	return &providers.Error{Message: "request failed: " + netguard.Describe(err, "HTTP", req.URL.Host)}
 }

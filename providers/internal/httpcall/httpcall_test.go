@@ -3,12 +3,14 @@ package httpcall
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/netguard"
 	"github.com/heraldhq/herald/providers"
 )
 
@@ -83,5 +85,37 @@ func TestClientDefault(t *testing.T) {
 	mine := &http.Client{}
 	if Client(providers.Deps{HTTP: mine}) != mine {
 		t.Error("the pipeline's client is not used")
+	}
+}
+
+// net/http quotes a malformed answer; the provider error must not: the peer may be any
+// service the URL was aimed at. A refusal by the guard is permanent and says how to allow.
+func TestTransportErrorsNeverEchoThePeer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Read(make([]byte, 4096)) // answer once the request arrived
+			c.Write([]byte("SSH-2.0-OpenSSH_9.6 internal-secret-banner\r\n"))
+			c.Close()
+		}
+	}()
+	req, _ := NewJSON(context.Background(), http.MethodPost, "http://"+ln.Addr().String()+secretPath, nil)
+	_, _, err = Do(netguard.New("", []string{"127.0.0.1"}).Client(5*time.Second), req)
+	if want := "request failed: the server at " + ln.Addr().String() + " did not speak HTTP"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	_, _, err = Do(Client(providers.Deps{}), req)
+	var pe *providers.Error
+	if !errors.As(err, &pe) || !pe.Permanent || !strings.HasPrefix(pe.Message, "request refused: address 127.0.0.1 is not public") ||
+		!strings.Contains(pe.Message, "HERALD_PRIVATE_HOSTS") {
+		t.Errorf("default client: %#v", err)
 	}
 }

@@ -1,0 +1,354 @@
+package workflows_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/heraldhq/herald/activities"
+	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/smtptest"
+	"github.com/heraldhq/herald/stacktest"
+	herworker "github.com/heraldhq/herald/worker"
+	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/schedule"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// TestRecordHistories drives every workflow type and the main paths of the flow interpreter
+// through the API of a real stack on the Temporal dev server, and writes each run's history
+// to testdata/<set>/<scenario>.json for TestReplayHistories. It runs only when asked:
+//
+//	make record-histories HISTORY_SET=v2   (HERALD_RECORD_HISTORIES=v2 go test ./workflows -run TestRecordHistories)
+//
+// (the value names the set; see "Workflow versioning" in docs/architecture.md).
+func TestRecordHistories(t *testing.T) {
+	set := os.Getenv("HERALD_RECORD_HISTORIES")
+	if set == "" {
+		t.Skip("set HERALD_RECORD_HISTORIES=<set name> to record workflow histories")
+	}
+	dir := filepath.Join("testdata", set)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{t: t, dir: dir}
+
+	t.Run("send", func(t *testing.T) {
+		e := stacktest.New(t, stacktest.Options{Temporal: true})
+		r.e = e
+		srv := smtptest.Start(t)
+		smtpInstance(t, e, srv)
+		in := r.send(`{"notification":{"title":"Hello"},"sendTo":{"recipients":["ann","bob"]}}`)
+		r.save("send-inapp", send.WorkflowID([]uuid.UUID{uuid.MustParse(in)}), "")
+		mail := r.send(`{"notification":{"title":"Hello","message":"by mail"},"channels":["email","inApp"],"sendTo":{"recipients":[{"identifier":"cat","email":"cat@example.com"}]}}`)
+		r.save("send-email", send.WorkflowID([]uuid.UUID{uuid.MustParse(mail)}), "")
+		// A send naming an unpublished workflow fails (FailRequests).
+		ghost := r.send(`{"notification":{"workflow":{"identifier":"ghost"}},"sendTo":{"recipients":["ann"]}}`)
+		r.save("send-failed-workflow", send.WorkflowID([]uuid.UUID{uuid.MustParse(ghost)}), "")
+
+		at := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339Nano)
+		later := r.send(`{"notification":{"title":"Later"},"sendTo":{"recipients":["ann"]},"sendAt":"` + at + `"}`)
+		r.save("schedule", schedule.WorkflowID(uuid.MustParse(later)), "")
+		r.save("schedule-send", send.WorkflowID([]uuid.UUID{uuid.MustParse(later)}), "")
+		far := time.Now().Add(300 * 24 * time.Hour).UTC().Format(time.RFC3339Nano)
+		dropped := r.send(`{"notification":{"title":"Dropped"},"sendTo":{"recipients":["ann"]},"sendAt":"` + far + `"}`)
+		r.waitEvent(schedule.WorkflowID(uuid.MustParse(dropped)), enumspb.EVENT_TYPE_TIMER_STARTED) // cancelled while it sleeps
+		list, err := e.Stack.Schedules.List(context.Background(), e.App.AppID, 1, 20, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range list {
+			if s.RequestID == dropped {
+				if err := e.Stack.Schedules.Cancel(context.Background(), e.App.AppID, s.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		r.save("schedule-cancelled", schedule.WorkflowID(uuid.MustParse(dropped)), "")
+	})
+
+	t.Run("packed", func(t *testing.T) {
+		// A long pack window gathers the two sends into one run sends/<first>.
+		e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: func(c *config.Config) { c.RelayPackWindow = time.Second }})
+		r.e = e
+		a := r.send(`{"notification":{"title":"One"},"sendTo":{"recipients":["ann"]}}`)
+		r.send(`{"notification":{"title":"Two"},"sendTo":{"recipients":["bob"]}}`)
+		var wf string
+		e.Eventually(30*time.Second, "the pack's workflow id", func() bool {
+			_ = e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT coalesce(workflow_id, '') FROM notification_requests WHERE id = $1`, a).Scan(&wf)
+			return wf != ""
+		})
+		if !strings.HasPrefix(wf, "sends/") {
+			t.Fatalf("the two sends were not packed: %s", wf)
+		}
+		r.save("send-packed", wf, "")
+	})
+
+	t.Run("continue-as-new", func(t *testing.T) {
+		// One recipient per DeliverBatch: 201 recipients take more batches than one run
+		// does (200), so the run continues as new. The stack's own worker and relay stay off;
+		// this test runs them with the small batch.
+		addr := stacktest.SharedTemporal(t).Address
+		e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.TemporalAddress = addr }})
+		r.e = e
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
+			Delivery:  &activities.Delivery{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 1, Log: e.Stack.Log},
+			Schedules: &activities.Schedules{DB: e.Stack.DB},
+		}, herworker.Options{})
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Stop)
+		go func() { _ = e.Stack.RunRelay(ctx) }()
+		var users []string
+		for i := range 201 {
+			users = append(users, fmt.Sprintf("%q", fmt.Sprintf("u%03d", i)))
+		}
+		id := r.send(`{"notification":{"title":"Many"},"sendTo":{"recipients":[` + strings.Join(users, ",") + `]}}`)
+		wf := send.WorkflowID([]uuid.UUID{uuid.MustParse(id)})
+		r.waitClosed(wf, "")
+		first := r.firstRun(wf)
+		r.save("send-continue-as-new", wf, first)
+	})
+
+	t.Run("flow", func(t *testing.T) {
+		fetched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"plan":"pro"}`))
+		}))
+		t.Cleanup(fetched.Close)
+		e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: func(c *config.Config) { c.FetchAllowedHosts = []string{"127.0.0.1"} }})
+		r.e = e
+		srv := smtptest.Start(t)
+		smtpInstance(t, e, srv)
+
+		r.publish("onboarding", `{"steps":[
+			{"id":"pause","type":"delay","duration":"1s","next":"hello"},
+			{"id":"hello","type":"inApp","content":{"title":"Hello {{user.identifier}}"},"next":"check"},
+			{"id":"check","type":"branch","conditions":[
+				{"if":{"and":[{"step":"hello","is":"notRead"},{"field":"profile.plan","op":"eq","value":"pro"}]},"next":"mail"}]},
+			{"id":"mail","type":"email","content":{"subject":"Welcome","text":"Hi {{user.identifier}}"}}]}`)
+		req := r.send(`{"notification":{"workflow":{"identifier":"onboarding"}},"sendTo":{"recipients":[{"identifier":"ann","email":"ann@example.com","plan":"pro"}]}}`)
+		r.save("flow-send", send.WorkflowID([]uuid.UUID{uuid.MustParse(req)}), "")
+		r.save("flow-delay-branch-email", flow.WorkflowID("onboarding", req, "ann"), "")
+
+		r.publish("approval", `{"steps":[
+			{"id":"ask","type":"inApp","content":{"title":"Please approve"},"next":"wait"},
+			{"id":"wait","type":"waitForRead","step":"ask","timeout":"3s","next":"thanks","timeoutNext":"remind"},
+			{"id":"thanks","type":"inApp","content":{"title":"Thanks"}},
+			{"id":"remind","type":"inApp","content":{"title":"Still waiting"}}]}`)
+		read := r.send(`{"notification":{"workflow":{"identifier":"approval"}},"sendTo":{"recipients":["reader"]}}`)
+		var note int64
+		e.Eventually(60*time.Second, "the question in the inbox", func() bool {
+			_ = e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT id FROM notifications WHERE request_id = $1`, read).Scan(&note)
+			return note != 0
+		})
+		r.waitFlowLog(read, "ask:sent")
+		if res := e.Do("POST", fmt.Sprintf("/v3/notifications/%d/reads", note), nil, e.UserHeaders("reader")); res.Status >= 300 {
+			t.Fatalf("read: %d %s", res.Status, res.Body)
+		}
+		r.save("flow-wait-read", flow.WorkflowID("approval", read, "reader"), "")
+		timeout := r.send(`{"notification":{"workflow":{"identifier":"approval"}},"sendTo":{"recipients":["ignorer"]}}`)
+		r.save("flow-wait-timeout", flow.WorkflowID("approval", timeout, "ignorer"), "")
+
+		r.publish("enrich", `{"steps":[
+			{"id":"load","type":"fetch","url":"`+fetched.URL+`/users/{{user.identifier}}","resultKey":"account","next":"note"},
+			{"id":"note","type":"inApp","content":{"title":"Plan {{data.account.plan}}"}}]}`)
+		fr := r.send(`{"notification":{"workflow":{"identifier":"enrich"}},"sendTo":{"recipients":["ann"]}}`)
+		r.save("flow-fetch", flow.WorkflowID("enrich", fr, "ann"), "")
+		r.publish("enrich-broken", `{"steps":[
+			{"id":"load","type":"fetch","url":"http://127.0.0.1:1/nothing","timeout":"1s","onError":"sorry"},
+			{"id":"sorry","type":"inApp","content":{"title":"No data"}}]}`)
+		fb := r.send(`{"notification":{"workflow":{"identifier":"enrich-broken"}},"sendTo":{"recipients":["ann"]}}`)
+		r.save("flow-fetch-error", flow.WorkflowID("enrich-broken", fb, "ann"), "")
+
+		r.publish("limited", `{"steps":[
+			{"id":"gate","type":"throttle","limit":1,"window":"1h","next":"note"},
+			{"id":"note","type":"inApp","content":{"title":"Limited"}}]}`)
+		t1 := r.send(`{"notification":{"workflow":{"identifier":"limited"}},"sendTo":{"recipients":["ann"]}}`)
+		r.save("flow-throttle-pass", flow.WorkflowID("limited", t1, "ann"), "")
+		t2 := r.send(`{"notification":{"workflow":{"identifier":"limited"}},"sendTo":{"recipients":["ann"]}}`)
+		r.save("flow-throttle-stop", flow.WorkflowID("limited", t2, "ann"), "")
+
+		r.publish("comments", `{"steps":[
+			{"id":"collect","type":"digest","count":2,"window":"1m","next":"note"},
+			{"id":"note","type":"inApp","content":{"title":"{{batch.count}} new comments"}}]}`)
+		d1 := r.send(`{"notification":{"workflow":{"identifier":"comments"}},"sendTo":{"recipients":["ann"]},"data":{"c":"one"}}`)
+		r.save("flow-digest-handoff", flow.WorkflowID("comments", d1, "ann"), "")
+		r.send(`{"notification":{"workflow":{"identifier":"comments"}},"sendTo":{"recipients":["ann"]},"data":{"c":"two"}}`)
+		r.save("digest-collector", flow.DigestWorkflowID(e.App.AppID, "comments", "collect", "ann"), "")
+
+		r.publish("reminder", `{"steps":[
+			{"id":"first","type":"inApp","content":{"title":"first"},"next":"pause"},
+			{"id":"pause","type":"delay","duration":"1h","next":"second"},
+			{"id":"second","type":"inApp","content":{"title":"second"}}]}`)
+		cr := r.send(`{"notification":{"workflow":{"identifier":"reminder","cancellationKey":"order-7"}},"sendTo":{"recipients":["ann"]}}`)
+		r.waitFlowLog(cr, "first:sent")
+		if res := e.Do("POST", "/v3/workflows/cancel", `{"cancellationKey":"order-7"}`, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("cancel: %d %s", res.Status, res.Body)
+		}
+		r.save("flow-cancel", flow.WorkflowID("reminder", cr, "ann"), "")
+
+		r.publish("daily", `{"steps":[{"id":"note","type":"inApp","content":{"title":"Daily"}}]}`)
+		res := e.Do("POST", "/v3/workflows/schedules", `{"workflow":"daily","cron":"0 9 * * *","timezone":"Europe/Berlin","sendTo":{"recipients":["ann"]}}`, e.AppHeaders())
+		if res.Status != 201 {
+			t.Fatalf("create schedule: %d %s", res.Status, res.Body)
+		}
+		var created struct {
+			ID         int64
+			ScheduleID string
+		}
+		res.JSON(t, &created)
+		defer e.Do("DELETE", fmt.Sprintf("/v3/workflows/schedules/%d", created.ID), nil, e.AppHeaders())
+		ctx := context.Background()
+		if err := e.Stack.Temporal.ScheduleClient().GetHandle(ctx, created.ScheduleID).Trigger(ctx, client.ScheduleTriggerOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		var tick string
+		e.Eventually(60*time.Second, "the recurring run", func() bool {
+			d, err := e.Stack.Temporal.ScheduleClient().GetHandle(ctx, created.ScheduleID).Describe(ctx)
+			if err == nil && len(d.Info.RecentActions) > 0 {
+				tick = d.Info.RecentActions[0].StartWorkflowResult.WorkflowID
+			}
+			return tick != ""
+		})
+		r.save("flow-recurring", tick, "")
+	})
+}
+
+// recorder writes histories of runs of one stack.
+type recorder struct {
+	t   *testing.T
+	e   *stacktest.Env
+	dir string
+}
+
+func (r *recorder) send(body string) string {
+	r.t.Helper()
+	res := r.e.Do("POST", "/v3/notifications", body, r.e.AppHeaders())
+	if res.Status != 202 {
+		r.t.Fatalf("send: %d %s", res.Status, res.Body)
+	}
+	return res.Map(r.t)["requestId"].(string)
+}
+
+func (r *recorder) publish(identifier, definition string) {
+	r.t.Helper()
+	ctx := context.Background()
+	if _, err := r.e.Stack.Flows.Create(ctx, r.e.App.AppID, []byte(`{"identifier":"`+identifier+`","name":"recorded","definition":`+definition+`}`)); err != nil {
+		r.t.Fatal(err)
+	}
+	if _, err := r.e.Stack.Flows.Publish(ctx, r.e.App.AppID, identifier); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *recorder) waitFlowLog(requestID, line string) {
+	r.t.Helper()
+	r.e.Eventually(60*time.Second, "workflow log "+line, func() bool {
+		var n int
+		_ = r.e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM flow_logs WHERE request_id = $1 AND step_id || ':' || outcome = $2`, requestID, line).Scan(&n)
+		return n > 0
+	})
+}
+
+func (r *recorder) waitStarted(workflowID string) {
+	r.t.Helper()
+	r.e.Eventually(60*time.Second, workflowID+" started", func() bool {
+		_, err := r.e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, "")
+		return err == nil
+	})
+}
+
+// waitEvent waits until the run's history has an event of the type.
+func (r *recorder) waitEvent(workflowID string, typ enumspb.EventType) {
+	r.t.Helper()
+	r.e.Eventually(60*time.Second, fmt.Sprintf("%s in %s", typ, workflowID), func() bool {
+		it := r.e.Stack.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				return false
+			}
+			if ev.GetEventType() == typ {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// waitClosed waits until the run is closed.
+func (r *recorder) waitClosed(workflowID, runID string) {
+	r.t.Helper()
+	r.e.Eventually(120*time.Second, workflowID+" closed", func() bool {
+		d, err := r.e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, runID)
+		return err == nil && d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+	})
+}
+
+// firstRun is the run id of the first run of a chain continued as new.
+func (r *recorder) firstRun(workflowID string) string {
+	r.t.Helper()
+	res, err := r.e.Stack.Temporal.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{
+		Query: fmt.Sprintf("WorkflowId = '%s' AND ExecutionStatus = 'ContinuedAsNew'", workflowID),
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if len(res.Executions) == 0 {
+		r.t.Fatalf("%s did not continue as new", workflowID)
+	}
+	return res.Executions[len(res.Executions)-1].Execution.RunId
+}
+
+// save waits for the run to close and writes its history as the CLI's
+// `temporal workflow show --output json` does.
+func (r *recorder) save(name, workflowID, runID string) {
+	r.t.Helper()
+	r.waitStarted(workflowID)
+	r.waitClosed(workflowID, runID)
+	it := r.e.Stack.Temporal.GetWorkflowHistory(context.Background(), workflowID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	h := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		h.Events = append(h.Events, ev)
+	}
+	b, err := protojson.MarshalOptions{Multiline: true, Indent: " "}.Marshal(h)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	path := filepath.Join(r.dir, name+".json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Logf("%s: %s, %d events, %d bytes", path, workflowID, len(h.Events), len(b))
+}
+
+func smtpInstance(t *testing.T, e *stacktest.Env, srv *smtptest.Server) {
+	t.Helper()
+	cfg, _ := json.Marshal(map[string]any{"host": srv.Host, "port": srv.Port, "security": "none", "from": "noreply@herald.test"})
+	if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "email", channels.InstanceInput{Provider: "smtp", Name: "test smtp", Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+}

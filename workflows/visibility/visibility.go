@@ -1,0 +1,98 @@
+// Package visibility names what operators search Herald's workflow runs by in Temporal
+// (the Web UI, `temporal workflow list --query`): the search attributes every run carries
+// and the one-line summary the UI shows, and registers the attributes on the namespace.
+package visibility
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+)
+
+// The search attributes of Herald's runs. AppId and RequestId are lists: a packed run
+// sends/<first request> carries several requests, possibly of several apps, and
+// `HeraldRequestId = '<id>'` finds it by any of them.
+var (
+	AppID     = temporal.NewSearchAttributeKeyKeywordList("HeraldAppId")
+	RequestID = temporal.NewSearchAttributeKeyKeywordList("HeraldRequestId")
+	// Workflow is the identifier of the user-defined workflow a run interprets.
+	Workflow = temporal.NewSearchAttributeKeyKeyword("HeraldWorkflow")
+	// Recipient is the user identifier of a one-recipient run.
+	Recipient = temporal.NewSearchAttributeKeyKeyword("HeraldRecipient")
+)
+
+// keys are the attributes Register adds, with their types.
+var keys = []temporal.SearchAttributeKey{AppID, RequestID, Workflow, Recipient}
+
+// MaxListedRequests bounds the request ids one run lists in HeraldRequestId: Temporal
+// refuses a search attribute value over 2 KB by default (limit.searchAttributesSizeOfValue;
+// 50 ids take 1,951 bytes, 60 take 2,341), and it refuses the whole start, not the value. It
+// is the relay's default pack size; a larger HERALD_RELAY_PACK_SIZE lists the first 50.
+const MaxListedRequests = 50
+
+// Send returns the attributes of a send or schedule run carrying requests of apps.
+func Send(appIDs []int64, requestIDs []string) temporal.SearchAttributes {
+	apps := make([]string, 0, len(appIDs))
+	for _, id := range appIDs {
+		apps = append(apps, strconv.FormatInt(id, 10))
+	}
+	if len(requestIDs) > MaxListedRequests {
+		requestIDs = requestIDs[:MaxListedRequests]
+	}
+	return temporal.NewSearchAttributes(AppID.ValueSet(apps), RequestID.ValueSet(requestIDs))
+}
+
+// Run returns the attributes of a run of a user-defined workflow for one recipient.
+func Run(appID int64, requestID, workflow, recipient string) temporal.SearchAttributes {
+	return temporal.NewSearchAttributes(
+		AppID.ValueSet([]string{strconv.FormatInt(appID, 10)}),
+		RequestID.ValueSet([]string{requestID}),
+		Workflow.ValueSet(workflow),
+		Recipient.ValueSet(recipient),
+	)
+}
+
+// Register adds the search attributes to the namespace unless they are there already, so
+// it can run at every start-up of every process, on the dev server and a real cluster
+// alike. An attribute that exists with another type is an error: runs could not be started.
+func Register(ctx context.Context, c client.Client, namespace string) error {
+	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
+	if err != nil {
+		return fmt.Errorf("list search attributes of namespace %s: %w", namespace, err)
+	}
+	missing := map[string]enumspb.IndexedValueType{}
+	for _, k := range keys {
+		want := k.GetValueType()
+		got, ok := have.GetCustomAttributes()[k.GetName()]
+		if !ok {
+			got, ok = have.GetSystemAttributes()[k.GetName()]
+		}
+		switch {
+		case !ok:
+			missing[k.GetName()] = want
+		case got != want:
+			return fmt.Errorf("search attribute %s of namespace %s is %s, Herald needs %s", k.GetName(), namespace, got, want)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	_, err = c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: missing})
+	var exists *serviceerror.AlreadyExists
+	if err != nil && !errors.As(err, &exists) { // another process registered them first
+		return fmt.Errorf("add search attributes to namespace %s: %w", namespace, err)
+	}
+	return nil
+}
+
+// Recurring returns the attributes of the runs a recurring trigger of a workflow starts.
+func Recurring(appID int64, workflow string) temporal.SearchAttributes {
+	return temporal.NewSearchAttributes(AppID.ValueSet([]string{strconv.FormatInt(appID, 10)}), Workflow.ValueSet(workflow))
+}
