@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/apps"
+	"github.com/heraldhq/herald/jsonshape"
 )
 
 func (h *Console) getApp(c *fiber.Ctx, s appScope) error {
@@ -15,7 +16,7 @@ func (h *Console) getApp(c *fiber.Ctx, s appScope) error {
 }
 
 // updateApp changes name and settings (UpdateAppDTO {name, enableWebPush, hideBranding,
-// hmacAuth}; absent fields stay).
+// hmacAuth, allowedOrigins}; absent fields stay).
 func (h *Console) updateApp(c *fiber.Ctx, s appScope) error {
 	b, err := readBody(c)
 	if err != nil {
@@ -25,6 +26,11 @@ func (h *Console) updateApp(c *fiber.Ctx, s appScope) error {
 		HideBranding: b.boolean("hideBranding"), HMACAuth: b.boolean("hmacAuth")}
 	if u.Name != nil {
 		apps.CheckName(*u.Name, &b.p)
+	}
+	if b.has("allowedOrigins") {
+		if origins := b.strings("allowedOrigins"); origins != nil || jsonshape.Kind(b.f["allowedOrigins"]) == "array" {
+			u.AllowedOrigins = apps.CheckOrigins(origins, &b.p)
+		}
 	}
 	if err := b.err(); err != nil {
 		return err
