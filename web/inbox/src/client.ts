@@ -198,7 +198,7 @@ export class HeraldClient {
       .then((page) => {
         if (view !== this.store.state.view) return;
         this.pageNo = pageNo;
-        this.store.page(pageNo, page.data, page.pagination.totalCount, page.unreadCount);
+        this.store.page(pageNo, page.data, pageNo * this.opts.pageSize < page.pagination.totalCount, page.unreadCount);
       })
       .finally(() => {
         if (this.loading === p) this.loading = undefined;
@@ -221,7 +221,7 @@ export class HeraldClient {
     if (view !== this.store.state.view) return;
     for (const n of page.data) if (!this.store.find(n.id) && this.pageNo > 0) this.emit("notification", n);
     this.pageNo = Math.max(this.pageNo, 1);
-    this.store.page(1, page.data, page.pagination.totalCount, page.unreadCount);
+    this.store.page(1, page.data, this.store.state.hasMore || this.opts.pageSize < page.pagination.totalCount, page.unreadCount);
   }
 
   // ---- actions (optimistic) ------------------------------------------------------------
@@ -275,10 +275,14 @@ export class HeraldClient {
     );
   }
 
-  /** Archives a notification: its state becomes "archived" and it leaves the list. */
+  /** Archives a notification: it is marked read, its state becomes "archived" and it leaves the list. */
   archive(id: number): Promise<unknown> {
+    const wasRead = !!this.store.find(id)?.readAt;
     const undo = this.store.remove(id);
-    return this.optimistic(undo, () => this.request("PUT", `/notifications/${id}/state`, { state: "archived" }));
+    return this.optimistic(undo, async () => {
+      if (!wasRead) await this.request("POST", `/notifications/${id}/reads`);
+      return this.request("PUT", `/notifications/${id}/state`, { state: "archived" });
+    });
   }
 
   /** Deletes a notification. */

@@ -421,6 +421,7 @@ export class HeraldInbox extends LitElement {
       color: var(--herald-muted);
       border-bottom: 2px solid transparent;
       white-space: nowrap;
+      text-transform: capitalize;
     }
     [role="tab"][aria-selected="true"] { color: var(--herald-fg); border-bottom-color: var(--herald-accent); font-weight: 600; }
     .offline {
@@ -452,7 +453,7 @@ export class HeraldInbox extends LitElement {
       object-fit: cover;
       background: var(--herald-hover);
     }
-    .placeholder { display: inline-flex; align-items: center; justify-content: center; color: var(--herald-muted); }
+    .placeholder { display: inline-flex; align-items: center; justify-content: center; color: var(--herald-muted); background: var(--herald-border); }
     .placeholder svg { width: 18px; height: 18px; }
     .text { display: flex; flex-direction: column; gap: 2px; min-width: 0; flex: 1; }
     .title { font-weight: 600; font-size: 14px; overflow-wrap: anywhere; }
@@ -465,7 +466,7 @@ export class HeraldInbox extends LitElement {
     .prefs { padding: 0 16px 16px; }
     .help { font-size: 13px; color: var(--herald-muted); margin: 0 0 12px; }
     fieldset { border: 1px solid var(--herald-border); border-radius: 8px; margin: 0 0 12px; padding: 4px 12px 8px; }
-    legend { font-weight: 600; font-size: 14px; padding: 0 4px; }
+    legend { font-weight: 600; font-size: 14px; padding: 0 4px; text-transform: capitalize; }
     .switch { display: flex; align-items: center; justify-content: space-between; padding: 6px 0; font-size: 13px; }
     input[role="switch"] {
       appearance: none;

@@ -34,6 +34,9 @@ export interface InboxState {
   connection: "connecting" | "online" | "offline";
 }
 
+/** The state an archived notification has: the list leaves it out. */
+export const ARCHIVED = "archived";
+
 /** Whether a notification counts in the badge (neither seen nor read). */
 export function counts(n: Notification): boolean {
   return !n.seenAt && !n.readAt;
@@ -93,7 +96,8 @@ export class InboxStore {
    * Takes a page of the view. Page 1 replaces the list but keeps newer notifications that
    * arrived by realtime meanwhile; later pages append what is not there yet.
    */
-  page(pageNo: number, items: Notification[], totalCount: number, unreadCount: number): void {
+  page(pageNo: number, items: Notification[], hasMore: boolean, unreadCount: number): void {
+    items = items.filter((n) => n.state !== ARCHIVED);
     let list: Notification[];
     if (pageNo === 1) {
       const ids = new Set(items.map((n) => n.id));
@@ -104,7 +108,7 @@ export class InboxStore {
       const ids = new Set(this.state.notifications.map((n) => n.id));
       list = [...this.state.notifications, ...items.filter((n) => !ids.has(n.id))];
     }
-    this.set({ notifications: list, hasMore: list.length < totalCount, loaded: true, unreadCount: unreadCount });
+    this.set({ notifications: list, hasMore, loaded: true, unreadCount: unreadCount });
   }
 
   find(id: number): Notification | undefined {
@@ -113,7 +117,7 @@ export class InboxStore {
 
   /** A new notification from realtime; returns false when it was already known. */
   added(n: Notification): boolean {
-    if (this.find(n.id)) return false;
+    if (this.find(n.id) || n.state === ARCHIVED) return false;
     const patch: Partial<InboxState> = {};
     if (counts(n)) patch.unreadCount = this.state.unreadCount + 1;
     if (inView(n, this.state.view)) {

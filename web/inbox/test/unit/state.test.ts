@@ -23,7 +23,7 @@ test("NEW_NOTIFICATION payloads: wrapped and bare", () => {
 
 test("a new notification goes on top and counts once", () => {
   const s = new InboxStore();
-  s.page(1, [n(2), n(1)], 2, 2);
+  s.page(1, [n(2), n(1)], false, 2);
   assert.ok(s.added(n(3)));
   assert.ok(!s.added(n(3)), "a repeated event is ignored");
   assert.deepEqual(s.state.notifications.map((x) => x.id), [3, 2, 1]);
@@ -35,7 +35,7 @@ test("a new notification goes on top and counts once", () => {
 test("views filter what arrives", () => {
   const s = new InboxStore();
   s.setView({ filter: "all", category: "billing" });
-  s.page(1, [], 0, 0);
+  s.page(1, [], false, 0);
   s.added(n(1, { category: { id: 1, identifier: "news", name: "News" } }));
   s.added(n(2, { category: { id: 2, identifier: "billing", name: "Billing" } }));
   assert.deepEqual(s.state.notifications.map((x) => x.id), [2]);
@@ -44,7 +44,7 @@ test("views filter what arrives", () => {
 
 test("update and its undo restore the item and the count", () => {
   const s = new InboxStore();
-  s.page(1, [n(2), n(1)], 2, 2);
+  s.page(1, [n(2), n(1)], false, 2);
   const undo = s.update(2, (x) => ({ ...x, readAt: "now" }))!;
   assert.equal(s.state.unreadCount, 1);
   assert.equal(s.find(2)?.readAt, "now");
@@ -56,7 +56,7 @@ test("update and its undo restore the item and the count", () => {
 
 test("remove and its undo put the item back in order", () => {
   const s = new InboxStore();
-  s.page(1, [n(3), n(2), n(1)], 3, 3);
+  s.page(1, [n(3), n(2), n(1)], false, 3);
   const undo = s.remove(2)!;
   assert.deepEqual(s.state.notifications.map((x) => x.id), [3, 1]);
   assert.equal(s.state.unreadCount, 2);
@@ -67,18 +67,25 @@ test("remove and its undo put the item back in order", () => {
 
 test("page 1 keeps newer realtime arrivals, later pages append without duplicates", () => {
   const s = new InboxStore();
-  s.page(1, [n(5), n(4)], 4, 4);
+  s.page(1, [n(5), n(4)], true, 4);
   assert.ok(s.state.hasMore);
   s.added(n(6));
-  s.page(2, [n(4), n(3)], 5, 5);
+  s.page(2, [n(4), n(3)], false, 5);
   assert.deepEqual(s.state.notifications.map((x) => x.id), [6, 5, 4, 3]);
-  s.page(1, [n(5), n(4)], 5, 5);
+  s.page(1, [n(5), n(4)], false, 5);
   assert.deepEqual(s.state.notifications.map((x) => x.id), [6, 5, 4]);
+});
+
+test("archived notifications stay out of the list", () => {
+  const s = new InboxStore();
+  s.page(1, [n(2, { state: "archived" }), n(1)], false, 1);
+  assert.deepEqual(s.state.notifications.map((x) => x.id), [1]);
+  assert.ok(!s.added(n(3, { state: "archived" })));
 });
 
 test("all read and all deleted, with undo", () => {
   const s = new InboxStore();
-  s.page(1, [n(2), n(1)], 2, 2);
+  s.page(1, [n(2), n(1)], false, 2);
   const undo = s.allRead("now");
   assert.equal(s.state.unreadCount, 0);
   assert.ok(s.state.notifications.every((x) => x.readAt === "now"));

@@ -1,4 +1,0 @@
-export * from "./client.js";
-export { InboxStore, counts, inView, unwrapNotification } from "./state.js";
-export { HeraldInbox } from "./element.js";
-export { strings, relativeTime } from "./i18n.js";
