@@ -68,7 +68,6 @@ export class HeraldClient {
   private pageNo = 0;
   private loading?: Promise<void>;
   private lastCount = -1;
-  private wasOnline = false;
   private closed = false;
   private deviceId: string;
   /** The app's settings from /v3/sdk/connect, once connected. */
@@ -363,10 +362,14 @@ export class HeraldClient {
     }
   }
 
+  /**
+   * The realtime connection is up. The first page is read again on every connection, the
+   * first included: what arrived between the initial load and this moment, or while
+   * disconnected, was pushed to nobody.
+   */
   private online(): void {
     this.store.setConnection("online");
-    if (this.wasOnline) void this.refresh().catch((e) => this.emit("error", e));
-    this.wasOnline = true;
+    void this.refresh().catch((e) => this.emit("error", e));
   }
 
   /**

@@ -195,5 +195,9 @@ for (const theme of ["light", "dark"]) {
     await dialog.getByRole("tab", { name: "Billing" }).click();
     await expect(dialog.getByRole("listitem")).toHaveCount(1);
     await expect(dialog.getByRole("button", { name: /^Invoice #1043 paid/ })).toBeVisible();
+
+    await dialog.getByRole("button", { name: "Preferences" }).click();
+    await expect(dialog.getByRole("switch")).toHaveCount(3);
+    if (dir) await page.screenshot({ path: `${dir}/inbox-preferences-${theme}.png`, clip: { x: 420, y: 0, width: 480, height: 520 } });
   });
 }
