@@ -382,7 +382,9 @@ export class HeraldClient {
     let everConnected = false;
     const socket = io(this.opts.baseUrl, {
       path: "/socket.io/",
+      // WebSocket first; when it cannot open, HTTP long-polling (tryAllTransports).
       transports: ["websocket", "polling"],
+      tryAllTransports: true,
       query: { apiKey: this.opts.apiKey },
       auth: (cb) => {
         this.realtimeToken().then(
