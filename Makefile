@@ -50,11 +50,11 @@ widget: $(WIDGET)/node_modules/.package-lock.json ## rebuild the inbox widget in
 .PHONY: test-web
 test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## the inbox widget: unit tests, bundle freshness, Playwright in Chromium against a real stack
 	cd $(WIDGET) && npm test
-	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh' ./integration/
+	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh' ./integration/
 
 .PHONY: widget-screenshots
 widget-screenshots: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## retake the screenshots of docs/inbox-widget.md
-	HERALD_WIDGET_SCREENSHOTS=$(CURDIR)/docs/images HERALD_WIDGET_GREP=screenshot HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxWidgetInChromium ./integration/
+	HERALD_WEB_TESTS=1 HERALD_WIDGET_SCREENSHOTS=$(CURDIR)/docs/images HERALD_WIDGET_GREP=screenshot HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxWidgetInChromium ./integration/
 
 .PHONY: test-faults
 test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)

@@ -27,9 +27,13 @@ import (
 var widgetDir = filepath.Join("..", "web", "inbox")
 
 // browserTools finds Chromium, node and npx, or skips (fails under
-// HERALD_REQUIRE_INTEGRATION: `make test` must run these tests).
+// HERALD_REQUIRE_INTEGRATION: `make test` must run these tests). They run only with
+// HERALD_WEB_TESTS set, so `make test` runs them once, from `make test-web`.
 func browserTools(t *testing.T) string {
 	t.Helper()
+	if os.Getenv("HERALD_WEB_TESTS") == "" {
+		t.Skip("the widget's browser tests run with HERALD_WEB_TESTS=1: make test-web (make test calls it)")
+	}
 	chromium := os.Getenv("HERALD_CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
