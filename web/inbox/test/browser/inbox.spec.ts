@@ -174,6 +174,35 @@ test("the socket drops and reconnects, and notifications missed meanwhile appear
   await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
 });
 
+test("keyboard only: open, move between tabs, activate; herald-click can keep the page", async ({ page, request }) => {
+  const user = newUser("hugo");
+  await send(request, user, { title: "Keyboard hello", message: "press enter", url: `${pageURL}/landing/kb` });
+  const bell = await openInbox(page, user);
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await page.evaluate(() => {
+    const el = document.querySelector("herald-inbox")!;
+    el.addEventListener("herald-click", (e) => {
+      e.preventDefault();
+      (window as any).clicked = (e as CustomEvent).detail.title;
+    });
+  });
+  await bell.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByRole("tab", { name: "All" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(dialog.getByRole("tab", { name: "Unread" })).toBeFocused();
+  await expect(dialog.getByRole("tab", { name: "Unread" })).toHaveAttribute("aria-selected", "true");
+  const item = dialog.getByRole("button", { name: /^Keyboard hello/ });
+  await expect(item).toBeVisible();
+  await item.focus();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.evaluate(() => (window as any).clicked)).toBe("Keyboard hello");
+  await expect.poll(async () => (await serverInbox(request, user)).data[0].clickedAt).toBeTruthy();
+  expect(page.url()).toContain("/inbox.html");
+  await expect(bell).toHaveAccessibleName("Notifications");
+});
+
 // Screenshots for docs/inbox-widget.md: light and dark. Written only when
 // HERALD_WIDGET_SCREENSHOTS names a directory.
 for (const theme of ["light", "dark"]) {
