@@ -17,7 +17,7 @@ const test = base.extend<{ consoleErrors: { allowNetworkErrors: boolean } }>({
       const state = { allowNetworkErrors: false };
       page.on("console", (m) => {
         if (m.type() !== "error") return;
-        if (state.allowNetworkErrors && /ERR_INTERNET_DISCONNECTED|WebSocket connection|ERR_NETWORK|Failed to fetch/.test(m.text())) return;
+        if (state.allowNetworkErrors && /ERR_INTERNET_DISCONNECTED|ERR_BLOCKED_BY_CLIENT|ERR_FAILED|WebSocket connection|ERR_NETWORK|Failed to fetch/.test(m.text())) return;
         errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(String(e)));
@@ -201,6 +201,21 @@ test("keyboard only: open, move between tabs, activate; herald-click can keep th
   await expect.poll(async () => (await serverInbox(request, user)).data[0].clickedAt).toBeTruthy();
   expect(page.url()).toContain("/inbox.html");
   await expect(bell).toHaveAccessibleName("Notifications");
+});
+
+test("with WebSocket and polling blocked, realtime falls back to Server-Sent Events", async ({ page, request, consoleErrors }) => {
+  consoleErrors.allowNetworkErrors = true; // the blocked attempts log their failures
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+  await page.route(/\/socket\.io\//, (route) => route.abort("blockedbyclient"));
+  const user = newUser("iris");
+  const bell = await openInbox(page, user);
+  await waitOnline(page);
+  // The client is on its EventSource, not on a socket.
+  expect(await page.evaluate(() => { const c = (document.querySelector("herald-inbox") as any).client; return [!!c.sse, !!c.socket]; })).toEqual([true, false]);
+  await send(request, user, { title: "Over SSE", message: "fallback" });
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await bell.click();
+  await expect(page.getByRole("button", { name: /^Over SSE/ })).toBeVisible();
 });
 
 // Screenshots for docs/inbox-widget.md: light and dark. Written only when
