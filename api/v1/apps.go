@@ -4,7 +4,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/jsonshape"
 )
 
 func (h *Console) getApp(c *fiber.Ctx, s appScope) error {
@@ -27,10 +26,8 @@ func (h *Console) updateApp(c *fiber.Ctx, s appScope) error {
 	if u.Name != nil {
 		apps.CheckName(*u.Name, &b.p)
 	}
-	if b.has("allowedOrigins") {
-		if origins := b.strings("allowedOrigins"); origins != nil || jsonshape.Kind(b.f["allowedOrigins"]) == "array" {
-			u.AllowedOrigins = apps.CheckOrigins(origins, &b.p)
-		}
+	if origins, ok := b.stringList("allowedOrigins"); ok {
+		u.AllowedOrigins = apps.CheckOrigins(origins, &b.p)
 	}
 	if err := b.err(); err != nil {
 		return err
