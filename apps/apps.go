@@ -30,6 +30,9 @@ type App struct {
 	VAPIDPublicKey string
 	EnableWebPush  bool
 	HideBranding   bool
+	// AllowedOrigins are the browser origins allowed to call the app's user routes (CORS);
+	// "*" allows any.
+	AllowedOrigins []string
 	CreatedAt      time.Time
 }
 
@@ -144,7 +147,7 @@ func fromRow(r dbsqlc.App) App {
 	a := App{
 		ID: r.ID, Name: r.Name, APIKey: r.ApiKey, SecretHash: r.ApiSecretHash,
 		SecureAuth: r.SecureAuth, HMACAuth: r.HmacAuth, CreatedAt: r.CreatedAt,
-		EnableWebPush: r.EnableWebPush, HideBranding: r.HideBranding,
+		EnableWebPush: r.EnableWebPush, HideBranding: r.HideBranding, AllowedOrigins: r.AllowedOrigins,
 	}
 	if r.VapidPublicKey != nil {
 		a.VAPIDPublicKey = *r.VapidPublicKey

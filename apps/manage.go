@@ -23,6 +23,7 @@ type Entity struct {
 	HideBranding   bool      `json:"hideBranding"`
 	PublicKey      string    `json:"publicKey,omitempty"`
 	VAPIDPublicKey string    `json:"vapidPublicKey,omitempty"`
+	AllowedOrigins []string  `json:"allowedOrigins"`
 	CreatedAt      time.Time `json:"createdAt"`
 	UpdatedAt      time.Time `json:"updatedAt"`
 	APISecret      string    `json:"apiSecret,omitempty"`
@@ -31,7 +32,11 @@ type Entity struct {
 
 func entityOf(r dbsqlc.App) Entity {
 	e := Entity{ID: r.ID, Name: r.Name, APIKey: r.ApiKey, SecureAuth: r.SecureAuth, HMACAuth: r.HmacAuth,
-		EnableWebPush: r.EnableWebPush, HideBranding: r.HideBranding, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		EnableWebPush: r.EnableWebPush, HideBranding: r.HideBranding, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		AllowedOrigins: r.AllowedOrigins}
+	if e.AllowedOrigins == nil {
+		e.AllowedOrigins = []string{}
+	}
 	if r.ClientID != nil {
 		e.ClientID = *r.ClientID
 	}
@@ -112,6 +117,9 @@ func (s *Service) GetInClient(ctx context.Context, clientID, appID int64) (Entit
 type Update struct {
 	Name                                  *string
 	EnableWebPush, HideBranding, HMACAuth *bool
+	// AllowedOrigins replaces the app's CORS origins when non-nil (normalise them with
+	// CheckOrigins first).
+	AllowedOrigins []string
 }
 
 // UpdateInClient changes an app's name and settings.
@@ -136,8 +144,12 @@ func (s *Service) UpdateInClient(ctx context.Context, clientID, appID int64, u U
 	set(&cur.EnableWebPush, u.EnableWebPush)
 	set(&cur.HideBranding, u.HideBranding)
 	set(&cur.HMACAuth, u.HMACAuth)
+	if u.AllowedOrigins != nil {
+		cur.AllowedOrigins = u.AllowedOrigins
+	}
 	row, err := s.db.UpdateClientApp(ctx, dbsqlc.UpdateClientAppParams{
 		ID: appID, ClientID: &clientID, Name: cur.Name, EnableWebPush: cur.EnableWebPush, HideBranding: cur.HideBranding, HmacAuth: cur.HMACAuth,
+		AllowedOrigins: cur.AllowedOrigins,
 	})
 	if err != nil {
 		return Entity{}, db.MapError(err)

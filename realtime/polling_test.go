@@ -192,15 +192,34 @@ func TestPollingConnectErrorsEndTheSession(t *testing.T) {
 
 func TestPollingCORS(t *testing.T) {
 	e := newEnv(t, stacktest.Options{})
-	res := e.Do("GET", "/socket.io/?EIO=4&transport=polling", nil, stacktest.Headers{"Origin": "https://app.example"})
-	if res.Status != 200 || res.Header.Get("Access-Control-Allow-Origin") != "*" || res.Header.Get("Content-Type") != "text/plain; charset=UTF-8" {
-		t.Fatalf("open: %d %v", res.Status, res.Header)
+	const allowed, stranger = "https://app.example", "https://evil.example"
+	if err := e.Stack.Apps.SetAllowedOrigins(context.Background(), e.App.AppID, []string{allowed}); err != nil {
+		t.Fatal(err)
 	}
-	res = e.Do("OPTIONS", "/socket.io/?EIO=4&transport=polling", nil, stacktest.Headers{"Origin": "https://app.example",
-		"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "x-custom"})
-	if res.Status != 204 || res.Header.Get("Access-Control-Allow-Origin") != "*" || res.Header.Get("Access-Control-Allow-Headers") != "x-custom" ||
+	open := "/socket.io/?EIO=4&transport=polling&apiKey=" + url.QueryEscape(e.App.APIKey)
+	// A page of an origin the app allows may read the handshake.
+	res := e.Do("GET", open, nil, stacktest.Headers{"Origin": allowed})
+	if res.Status != 200 || res.Header.Get("Access-Control-Allow-Origin") != allowed || res.Header.Get("Content-Type") != "text/plain; charset=UTF-8" {
+		t.Fatalf("open from an allowed origin: %d %v", res.Status, res.Header)
+	}
+	// Another origin, or no app named in the query, gets no CORS header: the browser hides the answer.
+	for _, tc := range []struct{ path, origin string }{{open, stranger}, {"/socket.io/?EIO=4&transport=polling", allowed}} {
+		res = e.Do("GET", tc.path, nil, stacktest.Headers{"Origin": tc.origin})
+		if got := res.Header.Get("Access-Control-Allow-Origin"); got != "" {
+			t.Errorf("GET %s from %s: Access-Control-Allow-Origin %q, want none", tc.path, tc.origin, got)
+		}
+	}
+	// Preflights (clients that add headers send one) follow the same rule.
+	pre := func(origin string) *stacktest.Response {
+		return e.Do("OPTIONS", open, nil, stacktest.Headers{"Origin": origin,
+			"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"})
+	}
+	if res = pre(allowed); res.Status != 204 || res.Header.Get("Access-Control-Allow-Origin") != allowed ||
 		!strings.Contains(res.Header.Get("Access-Control-Allow-Methods"), "POST") {
-		t.Fatalf("preflight: %d %v", res.Status, res.Header)
+		t.Fatalf("preflight from an allowed origin: %d %v", res.Status, res.Header)
+	}
+	if res = pre(stranger); res.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("preflight from another origin: %d %v", res.Status, res.Header)
 	}
 }
 

@@ -9,6 +9,20 @@ import (
 	"context"
 )
 
+const setAppAllowedOrigins = `-- name: SetAppAllowedOrigins :exec
+UPDATE apps SET allowed_origins = $1::text[], updated_at = now() WHERE id = $2
+`
+
+type SetAppAllowedOriginsParams struct {
+	AllowedOrigins []string
+	ID             int64
+}
+
+func (q *Queries) SetAppAllowedOrigins(ctx context.Context, arg SetAppAllowedOriginsParams) error {
+	_, err := q.db.Exec(ctx, setAppAllowedOrigins, arg.AllowedOrigins, arg.ID)
+	return err
+}
+
 const setAppHMACAuth = `-- name: SetAppHMACAuth :exec
 UPDATE apps SET hmac_auth = $1, updated_at = now() WHERE id = $2
 `

@@ -12,7 +12,7 @@ import (
 const createApp = `-- name: CreateApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed)
 VALUES ($1, $2, $3, $4)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
 `
 
 type CreateAppParams struct {
@@ -47,12 +47,13 @@ func (q *Queries) CreateApp(ctx context.Context, arg CreateAppParams) (App, erro
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
 
 const getAppByAPIKey = `-- name: GetAppByAPIKey :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE api_key = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE api_key = $1
 `
 
 func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error) {
@@ -75,12 +76,13 @@ func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
 
 const getAppByID = `-- name: GetAppByID :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE id = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE id = $1
 `
 
 func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
@@ -103,12 +105,13 @@ func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
 
 const getAppByName = `-- name: GetAppByName :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE name = $1 ORDER BY id LIMIT 1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE name = $1 ORDER BY id LIMIT 1
 `
 
 func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
@@ -131,6 +134,7 @@ func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }

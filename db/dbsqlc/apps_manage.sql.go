@@ -12,7 +12,7 @@ import (
 const createClientApp = `-- name: CreateClientApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed, client_id)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
 `
 
 type CreateClientAppParams struct {
@@ -49,6 +49,7 @@ func (q *Queries) CreateClientApp(ctx context.Context, arg CreateClientAppParams
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
@@ -82,7 +83,7 @@ func (q *Queries) GetAppClientID(ctx context.Context, id int64) (*int64, error) 
 }
 
 const getClientApp = `-- name: GetClientApp :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE id = $1 AND client_id = $2
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE id = $1 AND client_id = $2
 `
 
 type GetClientAppParams struct {
@@ -110,12 +111,13 @@ func (q *Queries) GetClientApp(ctx context.Context, arg GetClientAppParams) (App
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
 
 const listClientApps = `-- name: ListClientApps :many
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE client_id = $1 ORDER BY id
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE client_id = $1 ORDER BY id
 `
 
 func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, error) {
@@ -144,6 +146,7 @@ func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, e
 			&i.EnableWebPush,
 			&i.HideBranding,
 			&i.ClientID,
+			&i.AllowedOrigins,
 		); err != nil {
 			return nil, err
 		}
@@ -157,18 +160,19 @@ func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, e
 
 const updateClientApp = `-- name: UpdateClientApp :one
 UPDATE apps SET name = $1, enable_web_push = $2, hide_branding = $3,
-    hmac_auth = $4, updated_at = now()
-WHERE id = $5 AND client_id = $6
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id
+    hmac_auth = $4, allowed_origins = $5::text[], updated_at = now()
+WHERE id = $6 AND client_id = $7
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
 `
 
 type UpdateClientAppParams struct {
-	Name          string
-	EnableWebPush bool
-	HideBranding  bool
-	HmacAuth      bool
-	ID            int64
-	ClientID      *int64
+	Name           string
+	EnableWebPush  bool
+	HideBranding   bool
+	HmacAuth       bool
+	AllowedOrigins []string
+	ID             int64
+	ClientID       *int64
 }
 
 func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams) (App, error) {
@@ -177,6 +181,7 @@ func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams
 		arg.EnableWebPush,
 		arg.HideBranding,
 		arg.HmacAuth,
+		arg.AllowedOrigins,
 		arg.ID,
 		arg.ClientID,
 	)
@@ -198,6 +203,7 @@ func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }

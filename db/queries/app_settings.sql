@@ -12,3 +12,6 @@ UPDATE apps SET hmac_auth = @hmac_auth, updated_at = now() WHERE id = @id;
 -- Gives an app its web push key pair unless it has one (concurrent callers keep the first).
 UPDATE apps SET vapid_public_key = @public_key, vapid_private_key_sealed = @private_key_sealed, updated_at = now()
 WHERE id = @id AND vapid_public_key IS NULL;
+
+-- name: SetAppAllowedOrigins :exec
+UPDATE apps SET allowed_origins = @allowed_origins::text[], updated_at = now() WHERE id = @id;

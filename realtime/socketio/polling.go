@@ -164,25 +164,6 @@ func sendPayload(c *fiber.Ctx, payload []byte) error {
 	return c.Send(payload)
 }
 
-// allowOrigin lets browser pages of any origin poll: credentials travel in the query or
-// the CONNECT packet, never in cookies, as over WebSocket, which accepts any origin too.
-func allowOrigin(c *fiber.Ctx) {
-	if c.Get(fiber.HeaderOrigin) != "" {
-		c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	}
-}
-
-// preflight answers a CORS preflight of a poll (clients that add extraHeaders send one).
-func preflight(c *fiber.Ctx) error {
-	allowOrigin(c)
-	c.Set(fiber.HeaderAccessControlAllowMethods, "GET, POST")
-	if h := c.Get(fiber.HeaderAccessControlRequestHeaders); h != "" {
-		c.Set(fiber.HeaderAccessControlAllowHeaders, h)
-	}
-	c.Set(fiber.HeaderAccessControlMaxAge, "86400")
-	return c.SendStatus(fiber.StatusNoContent)
-}
-
 // signal wakes the pending poll, if any.
 func (ps *pollSession) signal() {
 	select {
@@ -408,7 +389,6 @@ func (s *Server) post(c *fiber.Ctx) error {
 	if c.Query("transport") != "polling" {
 		return engineError(c, 0, "Transport unknown")
 	}
-	allowOrigin(c)
 	sid := c.Query("sid")
 	if sid == "" {
 		return engineError(c, 2, "Bad handshake method: open a session with GET")

@@ -65,11 +65,11 @@ func New(rt *realtime.Service, log *slog.Logger) *Server {
 }
 
 // Register mounts the endpoint on the root router: GET opens sessions, polls and upgrades
-// to WebSocket; POST carries a polling client's packets; OPTIONS answers CORS preflights.
+// to WebSocket; POST carries a polling client's packets. CORS (browser pages that poll from
+// another origin) is answered in front of it, from the app's allowed origins (api/web.SocketCORS).
 func (s *Server) Register(r fiber.Router) {
 	r.Get(Path, s.handshake)
 	r.Post(Path, s.post)
-	r.Options(Path, preflight)
 }
 
 // engineError answers a handshake Engine.IO refuses, with its error code and Herald's
@@ -88,7 +88,6 @@ func (s *Server) handshake(c *fiber.Ctx) error {
 	switch c.Query("transport") {
 	case "websocket":
 	case "polling":
-		allowOrigin(c)
 		if sid == "" {
 			return s.openPolling(c)
 		}
