@@ -68,10 +68,10 @@ record-histories: $(BIN)/temporal ## record workflow histories into workflows/te
 
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
-	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
+	$(GO) test -short ./internal/send/notify/... ./internal/platform/config/... ./internal/platform/secrets/... ./workflows/...
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS := ./notify/:FuzzParse ./users/:FuzzApplyPatch ./render/:FuzzRender ./flowdef/:FuzzParse ./realtime/socketio/:FuzzParse ./realtime/socketio/:FuzzDecodePayload
+FUZZ_TARGETS := ./internal/send/notify/:FuzzParse ./internal/audience/users/:FuzzApplyPatch ./internal/delivery/render/:FuzzRender ./internal/flow/flowdef/:FuzzParse ./internal/realtime/socketio/:FuzzParse ./internal/realtime/socketio/:FuzzDecodePayload
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for FUZZTIME (default 30s); `make test` runs only their seed corpora

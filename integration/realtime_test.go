@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/realtimetest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/realtimetest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // realtimeEnv starts a stack and waits for its realtime listener.

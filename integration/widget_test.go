@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/userjwt"
+	"github.com/heraldhq/herald/internal/audience/userjwt"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // The inbox widget in a real browser: a page served from another origin than Herald holds

@@ -3,8 +3,8 @@ package v1
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/audit"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/console/audit"
 )
 
 func (h *Console) getApp(c *fiber.Ctx, s appScope) error {

@@ -8,7 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/jsonshape"
+	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 // integer reads an optional integer field.

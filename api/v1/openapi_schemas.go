@@ -1,6 +1,6 @@
 package v1
 
-import "github.com/heraldhq/herald/audit"
+import "github.com/heraldhq/herald/internal/console/audit"
 
 // Schema helpers.
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }

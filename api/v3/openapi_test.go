@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	v3 "github.com/heraldhq/herald/api/v3"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 var fiberParam = regexp.MustCompile(`:([A-Za-z0-9_]+)`)

@@ -4,16 +4,16 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/categories"
-	"github.com/heraldhq/herald/devices"
-	"github.com/heraldhq/herald/inbox"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/prefs"
-	"github.com/heraldhq/herald/ratelimit"
-	"github.com/heraldhq/herald/realtime"
-	"github.com/heraldhq/herald/templates"
-	"github.com/heraldhq/herald/topics"
-	"github.com/heraldhq/herald/users"
+	"github.com/heraldhq/herald/internal/audience/categories"
+	"github.com/heraldhq/herald/internal/audience/devices"
+	"github.com/heraldhq/herald/internal/audience/prefs"
+	"github.com/heraldhq/herald/internal/audience/topics"
+	"github.com/heraldhq/herald/internal/audience/users"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/inbox"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
+	"github.com/heraldhq/herald/internal/realtime"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Handlers are the developer API handlers and the services they call.
@@ -85,9 +85,9 @@ func (h *Handlers) Register(r fiber.Router) {
 	b.add(fiber.MethodGet, "/realtime", h.realtimeStream())
 	b.add(fiber.MethodGet, "/translations/inapp", user, h.inAppTranslations)
 	r.Post("/workflows/cancel", app, h.cancelWorkflows)
-	r.Post("/workflows/schedules", app, h.createRecurring)
-	r.Get("/workflows/schedules", app, h.listRecurring)
-	r.Delete("/workflows/schedules/:scheduleId", app, h.deleteRecurring)
+	r.Post("/workflows/schedules", app, h.createFlowSchedule)
+	r.Get("/workflows/schedules", app, h.listFlowSchedules)
+	r.Delete("/workflows/schedules/:scheduleId", app, h.deleteFlowSchedule)
 
 	r.Get("/openapi.json", h.openAPI)
 	b.preflights(h.Auth)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/userjwt"
+	"github.com/heraldhq/herald/internal/audience/userjwt"
+	"github.com/heraldhq/herald/internal/console/apps"
 )
 
 // Cross-origin access (CORS) for the routes a user's browser calls: the embeddable inbox

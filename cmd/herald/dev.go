@@ -14,11 +14,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/devenv"
-	"github.com/heraldhq/herald/stack"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/devenv"
+	"github.com/heraldhq/herald/internal/stack"
 )
 
 // demoAppName is the app `herald dev` creates once and prints the credentials of.

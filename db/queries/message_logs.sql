@@ -77,3 +77,17 @@ WHERE app_id = @app_id AND instance_id = @instance_id AND provider_message_id = 
 
 -- name: ListMessageLogsOfRequest :many
 SELECT * FROM message_logs WHERE app_id = @app_id AND request_id = @request_id ORDER BY id;
+
+-- name: RenewMessageLease :execrows
+-- The attempt that claimed a message (its attempt number) keeps it while it runs: its
+-- heartbeat pushes the lease forward, so a worker that dies frees the message within one
+-- lease instead of holding it for the activity's whole timeout.
+UPDATE message_logs
+SET locked_until = now() + make_interval(secs => @lease_seconds::float8)
+WHERE id = @id AND status = 'queued' AND attempts = @attempts;
+
+-- The message log search of GET /v1/apps/{appId}/logs picks the ids of a page with a
+-- query built from the filters (analytics.Service.Logs); this loads those rows.
+
+-- name: MessageLogsByIDs :many
+SELECT * FROM message_logs WHERE app_id = @app_id AND id = ANY(@ids::bigint[]);

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // paramKind says what a path parameter names and so what another tenant's value must get.
