@@ -35,7 +35,26 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 .PHONY: test
 test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-faults
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
+	$(MAKE) test-web
 	$(MAKE) test-faults
+
+WIDGET := web/inbox
+
+$(WIDGET)/node_modules/.package-lock.json: $(WIDGET)/package-lock.json
+	cd $(WIDGET) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: widget
+widget: $(WIDGET)/node_modules/.package-lock.json ## rebuild the inbox widget into web/inbox/dist/widget (commit it: go:embed serves it)
+	cd $(WIDGET) && node build.mjs
+
+.PHONY: test-web
+test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## the inbox widget: unit tests, bundle freshness, Playwright in Chromium against a real stack
+	cd $(WIDGET) && npm test
+	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh' ./integration/
+
+.PHONY: widget-screenshots
+widget-screenshots: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## retake the screenshots of docs/inbox-widget.md
+	HERALD_WEB_TESTS=1 HERALD_WIDGET_SCREENSHOTS=$(CURDIR)/docs/images HERALD_WIDGET_GREP=screenshot HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxWidgetInChromium ./integration/
 
 .PHONY: test-faults
 test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)
@@ -49,10 +68,10 @@ record-histories: $(BIN)/temporal ## record workflow histories into workflows/te
 
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
-	$(GO) test -short ./notify/... ./config/... ./secrets/... ./workflows/...
+	$(GO) test -short ./internal/send/notify/... ./internal/platform/config/... ./internal/platform/secrets/... ./workflows/...
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS := ./notify/:FuzzParse ./users/:FuzzApplyPatch ./render/:FuzzRender ./flowdef/:FuzzParse ./realtime/socketio/:FuzzParse
+FUZZ_TARGETS := ./internal/send/notify/:FuzzParse ./internal/audience/users/:FuzzApplyPatch ./internal/delivery/render/:FuzzRender ./internal/flow/flowdef/:FuzzParse ./internal/realtime/socketio/:FuzzParse ./internal/realtime/socketio/:FuzzDecodePayload
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for FUZZTIME (default 30s); `make test` runs only their seed corpora

@@ -6,7 +6,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

@@ -8,11 +8,11 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/delivery"
-	js "github.com/heraldhq/herald/jsonshape"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/providers"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/providers"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // compose renders a message for one recipient and fills its address and overrides; it

@@ -12,12 +12,12 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 
-	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

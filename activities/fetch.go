@@ -13,8 +13,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/heraldhq/herald/netguard"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/platform/netguard"
+	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
 // MaxFetchResponse caps a fetch step's response body.
@@ -57,7 +57,7 @@ func (f *Fetcher) checkHost(u *url.URL) error {
 
 // Fetch performs one request. 4xx answers and policy refusals are not retried; 5xx,
 // timeouts and connection errors are, as the step's retry policy says.
-func (f *Fetcher) Fetch(ctx context.Context, in flow.FetchInput) (map[string]any, error) {
+func (f *Fetcher) Fetch(ctx context.Context, in flowrun.FetchInput) (map[string]any, error) {
 	u, err := url.Parse(in.URL)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError("fetch: bad URL", "FetchURL", err)

@@ -15,20 +15,20 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/flowdef"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/flow/flowdef"
+	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/visibility"
 )
 
 // Flows backs the interpreter of user-defined workflows (except channel deliveries, which
-// go through the delivery pipeline) and their recurring triggers.
+// go through the delivery pipeline) and their flow schedules.
 type Flows struct {
 	DB        *db.DB
 	Temporal  client.Client
 	TaskQueue string
 	Fetcher   *Fetcher
-	// Sends accepts the sends of recurring triggers into the outbox.
+	// Sends accepts the sends of flow schedules into the outbox.
 	Sends Accepter
 	now   func() time.Time
 }
@@ -38,10 +38,10 @@ type Accepter interface {
 	Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error)
 }
 
-// RecurringSend sends one tick of a recurring trigger: its stored body goes through the
+// ScheduleSend sends one tick of a flow schedule: its stored body goes through the
 // outbox like any send, keyed by the tick so a retry sends once. A deleted trigger sends
 // nothing.
-func (a *Flows) RecurringSend(ctx context.Context, in flow.RecurringSendInput) (string, error) {
+func (a *Flows) ScheduleSend(ctx context.Context, in flowrun.ScheduleSendInput) (string, error) {
 	row, err := a.DB.GetFlowSchedule(ctx, dbsqlc.GetFlowScheduleParams{ID: in.ScheduleID, AppID: in.AppID})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", nil
@@ -69,7 +69,7 @@ func (a *Flows) RecurringSend(ctx context.Context, in flow.RecurringSendInput) (
 }
 
 // StepStates reads the inbox states of notifications written by earlier steps.
-func (a *Flows) StepStates(ctx context.Context, in flow.StepStatesInput) (map[string]flowdef.StepState, error) {
+func (a *Flows) StepStates(ctx context.Context, in flowrun.StepStatesInput) (map[string]flowdef.StepState, error) {
 	ids := make([]int64, 0, len(in.NotificationIDs))
 	for _, id := range in.NotificationIDs {
 		ids = append(ids, id)
@@ -100,7 +100,7 @@ func (a *Flows) StepStates(ctx context.Context, in flow.StepStatesInput) (map[st
 }
 
 // Throttle counts a run against its key's fixed window and says whether it may go on.
-func (a *Flows) Throttle(ctx context.Context, in flow.ThrottleInput) (bool, error) {
+func (a *Flows) Throttle(ctx context.Context, in flowrun.ThrottleInput) (bool, error) {
 	now := time.Now
 	if a.now != nil {
 		now = a.now
@@ -117,23 +117,23 @@ func (a *Flows) Throttle(ctx context.Context, in flow.ThrottleInput) (bool, erro
 // DigestEnqueue hands a trigger to its digest collector, starting the collector when none
 // runs for the key (signal-with-start). A collector it starts carries the search attributes
 // of the run that started it (HeraldRequestId: the first trigger's request).
-func (a *Flows) DigestEnqueue(ctx context.Context, in flow.DigestEnqueueInput) error {
+func (a *Flows) DigestEnqueue(ctx context.Context, in flowrun.DigestEnqueueInput) error {
 	run := in.Collector.Run
-	_, err := a.Temporal.SignalWithStartWorkflow(ctx, in.CollectorID, flow.DigestSignal, in.Trigger,
+	_, err := a.Temporal.SignalWithStartWorkflow(ctx, in.CollectorID, flowrun.DigestSignal, in.Trigger,
 		client.StartWorkflowOptions{
 			ID: in.CollectorID, TaskQueue: a.TaskQueue,
 			TypedSearchAttributes: visibility.Run(run.AppID, run.RequestID, run.Workflow.Identifier, run.Recipient.Identifier),
 			StaticSummary:         fmt.Sprintf("Digest %s of workflow %s for %s", in.Collector.Step.ID, run.Workflow.Identifier, run.Recipient.Identifier),
-		}, flow.DigestWorkflowName, in.Collector)
+		}, flowrun.DigestWorkflowName, in.Collector)
 	return err
 }
 
 // RecordStep writes a line of the workflow log. A channel step recorded as failed also
 // fails its message log row when that is still queued (its retries ran out).
-func (a *Flows) RecordStep(ctx context.Context, r flow.StepRecord) error {
+func (a *Flows) RecordStep(ctx context.Context, r flowrun.StepRecord) error {
 	wf := workflowID(ctx)
 	if wf == "" {
-		wf = flow.WorkflowID(r.Workflow.Identifier, r.RequestID, r.User)
+		wf = flowrun.WorkflowID(r.Workflow.Identifier, r.RequestID, r.User)
 	}
 	if r.Outcome == "failed" && flowdef.IsChannelType(r.StepType, notify.Channels) {
 		if id, err := uuid.Parse(r.RequestID); err == nil {
@@ -154,41 +154,41 @@ func (a *Flows) RecordStep(ctx context.Context, r flow.StepRecord) error {
 // LoadRun reads what a run started by a send needs: its pinned definition version, the
 // send's data and category, and the recipient's profile. A run cancelled by key before it
 // started says so. A version or request that is gone fails the run (not retried).
-func (a *Flows) LoadRun(ctx context.Context, in flow.LoadRunInput) (flow.LoadedRun, error) {
+func (a *Flows) LoadRun(ctx context.Context, in flowrun.LoadRunInput) (flowrun.LoadedRun, error) {
 	status, err := a.DB.FlowRunStatus(ctx, dbsqlc.FlowRunStatusParams{AppID: in.AppID, WorkflowID: in.WorkflowID})
 	switch {
-	case err == nil && status == flow.OutcomeCancelled:
-		return flow.LoadedRun{Cancelled: true}, nil
+	case err == nil && status == flowrun.OutcomeCancelled:
+		return flowrun.LoadedRun{Cancelled: true}, nil
 	case err != nil && !errors.Is(err, pgx.ErrNoRows):
-		return flow.LoadedRun{}, db.MapError(err)
+		return flowrun.LoadedRun{}, db.MapError(err)
 	}
 	raw, err := a.DB.GetFlowVersion(ctx, dbsqlc.GetFlowVersionParams{AppID: in.AppID, Identifier: in.Workflow.Identifier, Version: int32(in.Workflow.Version)})
 	if errors.Is(err, pgx.ErrNoRows) {
-		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError(
+		return flowrun.LoadedRun{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("workflow %q has no version %d", in.Workflow.Identifier, in.Workflow.Version), "NotFound", nil)
 	}
 	if err != nil {
-		return flow.LoadedRun{}, db.MapError(err)
+		return flowrun.LoadedRun{}, db.MapError(err)
 	}
 	def, err := flowdef.Parse(raw, flowdef.Checker{Channels: notify.Channels})
 	if err != nil {
-		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("stored definition is invalid: "+err.Error(), "Invalid", nil)
+		return flowrun.LoadedRun{}, temporal.NewNonRetryableApplicationError("stored definition is invalid: "+err.Error(), "Invalid", nil)
 	}
-	out := flow.LoadedRun{Definition: *def}
+	out := flowrun.LoadedRun{Definition: *def}
 	requestID, err := uuid.Parse(in.RequestID)
 	if err != nil {
-		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, "Invalid", nil)
+		return flowrun.LoadedRun{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, "Invalid", nil)
 	}
 	row, err := a.DB.DeliveryRequestContent(ctx, requestID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("the request is gone", "NotFound", nil)
+		return flowrun.LoadedRun{}, temporal.NewNonRetryableApplicationError("the request is gone", "NotFound", nil)
 	}
 	if err != nil {
-		return flow.LoadedRun{}, db.MapError(err)
+		return flowrun.LoadedRun{}, db.MapError(err)
 	}
 	var req notify.SendRequest
 	if err := json.Unmarshal(row.Payload, &req); err != nil {
-		return flow.LoadedRun{}, temporal.NewNonRetryableApplicationError("stored request is unreadable", "Invalid", err)
+		return flowrun.LoadedRun{}, temporal.NewNonRetryableApplicationError("stored request is unreadable", "Invalid", err)
 	}
 	out.Category = req.Notification.Category
 	if len(req.Data) > 0 {
@@ -196,7 +196,7 @@ func (a *Flows) LoadRun(ctx context.Context, in flow.LoadRunInput) (flow.LoadedR
 	}
 	users, err := a.DB.DeliveryUsers(ctx, dbsqlc.DeliveryUsersParams{AppID: in.AppID, Ids: []int64{in.UserID}})
 	if err != nil {
-		return flow.LoadedRun{}, db.MapError(err)
+		return flowrun.LoadedRun{}, db.MapError(err)
 	}
 	if len(users) == 1 {
 		_ = json.Unmarshal(users[0].Profile, &out.Profile)
@@ -205,11 +205,11 @@ func (a *Flows) LoadRun(ctx context.Context, in flow.LoadRunInput) (flow.LoadedR
 }
 
 // FinishRun records how a run ended; a run cancelled meanwhile stays cancelled.
-func (a *Flows) FinishRun(ctx context.Context, in flow.FinishRunInput) error {
+func (a *Flows) FinishRun(ctx context.Context, in flowrun.FinishRunInput) error {
 	return db.MapError(a.DB.FinishFlowRun(ctx, dbsqlc.FinishFlowRunParams{AppID: in.AppID, WorkflowID: in.WorkflowID, Status: in.Outcome}))
 }
 
 // Fetch performs a fetch step's request.
-func (a *Flows) Fetch(ctx context.Context, in flow.FetchInput) (map[string]any, error) {
+func (a *Flows) Fetch(ctx context.Context, in flowrun.FetchInput) (map[string]any, error) {
 	return a.Fetcher.Fetch(ctx, in)
 }

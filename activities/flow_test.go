@@ -12,10 +12,10 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/secrets"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -35,7 +35,7 @@ func TestFetchGuardsAgainstInternalAddresses(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	in := flow.FetchInput{URL: srv.URL + "/order", Method: "GET", Headers: map[string]string{"X-Token": "t1"}, TimeoutSeconds: 5}
+	in := flowrun.FetchInput{URL: srv.URL + "/order", Method: "GET", Headers: map[string]string{"X-Token": "t1"}, TimeoutSeconds: 5}
 
 	open := NewFetcher(nil)
 	_, err := open.Fetch(context.Background(), in)
@@ -81,7 +81,7 @@ func TestThrottleWindows(t *testing.T) {
 	d, appID, _, _ := setup(t)
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	a := &Flows{DB: d, now: func() time.Time { return now }}
-	in := flow.ThrottleInput{AppID: appID, Key: "wf/ann", Limit: 2, WindowSeconds: 3600}
+	in := flowrun.ThrottleInput{AppID: appID, Key: "wf/ann", Limit: 2, WindowSeconds: 3600}
 	var got []bool
 	for range 3 {
 		ok, err := a.Throttle(context.Background(), in)
@@ -122,7 +122,7 @@ func TestStepStates(t *testing.T) {
 	d.Pool.Exec(context.Background(), "UPDATE notifications SET deleted_at = now() WHERE id = $1", ids[2])
 	a := &Flows{DB: d}
 	other := dbOtherApp(t, d)
-	states, err := a.StepStates(context.Background(), flow.StepStatesInput{AppID: appID, NotificationIDs: map[string]int64{"read": ids[0], "clicked": ids[1], "deleted": ids[2]}})
+	states, err := a.StepStates(context.Background(), flowrun.StepStatesInput{AppID: appID, NotificationIDs: map[string]int64{"read": ids[0], "clicked": ids[1], "deleted": ids[2]}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestStepStates(t *testing.T) {
 	if s := states["deleted"]; !s.Delivered || s.Read {
 		t.Errorf("a deleted notification still counts as delivered and unread: %+v", s)
 	}
-	foreign, _ := a.StepStates(context.Background(), flow.StepStatesInput{AppID: other, NotificationIDs: map[string]int64{"read": ids[0]}})
+	foreign, _ := a.StepStates(context.Background(), flowrun.StepStatesInput{AppID: other, NotificationIDs: map[string]int64{"read": ids[0]}})
 	if len(foreign) != 0 {
 		t.Errorf("another app read our states: %+v", foreign)
 	}

@@ -15,21 +15,21 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/delivery"
-	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/render"
-	"github.com/heraldhq/herald/templates"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/delivery/render"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
 // StepSourceKey is the source key of the inbox row an in-app step writes: distinct per
 // step, so one run may write several rows for one request and user, and recognisable, so
-// inbox changes of these rows can wake the run (see flows.InboxSignals).
+// inbox changes of these rows can wake the run (see flow.InboxSignals).
 func StepSourceKey(stepID string) string { return "flow:" + stepID }
 
-// Outcomes of a channel step (flow.DeliverStepResult.Status).
+// Outcomes of a channel step (flowrun.DeliverStepResult.Status).
 const (
 	stepSent    = "sent"
 	stepSkipped = "skipped"
@@ -44,23 +44,23 @@ const (
 // data; in-app writes the inbox row, other channels go through the providers with failover.
 // A retried attempt finds the row settled and sends nothing twice. Errors are classified as
 // SendMessage does: permanent ones are non-retryable, a 429 retries after its Retry-After.
-func (a *Delivery) DeliverStep(ctx context.Context, in flow.DeliverStepInput) (flow.DeliverStepResult, error) {
+func (a *Delivery) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
 	requestID, err := uuid.Parse(in.RequestID)
 	if err != nil {
-		return flow.DeliverStepResult{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, errContent, err)
+		return flowrun.DeliverStepResult{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, errContent, err)
 	}
 	users, err := a.DB.DeliveryUsers(ctx, dbsqlc.DeliveryUsersParams{AppID: in.AppID, Ids: []int64{in.Recipient.UserID}})
 	if err != nil {
-		return flow.DeliverStepResult{}, db.MapError(err)
+		return flowrun.DeliverStepResult{}, db.MapError(err)
 	}
 	if len(users) == 0 {
-		return flow.DeliverStepResult{Status: stepFailed, Reason: "the recipient no longer exists"},
+		return flowrun.DeliverStepResult{Status: stepFailed, Reason: "the recipient no longer exists"},
 			temporal.NewNonRetryableApplicationError("the recipient no longer exists", errContent, nil)
 	}
 	user := users[0]
 	lg, err := a.stepLog(ctx, in, requestID)
 	if err != nil {
-		return flow.DeliverStepResult{}, err
+		return flowrun.DeliverStepResult{}, err
 	}
 	if lg.Status != delivery.StatusQueued {
 		return a.stepDone(ctx, in, lg)
@@ -69,25 +69,25 @@ func (a *Delivery) DeliverStep(ctx context.Context, in flow.DeliverStepInput) (f
 	if errors.Is(err, pgx.ErrNoRows) {
 		// Another attempt settled the step or is delivering it.
 		if lg, err = a.DB.GetMessageLog(ctx, lg.ID); err != nil {
-			return flow.DeliverStepResult{}, db.MapError(err)
+			return flowrun.DeliverStepResult{}, db.MapError(err)
 		}
 		if lg.Status == delivery.StatusQueued {
-			return flow.DeliverStepResult{}, temporal.NewApplicationError("another attempt is delivering this step", errBusy)
+			return flowrun.DeliverStepResult{}, temporal.NewApplicationError("another attempt is delivering this step", errBusy)
 		}
 		return a.stepDone(ctx, in, lg)
 	}
 	if err != nil {
-		return flow.DeliverStepResult{}, db.MapError(err)
+		return flowrun.DeliverStepResult{}, db.MapError(err)
 	}
 	return a.deliverClaimedStep(ctx, in, claimed, user)
 }
 
 // deliverClaimedStep decides, renders and delivers a step whose log row this attempt holds.
-func (a *Delivery) deliverClaimedStep(ctx context.Context, in flow.DeliverStepInput, lg dbsqlc.MessageLog, user dbsqlc.DeliveryUsersRow) (flow.DeliverStepResult, error) {
-	fail := func(text string) (flow.DeliverStepResult, error) {
+func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, user dbsqlc.DeliveryUsersRow) (flowrun.DeliverStepResult, error) {
+	fail := func(text string) (flowrun.DeliverStepResult, error) {
 		return fromSend(a.failed(ctx, lg, nil, text, errContent))
 	}
-	later := func(cause error) (flow.DeliverStepResult, error) {
+	later := func(cause error) (flowrun.DeliverStepResult, error) {
 		return fromSend(a.retryLater(ctx, lg, cause))
 	}
 	e, err := a.sendEntry(ctx, lg.RequestID)
@@ -111,7 +111,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flow.DeliverStepIn
 			return later(db.MapError(err))
 		}
 		a.decided(lg.Channel, delivery.StatusSkipped)
-		return flow.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
+		return flowrun.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
 	}
 	data, runData, err := stepData(e, in, user)
 	if err != nil {
@@ -137,8 +137,8 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flow.DeliverStepIn
 }
 
 // fromSend turns the pipeline's outcome of a delivery into the interpreter's.
-func fromSend(res send.SendResult, err error) (flow.DeliverStepResult, error) {
-	out := flow.DeliverStepResult{Status: stepStatus(res.Status)}
+func fromSend(res send.SendResult, err error) (flowrun.DeliverStepResult, error) {
+	out := flowrun.DeliverStepResult{Status: stepStatus(res.Status)}
 	if err != nil {
 		out.Status, out.Reason = stepFailed, err.Error()
 	}
@@ -158,7 +158,7 @@ func stepStatus(logStatus string) string {
 }
 
 // stepLog creates (or finds, on a retry) the step's message log row.
-func (a *Delivery) stepLog(ctx context.Context, in flow.DeliverStepInput, requestID uuid.UUID) (dbsqlc.MessageLog, error) {
+func (a *Delivery) stepLog(ctx context.Context, in flowrun.DeliverStepInput, requestID uuid.UUID) (dbsqlc.MessageLog, error) {
 	lg, err := a.DB.InsertStepLog(ctx, dbsqlc.InsertStepLogParams{
 		AppID: in.AppID, RequestID: requestID, WorkflowID: workflowID(ctx), UserID: in.Recipient.UserID,
 		UserIdentifier: in.Recipient.Identifier, Channel: in.Step.Type, StepKey: in.Step.ID, TemplateIdentifier: in.Step.Template,
@@ -170,15 +170,15 @@ func (a *Delivery) stepLog(ctx context.Context, in flow.DeliverStepInput, reques
 }
 
 // stepDone answers for a step an earlier attempt settled.
-func (a *Delivery) stepDone(ctx context.Context, in flow.DeliverStepInput, lg dbsqlc.MessageLog) (flow.DeliverStepResult, error) {
-	res := flow.DeliverStepResult{Status: stepStatus(lg.Status), Reason: deref(lg.Reason)}
+func (a *Delivery) stepDone(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog) (flowrun.DeliverStepResult, error) {
+	res := flowrun.DeliverStepResult{Status: stepStatus(lg.Status), Reason: deref(lg.Reason)}
 	if res.Status == stepFailed {
 		res.Reason = deref(lg.Error)
 	}
 	if res.Status == stepSent && in.Step.Type == notify.ChannelInApp {
 		id, err := a.DB.StepNotification(ctx, dbsqlc.StepNotificationParams{RequestID: lg.RequestID, UserID: lg.UserID, SourceKey: StepSourceKey(in.Step.ID)})
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return flow.DeliverStepResult{}, db.MapError(err)
+			return flowrun.DeliverStepResult{}, db.MapError(err)
 		}
 		res.NotificationID = id
 	}
@@ -186,7 +186,7 @@ func (a *Delivery) stepDone(ctx context.Context, in flow.DeliverStepInput, lg db
 }
 
 // stepBundle loads the step's template, or compiles its inline content.
-func (a *Delivery) stepBundle(ctx context.Context, in flow.DeliverStepInput) (*templates.Bundle, error) {
+func (a *Delivery) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) (*templates.Bundle, error) {
 	if in.Step.Template != "" {
 		return a.Templates.Bundle(ctx, in.AppID, in.Step.Template, notify.Content{TemplateIdentifier: in.Step.Template})
 	}
@@ -197,7 +197,7 @@ func (a *Delivery) stepBundle(ctx context.Context, in flow.DeliverStepInput) (*t
 // send's rules: a topic subscriber gets only its subscription's channels, the channel needs
 // a provider instance (in-app excepted) and template content, the user's preference for the
 // category must not be off, and the address must be there.
-func (a *Delivery) stepSkip(ctx context.Context, in flow.DeliverStepInput, catID *int64, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (string, error) {
+func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, catID *int64, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (string, error) {
 	channel := in.Step.Type
 	if len(in.Recipient.Channels) > 0 && !slices.Contains(in.Recipient.Channels, channel) {
 		return delivery.ReasonTopicChannels, nil
@@ -234,7 +234,7 @@ func (a *Delivery) stepSkip(ctx context.Context, in flow.DeliverStepInput, catID
 // stepData is the template data of a step: the send's (app, category, notification) with
 // the run's data (a fetch may have added to it), the recipient, and the digest's batch. It
 // also returns the run's data as JSON, which the inbox row and provider payloads carry.
-func stepData(e *sendEntry, in flow.DeliverStepInput, user dbsqlc.DeliveryUsersRow) (map[string]any, json.RawMessage, error) {
+func stepData(e *sendEntry, in flowrun.DeliverStepInput, user dbsqlc.DeliveryUsersRow) (map[string]any, json.RawMessage, error) {
 	if e.sendData == nil {
 		return nil, nil, errors.New(e.templateErr)
 	}
@@ -279,7 +279,7 @@ func (a *Delivery) categoryID(ctx context.Context, appID int64, identifier strin
 
 // stepInbox writes an in-app step's inbox row and settles its log row in one transaction,
 // then announces the row.
-func (a *Delivery) stepInbox(ctx context.Context, in flow.DeliverStepInput, e *sendEntry, lg dbsqlc.MessageLog, catID *int64, out templates.Rendered, runData json.RawMessage) (flow.DeliverStepResult, error) {
+func (a *Delivery) stepInbox(ctx context.Context, in flowrun.DeliverStepInput, e *sendEntry, lg dbsqlc.MessageLog, catID *int64, out templates.Rendered, runData json.RawMessage) (flowrun.DeliverStepResult, error) {
 	sourceKey := StepSourceKey(in.Step.ID)
 	var id int64
 	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
@@ -303,5 +303,5 @@ func (a *Delivery) stepInbox(ctx context.Context, in flow.DeliverStepInput, e *s
 	}
 	a.decided(lg.Channel, delivery.StatusDelivered)
 	a.Publisher.Publish(ctx, events.Event{Kind: events.NewNotification, AppID: in.AppID, UserIDs: []int64{lg.UserID}, NotificationIDs: []int64{id}})
-	return flow.DeliverStepResult{Status: stepSent, NotificationID: id}, nil
+	return flowrun.DeliverStepResult{Status: stepSent, NotificationID: id}, nil
 }

@@ -9,17 +9,17 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/flowdef"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/flow/flowdef"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
 // flowSend accepts a send naming a workflow and creates its recipients; it returns the
 // input of a step for the first recipient.
-func flowSend(t *testing.T, d *db.DB, appID int64, body string) flow.DeliverStepInput {
+func flowSend(t *testing.T, d *db.DB, appID int64, body string) flowrun.DeliverStepInput {
 	t.Helper()
 	req := store(t, d, appID, body)
 	var parsed notify.SendRequest
@@ -36,10 +36,10 @@ func flowSend(t *testing.T, d *db.DB, appID int64, body string) flow.DeliverStep
 	}
 	var data map[string]any
 	_ = json.Unmarshal(parsed.Data, &data)
-	return flow.DeliverStepInput{
-		AppID: appID, RequestID: req.String(), Workflow: flow.Ref{Identifier: "wf", Version: 1},
+	return flowrun.DeliverStepInput{
+		AppID: appID, RequestID: req.String(), Workflow: flowrun.Ref{Identifier: "wf", Version: 1},
 		Category: parsed.Notification.Category, Data: data,
-		Recipient: flow.Recipient{UserID: ids[0], Identifier: parsed.Recipients[0].Identifier},
+		Recipient: flowrun.Recipient{UserID: ids[0], Identifier: parsed.Recipients[0].Identifier},
 	}
 }
 
@@ -119,7 +119,7 @@ func TestDeliverStepExternalWithBatchAndRetries(t *testing.T) {
 	webhookInstance(t, a, appID, "hook", ep.srv.URL)
 	in := flowSend(t, d, appID, `{"notification":{"workflow":{"identifier":"wf"}},"sendTo":{"recipients":["ann"]},"data":{"n":1}}`)
 	in.Step = step(`{"id":"hook","type":"webhook","content":{"title":"{{batch.count}} news","body":"{{#each batch.items}}{{n}};{{/each}}"}}`)
-	in.Batch = &flow.Batch{Count: 2, Items: []map[string]any{{"n": 1}, {"n": 2}}}
+	in.Batch = &flowrun.Batch{Count: 2, Items: []map[string]any{{"n": 1}, {"n": 2}}}
 	ctx := context.Background()
 	_, err := a.DeliverStep(ctx, in)
 	var app *temporal.ApplicationError

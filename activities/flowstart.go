@@ -10,9 +10,9 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/delivery"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -85,14 +85,14 @@ func (a *Delivery) registerRuns(ctx context.Context, sc *sendContext, page []rec
 	if ref.CancellationKey != "" {
 		params.CancellationKey = &ref.CancellationKey
 	}
-	runs := make([]flow.RunInput, len(page))
+	runs := make([]flowrun.RunInput, len(page))
 	for i, r := range page {
-		runs[i] = flow.RunInput{
-			AppID: sc.appID, RequestID: sc.requestID.String(), Workflow: flow.Ref{Identifier: ref.Identifier, Version: int(version)},
-			CancellationKey: ref.CancellationKey, Recipient: flow.Recipient{UserID: r.userID, Identifier: r.identifier, Channels: r.topicChannels},
+		runs[i] = flowrun.RunInput{
+			AppID: sc.appID, RequestID: sc.requestID.String(), Workflow: flowrun.Ref{Identifier: ref.Identifier, Version: int(version)},
+			CancellationKey: ref.CancellationKey, Recipient: flowrun.Recipient{UserID: r.userID, Identifier: r.identifier, Channels: r.topicChannels},
 		}
 		params.UserIdentifiers = append(params.UserIdentifiers, r.identifier)
-		params.WorkflowIds = append(params.WorkflowIds, flow.WorkflowID(ref.Identifier, runs[i].RequestID, r.identifier))
+		params.WorkflowIds = append(params.WorkflowIds, flowrun.WorkflowID(ref.Identifier, runs[i].RequestID, r.identifier))
 	}
 	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
 		if len(page) > 0 {

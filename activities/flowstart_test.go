@@ -9,16 +9,16 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/flows"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/flow"
+	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
 // publishFlow creates and publishes a workflow; its inApp step's title says which version.
-func publishFlow(t *testing.T, d *db.DB, appID int64, identifier, title string) *flows.Service {
+func publishFlow(t *testing.T, d *db.DB, appID int64, identifier, title string) *flow.Service {
 	t.Helper()
-	s := flows.NewService(d, nil)
+	s := flow.NewService(d, nil)
 	ctx := context.Background()
 	body := `{"identifier":"` + identifier + `","name":"n","definition":{"steps":[{"id":"hi","type":"inApp","content":{"title":"` + title + `"}}]}}`
 	if _, err := s.Get(ctx, appID, identifier); err != nil {
@@ -55,7 +55,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 		t.Fatalf("second slice: %+v %v", rest, err)
 	}
 	run := rest.Runs[0]
-	if run.Workflow != (flow.Ref{Identifier: "welcome", Version: 1}) || run.Recipient.Identifier != "c" || run.CancellationKey != "order-1" || run.RequestID != req.String() || len(run.Definition.Steps) != 0 {
+	if run.Workflow != (flowrun.Ref{Identifier: "welcome", Version: 1}) || run.Recipient.Identifier != "c" || run.CancellationKey != "order-1" || run.RequestID != req.String() || len(run.Definition.Steps) != 0 {
 		t.Errorf("run input %+v", run)
 	}
 	if n := count(t, d, `SELECT count(*) FROM flow_runs WHERE request_id = $1 AND cancellation_key = 'order-1' AND status = 'running'
@@ -74,8 +74,8 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 
 	// The run loads the pinned version, the data and the profile.
 	f := &Flows{DB: d}
-	loaded, err := f.LoadRun(ctx, flow.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
-		WorkflowID: flow.WorkflowID("welcome", req.String(), "c")})
+	loaded, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
+		WorkflowID: flowrun.WorkflowID("welcome", req.String(), "c")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,18 +84,18 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 		t.Errorf("loaded %+v", loaded)
 	}
 	other := dbOtherApp(t, d)
-	if _, err := f.LoadRun(ctx, flow.LoadRunInput{AppID: other, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID}); err == nil || !isNonRetryable(err) {
+	if _, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: other, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID}); err == nil || !isNonRetryable(err) {
 		t.Errorf("another app loaded our workflow: %v", err)
 	}
-	if err := f.FinishRun(ctx, flow.FinishRunInput{AppID: appID, WorkflowID: flow.WorkflowID("welcome", req.String(), "a"), Outcome: "completed"}); err != nil {
+	if err := f.FinishRun(ctx, flowrun.FinishRunInput{AppID: appID, WorkflowID: flowrun.WorkflowID("welcome", req.String(), "a"), Outcome: "completed"}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := flows.NewService(d, nil).CancelByKey(ctx, appID, []byte(`{"cancellationKey":"order-1"}`), nopCanceler{}, slog.New(slog.DiscardHandler))
+	out, err := flow.NewService(d, nil).CancelByKey(ctx, appID, []byte(`{"cancellationKey":"order-1"}`), nopCanceler{}, slog.New(slog.DiscardHandler))
 	if err != nil || out.Cancelled != 2 {
 		t.Errorf("cancel: %+v %v (a finished run is not cancelled)", out, err)
 	}
-	loaded, _ = f.LoadRun(ctx, flow.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
-		WorkflowID: flow.WorkflowID("welcome", req.String(), "c")})
+	loaded, _ = f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
+		WorkflowID: flowrun.WorkflowID("welcome", req.String(), "c")})
 	if !loaded.Cancelled {
 		t.Error("a run cancelled before it started must know it")
 	}
@@ -107,7 +107,7 @@ func (nopCanceler) CancelWorkflow(context.Context, string, string) error { retur
 
 func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 	d, appID, a, _ := setup(t)
-	if _, err := flows.NewService(d, nil).Create(context.Background(), appID, []byte(`{"identifier":"draft","name":"d","definition":{"steps":[{"id":"x","type":"inApp","content":{"title":"t"}}]}}`)); err != nil {
+	if _, err := flow.NewService(d, nil).Create(context.Background(), appID, []byte(`{"identifier":"draft","name":"d","definition":{"steps":[{"id":"x","type":"inApp","content":{"title":"t"}}]}}`)); err != nil {
 		t.Fatal(err)
 	}
 	for wf, want := range map[string]string{"nope": `workflow "nope" does not exist`, "draft": `workflow "draft" has no published version`} {
@@ -142,7 +142,7 @@ func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
 		t.Fatalf("503 is retried: %v", err)
 	}
 	f := &Flows{DB: d}
-	if err := f.RecordStep(context.Background(), flow.StepRecord{AppID: appID, RequestID: in.RequestID, Workflow: in.Workflow, User: "ann",
+	if err := f.RecordStep(context.Background(), flowrun.StepRecord{AppID: appID, RequestID: in.RequestID, Workflow: in.Workflow, User: "ann",
 		StepID: "hook", StepType: "webhook", Outcome: "failed", Detail: "retries ran out"}); err != nil {
 		t.Fatal(err)
 	}

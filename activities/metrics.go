@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/delivery"
+	"github.com/heraldhq/herald/internal/delivery"
 )
 
 // Metrics receives delivery outcomes; telemetry.Metrics implements it.

@@ -8,11 +8,11 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/delivery"
-	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/render"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/delivery/render"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

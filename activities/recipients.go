@@ -8,7 +8,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/notify"
+	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

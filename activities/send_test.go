@@ -13,8 +13,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

@@ -9,11 +9,11 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 
-	"github.com/heraldhq/herald/channels"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/delivery"
-	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

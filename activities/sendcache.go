@@ -13,10 +13,10 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	js "github.com/heraldhq/herald/jsonshape"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/providers"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/providers"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // sendCacheSize bounds the sends whose content a worker keeps loaded.

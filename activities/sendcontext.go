@@ -10,9 +10,9 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/delivery"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // batchCall is state shared by the requests of one DeliverBatch call.

@@ -14,6 +14,7 @@ import (
 	v1 "github.com/heraldhq/herald/api/v1"
 	v3 "github.com/heraldhq/herald/api/v3"
 	"github.com/heraldhq/herald/api/web"
+	webinbox "github.com/heraldhq/herald/web/inbox"
 )
 
 // Options configure the server.
@@ -71,6 +72,9 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		app.Get("/metrics", adaptor.HTTPHandler(opts.Metrics))
 	}
 	dev.Register(app.Group("/v3"))
+	mustWidget().Register(app)
+	// Socket.IO's HTTP long-polling is cross-origin XHR from the inbox widget.
+	app.Use("/socket.io", dev.Auth.SocketCORS())
 	for _, m := range opts.Mount {
 		m(app)
 	}
@@ -80,6 +84,16 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		m.Register(app.Group("/v1"))
 	}
 	return app
+}
+
+// mustWidget indexes the embedded widget files; they are part of the binary, so a failure
+// is a build defect.
+func mustWidget() *Widget {
+	w, err := NewWidget(webinbox.Files())
+	if err != nil {
+		panic("api: embedded widget: " + err.Error())
+	}
+	return w
 }
 
 func proxyHeader(trusted []string) string {

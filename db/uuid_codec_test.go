@@ -7,7 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/heraldhq/herald/dbtest"
+	"github.com/heraldhq/herald/internal/testkit/dbtest"
 )
 
 // uuid.UUID values, pointers, nulls and arrays go both ways in the binary and the text

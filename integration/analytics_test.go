@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/realtimetest"
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/realtimetest"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // tally is one set of analytics counts, as sent/delivered/failed/skipped/seen/read/clicked.

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // logEntry is a message log row as the tests look at it.

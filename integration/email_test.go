@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestEmailThroughSMTPWithTemplateLayoutAndTranslations(t *testing.T) {

@@ -5,7 +5,7 @@ package integration
 import (
 	"testing"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestMain(m *testing.M) { stacktest.Main(m) }

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/providers/webhook"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/providers/webhook"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // A provider that does not answer within the instance's timeout is retried: the message

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // lockedBuffer collects the stack's log lines from many goroutines.

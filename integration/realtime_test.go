@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/realtimetest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/realtimetest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // realtimeEnv starts a stack and waits for its realtime listener.
@@ -66,6 +66,22 @@ func sameJSON(t *testing.T, what string, got, want []byte) {
 	}
 }
 
+// wrapped returns the notification of a NEW_NOTIFICATION payload, failing unless the
+// payload is exactly {"notification": {…}} with the title set (the published SDKs read
+// data.notification).
+func wrapped(t *testing.T, what string, data []byte, title string) json.RawMessage {
+	t.Helper()
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(data, &p); err != nil || len(p) != 1 || p["notification"] == nil {
+		t.Fatalf("%s: payload %s, want {\"notification\": {…}}", what, data)
+	}
+	var n struct{ Title string }
+	if err := json.Unmarshal(p["notification"], &n); err != nil || n.Title != title {
+		t.Fatalf("%s: data.notification.title is %q, want %q", what, n.Title, title)
+	}
+	return p["notification"]
+}
+
 func internalUserID(t *testing.T, e *stacktest.Env, appID int64, user string) int64 {
 	t.Helper()
 	var id int64
@@ -77,21 +93,30 @@ func internalUserID(t *testing.T, e *stacktest.Env, appID int64, user string) in
 
 func TestSocketIOClientReceivesInboxChanges(t *testing.T) {
 	e := realtimeEnv(t, stacktest.Options{Temporal: true})
-	// As the inbox SDKs do: credentials in the query, the signature variable unset.
+	// As the inbox SDKs do: the client's default options (long-polling, then the upgrade to
+	// WebSocket), credentials in the query, the signature variable unset.
 	phone := realtimetest.StartNodeClient(t, e.BaseURL, realtimetest.SocketIOOptions{
 		Query: map[string]string{"apiKey": e.App.APIKey, "userId": "alice", "userSignature": "undefined"},
 	})
 	phone.MustConnect()
-	// A second device authenticates with a realtime token in the CONNECT auth payload.
+	// A second device, behind a proxy that blocks WebSocket, stays on long-polling and
+	// authenticates with a realtime token in the CONNECT auth payload.
 	token := e.Do("POST", "/v3/sdk/realtimeTokenRequests", nil, e.UserHeaders("alice")).Map(t)["token"].(string)
-	laptop := realtimetest.StartNodeClient(t, e.BaseURL, realtimetest.SocketIOOptions{Auth: map[string]any{"token": token}})
+	laptop := realtimetest.StartNodeClient(t, e.BaseURL, realtimetest.SocketIOOptions{Auth: map[string]any{"token": token}, Transports: []string{"polling"}})
 	laptop.MustConnect()
+	// The phone's upgrade is done once the process holds no polling session but the laptop's.
+	e.Eventually(realtimetest.WaitTimeout, "the phone to upgrade", func() bool {
+		return e.Stack.SocketIO.PollingSessions() == 1 && e.Stack.Realtime.Hub.Stats().Connections == 2
+	})
 
 	sendTo(t, e, "alice", "Order shipped")
 	gotPhone, gotLaptop := phone.Event("NEW_NOTIFICATION"), laptop.Event("NEW_NOTIFICATION")
+	if gotPhone.Transport != "websocket" || gotLaptop.Transport != "polling" {
+		t.Errorf("NEW_NOTIFICATION came over %q to the phone and %q to the laptop, want websocket and polling", gotPhone.Transport, gotLaptop.Transport)
+	}
 	want, id := latestInJSON(t, e, "alice")
-	sameJSON(t, "NEW_NOTIFICATION on the phone", gotPhone.Data, want)
-	sameJSON(t, "NEW_NOTIFICATION on the laptop", gotLaptop.Data, want)
+	sameJSON(t, "NEW_NOTIFICATION on the phone", wrapped(t, "phone", gotPhone.Data, "Order shipped"), want)
+	sameJSON(t, "NEW_NOTIFICATION on the laptop", wrapped(t, "laptop", gotLaptop.Data, "Order shipped"), want)
 
 	// State changes through the developer API reach every device.
 	path := "/v3/notifications/" + itoa(id)
@@ -117,11 +142,13 @@ func TestSocketIOClientSeesConnectErrors(t *testing.T) {
 		{"unknown key", realtimetest.SocketIOOptions{Query: map[string]string{"apiKey": "nope", "userId": "alice"}}, "Invalid API key"},
 		{"no credentials", realtimetest.SocketIOOptions{}, "No authentication parameters found: pass apiKey and userId, or a token"},
 		{"bad token", realtimetest.SocketIOOptions{Auth: map[string]any{"token": "hrt_x.y"}}, "the realtime token is invalid or expired: request a new one with POST /v3/sdk/realtimeTokenRequests"},
-		{"polling", realtimetest.SocketIOOptions{Transports: []string{"polling"}, Query: map[string]string{"apiKey": e.App.APIKey, "userId": "alice"}}, "xhr poll error"},
+		{"unknown key over polling only", realtimetest.SocketIOOptions{Transports: []string{"polling"}, Query: map[string]string{"apiKey": "nope", "userId": "alice"}}, "Invalid API key"},
+		{"unknown key over websocket only", realtimetest.SocketIOOptions{Transports: []string{"websocket"}, Query: map[string]string{"apiKey": "nope", "userId": "alice"}}, "Invalid API key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := realtimetest.StartNodeClient(t, e.BaseURL, tc.o)
-			if l := c.Next(); l.Type != "connect_error" || l.Message != tc.want {
+			// The refusal comes first: no disconnect of a socket that never connected.
+			if l := c.Until("the outcome", func(l realtimetest.Line) bool { return l.Type != "open" }); l.Type != "connect_error" || l.Message != tc.want {
 				t.Fatalf("got %+v, want connect_error %q", l, tc.want)
 			}
 		})
@@ -139,7 +166,7 @@ func TestSSEReceivesInboxChanges(t *testing.T) {
 	sendTo(t, e, "bob", "Invoice ready")
 	got := c.Event("NEW_NOTIFICATION")
 	want, id := latestInJSON(t, e, "bob")
-	sameJSON(t, "NEW_NOTIFICATION over SSE", []byte(got.Data), want)
+	sameJSON(t, "NEW_NOTIFICATION over SSE", wrapped(t, "SSE", []byte(got.Data), "Invoice ready"), want)
 	for _, step := range []struct{ method, path string }{{"POST", "/v3/notifications/" + itoa(id) + "/reads"}, {"DELETE", "/v3/notifications/" + itoa(id)}} {
 		if res := e.Do(step.method, step.path, nil, e.UserHeaders("bob")); res.Status != 200 {
 			t.Fatalf("%s %s: %d %s", step.method, step.path, res.Status, res.Body)
@@ -165,8 +192,8 @@ func TestRealtimeAcrossTwoAPIProcesses(t *testing.T) {
 	sendTo(t, one, "carol", "Across processes")
 	gotTwo, gotOne := onTwo.Event("NEW_NOTIFICATION"), onOne.Event("NEW_NOTIFICATION")
 	want, id := latestInJSON(t, one, "carol")
-	sameJSON(t, "NEW_NOTIFICATION on the other process", gotTwo.Data, want)
-	sameJSON(t, "NEW_NOTIFICATION on the sending process", gotOne.Data, want)
+	sameJSON(t, "NEW_NOTIFICATION on the other process", wrapped(t, "other process", gotTwo.Data, "Across processes"), want)
+	sameJSON(t, "NEW_NOTIFICATION on the sending process", wrapped(t, "sending process", gotOne.Data, "Across processes"), want)
 	// A change published by the second process reaches a socket on the first.
 	carol := internalUserID(t, one, one.App.AppID, "carol")
 	two.Stack.Events.Publish(context.Background(), events.Event{Kind: events.NotificationRead, AppID: one.App.AppID, UserIDs: []int64{carol}, NotificationIDs: []int64{id}})

@@ -15,8 +15,8 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // collector is a local OTLP/HTTP trace receiver recording the spans it gets.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestTopicSendReachesSubscribersOnTheirChannels(t *testing.T) {

@@ -12,9 +12,9 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -63,7 +63,7 @@ func TestOperatorsFindRunsBySearchAttributes(t *testing.T) {
 	first := sendNotification(t, e, `{"notification":{"title":"one"},"sendTo":{"recipients":["ann"]}}`)
 	second := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"welcome"}},"sendTo":{"recipients":["bob"]}}`)
 	pack := send.WorkflowID([]uuid.UUID{uuid.MustParse(first), uuid.MustParse(second)})
-	run := flow.WorkflowID("welcome", second, "bob")
+	run := flowrun.WorkflowID("welcome", second, "bob")
 	waitForRun(t, e, second, "bob", "completed")
 
 	// Another app's send: never listed under this app.
@@ -159,12 +159,12 @@ func TestInboxSignalsLeaveNoUnhandledSignals(t *testing.T) {
 		}
 		return n
 	}
-	if n := signals(flow.WorkflowID("plain", plain, "ann")); n != 0 {
+	if n := signals(flowrun.WorkflowID("plain", plain, "ann")); n != 0 {
 		t.Errorf("a run with no waitForRead step got %d signals", n)
 	}
 	// The click's signal may land after bob's run ended (then Temporal refuses it); the
 	// run got the read's signal and possibly the click's.
-	if n := signals(flow.WorkflowID("asking", asking, "bob")); n < 1 {
+	if n := signals(flowrun.WorkflowID("asking", asking, "bob")); n < 1 {
 		t.Errorf("the waiting run got %d signals", n)
 	}
 	if strings.Contains(logs.String(), "unhandled signals") {

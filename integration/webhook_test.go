@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/providers/webhook"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/providers/webhook"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 const hookSecret = "whsec-0123456789abcdef"

@@ -11,10 +11,10 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/templates"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
+	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
 // publishWorkflow saves a workflow's definition (creating it the first time) and publishes
@@ -164,7 +164,7 @@ func TestCancellationStopsSleepingRuns(t *testing.T) {
 	}
 	cancel(`{"cancellationKey":"order-7","recipients":["ann"]}`, `{"cancelled":1,"failed":0}`)
 	status := func(user string) enums.WorkflowExecutionStatus {
-		d, err := e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), flow.WorkflowID("reminder", req, user), "")
+		d, err := e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), flowrun.WorkflowID("reminder", req, user), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,7 +302,7 @@ func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 	}
 }
 
-func TestRecurringTriggerSendsTheWorkflow(t *testing.T) {
+func TestFlowScheduleSendsTheFlow(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true})
 	publishWorkflow(t, e, "daily", `{"steps":[{"id":"note","type":"inApp","content":{"title":"Daily {{data.kind}}"}}]}`)
 	res := e.Do("POST", "/v3/workflows/schedules", `{"workflow":"daily","cron":"0 9 * * *","timezone":"Europe/Berlin","sendTo":{"recipients":["ann"]},"data":{"kind":"summary"}}`, e.AppHeaders())

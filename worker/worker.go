@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/activities"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 )
@@ -65,24 +65,24 @@ func Register(r worker.Registry, a Activities) {
 func RegisterWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
 	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
-	r.RegisterWorkflowWithOptions(flow.Workflow, workflow.RegisterOptions{Name: flow.WorkflowName})
-	r.RegisterWorkflowWithOptions(flow.DigestWorkflow, workflow.RegisterOptions{Name: flow.DigestWorkflowName})
-	r.RegisterWorkflowWithOptions(flow.RecurringWorkflow, workflow.RegisterOptions{Name: flow.RecurringWorkflowName})
+	r.RegisterWorkflowWithOptions(flowrun.Workflow, workflow.RegisterOptions{Name: flowrun.WorkflowName})
+	r.RegisterWorkflowWithOptions(flowrun.DigestWorkflow, workflow.RegisterOptions{Name: flowrun.DigestWorkflowName})
+	r.RegisterWorkflowWithOptions(flowrun.ScheduleWorkflow, workflow.RegisterOptions{Name: flowrun.ScheduleWorkflowName})
 }
 
 // registerFlows adds the activities of user-defined workflows (the interpreter, its digest
-// collector and its recurring trigger).
+// collector and its flow schedule).
 func registerFlows(r worker.Registry, a Activities) {
-	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flow.DeliverStepActivity})
+	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flowrun.DeliverStepActivity})
 	for name, fn := range map[string]any{
-		flow.StepStatesActivity:    a.Flows.StepStates,
-		flow.FetchActivity:         a.Flows.Fetch,
-		flow.ThrottleActivity:      a.Flows.Throttle,
-		flow.DigestEnqueueActivity: a.Flows.DigestEnqueue,
-		flow.RecordStepActivity:    a.Flows.RecordStep,
-		flow.LoadRunActivity:       a.Flows.LoadRun,
-		flow.FinishRunActivity:     a.Flows.FinishRun,
-		flow.RecurringSendActivity: a.Flows.RecurringSend,
+		flowrun.StepStatesActivity:    a.Flows.StepStates,
+		flowrun.FetchActivity:         a.Flows.Fetch,
+		flowrun.ThrottleActivity:      a.Flows.Throttle,
+		flowrun.DigestEnqueueActivity: a.Flows.DigestEnqueue,
+		flowrun.RecordStepActivity:    a.Flows.RecordStep,
+		flowrun.LoadRunActivity:       a.Flows.LoadRun,
+		flowrun.FinishRunActivity:     a.Flows.FinishRun,
+		flowrun.ScheduleSendActivity:  a.Flows.ScheduleSend,
 	} {
 		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
 	}

@@ -20,12 +20,12 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/heraldhq/herald/activities"
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 	herworker "github.com/heraldhq/herald/worker"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 )
@@ -147,7 +147,7 @@ func TestRecordHistories(t *testing.T) {
 			{"id":"mail","type":"email","content":{"subject":"Welcome","text":"Hi {{user.identifier}}"}}]}`)
 		req := r.send(`{"notification":{"workflow":{"identifier":"onboarding"}},"sendTo":{"recipients":[{"identifier":"ann","email":"ann@example.com","plan":"pro"}]}}`)
 		r.save("flow-send", send.WorkflowID([]uuid.UUID{uuid.MustParse(req)}), "")
-		r.save("flow-delay-branch-email", flow.WorkflowID("onboarding", req, "ann"), "")
+		r.save("flow-delay-branch-email", flowrun.WorkflowID("onboarding", req, "ann"), "")
 
 		r.publish("approval", `{"steps":[
 			{"id":"ask","type":"inApp","content":{"title":"Please approve"},"next":"wait"},
@@ -164,36 +164,36 @@ func TestRecordHistories(t *testing.T) {
 		if res := e.Do("POST", fmt.Sprintf("/v3/notifications/%d/reads", note), nil, e.UserHeaders("reader")); res.Status >= 300 {
 			t.Fatalf("read: %d %s", res.Status, res.Body)
 		}
-		r.save("flow-wait-read", flow.WorkflowID("approval", read, "reader"), "")
+		r.save("flow-wait-read", flowrun.WorkflowID("approval", read, "reader"), "")
 		timeout := r.send(`{"notification":{"workflow":{"identifier":"approval"}},"sendTo":{"recipients":["ignorer"]}}`)
-		r.save("flow-wait-timeout", flow.WorkflowID("approval", timeout, "ignorer"), "")
+		r.save("flow-wait-timeout", flowrun.WorkflowID("approval", timeout, "ignorer"), "")
 
 		r.publish("enrich", `{"steps":[
 			{"id":"load","type":"fetch","url":"`+fetched.URL+`/users/{{user.identifier}}","resultKey":"account","next":"note"},
 			{"id":"note","type":"inApp","content":{"title":"Plan {{data.account.plan}}"}}]}`)
 		fr := r.send(`{"notification":{"workflow":{"identifier":"enrich"}},"sendTo":{"recipients":["ann"]}}`)
-		r.save("flow-fetch", flow.WorkflowID("enrich", fr, "ann"), "")
+		r.save("flow-fetch", flowrun.WorkflowID("enrich", fr, "ann"), "")
 		r.publish("enrich-broken", `{"steps":[
 			{"id":"load","type":"fetch","url":"http://127.0.0.1:1/nothing","timeout":"1s","onError":"sorry"},
 			{"id":"sorry","type":"inApp","content":{"title":"No data"}}]}`)
 		fb := r.send(`{"notification":{"workflow":{"identifier":"enrich-broken"}},"sendTo":{"recipients":["ann"]}}`)
-		r.save("flow-fetch-error", flow.WorkflowID("enrich-broken", fb, "ann"), "")
+		r.save("flow-fetch-error", flowrun.WorkflowID("enrich-broken", fb, "ann"), "")
 
 		r.publish("limited", `{"steps":[
 			{"id":"gate","type":"throttle","limit":1,"window":"1h","next":"note"},
 			{"id":"note","type":"inApp","content":{"title":"Limited"}}]}`)
 		t1 := r.send(`{"notification":{"workflow":{"identifier":"limited"}},"sendTo":{"recipients":["ann"]}}`)
-		r.save("flow-throttle-pass", flow.WorkflowID("limited", t1, "ann"), "")
+		r.save("flow-throttle-pass", flowrun.WorkflowID("limited", t1, "ann"), "")
 		t2 := r.send(`{"notification":{"workflow":{"identifier":"limited"}},"sendTo":{"recipients":["ann"]}}`)
-		r.save("flow-throttle-stop", flow.WorkflowID("limited", t2, "ann"), "")
+		r.save("flow-throttle-stop", flowrun.WorkflowID("limited", t2, "ann"), "")
 
 		r.publish("comments", `{"steps":[
 			{"id":"collect","type":"digest","count":2,"window":"1m","next":"note"},
 			{"id":"note","type":"inApp","content":{"title":"{{batch.count}} new comments"}}]}`)
 		d1 := r.send(`{"notification":{"workflow":{"identifier":"comments"}},"sendTo":{"recipients":["ann"]},"data":{"c":"one"}}`)
-		r.save("flow-digest-handoff", flow.WorkflowID("comments", d1, "ann"), "")
+		r.save("flow-digest-handoff", flowrun.WorkflowID("comments", d1, "ann"), "")
 		r.send(`{"notification":{"workflow":{"identifier":"comments"}},"sendTo":{"recipients":["ann"]},"data":{"c":"two"}}`)
-		r.save("digest-collector", flow.DigestWorkflowID(e.App.AppID, "comments", "collect", "ann"), "")
+		r.save("digest-collector", flowrun.DigestWorkflowID(e.App.AppID, "comments", "collect", "ann"), "")
 
 		r.publish("reminder", `{"steps":[
 			{"id":"first","type":"inApp","content":{"title":"first"},"next":"pause"},
@@ -204,7 +204,7 @@ func TestRecordHistories(t *testing.T) {
 		if res := e.Do("POST", "/v3/workflows/cancel", `{"cancellationKey":"order-7"}`, e.AppHeaders()); res.Status != 200 {
 			t.Fatalf("cancel: %d %s", res.Status, res.Body)
 		}
-		r.save("flow-cancel", flow.WorkflowID("reminder", cr, "ann"), "")
+		r.save("flow-cancel", flowrun.WorkflowID("reminder", cr, "ann"), "")
 
 		r.publish("daily", `{"steps":[{"id":"note","type":"inApp","content":{"title":"Daily"}}]}`)
 		res := e.Do("POST", "/v3/workflows/schedules", `{"workflow":"daily","cron":"0 9 * * *","timezone":"Europe/Berlin","sendTo":{"recipients":["ann"]}}`, e.AppHeaders())

@@ -12,7 +12,7 @@ import (
 
 	"go.temporal.io/sdk/worker"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 	herworker "github.com/heraldhq/herald/worker"
 )
 

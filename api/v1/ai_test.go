@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/internal/platform/config"
 )
 
 // chatFake is a local OpenAI-compatible chat completions endpoint: it answers with the

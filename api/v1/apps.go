@@ -3,8 +3,8 @@ package v1
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/audit"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/console/audit"
 )
 
 func (h *Console) getApp(c *fiber.Ctx, s appScope) error {
@@ -16,7 +16,7 @@ func (h *Console) getApp(c *fiber.Ctx, s appScope) error {
 }
 
 // updateApp changes name and settings (UpdateAppDTO {name, enableWebPush, hideBranding,
-// hmacAuth}; absent fields stay).
+// hmacAuth, allowedOrigins}; absent fields stay).
 func (h *Console) updateApp(c *fiber.Ctx, s appScope) error {
 	b, err := readBody(c)
 	if err != nil {
@@ -26,6 +26,9 @@ func (h *Console) updateApp(c *fiber.Ctx, s appScope) error {
 		HideBranding: b.boolean("hideBranding"), HMACAuth: b.boolean("hmacAuth")}
 	if u.Name != nil {
 		apps.CheckName(*u.Name, &b.p)
+	}
+	if origins, ok := b.stringList("allowedOrigins"); ok {
+		u.AllowedOrigins = apps.CheckOrigins(origins, &b.p)
 	}
 	if err := b.err(); err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 
 	"crypto/rsa"
 
-	"github.com/heraldhq/herald/userjwt"
+	"github.com/heraldhq/herald/internal/audience/userjwt"
 )
 
 func TestAppSettingsKeysAndTokens(t *testing.T) {

@@ -9,11 +9,11 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/appadmin"
-	"github.com/heraldhq/herald/categories"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/jsonshape"
-	"github.com/heraldhq/herald/users"
+	"github.com/heraldhq/herald/internal/audience/appadmin"
+	"github.com/heraldhq/herald/internal/audience/categories"
+	"github.com/heraldhq/herald/internal/audience/users"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 // listUsers pages through the app's users (pageNo, limit, identifier prefix).

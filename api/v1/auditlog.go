@@ -9,8 +9,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/audit"
-	"github.com/heraldhq/herald/clients"
+	"github.com/heraldhq/herald/internal/console/audit"
+	"github.com/heraldhq/herald/internal/console/clients"
 )
 
 // auditPage is a page of a client's audit log.

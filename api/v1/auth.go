@@ -8,9 +8,9 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/appadmin"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/console"
+	"github.com/heraldhq/herald/internal/audience/appadmin"
+	"github.com/heraldhq/herald/internal/console"
+	"github.com/heraldhq/herald/internal/console/clients"
 )
 
 // signIn checks email and password (LoginByEmailDto) and answers a session, or a 2FA

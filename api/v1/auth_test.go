@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/internal/platform/config"
 )
 
 func TestSignUpRejectsBadBodies(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/billing"
+	"github.com/heraldhq/herald/internal/ops/billing"
 )
 
 // plans lists the plans on offer (public: it is the price list).

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/billing"
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/ops/billing"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 const webhookSecret = "whsec_test_secret"

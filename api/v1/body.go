@@ -11,7 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/jsonshape"
+	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 // body reads a JSON object body field by field, collecting every type problem so a caller

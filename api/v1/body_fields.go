@@ -8,7 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/jsonshape"
+	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 // integer reads an optional integer field.
@@ -38,6 +38,16 @@ func (b *body) strings(name string) []string {
 		return nil
 	}
 	return v
+}
+
+// stringList reads an optional array of strings where an empty array means something (it
+// clears a list): ok is false when the field is absent, null or not an array of strings.
+func (b *body) stringList(name string) (v []string, ok bool) {
+	if !b.has(name) {
+		return nil, false
+	}
+	v = b.strings(name)
+	return v, v != nil || jsonshape.Kind(b.f[name]) == "array"
 }
 
 // ids reads an optional array of positive integers; nil when absent.

@@ -7,8 +7,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/providers"
 )
 
 // listProviders is the catalogue of provider kinds (?channel= keeps one channel's), each

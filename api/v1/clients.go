@@ -4,10 +4,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/audit"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/jsonshape"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/console/audit"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 func (h *Console) listClients(c *fiber.Ctx) error {

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/internal/platform/config"
 )
 
 // fakeCodeHost is a GitHub-compatible OAuth2 provider that records what Herald sends.

@@ -7,7 +7,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/clients"
+	"github.com/heraldhq/herald/internal/console/clients"
 )
 
 // uncommitted pages through the app's changes since its last commit (page, limit).

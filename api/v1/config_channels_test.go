@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestProviderCatalogue(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 type changePage struct {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // fixture is a client "Acme" with an app and a member of each role, and a stranger who

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestTemplateRoutes(t *testing.T) {

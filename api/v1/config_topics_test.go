@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestTopicRoutes(t *testing.T) {

@@ -6,13 +6,13 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/commits"
-	"github.com/heraldhq/herald/flows"
-	"github.com/heraldhq/herald/schedules"
-	"github.com/heraldhq/herald/templates"
-	"github.com/heraldhq/herald/topics"
+	"github.com/heraldhq/herald/internal/audience/topics"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/console/commits"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/flow"
+	"github.com/heraldhq/herald/internal/send/schedules"
 )
 
 // Configuration holds the handlers of what the console configures per app: channels,
@@ -24,7 +24,7 @@ type Configuration struct {
 	*Console
 	Channels  *channels.Service
 	Templates *templates.Service
-	Flows     *flows.Service
+	Flows     *flow.Service
 	Schedules *schedules.Service
 	Topics    *topics.Service
 	Commits   *commits.Service

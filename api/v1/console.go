@@ -7,14 +7,14 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/appadmin"
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/audit"
-	"github.com/heraldhq/herald/categories"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/console"
-	"github.com/heraldhq/herald/files"
-	"github.com/heraldhq/herald/logctx"
+	"github.com/heraldhq/herald/internal/audience/appadmin"
+	"github.com/heraldhq/herald/internal/audience/categories"
+	"github.com/heraldhq/herald/internal/console"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/console/audit"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/console/files"
+	"github.com/heraldhq/herald/internal/platform/logctx"
 )
 
 // Console holds the handlers of the console's identity and tenancy routes: accounts,

@@ -6,8 +6,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/files"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/console/files"
 )
 
 // uploadFile stores a multipart upload: field "file", optional fields "folder" (uploads,

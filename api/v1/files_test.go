@@ -16,8 +16,8 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // pngBytes is a PNG signature followed by n bytes of filler: enough for type sniffing.

@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestMain(m *testing.M) { stacktest.Main(m) }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/channels"
+	"github.com/heraldhq/herald/internal/delivery/channels"
 )
 
 func TestIntegrationStatus(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/console"
+	"github.com/heraldhq/herald/internal/console"
 )
 
 // getInvitation describes an invitation to the holder of its code (no sign-in needed:

@@ -7,9 +7,9 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/commits"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/console/commits"
+	"github.com/heraldhq/herald/internal/delivery/templates"
 )
 
 // Page sizes of the configuration lists.

@@ -7,11 +7,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/assistant"
-	"github.com/heraldhq/herald/billing"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/jsonshape"
-	"github.com/heraldhq/herald/license"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/delivery/assistant"
+	"github.com/heraldhq/herald/internal/ops/billing"
+	"github.com/heraldhq/herald/internal/ops/license"
+	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 // licenseView is a client's license with what it grants now.

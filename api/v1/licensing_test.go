@@ -10,8 +10,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/license"
+	"github.com/heraldhq/herald/internal/ops/license"
+	"github.com/heraldhq/herald/internal/platform/config"
 )
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

@@ -7,8 +7,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/analytics"
-	"github.com/heraldhq/herald/clients"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/ops/analytics"
 )
 
 // Observability holds the handlers of the message log and the delivery analytics. Every

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // TestOnboardingSequenceFromTheDocs reads the onboarding sequence of docs/console-api.md

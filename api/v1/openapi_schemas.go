@@ -1,6 +1,6 @@
 package v1
 
-import "github.com/heraldhq/herald/audit"
+import "github.com/heraldhq/herald/internal/console/audit"
 
 // Schema helpers.
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
@@ -73,11 +73,13 @@ var schemas = map[string]any{
 	"UpdateClientDTO": object([]string{"name"}, map[string]any{"name": str("at most 100 characters")}),
 	"AppEntity": object(nil, map[string]any{"id": integer(), "clientId": integer(), "name": str(""), "apiKey": str(""), "secureAuth": boolean(),
 		"hmacAuth": boolean(), "enableWebPush": boolean(), "hideBranding": boolean(), "publicKey": str("PEM"), "vapidPublicKey": str(""),
-		"createdAt": stamp(), "updatedAt": stamp(), "apiSecret": str("only when revealed"), "privateKey": str("only from POST rsa-key")}),
+		"createdAt": stamp(), "updatedAt": stamp(), "apiSecret": str("only when revealed"), "privateKey": str("only from POST rsa-key"),
+		"allowedOrigins": arrayOf(str("origin (scheme://host[:port]) or *"))}),
 	"AppList":      arrayOf(ref("AppEntity")),
 	"CreateAppDTO": object([]string{"name"}, map[string]any{"name": str("at most 100 characters")}),
-	"UpdateAppDTO": object(nil, map[string]any{"name": str(""), "enableWebPush": boolean(), "hideBranding": boolean(), "hmacAuth": boolean()}),
-	"Environment":  object(nil, map[string]any{"created": boolean(), "apps": arrayOf(ref("AppEntity"))}),
+	"UpdateAppDTO": object(nil, map[string]any{"name": str(""), "enableWebPush": boolean(), "hideBranding": boolean(), "hmacAuth": boolean(),
+		"allowedOrigins": arrayOf(str("browser origins allowed to call the app's user routes (CORS), at most 50; * for any"))}),
+	"Environment": object(nil, map[string]any{"created": boolean(), "apps": arrayOf(ref("AppEntity"))}),
 	"ClientUserClientsEntity": object(nil, map[string]any{"id": integer(), "clientId": integer(), "role": role, "createdAt": stamp(),
 		"clientUser": object(nil, map[string]any{"id": integer(), "email": str(""), "name": str("")})}),
 	"MemberList":              arrayOf(ref("ClientUserClientsEntity")),

@@ -5,16 +5,16 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/appinsights"
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/assistant"
-	"github.com/heraldhq/herald/billing"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/license"
-	"github.com/heraldhq/herald/logctx"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/templates"
-	"github.com/heraldhq/herald/usage"
+	"github.com/heraldhq/herald/internal/console/appinsights"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/delivery/assistant"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/ops/billing"
+	"github.com/heraldhq/herald/internal/ops/license"
+	"github.com/heraldhq/herald/internal/ops/usage"
+	"github.com/heraldhq/herald/internal/platform/logctx"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Operations holds the handlers of usage, integration status, profile attributes, the

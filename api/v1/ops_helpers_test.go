@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // tenant is a signed-in owner of a client with one app.

@@ -8,8 +8,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/providers"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/providers"
 )
 
 // ProviderCallbacks receives delivery events from providers at

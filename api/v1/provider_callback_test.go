@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/providers/webhook"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/providers/webhook"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // TestProviderCallbackAnswersEveryListedMethod calls the callback route with each method

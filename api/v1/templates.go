@@ -6,9 +6,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/jsonshape"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/templates"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 func (h *Configuration) listTemplates(c *fiber.Ctx, s appScope) error {

@@ -8,7 +8,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/console"
+	"github.com/heraldhq/herald/internal/console"
 )
 
 // setupTwoFactor starts 2FA setup: a new secret as otpauth URI and QR code. With

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/config"
+	"github.com/heraldhq/herald/internal/platform/config"
 )
 
 const sendBody = `{"notification":{"title":"Hi"},"sendTo":{"recipients":["ann","bob"]}}`

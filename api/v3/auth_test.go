@@ -9,9 +9,9 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/userjwt"
+	"github.com/heraldhq/herald/internal/audience/userjwt"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // authKind is the credentials a route takes.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/inbox/inboxtest"
+	"github.com/heraldhq/herald/internal/testkit/inboxtest"
 )
 
 func TestCategoryRoutes(t *testing.T) {

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/inbox/inboxtest"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/userjwt"
+	"github.com/heraldhq/herald/internal/audience/userjwt"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/testkit/inboxtest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // fixture is a stack with three apps: plain (user mode, plus a signing key for tokens),

@@ -7,7 +7,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/inbox"
+	"github.com/heraldhq/herald/internal/inbox"
 )
 
 // getNotification returns one notification of the caller's inbox and marks it seen.

@@ -5,11 +5,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/heraldhq/herald/inbox/inboxtest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/inboxtest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
-// notificationJSON is the Notification of spec §2 with Herald's additions.
+// notificationJSON is the Notification of docs/decisions.md#resources with Herald's additions.
 type notificationJSON struct {
 	ID                        int64
 	Title, Message, Icon, URL string

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // routeCase reaches one route successfully for an app's user: setup creates what the

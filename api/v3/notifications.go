@@ -9,7 +9,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/inbox"
+	"github.com/heraldhq/herald/internal/inbox"
 )
 
 // sendNotification accepts a send request: 202 {requestId} once it is in the outbox.

@@ -16,7 +16,7 @@ func (h *Handlers) getPreferences(c *fiber.Ctx) error {
 	return c.JSON(prefs)
 }
 
-// patchPreferences sets some of the caller's switches; the answer is a string (spec §4).
+// patchPreferences sets some of the caller's switches; the answer is a string (docs/decisions.md#preferences).
 func (h *Handlers) patchPreferences(c *fiber.Ctx) error {
 	p := web.PrincipalOf(c)
 	if err := h.Prefs.Update(c.UserContext(), p.App.ID, p.UserID, c.Body()); err != nil {

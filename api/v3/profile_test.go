@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestProfileRoutes(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/inbox"
-	"github.com/heraldhq/herald/realtime"
+	"github.com/heraldhq/herald/internal/inbox"
+	"github.com/heraldhq/herald/internal/realtime"
 )
 
 // realtimeTokenResponse is the answer of POST /v3/sdk/realtimeTokenRequests.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestRealtimeTokenRequest(t *testing.T) {

@@ -4,16 +4,16 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/api/web"
-	"github.com/heraldhq/herald/categories"
-	"github.com/heraldhq/herald/devices"
-	"github.com/heraldhq/herald/inbox"
-	"github.com/heraldhq/herald/notify"
-	"github.com/heraldhq/herald/prefs"
-	"github.com/heraldhq/herald/ratelimit"
-	"github.com/heraldhq/herald/realtime"
-	"github.com/heraldhq/herald/templates"
-	"github.com/heraldhq/herald/topics"
-	"github.com/heraldhq/herald/users"
+	"github.com/heraldhq/herald/internal/audience/categories"
+	"github.com/heraldhq/herald/internal/audience/devices"
+	"github.com/heraldhq/herald/internal/audience/prefs"
+	"github.com/heraldhq/herald/internal/audience/topics"
+	"github.com/heraldhq/herald/internal/audience/users"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/inbox"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
+	"github.com/heraldhq/herald/internal/realtime"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Handlers are the developer API handlers and the services they call.
@@ -38,36 +38,39 @@ type Handlers struct {
 // Register mounts the developer API on r (the /v3 group).
 func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/notifications", h.Auth.App(), web.SendRateLimit(h.SendLimit), h.sendNotification)
-	r.Get("/notifications", h.Auth.UserOrApp("userIdentifier"), h.listNotifications)
 
+	// The routes a user's browser calls (the inbox widget) answer cross-origin requests from
+	// the origins the app allows; routes taking the API secret never do.
+	b := &browserRoutes{r: r, cors: h.Auth.CORS(), methods: map[string][]string{}}
 	app, user := h.Auth.App(), h.Auth.User()
+	b.add(fiber.MethodGet, "/notifications", h.Auth.UserOrApp("userIdentifier"), h.listNotifications)
 	// The bulk routes come before /notifications/:notificationId.
-	r.Post("/notifications/markAllNotificationsAsSeen", user, h.markAllSeen)
-	r.Post("/notifications/markAllNotificationsAsRead", user, h.markAllRead)
-	r.Post("/notifications/markAllNotificationsAsDeleted", user, h.markAllDeleted)
-	r.Get("/notifications/:notificationId", user, h.getNotification)
-	r.Delete("/notifications/:notificationId", user, h.deleteNotification)
-	r.Post("/notifications/:notificationId/click", user, h.applyChange(inbox.Click))
-	r.Post("/notifications/:notificationId/views", user, h.applyChange(inbox.MarkSeen))
-	r.Delete("/notifications/:notificationId/views", user, h.applyChange(inbox.MarkUnseen))
-	r.Post("/notifications/:notificationId/reads", user, h.applyChange(inbox.MarkRead))
-	r.Delete("/notifications/:notificationId/reads", user, h.applyChange(inbox.MarkUnread))
-	r.Put("/notifications/:notificationId/state", user, h.setState)
+	b.add(fiber.MethodPost, "/notifications/markAllNotificationsAsSeen", user, h.markAllSeen)
+	b.add(fiber.MethodPost, "/notifications/markAllNotificationsAsRead", user, h.markAllRead)
+	b.add(fiber.MethodPost, "/notifications/markAllNotificationsAsDeleted", user, h.markAllDeleted)
+	b.add(fiber.MethodGet, "/notifications/:notificationId", user, h.getNotification)
+	b.add(fiber.MethodDelete, "/notifications/:notificationId", user, h.deleteNotification)
+	b.add(fiber.MethodPost, "/notifications/:notificationId/click", user, h.applyChange(inbox.Click))
+	b.add(fiber.MethodPost, "/notifications/:notificationId/views", user, h.applyChange(inbox.MarkSeen))
+	b.add(fiber.MethodDelete, "/notifications/:notificationId/views", user, h.applyChange(inbox.MarkUnseen))
+	b.add(fiber.MethodPost, "/notifications/:notificationId/reads", user, h.applyChange(inbox.MarkRead))
+	b.add(fiber.MethodDelete, "/notifications/:notificationId/reads", user, h.applyChange(inbox.MarkUnread))
+	b.add(fiber.MethodPut, "/notifications/:notificationId/state", user, h.setState)
 
-	r.Get("/profile", user, h.getProfile)
-	r.Put("/profile", user, h.putProfile)
-	r.Patch("/profile", user, h.patchProfile)
-	r.Get("/preferences", user, h.getPreferences)
-	r.Patch("/preferences", user, h.patchPreferences)
-	r.Get("/categories", user, h.listCategories)
+	b.add(fiber.MethodGet, "/profile", user, h.getProfile)
+	b.add(fiber.MethodPut, "/profile", user, h.putProfile)
+	b.add(fiber.MethodPatch, "/profile", user, h.patchProfile)
+	b.add(fiber.MethodGet, "/preferences", user, h.getPreferences)
+	b.add(fiber.MethodPatch, "/preferences", user, h.patchPreferences)
+	b.add(fiber.MethodGet, "/categories", user, h.listCategories)
 	r.Post("/categories", h.Auth.AppWithSecretKey(), h.createCategory)
 	r.Delete("/categories/:categoryId", h.Auth.AppWithSecretKey(), h.deleteCategory)
 	r.Post("/users", app, h.createUser)
 	r.Put("/users/:identifier", app, h.putUser)
 	r.Delete("/users/:identifier", app, h.deleteUser)
 
-	r.Post("/sdk/connect", h.Auth.Device(), h.connect)
-	r.Post("/devices/:deviceId/webPushSubscription", user, h.saveWebPushSubscription)
+	b.add(fiber.MethodPost, "/sdk/connect", h.Auth.Device(), h.connect)
+	b.add(fiber.MethodPost, "/devices/:deviceId/webPushSubscription", user, h.saveWebPushSubscription)
 
 	r.Post("/topics", app, h.createTopic)
 	r.Get("/topics", app, h.listTopics)
@@ -78,13 +81,39 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/topics/:topicId/detachUsers", app, h.detachTopicUsers)
 	r.Put("/topics/:topicId/users/:userIdentifier", app, h.updateTopicSubscription)
 
-	r.Post("/sdk/realtimeTokenRequests", user, h.requestRealtimeToken)
-	r.Get("/realtime", h.realtimeStream())
-	r.Get("/translations/inapp", user, h.inAppTranslations)
+	b.add(fiber.MethodPost, "/sdk/realtimeTokenRequests", user, h.requestRealtimeToken)
+	b.add(fiber.MethodGet, "/realtime", h.realtimeStream())
+	b.add(fiber.MethodGet, "/translations/inapp", user, h.inAppTranslations)
 	r.Post("/workflows/cancel", app, h.cancelWorkflows)
-	r.Post("/workflows/schedules", app, h.createRecurring)
-	r.Get("/workflows/schedules", app, h.listRecurring)
-	r.Delete("/workflows/schedules/:scheduleId", app, h.deleteRecurring)
+	r.Post("/workflows/schedules", app, h.createFlowSchedule)
+	r.Get("/workflows/schedules", app, h.listFlowSchedules)
+	r.Delete("/workflows/schedules/:scheduleId", app, h.deleteFlowSchedule)
 
 	r.Get("/openapi.json", h.openAPI)
+	b.preflights(h.Auth)
+}
+
+// browserRoutes registers routes that answer CORS, remembering each path's methods for its
+// OPTIONS preflight.
+type browserRoutes struct {
+	r       fiber.Router
+	cors    fiber.Handler
+	paths   []string
+	methods map[string][]string
+}
+
+func (b *browserRoutes) add(method, path string, handlers ...fiber.Handler) {
+	b.r.Add(method, path, append([]fiber.Handler{b.cors}, handlers...)...)
+	if _, ok := b.methods[path]; !ok {
+		b.paths = append(b.paths, path)
+	}
+	b.methods[path] = append(b.methods[path], method)
+}
+
+// preflights registers the OPTIONS routes, in the order the paths were added so literal
+// paths still come before parameters.
+func (b *browserRoutes) preflights(a *web.Auth) {
+	for _, p := range b.paths {
+		b.r.Options(p, a.Preflight(b.methods[p]...))
+	}
 }

@@ -8,7 +8,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/api/web"
-	js "github.com/heraldhq/herald/jsonshape"
+	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 var localeRE = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)

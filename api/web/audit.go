@@ -5,7 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/heraldhq/herald/audit"
+	"github.com/heraldhq/herald/internal/console/audit"
 )
 
 // AuditOrigin puts the caller's address (c.IP: the forwarded client behind a trusted

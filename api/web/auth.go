@@ -6,14 +6,14 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/logctx"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/logctx"
 )
 
 // Mode is how a caller authenticated.
 type Mode int
 
-// Authentication modes (spec §5).
+// Authentication modes (docs/decisions.md#authentication).
 const (
 	ModeApp    Mode = iota + 1 // API key + API secret: a backend
 	ModeUser                   // API key + user id (+ signature), or a bearer token: a user's client

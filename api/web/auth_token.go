@@ -6,11 +6,11 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/heraldhq/herald/secrets"
-	"github.com/heraldhq/herald/userjwt"
+	"github.com/heraldhq/herald/internal/audience/userjwt"
+	"github.com/heraldhq/herald/internal/platform/secrets"
 )
 
-// authToken checks a bearer user JWT (secure mode, DESIGN.md §5). The app is the one of
+// authToken checks a bearer user JWT (secure mode, docs/decisions.md#authentication). The app is the one of
 // the API key header or, without it, of the token's apiKey claim; the token must verify
 // with that app's public key, and its subject is the user. A user id header, when sent,
 // must name the same user. A valid token replaces the deprecated HMAC signature.

@@ -6,8 +6,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/clients"
-	"github.com/heraldhq/herald/console"
+	"github.com/heraldhq/herald/internal/console"
+	"github.com/heraldhq/herald/internal/console/clients"
 )
 
 // ConsolePrincipal is the caller of a management API (/v1) route: a console session, or

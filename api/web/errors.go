@@ -29,7 +29,7 @@ var statusOf = map[string]int{
 	herald.EINTERNAL:      fiber.StatusInternalServerError,
 }
 
-// ErrorBody is the shape of every error response (spec §7): message is a list of rules for
+// ErrorBody is the shape of every error response (docs/decisions.md#errors): message is a list of rules for
 // 400 and a string otherwise.
 type ErrorBody struct {
 	Status    string `json:"status"`

@@ -8,7 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/ratelimit"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
 )
 
 // retryAfter carries a 429's delay to the error handler, which sends it as Retry-After.

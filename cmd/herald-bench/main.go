@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/heraldhq/herald/bench"
+	"github.com/heraldhq/herald/internal/testkit/bench"
 )
 
 func main() {

@@ -8,9 +8,9 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/config"
 )
 
 func runMigrate(ctx context.Context, cfg config.Config, log *slog.Logger) error {

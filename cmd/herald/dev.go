@@ -14,11 +14,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/config"
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/devenv"
-	"github.com/heraldhq/herald/stack"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/devenv"
+	"github.com/heraldhq/herald/internal/stack"
 )
 
 // demoAppName is the app `herald dev` creates once and prints the credentials of.
@@ -110,14 +110,24 @@ func devTemporal(ctx context.Context, cfg config.Config, log *slog.Logger) (*dev
 	})
 }
 
-// demoApp returns the credentials of the demo app, creating it on first use.
+// demoApp returns the credentials of the demo app, creating it on first use. A demo app
+// without allowed origins gets "*", so the inbox widget works from any local page.
 func demoApp(ctx context.Context, s *stack.Stack) (apps.Credentials, error) {
 	app, err := s.Apps.ByName(ctx, demoAppName)
 	if herald.ErrorCode(err) == herald.ENOTFOUND {
-		return s.Apps.Create(ctx, demoAppName)
+		creds, err := s.Apps.Create(ctx, demoAppName)
+		if err != nil {
+			return creds, err
+		}
+		return creds, s.Apps.SetAllowedOrigins(ctx, creds.AppID, []string{apps.AnyOrigin})
 	}
 	if err != nil {
 		return apps.Credentials{}, err
+	}
+	if len(app.AllowedOrigins) == 0 {
+		if err := s.Apps.SetAllowedOrigins(ctx, app.ID, []string{apps.AnyOrigin}); err != nil {
+			return apps.Credentials{}, err
+		}
 	}
 	secret, err := s.Apps.Secret(ctx, app.ID)
 	if err != nil {
@@ -138,7 +148,9 @@ func printBanner(w io.Writer, cfg config.Config, temporalUI string, creds apps.C
 	fmt.Fprintf(w, "Send:   curl -s -X POST http://%s/v3/notifications -H 'Content-Type: application/json' \\\n", cfg.HTTPAddr)
 	fmt.Fprintf(w, "          -H '%sAPI-KEY: %s' -H '%sAPI-SECRET: %s' \\\n", cfg.HeaderPrefix, creds.APIKey, cfg.HeaderPrefix, creds.APISecret)
 	fmt.Fprintf(w, "          -d '{\"notification\":{\"title\":\"Hello\"},\"sendTo\":{\"recipients\":[\"alice\"]}}'\n")
-	fmt.Fprintf(w, "Inbox:  curl -s http://%s/v3/notifications -H '%sAPI-KEY: %s' -H '%sUSER-ID: alice'\n\n", cfg.HTTPAddr, cfg.HeaderPrefix, creds.APIKey, cfg.HeaderPrefix)
+	fmt.Fprintf(w, "Inbox:  curl -s http://%s/v3/notifications -H '%sAPI-KEY: %s' -H '%sUSER-ID: alice'\n", cfg.HTTPAddr, cfg.HeaderPrefix, creds.APIKey, cfg.HeaderPrefix)
+	fmt.Fprintf(w, "Widget: <script type=\"module\" src=\"http://%s/widget/herald-inbox.js\"></script>\n", cfg.HTTPAddr)
+	fmt.Fprintf(w, "        <herald-inbox api-key=\"%s\" user-id=\"alice\" base-url=\"http://%s\"></herald-inbox>\n\n", creds.APIKey, cfg.HTTPAddr)
 }
 
 // runDevDB starts or stops the private Postgres cluster of the data directory.

@@ -12,8 +12,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/logctx"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/logctx"
 )
 
 const usage = `herald — self-hostable notification infrastructure

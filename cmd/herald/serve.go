@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stack"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/stack"
 )
 
 // open resolves the secret key and opens the stack.

@@ -16,10 +16,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/heraldhq/herald/apps"
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/devenv"
-	"github.com/heraldhq/herald/secrets"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/devenv"
+	"github.com/heraldhq/herald/internal/platform/secrets"
 )
 
 // env is the running system under test.

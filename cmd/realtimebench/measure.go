@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/events"
-	"github.com/heraldhq/herald/realtime"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/realtime"
 )
 
 // measureSends sends to users spread over the fleet, one at a time, and times each send

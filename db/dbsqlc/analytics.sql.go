@@ -211,6 +211,26 @@ func (q *Queries) AnalyticsTemplateByChannel(ctx context.Context, arg AnalyticsT
 	return items, nil
 }
 
+const appIntegrationStatus = `-- name: AppIntegrationStatus :one
+SELECT EXISTS (SELECT 1 FROM notification_requests nr WHERE nr.app_id = $1::bigint) AS has_sent,
+       COALESCE(EXISTS (SELECT 1 FROM devices d WHERE d.app_id = $1::bigint)
+        OR EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.app_id = $1::bigint), false)::bool AS has_devices,
+       EXISTS (SELECT 1 FROM provider_instances pi WHERE pi.app_id = $1::bigint AND pi.enabled) AS has_providers
+`
+
+type AppIntegrationStatusRow struct {
+	HasSent      bool
+	HasDevices   bool
+	HasProviders bool
+}
+
+func (q *Queries) AppIntegrationStatus(ctx context.Context, appID int64) (AppIntegrationStatusRow, error) {
+	row := q.db.QueryRow(ctx, appIntegrationStatus, appID)
+	var i AppIntegrationStatusRow
+	err := row.Scan(&i.HasSent, &i.HasDevices, &i.HasProviders)
+	return i, err
+}
+
 const countAnalyticsSends = `-- name: CountAnalyticsSends :one
 SELECT count(*) FROM analytics_sends
 WHERE app_id = $1 AND template = $2 AND created_at >= $3 AND created_at <= $4
@@ -310,6 +330,92 @@ func (q *Queries) ListAnalyticsSends(ctx context.Context, arg ListAnalyticsSends
 			&i.Read,
 			&i.Clicked,
 		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const profileKeys = `-- name: ProfileKeys :many
+SELECT k.key::text AS key, count(*)::bigint AS users
+FROM (SELECT us.profile FROM users us WHERE us.app_id = $1::bigint ORDER BY us.id DESC LIMIT $2::int) u,
+     LATERAL jsonb_object_keys(CASE WHEN jsonb_typeof(u.profile) = 'object' THEN u.profile ELSE '{}'::jsonb END) AS k(key)
+GROUP BY k.key ORDER BY count(*) DESC, k.key
+LIMIT $3::int
+`
+
+type ProfileKeysParams struct {
+	AppID   int64
+	Sample  int32
+	MaxRows int32
+}
+
+type ProfileKeysRow struct {
+	Key   string
+	Users int64
+}
+
+// Distinct top-level profile keys among the app's most recent users (bounded sample).
+func (q *Queries) ProfileKeys(ctx context.Context, arg ProfileKeysParams) ([]ProfileKeysRow, error) {
+	rows, err := q.db.Query(ctx, profileKeys, arg.AppID, arg.Sample, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProfileKeysRow{}
+	for rows.Next() {
+		var i ProfileKeysRow
+		if err := rows.Scan(&i.Key, &i.Users); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const profileValues = `-- name: ProfileValues :many
+SELECT (u.profile ->> $1::text)::text AS value, count(*)::bigint AS users
+FROM (SELECT us.profile FROM users us WHERE us.app_id = $2::bigint ORDER BY us.id DESC LIMIT $3::int) u
+WHERE jsonb_typeof(u.profile -> $1::text) IN ('string', 'number', 'boolean')
+GROUP BY 1 ORDER BY count(*) DESC, 1
+LIMIT $4::int
+`
+
+type ProfileValuesParams struct {
+	Key     string
+	AppID   int64
+	Sample  int32
+	MaxRows int32
+}
+
+type ProfileValuesRow struct {
+	Value string
+	Users int64
+}
+
+// Distinct scalar values of one profile key among the app's most recent users.
+func (q *Queries) ProfileValues(ctx context.Context, arg ProfileValuesParams) ([]ProfileValuesRow, error) {
+	rows, err := q.db.Query(ctx, profileValues,
+		arg.Key,
+		arg.AppID,
+		arg.Sample,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProfileValuesRow{}
+	for rows.Next() {
+		var i ProfileValuesRow
+		if err := rows.Scan(&i.Value, &i.Users); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -12,7 +12,7 @@ import (
 const createApp = `-- name: CreateApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed)
 VALUES ($1, $2, $3, $4)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
 `
 
 type CreateAppParams struct {
@@ -47,12 +47,75 @@ func (q *Queries) CreateApp(ctx context.Context, arg CreateAppParams) (App, erro
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
 
+const createClientApp = `-- name: CreateClientApp :one
+INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed, client_id)
+VALUES ($1, $2, $3, $4, $5)
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
+`
+
+type CreateClientAppParams struct {
+	Name            string
+	ApiKey          string
+	ApiSecretHash   []byte
+	ApiSecretSealed []byte
+	ClientID        *int64
+}
+
+func (q *Queries) CreateClientApp(ctx context.Context, arg CreateClientAppParams) (App, error) {
+	row := q.db.QueryRow(ctx, createClientApp,
+		arg.Name,
+		arg.ApiKey,
+		arg.ApiSecretHash,
+		arg.ApiSecretSealed,
+		arg.ClientID,
+	)
+	var i App
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.ApiKey,
+		&i.ApiSecretHash,
+		&i.ApiSecretSealed,
+		&i.SecureAuth,
+		&i.HmacAuth,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.RsaPublicKey,
+		&i.RsaPrivateKeySealed,
+		&i.VapidPublicKey,
+		&i.VapidPrivateKeySealed,
+		&i.EnableWebPush,
+		&i.HideBranding,
+		&i.ClientID,
+		&i.AllowedOrigins,
+	)
+	return i, err
+}
+
+const deleteClientApp = `-- name: DeleteClientApp :execrows
+DELETE FROM apps WHERE id = $1 AND client_id = $2
+`
+
+type DeleteClientAppParams struct {
+	ID       int64
+	ClientID *int64
+}
+
+func (q *Queries) DeleteClientApp(ctx context.Context, arg DeleteClientAppParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteClientApp, arg.ID, arg.ClientID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const getAppByAPIKey = `-- name: GetAppByAPIKey :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE api_key = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE api_key = $1
 `
 
 func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error) {
@@ -75,12 +138,13 @@ func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
 
 const getAppByID = `-- name: GetAppByID :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE id = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE id = $1
 `
 
 func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
@@ -103,12 +167,13 @@ func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }
 
 const getAppByName = `-- name: GetAppByName :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id FROM apps WHERE name = $1 ORDER BY id LIMIT 1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE name = $1 ORDER BY id LIMIT 1
 `
 
 func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
@@ -131,6 +196,219 @@ func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
 		&i.EnableWebPush,
 		&i.HideBranding,
 		&i.ClientID,
+		&i.AllowedOrigins,
+	)
+	return i, err
+}
+
+const getAppClientID = `-- name: GetAppClientID :one
+SELECT client_id FROM apps WHERE id = $1
+`
+
+func (q *Queries) GetAppClientID(ctx context.Context, id int64) (*int64, error) {
+	row := q.db.QueryRow(ctx, getAppClientID, id)
+	var client_id *int64
+	err := row.Scan(&client_id)
+	return client_id, err
+}
+
+const getClientApp = `-- name: GetClientApp :one
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE id = $1 AND client_id = $2
+`
+
+type GetClientAppParams struct {
+	ID       int64
+	ClientID *int64
+}
+
+func (q *Queries) GetClientApp(ctx context.Context, arg GetClientAppParams) (App, error) {
+	row := q.db.QueryRow(ctx, getClientApp, arg.ID, arg.ClientID)
+	var i App
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.ApiKey,
+		&i.ApiSecretHash,
+		&i.ApiSecretSealed,
+		&i.SecureAuth,
+		&i.HmacAuth,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.RsaPublicKey,
+		&i.RsaPrivateKeySealed,
+		&i.VapidPublicKey,
+		&i.VapidPrivateKeySealed,
+		&i.EnableWebPush,
+		&i.HideBranding,
+		&i.ClientID,
+		&i.AllowedOrigins,
+	)
+	return i, err
+}
+
+const listClientApps = `-- name: ListClientApps :many
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE client_id = $1 ORDER BY id
+`
+
+func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, error) {
+	rows, err := q.db.Query(ctx, listClientApps, clientID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []App{}
+	for rows.Next() {
+		var i App
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.ApiKey,
+			&i.ApiSecretHash,
+			&i.ApiSecretSealed,
+			&i.SecureAuth,
+			&i.HmacAuth,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.RsaPublicKey,
+			&i.RsaPrivateKeySealed,
+			&i.VapidPublicKey,
+			&i.VapidPrivateKeySealed,
+			&i.EnableWebPush,
+			&i.HideBranding,
+			&i.ClientID,
+			&i.AllowedOrigins,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const setAppAllowedOrigins = `-- name: SetAppAllowedOrigins :exec
+UPDATE apps SET allowed_origins = $1::text[], updated_at = now() WHERE id = $2
+`
+
+type SetAppAllowedOriginsParams struct {
+	AllowedOrigins []string
+	ID             int64
+}
+
+func (q *Queries) SetAppAllowedOrigins(ctx context.Context, arg SetAppAllowedOriginsParams) error {
+	_, err := q.db.Exec(ctx, setAppAllowedOrigins, arg.AllowedOrigins, arg.ID)
+	return err
+}
+
+const setAppHMACAuth = `-- name: SetAppHMACAuth :exec
+UPDATE apps SET hmac_auth = $1, updated_at = now() WHERE id = $2
+`
+
+type SetAppHMACAuthParams struct {
+	HmacAuth bool
+	ID       int64
+}
+
+func (q *Queries) SetAppHMACAuth(ctx context.Context, arg SetAppHMACAuthParams) error {
+	_, err := q.db.Exec(ctx, setAppHMACAuth, arg.HmacAuth, arg.ID)
+	return err
+}
+
+const setAppRSAKey = `-- name: SetAppRSAKey :exec
+UPDATE apps SET rsa_public_key = $1, rsa_private_key_sealed = $2, updated_at = now()
+WHERE id = $3
+`
+
+type SetAppRSAKeyParams struct {
+	PublicKey        *string
+	PrivateKeySealed []byte
+	ID               int64
+}
+
+func (q *Queries) SetAppRSAKey(ctx context.Context, arg SetAppRSAKeyParams) error {
+	_, err := q.db.Exec(ctx, setAppRSAKey, arg.PublicKey, arg.PrivateKeySealed, arg.ID)
+	return err
+}
+
+const setAppSecureAuth = `-- name: SetAppSecureAuth :exec
+UPDATE apps SET secure_auth = $1, updated_at = now() WHERE id = $2
+`
+
+type SetAppSecureAuthParams struct {
+	SecureAuth bool
+	ID         int64
+}
+
+func (q *Queries) SetAppSecureAuth(ctx context.Context, arg SetAppSecureAuthParams) error {
+	_, err := q.db.Exec(ctx, setAppSecureAuth, arg.SecureAuth, arg.ID)
+	return err
+}
+
+const setAppVAPIDKeys = `-- name: SetAppVAPIDKeys :exec
+UPDATE apps SET vapid_public_key = $1, vapid_private_key_sealed = $2, updated_at = now()
+WHERE id = $3 AND vapid_public_key IS NULL
+`
+
+type SetAppVAPIDKeysParams struct {
+	PublicKey        *string
+	PrivateKeySealed []byte
+	ID               int64
+}
+
+// Gives an app its web push key pair unless it has one (concurrent callers keep the first).
+func (q *Queries) SetAppVAPIDKeys(ctx context.Context, arg SetAppVAPIDKeysParams) error {
+	_, err := q.db.Exec(ctx, setAppVAPIDKeys, arg.PublicKey, arg.PrivateKeySealed, arg.ID)
+	return err
+}
+
+const updateClientApp = `-- name: UpdateClientApp :one
+UPDATE apps SET name = $1, enable_web_push = $2, hide_branding = $3,
+    hmac_auth = $4, allowed_origins = $5::text[], updated_at = now()
+WHERE id = $6 AND client_id = $7
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
+`
+
+type UpdateClientAppParams struct {
+	Name           string
+	EnableWebPush  bool
+	HideBranding   bool
+	HmacAuth       bool
+	AllowedOrigins []string
+	ID             int64
+	ClientID       *int64
+}
+
+func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams) (App, error) {
+	row := q.db.QueryRow(ctx, updateClientApp,
+		arg.Name,
+		arg.EnableWebPush,
+		arg.HideBranding,
+		arg.HmacAuth,
+		arg.AllowedOrigins,
+		arg.ID,
+		arg.ClientID,
+	)
+	var i App
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.ApiKey,
+		&i.ApiSecretHash,
+		&i.ApiSecretSealed,
+		&i.SecureAuth,
+		&i.HmacAuth,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.RsaPublicKey,
+		&i.RsaPrivateKeySealed,
+		&i.VapidPublicKey,
+		&i.VapidPrivateKeySealed,
+		&i.EnableWebPush,
+		&i.HideBranding,
+		&i.ClientID,
+		&i.AllowedOrigins,
 	)
 	return i, err
 }

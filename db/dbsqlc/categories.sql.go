@@ -9,6 +9,53 @@ import (
 	"context"
 )
 
+const appCategoryIDs = `-- name: AppCategoryIDs :many
+SELECT id FROM categories WHERE app_id = $1 AND id = ANY($2::bigint[])
+`
+
+type AppCategoryIDsParams struct {
+	AppID int64
+	Ids   []int64
+}
+
+// The ids among the given ones that are categories of the app.
+func (q *Queries) AppCategoryIDs(ctx context.Context, arg AppCategoryIDsParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, appCategoryIDs, arg.AppID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const deleteAppCategory = `-- name: DeleteAppCategory :execrows
+DELETE FROM categories WHERE app_id = $1 AND id = $2
+`
+
+type DeleteAppCategoryParams struct {
+	AppID int64
+	ID    int64
+}
+
+func (q *Queries) DeleteAppCategory(ctx context.Context, arg DeleteAppCategoryParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteAppCategory, arg.AppID, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const ensureCategory = `-- name: EnsureCategory :one
 WITH ins AS (
     INSERT INTO categories (app_id, identifier, name) VALUES ($1, $2, $2)
@@ -45,6 +92,102 @@ type GetCategoryByIdentifierParams struct {
 
 func (q *Queries) GetCategoryByIdentifier(ctx context.Context, arg GetCategoryByIdentifierParams) (Category, error) {
 	row := q.db.QueryRow(ctx, getCategoryByIdentifier, arg.AppID, arg.Identifier)
+	var i Category
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Name,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const getCategoryClient = `-- name: GetCategoryClient :one
+SELECT c.app_id, a.client_id FROM categories c JOIN apps a ON a.id = c.app_id WHERE c.id = $1
+`
+
+type GetCategoryClientRow struct {
+	AppID    int64
+	ClientID *int64
+}
+
+// The app and client owning a category, for the role check of /v1/categories/{id}.
+func (q *Queries) GetCategoryClient(ctx context.Context, id int64) (GetCategoryClientRow, error) {
+	row := q.db.QueryRow(ctx, getCategoryClient, id)
+	var i GetCategoryClientRow
+	err := row.Scan(&i.AppID, &i.ClientID)
+	return i, err
+}
+
+const insertCategory = `-- name: InsertCategory :one
+INSERT INTO categories (app_id, identifier, name) VALUES ($1, $2, $3)
+RETURNING id, app_id, identifier, name, created_at
+`
+
+type InsertCategoryParams struct {
+	AppID      int64
+	Identifier string
+	Name       string
+}
+
+func (q *Queries) InsertCategory(ctx context.Context, arg InsertCategoryParams) (Category, error) {
+	row := q.db.QueryRow(ctx, insertCategory, arg.AppID, arg.Identifier, arg.Name)
+	var i Category
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Name,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const listAppCategories = `-- name: ListAppCategories :many
+
+SELECT id, app_id, identifier, name, created_at FROM categories WHERE app_id = $1 ORDER BY id
+`
+
+// Categories as the developer API manages them. Every statement is scoped by app.
+func (q *Queries) ListAppCategories(ctx context.Context, appID int64) ([]Category, error) {
+	rows, err := q.db.Query(ctx, listAppCategories, appID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Category{}
+	for rows.Next() {
+		var i Category
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.Identifier,
+			&i.Name,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const updateAppCategory = `-- name: UpdateAppCategory :one
+UPDATE categories SET name = $1 WHERE id = $2 AND app_id = $3 RETURNING id, app_id, identifier, name, created_at
+`
+
+type UpdateAppCategoryParams struct {
+	Name  string
+	ID    int64
+	AppID int64
+}
+
+func (q *Queries) UpdateAppCategory(ctx context.Context, arg UpdateAppCategoryParams) (Category, error) {
+	row := q.db.QueryRow(ctx, updateAppCategory, arg.Name, arg.ID, arg.AppID)
 	var i Category
 	err := row.Scan(
 		&i.ID,

@@ -454,3 +454,172 @@ func (q *Queries) InsertInboxRows(ctx context.Context, arg InsertInboxRowsParams
 	}
 	return items, nil
 }
+
+const insertInboxRowsOfPages = `-- name: InsertInboxRowsOfPages :many
+
+INSERT INTO notifications (app_id, user_id, request_id, source_key, title, message, icon, url, data, blocks, category_id)
+SELECT r.app_id, r.user_id, r.request_id, '', r.title, r.message, r.icon, r.url, r.data, r.blocks, NULLIF(r.category_id, 0)
+FROM (SELECT unnest($1::bigint[]) AS app_id, unnest($2::bigint[]) AS user_id,
+             unnest($3::uuid[]) AS request_id, unnest($4::text[]) AS title,
+             unnest($5::text[]) AS message, unnest($6::text[]) AS icon, unnest($7::text[]) AS url,
+             unnest($8::jsonb[]) AS data, unnest($9::jsonb[]) AS blocks,
+             unnest($10::bigint[]) AS category_id) AS r
+ORDER BY r.user_id, r.request_id
+ON CONFLICT (request_id, user_id, source_key) DO NOTHING
+RETURNING id, user_id, request_id
+`
+
+type InsertInboxRowsOfPagesParams struct {
+	AppIds      []int64
+	UserIds     []int64
+	RequestIds  []uuid.UUID
+	Titles      []string
+	Messages    []string
+	Icons       []string
+	Urls        []string
+	Datas       []json.RawMessage
+	Blocks      []json.RawMessage
+	CategoryIds []int64
+}
+
+type InsertInboxRowsOfPagesRow struct {
+	ID        int64
+	UserID    int64
+	RequestID uuid.UUID
+}
+
+// Writes of a whole DeliverBatch call: one statement each for the inbox rows, the message
+// log and the requests' progress of every page of the call. One statement for all inbox
+// rows matters beyond round trips: the inbox counter triggers lock users in id order within
+// a statement, so concurrent calls reaching the same users never deadlock.
+func (q *Queries) InsertInboxRowsOfPages(ctx context.Context, arg InsertInboxRowsOfPagesParams) ([]InsertInboxRowsOfPagesRow, error) {
+	rows, err := q.db.Query(ctx, insertInboxRowsOfPages,
+		arg.AppIds,
+		arg.UserIds,
+		arg.RequestIds,
+		arg.Titles,
+		arg.Messages,
+		arg.Icons,
+		arg.Urls,
+		arg.Datas,
+		arg.Blocks,
+		arg.CategoryIds,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []InsertInboxRowsOfPagesRow{}
+	for rows.Next() {
+		var i InsertInboxRowsOfPagesRow
+		if err := rows.Scan(&i.ID, &i.UserID, &i.RequestID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const insertMessageLogsOfPages = `-- name: InsertMessageLogsOfPages :many
+INSERT INTO message_logs (app_id, request_id, workflow_id, user_id, user_identifier, channel, status, reason, error,
+                          template_identifier, idempotency_key, delivered_at, failed_at)
+SELECT r.app_id, r.request_id, $1, r.user_id, r.user_identifier, r.channel, r.status,
+       NULLIF(r.reason, ''), NULLIF(r.error, ''), NULLIF(r.template_identifier, ''),
+       CAST(r.request_id AS text) || ':' || r.user_identifier || ':' || r.channel,
+       CASE WHEN r.status = 'delivered' THEN now() END,
+       CASE WHEN r.status = 'failed' THEN now() END
+FROM (SELECT unnest($2::bigint[]) AS app_id, unnest($3::uuid[]) AS request_id,
+             unnest($4::bigint[]) AS user_id, unnest($5::text[]) AS user_identifier,
+             unnest($6::text[]) AS channel, unnest($7::text[]) AS status,
+             unnest($8::text[]) AS reason, unnest($9::text[]) AS error,
+             unnest($10::text[]) AS template_identifier) AS r
+ON CONFLICT (request_id, user_id, channel, step_key) DO NOTHING
+RETURNING id, request_id, user_id, channel, status
+`
+
+type InsertMessageLogsOfPagesParams struct {
+	WorkflowID          string
+	AppIds              []int64
+	RequestIds          []uuid.UUID
+	UserIds             []int64
+	UserIdentifiers     []string
+	Channels            []string
+	Statuses            []string
+	Reasons             []string
+	Errors              []string
+	TemplateIdentifiers []string
+}
+
+type InsertMessageLogsOfPagesRow struct {
+	ID        int64
+	RequestID uuid.UUID
+	UserID    int64
+	Channel   string
+	Status    string
+}
+
+func (q *Queries) InsertMessageLogsOfPages(ctx context.Context, arg InsertMessageLogsOfPagesParams) ([]InsertMessageLogsOfPagesRow, error) {
+	rows, err := q.db.Query(ctx, insertMessageLogsOfPages,
+		arg.WorkflowID,
+		arg.AppIds,
+		arg.RequestIds,
+		arg.UserIds,
+		arg.UserIdentifiers,
+		arg.Channels,
+		arg.Statuses,
+		arg.Reasons,
+		arg.Errors,
+		arg.TemplateIdentifiers,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []InsertMessageLogsOfPagesRow{}
+	for rows.Next() {
+		var i InsertMessageLogsOfPagesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.RequestID,
+			&i.UserID,
+			&i.Channel,
+			&i.Status,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const recordDeliveredOfPages = `-- name: RecordDeliveredOfPages :exec
+WITH locked AS (
+    SELECT id FROM notification_requests WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE
+)
+UPDATE notification_requests nr
+SET delivered_count = nr.delivered_count + p.delivered,
+    status = CASE WHEN p.done THEN 'completed' ELSE nr.status END,
+    completed_at = CASE WHEN p.done THEN now() ELSE nr.completed_at END,
+    updated_at = now()
+FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::int[]) AS delivered, unnest($3::bool[]) AS done) AS p
+WHERE nr.id = p.id AND nr.id IN (SELECT id FROM locked)
+`
+
+type RecordDeliveredOfPagesParams struct {
+	Ids       []uuid.UUID
+	Delivered []int32
+	Done      []bool
+}
+
+// The rows are locked in id order first: the concurrent transactions of one call (and of
+// calls packing the same requests) then never wait on each other in a cycle.
+func (q *Queries) RecordDeliveredOfPages(ctx context.Context, arg RecordDeliveredOfPagesParams) error {
+	_, err := q.db.Exec(ctx, recordDeliveredOfPages, arg.Ids, arg.Delivered, arg.Done)
+	return err
+}

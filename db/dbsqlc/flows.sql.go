@@ -108,6 +108,161 @@ func (q *Queries) FinishFlowRun(ctx context.Context, arg FinishFlowRunParams) er
 	return err
 }
 
+const flowInboxRuns = `-- name: FlowInboxRuns :many
+SELECT n.id, ml.workflow_id, n.seen_at, n.read_at, n.clicked_at, n.state
+FROM notifications n
+JOIN message_logs ml ON ml.request_id = n.request_id AND ml.user_id = n.user_id
+     AND ml.channel = 'inApp' AND ml.step_key = substr(n.source_key, 6)
+WHERE n.app_id = $1 AND n.id = ANY($2::bigint[]) AND n.source_key LIKE 'flow:%'
+  AND NOT EXISTS (SELECT 1 FROM flow_runs r WHERE r.workflow_id = ml.workflow_id AND r.status <> 'running')
+  AND EXISTS (
+    SELECT 1 FROM flows f JOIN flow_versions v ON v.flow_id = f.id,
+         jsonb_array_elements(v.definition -> 'steps') s
+    WHERE f.app_id = n.app_id
+      AND f.identifier = CASE WHEN ml.workflow_id LIKE 'digest/%' THEN split_part(ml.workflow_id, '/', 3)
+                              ELSE split_part(ml.workflow_id, '/', 2) END
+      AND s ->> 'type' = 'waitForRead' AND s ->> 'step' = substr(n.source_key, 6))
+`
+
+type FlowInboxRunsParams struct {
+	AppID int64
+	Ids   []int64
+}
+
+type FlowInboxRunsRow struct {
+	ID         int64
+	WorkflowID string
+	SeenAt     *time.Time
+	ReadAt     *time.Time
+	ClickedAt  *time.Time
+	State      *string
+}
+
+// Of some notifications, those written by workflow steps (source key flow:<step>) that a
+// waitForRead step may wait on, with the run that wrote each (the workflow id of its message
+// log row) and its flags. Left out: runs known to have finished, and steps that no version
+// of the run's workflow waits on (the run would never read the signal). The workflow's
+// identifier is in the run's id: flow/<workflow>/… or, for steps after a digest,
+// digest/<app>/<workflow>/….
+func (q *Queries) FlowInboxRuns(ctx context.Context, arg FlowInboxRunsParams) ([]FlowInboxRunsRow, error) {
+	rows, err := q.db.Query(ctx, flowInboxRuns, arg.AppID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FlowInboxRunsRow{}
+	for rows.Next() {
+		var i FlowInboxRunsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.WorkflowID,
+			&i.SeenAt,
+			&i.ReadAt,
+			&i.ClickedAt,
+			&i.State,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const flowInboxRunsOfUser = `-- name: FlowInboxRunsOfUser :many
+SELECT n.id, ml.workflow_id, n.seen_at, n.read_at, n.clicked_at, n.state
+FROM notifications n
+JOIN message_logs ml ON ml.request_id = n.request_id AND ml.user_id = n.user_id
+     AND ml.channel = 'inApp' AND ml.step_key = substr(n.source_key, 6)
+JOIN flow_runs r ON r.workflow_id = ml.workflow_id AND r.status = 'running'
+WHERE n.app_id = $1 AND n.user_id = $2 AND n.source_key LIKE 'flow:%' AND n.deleted_at IS NULL
+  AND EXISTS (
+    SELECT 1 FROM flows f JOIN flow_versions v ON v.flow_id = f.id,
+         jsonb_array_elements(v.definition -> 'steps') s
+    WHERE f.app_id = n.app_id AND f.identifier = r.flow_identifier
+      AND s ->> 'type' = 'waitForRead' AND s ->> 'step' = substr(n.source_key, 6))
+ORDER BY n.id DESC
+LIMIT $3
+`
+
+type FlowInboxRunsOfUserParams struct {
+	AppID   int64
+	UserID  int64
+	MaxRows int32
+}
+
+type FlowInboxRunsOfUserRow struct {
+	ID         int64
+	WorkflowID string
+	SeenAt     *time.Time
+	ReadAt     *time.Time
+	ClickedAt  *time.Time
+	State      *string
+}
+
+// The notifications written by still-running workflow runs of a user (after a bulk mark)
+// that a waitForRead step of the workflow may wait on, with their run and flags.
+func (q *Queries) FlowInboxRunsOfUser(ctx context.Context, arg FlowInboxRunsOfUserParams) ([]FlowInboxRunsOfUserRow, error) {
+	rows, err := q.db.Query(ctx, flowInboxRunsOfUser, arg.AppID, arg.UserID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FlowInboxRunsOfUserRow{}
+	for rows.Next() {
+		var i FlowInboxRunsOfUserRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.WorkflowID,
+			&i.SeenAt,
+			&i.ReadAt,
+			&i.ClickedAt,
+			&i.State,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const flowPublishedVersion = `-- name: FlowPublishedVersion :one
+SELECT published_version FROM flows WHERE app_id = $1 AND identifier = $2
+`
+
+type FlowPublishedVersionParams struct {
+	AppID      int64
+	Identifier string
+}
+
+func (q *Queries) FlowPublishedVersion(ctx context.Context, arg FlowPublishedVersionParams) (*int32, error) {
+	row := q.db.QueryRow(ctx, flowPublishedVersion, arg.AppID, arg.Identifier)
+	var published_version *int32
+	err := row.Scan(&published_version)
+	return published_version, err
+}
+
+const flowRunStatus = `-- name: FlowRunStatus :one
+SELECT status FROM flow_runs WHERE app_id = $1 AND workflow_id = $2
+`
+
+type FlowRunStatusParams struct {
+	AppID      int64
+	WorkflowID string
+}
+
+func (q *Queries) FlowRunStatus(ctx context.Context, arg FlowRunStatusParams) (string, error) {
+	row := q.db.QueryRow(ctx, flowRunStatus, arg.AppID, arg.WorkflowID)
+	var status string
+	err := row.Scan(&status)
+	return status, err
+}
+
 const getFlow = `-- name: GetFlow :one
 SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at FROM flows WHERE app_id = $1 AND identifier = $2
 `
@@ -133,6 +288,25 @@ func (q *Queries) GetFlow(ctx context.Context, arg GetFlowParams) (Flow, error) 
 	return i, err
 }
 
+const getFlowVersion = `-- name: GetFlowVersion :one
+SELECT v.definition
+FROM flows f JOIN flow_versions v ON v.flow_id = f.id
+WHERE f.app_id = $1 AND f.identifier = $2 AND v.version = $3
+`
+
+type GetFlowVersionParams struct {
+	AppID      int64
+	Identifier string
+	Version    int32
+}
+
+func (q *Queries) GetFlowVersion(ctx context.Context, arg GetFlowVersionParams) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, getFlowVersion, arg.AppID, arg.Identifier, arg.Version)
+	var definition json.RawMessage
+	err := row.Scan(&definition)
+	return definition, err
+}
+
 const getPublishedFlow = `-- name: GetPublishedFlow :one
 SELECT f.identifier, v.version, v.definition
 FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
@@ -155,6 +329,90 @@ func (q *Queries) GetPublishedFlow(ctx context.Context, arg GetPublishedFlowPara
 	var i GetPublishedFlowRow
 	err := row.Scan(&i.Identifier, &i.Version, &i.Definition)
 	return i, err
+}
+
+const getStepLog = `-- name: GetStepLog :one
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs
+WHERE app_id = $1 AND request_id = $2 AND user_id = $3 AND channel = $4 AND step_key = $5
+`
+
+type GetStepLogParams struct {
+	AppID     int64
+	RequestID uuid.UUID
+	UserID    int64
+	Channel   string
+	StepKey   string
+}
+
+func (q *Queries) GetStepLog(ctx context.Context, arg GetStepLogParams) (MessageLog, error) {
+	row := q.db.QueryRow(ctx, getStepLog,
+		arg.AppID,
+		arg.RequestID,
+		arg.UserID,
+		arg.Channel,
+		arg.StepKey,
+	)
+	var i MessageLog
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.RequestID,
+		&i.WorkflowID,
+		&i.UserID,
+		&i.UserIdentifier,
+		&i.Channel,
+		&i.StepKey,
+		&i.Status,
+		&i.Reason,
+		&i.Error,
+		&i.TemplateIdentifier,
+		&i.IdempotencyKey,
+		&i.Provider,
+		&i.InstanceID,
+		&i.ProviderMessageID,
+		&i.ProviderResponse,
+		&i.Attempts,
+		&i.LockedUntil,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.SentAt,
+		&i.DeliveredAt,
+		&i.FailedAt,
+		&i.BouncedAt,
+		&i.OpenedAt,
+		&i.ClickedAt,
+	)
+	return i, err
+}
+
+const giveUpStepLog = `-- name: GiveUpStepLog :exec
+UPDATE message_logs
+SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || $1::text,
+    failed_at = now(), locked_until = NULL, updated_at = now()
+WHERE app_id = $2 AND request_id = $3 AND user_identifier = $4
+  AND channel = $5 AND step_key = $6 AND status = 'queued'
+`
+
+type GiveUpStepLogParams struct {
+	Reason         string
+	AppID          int64
+	RequestID      uuid.UUID
+	UserIdentifier string
+	Channel        string
+	StepKey        string
+}
+
+// A channel step whose retries ran out: its row, still queued, fails.
+func (q *Queries) GiveUpStepLog(ctx context.Context, arg GiveUpStepLogParams) error {
+	_, err := q.db.Exec(ctx, giveUpStepLog,
+		arg.Reason,
+		arg.AppID,
+		arg.RequestID,
+		arg.UserIdentifier,
+		arg.Channel,
+		arg.StepKey,
+	)
+	return err
 }
 
 const hitThrottle = `-- name: HitThrottle :one
@@ -209,6 +467,76 @@ func (q *Queries) InsertFlowLog(ctx context.Context, arg InsertFlowLogParams) er
 		arg.WorkflowID,
 	)
 	return err
+}
+
+const insertStepLog = `-- name: InsertStepLog :one
+
+INSERT INTO message_logs (app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status,
+                          template_identifier, idempotency_key)
+VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued',
+        NULLIF($8::text, ''),
+        CAST($2::uuid AS text) || ':' || $5::text || ':' || $6::text || ':' || $7::text)
+ON CONFLICT (request_id, user_id, channel, step_key) DO NOTHING
+RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
+`
+
+type InsertStepLogParams struct {
+	AppID              int64
+	RequestID          uuid.UUID
+	WorkflowID         string
+	UserID             int64
+	UserIdentifier     string
+	Channel            string
+	StepKey            string
+	TemplateIdentifier string
+}
+
+// Queries of workflow runs: channel steps (message log rows keyed by step), loading a run,
+// and the inbox rows flows wrote.
+// The message log row of one channel step of a run (step_key = the step id), queued. A row
+// that exists (a retried activity) is left as it is: GetStepLog reads it.
+func (q *Queries) InsertStepLog(ctx context.Context, arg InsertStepLogParams) (MessageLog, error) {
+	row := q.db.QueryRow(ctx, insertStepLog,
+		arg.AppID,
+		arg.RequestID,
+		arg.WorkflowID,
+		arg.UserID,
+		arg.UserIdentifier,
+		arg.Channel,
+		arg.StepKey,
+		arg.TemplateIdentifier,
+	)
+	var i MessageLog
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.RequestID,
+		&i.WorkflowID,
+		&i.UserID,
+		&i.UserIdentifier,
+		&i.Channel,
+		&i.StepKey,
+		&i.Status,
+		&i.Reason,
+		&i.Error,
+		&i.TemplateIdentifier,
+		&i.IdempotencyKey,
+		&i.Provider,
+		&i.InstanceID,
+		&i.ProviderMessageID,
+		&i.ProviderResponse,
+		&i.Attempts,
+		&i.LockedUntil,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.SentAt,
+		&i.DeliveredAt,
+		&i.FailedAt,
+		&i.BouncedAt,
+		&i.OpenedAt,
+		&i.ClickedAt,
+	)
+	return i, err
 }
 
 const listFlowLogs = `-- name: ListFlowLogs :many
@@ -394,6 +722,51 @@ func (q *Queries) RegisterFlowRuns(ctx context.Context, arg RegisterFlowRunsPara
 		arg.WorkflowIds,
 	)
 	return err
+}
+
+const settleStepLog = `-- name: SettleStepLog :exec
+UPDATE message_logs
+SET status = $1, reason = NULLIF($2::text, ''), error = NULLIF($3::text, ''),
+    delivered_at = CASE WHEN $1::text = 'delivered' THEN now() END,
+    failed_at = CASE WHEN $1::text = 'failed' THEN now() END,
+    locked_until = NULL, updated_at = now()
+WHERE id = $4 AND status = 'queued'
+`
+
+type SettleStepLogParams struct {
+	Status string
+	Reason string
+	Error  string
+	ID     int64
+}
+
+// Records a step's outcome decided without a provider: skipped, delivered (in-app) or failed.
+func (q *Queries) SettleStepLog(ctx context.Context, arg SettleStepLogParams) error {
+	_, err := q.db.Exec(ctx, settleStepLog,
+		arg.Status,
+		arg.Reason,
+		arg.Error,
+		arg.ID,
+	)
+	return err
+}
+
+const stepNotification = `-- name: StepNotification :one
+SELECT id FROM notifications WHERE request_id = $1 AND user_id = $2 AND source_key = $3
+`
+
+type StepNotificationParams struct {
+	RequestID uuid.UUID
+	UserID    int64
+	SourceKey string
+}
+
+// The inbox row an in-app step wrote.
+func (q *Queries) StepNotification(ctx context.Context, arg StepNotificationParams) (int64, error) {
+	row := q.db.QueryRow(ctx, stepNotification, arg.RequestID, arg.UserID, arg.SourceKey)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
 }
 
 const updateFlowDraft = `-- name: UpdateFlowDraft :one

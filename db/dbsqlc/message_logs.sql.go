@@ -474,6 +474,66 @@ func (q *Queries) MessageLogStates(ctx context.Context, ids []int64) ([]MessageL
 	return items, nil
 }
 
+const messageLogsByIDs = `-- name: MessageLogsByIDs :many
+
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE app_id = $1 AND id = ANY($2::bigint[])
+`
+
+type MessageLogsByIDsParams struct {
+	AppID int64
+	Ids   []int64
+}
+
+// The message log search of GET /v1/apps/{appId}/logs picks the ids of a page with a
+// query built from the filters (analytics.Service.Logs); this loads those rows.
+func (q *Queries) MessageLogsByIDs(ctx context.Context, arg MessageLogsByIDsParams) ([]MessageLog, error) {
+	rows, err := q.db.Query(ctx, messageLogsByIDs, arg.AppID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageLog{}
+	for rows.Next() {
+		var i MessageLog
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.RequestID,
+			&i.WorkflowID,
+			&i.UserID,
+			&i.UserIdentifier,
+			&i.Channel,
+			&i.StepKey,
+			&i.Status,
+			&i.Reason,
+			&i.Error,
+			&i.TemplateIdentifier,
+			&i.IdempotencyKey,
+			&i.Provider,
+			&i.InstanceID,
+			&i.ProviderMessageID,
+			&i.ProviderResponse,
+			&i.Attempts,
+			&i.LockedUntil,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.SentAt,
+			&i.DeliveredAt,
+			&i.FailedAt,
+			&i.BouncedAt,
+			&i.OpenedAt,
+			&i.ClickedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const queuedMessageLogs = `-- name: QueuedMessageLogs :many
 SELECT id, user_id, channel FROM message_logs
 WHERE request_id = $1 AND step_key = '' AND user_id = ANY($2::bigint[]) AND status = 'queued'
@@ -535,4 +595,49 @@ func (q *Queries) RecordMessageAttemptError(ctx context.Context, arg RecordMessa
 		arg.ID,
 	)
 	return err
+}
+
+const renewMessageLease = `-- name: RenewMessageLease :execrows
+UPDATE message_logs
+SET locked_until = now() + make_interval(secs => $1::float8)
+WHERE id = $2 AND status = 'queued' AND attempts = $3
+`
+
+type RenewMessageLeaseParams struct {
+	LeaseSeconds float64
+	ID           int64
+	Attempts     int32
+}
+
+// The attempt that claimed a message (its attempt number) keeps it while it runs: its
+// heartbeat pushes the lease forward, so a worker that dies frees the message within one
+// lease instead of holding it for the activity's whole timeout.
+func (q *Queries) RenewMessageLease(ctx context.Context, arg RenewMessageLeaseParams) (int64, error) {
+	result, err := q.db.Exec(ctx, renewMessageLease, arg.LeaseSeconds, arg.ID, arg.Attempts)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const renewMessageLeases = `-- name: RenewMessageLeases :execrows
+UPDATE message_logs AS m
+SET locked_until = now() + make_interval(secs => $1::float8)
+FROM (SELECT unnest($2::bigint[]) AS id, unnest($3::integer[]) AS attempts) AS r
+WHERE m.id = r.id AND m.status = 'queued' AND m.attempts = r.attempts
+`
+
+type RenewMessageLeasesParams struct {
+	LeaseSeconds float64
+	Ids          []int64
+	Attempts     []int32
+}
+
+// RenewMessageLease for the rows a batch attempt holds (each with its attempt number).
+func (q *Queries) RenewMessageLeases(ctx context.Context, arg RenewMessageLeasesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, renewMessageLeases, arg.LeaseSeconds, arg.Ids, arg.Attempts)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -62,6 +62,7 @@ type App struct {
 	EnableWebPush         bool
 	HideBranding          bool
 	ClientID              *int64
+	AllowedOrigins        []string
 }
 
 type AppUsage struct {

@@ -8,9 +8,77 @@ package dbsqlc
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 )
+
+const changeInboxItem = `-- name: ChangeInboxItem :one
+WITH old AS (
+    SELECT o.id, o.seen_at, o.read_at, o.clicked_at, o.state FROM notifications o
+    WHERE o.id = $1 AND o.app_id = $2 AND o.user_id = $3 AND o.deleted_at IS NULL
+    FOR UPDATE
+), upd AS (
+    UPDATE notifications n SET
+        seen_at    = CASE $4::int WHEN 1 THEN COALESCE(n.seen_at, now()) WHEN -1 THEN NULL ELSE n.seen_at END,
+        read_at    = CASE $5::int WHEN 1 THEN COALESCE(n.read_at, now()) WHEN -1 THEN NULL ELSE n.read_at END,
+        clicked_at = CASE $6::int WHEN 1 THEN COALESCE(n.clicked_at, now()) WHEN -1 THEN NULL ELSE n.clicked_at END,
+        state      = CASE WHEN $7::bool THEN $8::text ELSE n.state END
+    FROM old
+    WHERE n.id = old.id AND (
+        ($4::int = 1 AND old.seen_at IS NULL) OR ($4::int = -1 AND old.seen_at IS NOT NULL) OR
+        ($5::int = 1 AND old.read_at IS NULL) OR ($5::int = -1 AND old.read_at IS NOT NULL) OR
+        ($6::int = 1 AND old.clicked_at IS NULL) OR ($6::int = -1 AND old.clicked_at IS NOT NULL) OR
+        ($7::bool AND old.state IS DISTINCT FROM $8::text))
+    RETURNING n.id
+)
+SELECT old.id, old.seen_at, old.read_at, old.clicked_at, old.state FROM old
+`
+
+type ChangeInboxItemParams struct {
+	ID       int64
+	AppID    int64
+	UserID   int64
+	Seen     int32
+	Read     int32
+	Clicked  int32
+	SetState bool
+	State    string
+}
+
+type ChangeInboxItemRow struct {
+	ID        int64
+	SeenAt    *time.Time
+	ReadAt    *time.Time
+	ClickedAt *time.Time
+	State     *string
+}
+
+// Applies one change to one item and returns the item's flags as they were before it; no
+// row means the item is not in this user's inbox. Each of seen, read and clicked is 1 (set,
+// keeping an earlier time), -1 (clear) or 0 (keep); set_state replaces state. The update
+// runs only when something changes.
+func (q *Queries) ChangeInboxItem(ctx context.Context, arg ChangeInboxItemParams) (ChangeInboxItemRow, error) {
+	row := q.db.QueryRow(ctx, changeInboxItem,
+		arg.ID,
+		arg.AppID,
+		arg.UserID,
+		arg.Seen,
+		arg.Read,
+		arg.Clicked,
+		arg.SetState,
+		arg.State,
+	)
+	var i ChangeInboxItemRow
+	err := row.Scan(
+		&i.ID,
+		&i.SeenAt,
+		&i.ReadAt,
+		&i.ClickedAt,
+		&i.State,
+	)
+	return i, err
+}
 
 const countUnread = `-- name: CountUnread :one
 SELECT COALESCE((SELECT c.unread FROM inbox_counters c JOIN users u ON u.id = c.user_id
@@ -28,6 +96,151 @@ func (q *Queries) CountUnread(ctx context.Context, arg CountUnreadParams) (int64
 	var unread int64
 	err := row.Scan(&unread)
 	return unread, err
+}
+
+const countUnreadByUsers = `-- name: CountUnreadByUsers :many
+SELECT c.user_id, c.unread::bigint AS unread
+FROM inbox_counters c JOIN users u ON u.id = c.user_id
+WHERE u.app_id = $1 AND c.user_id = ANY($2::bigint[]) AND c.unread > 0
+`
+
+type CountUnreadByUsersParams struct {
+	AppID   int64
+	UserIds []int64
+}
+
+type CountUnreadByUsersRow struct {
+	UserID int64
+	Unread int64
+}
+
+// The unread count of each given user that has unread notifications (from the counters of
+// 00012).
+func (q *Queries) CountUnreadByUsers(ctx context.Context, arg CountUnreadByUsersParams) ([]CountUnreadByUsersRow, error) {
+	rows, err := q.db.Query(ctx, countUnreadByUsers, arg.AppID, arg.UserIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CountUnreadByUsersRow{}
+	for rows.Next() {
+		var i CountUnreadByUsersRow
+		if err := rows.Scan(&i.UserID, &i.Unread); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const deleteInboxItem = `-- name: DeleteInboxItem :one
+WITH old AS (
+    SELECT o.id, o.deleted_at FROM notifications o
+    WHERE o.id = $1 AND o.app_id = $2 AND o.user_id = $3
+    FOR UPDATE
+), upd AS (
+    UPDATE notifications n SET deleted_at = now()
+    FROM old WHERE n.id = old.id AND old.deleted_at IS NULL
+    RETURNING n.id
+)
+SELECT old.id, old.deleted_at FROM old
+`
+
+type DeleteInboxItemParams struct {
+	ID     int64
+	AppID  int64
+	UserID int64
+}
+
+type DeleteInboxItemRow struct {
+	ID        int64
+	DeletedAt *time.Time
+}
+
+// Removes an item from the inbox and returns when it was removed before (NULL: now); no row
+// means the item is not this user's.
+func (q *Queries) DeleteInboxItem(ctx context.Context, arg DeleteInboxItemParams) (DeleteInboxItemRow, error) {
+	row := q.db.QueryRow(ctx, deleteInboxItem, arg.ID, arg.AppID, arg.UserID)
+	var i DeleteInboxItemRow
+	err := row.Scan(&i.ID, &i.DeletedAt)
+	return i, err
+}
+
+const getInboxItems = `-- name: GetInboxItems :many
+
+SELECT n.id, n.title, n.message, n.icon, n.url, n.data, n.blocks, n.state, n.created_at,
+       n.seen_at, n.read_at, n.clicked_at, n.category_id,
+       c.identifier AS category_identifier, c.name AS category_name
+FROM notifications n
+LEFT JOIN categories c ON c.id = n.category_id
+WHERE n.id = ANY($1::bigint[]) AND n.app_id = $2 AND n.user_id = $3 AND n.deleted_at IS NULL
+`
+
+type GetInboxItemsParams struct {
+	Ids    []int64
+	AppID  int64
+	UserID int64
+}
+
+type GetInboxItemsRow struct {
+	ID                 int64
+	Title              string
+	Message            string
+	Icon               string
+	Url                string
+	Data               json.RawMessage
+	Blocks             json.RawMessage
+	State              *string
+	CreatedAt          time.Time
+	SeenAt             *time.Time
+	ReadAt             *time.Time
+	ClickedAt          *time.Time
+	CategoryID         *int64
+	CategoryIdentifier *string
+	CategoryName       *string
+}
+
+// Queries of the developer API's inbox: reading items by id and changing their states.
+// Every statement is scoped by app and user. Changes lock rows in id order, so concurrent
+// single and bulk changes cannot deadlock, and skip rows already in the wanted state, so a
+// repeated change writes nothing.
+func (q *Queries) GetInboxItems(ctx context.Context, arg GetInboxItemsParams) ([]GetInboxItemsRow, error) {
+	rows, err := q.db.Query(ctx, getInboxItems, arg.Ids, arg.AppID, arg.UserID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []GetInboxItemsRow{}
+	for rows.Next() {
+		var i GetInboxItemsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Title,
+			&i.Message,
+			&i.Icon,
+			&i.Url,
+			&i.Data,
+			&i.Blocks,
+			&i.State,
+			&i.CreatedAt,
+			&i.SeenAt,
+			&i.ReadAt,
+			&i.ClickedAt,
+			&i.CategoryID,
+			&i.CategoryIdentifier,
+			&i.CategoryName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const inboxCounters = `-- name: InboxCounters :one
@@ -112,4 +325,284 @@ func (q *Queries) InsertNotifications(ctx context.Context, arg InsertNotificatio
 		return nil, err
 	}
 	return items, nil
+}
+
+const markFirstUnseenSeen = `-- name: MarkFirstUnseenSeen :many
+WITH page AS (
+    SELECT p.id FROM notifications p
+    WHERE p.app_id = $1 AND p.user_id = $2 AND p.deleted_at IS NULL AND p.seen_at IS NULL
+    ORDER BY p.created_at DESC, p.id DESC
+    LIMIT $3
+), locked AS (
+    SELECT n.id FROM notifications n
+    WHERE n.id IN (SELECT id FROM page) AND n.seen_at IS NULL AND n.deleted_at IS NULL
+    ORDER BY n.id
+    FOR UPDATE
+)
+UPDATE notifications n SET seen_at = now()
+FROM locked WHERE n.id = locked.id AND n.seen_at IS NULL
+RETURNING n.id
+`
+
+type MarkFirstUnseenSeenParams struct {
+	AppID   int64
+	UserID  int64
+	MaxRows int32
+}
+
+// The deprecated bulk form: marks the newest max_rows unseen items seen.
+func (q *Queries) MarkFirstUnseenSeen(ctx context.Context, arg MarkFirstUnseenSeenParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, markFirstUnseenSeen, arg.AppID, arg.UserID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const markInboxAllDeleted = `-- name: MarkInboxAllDeleted :execrows
+WITH locked AS (
+    SELECT l.id FROM notifications l
+    WHERE l.app_id = $1 AND l.user_id = $2 AND l.deleted_at IS NULL
+    ORDER BY l.id
+    FOR UPDATE
+)
+UPDATE notifications n SET deleted_at = now()
+FROM locked WHERE n.id = locked.id AND n.deleted_at IS NULL
+`
+
+type MarkInboxAllDeletedParams struct {
+	AppID  int64
+	UserID int64
+}
+
+func (q *Queries) MarkInboxAllDeleted(ctx context.Context, arg MarkInboxAllDeletedParams) (int64, error) {
+	result, err := q.db.Exec(ctx, markInboxAllDeleted, arg.AppID, arg.UserID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const markInboxAllRead = `-- name: MarkInboxAllRead :execrows
+WITH locked AS (
+    SELECT l.id FROM notifications l
+    WHERE l.app_id = $1 AND l.user_id = $2 AND l.deleted_at IS NULL AND l.read_at IS NULL
+    ORDER BY l.id
+    FOR UPDATE
+)
+UPDATE notifications n SET read_at = now()
+FROM locked WHERE n.id = locked.id AND n.read_at IS NULL
+`
+
+type MarkInboxAllReadParams struct {
+	AppID  int64
+	UserID int64
+}
+
+func (q *Queries) MarkInboxAllRead(ctx context.Context, arg MarkInboxAllReadParams) (int64, error) {
+	result, err := q.db.Exec(ctx, markInboxAllRead, arg.AppID, arg.UserID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const markInboxPageRead = `-- name: MarkInboxPageRead :many
+WITH page AS (
+    SELECT p.id FROM notifications p
+    WHERE p.app_id = $1 AND p.user_id = $2 AND p.deleted_at IS NULL
+    ORDER BY p.created_at DESC, p.id DESC
+    LIMIT $4 OFFSET $3
+), locked AS (
+    SELECT n.id FROM notifications n
+    WHERE n.id IN (SELECT id FROM page) AND n.read_at IS NULL AND n.deleted_at IS NULL
+    ORDER BY n.id
+    FOR UPDATE
+)
+UPDATE notifications n SET read_at = now()
+FROM locked WHERE n.id = locked.id AND n.read_at IS NULL
+RETURNING n.id
+`
+
+type MarkInboxPageReadParams struct {
+	AppID    int64
+	UserID   int64
+	SkipRows int32
+	MaxRows  int32
+}
+
+// Marks one page of the inbox list (newest first) read; returns the ids that changed.
+func (q *Queries) MarkInboxPageRead(ctx context.Context, arg MarkInboxPageReadParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, markInboxPageRead,
+		arg.AppID,
+		arg.UserID,
+		arg.SkipRows,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const markInboxPageSeen = `-- name: MarkInboxPageSeen :many
+WITH page AS (
+    SELECT p.id FROM notifications p
+    WHERE p.app_id = $1 AND p.user_id = $2 AND p.deleted_at IS NULL
+    ORDER BY p.created_at DESC, p.id DESC
+    LIMIT $4 OFFSET $3
+), locked AS (
+    SELECT n.id FROM notifications n
+    WHERE n.id IN (SELECT id FROM page) AND n.seen_at IS NULL AND n.deleted_at IS NULL
+    ORDER BY n.id
+    FOR UPDATE
+)
+UPDATE notifications n SET seen_at = now()
+FROM locked WHERE n.id = locked.id AND n.seen_at IS NULL
+RETURNING n.id
+`
+
+type MarkInboxPageSeenParams struct {
+	AppID    int64
+	UserID   int64
+	SkipRows int32
+	MaxRows  int32
+}
+
+// Marks one page of the inbox list (newest first) seen; returns the ids that changed.
+func (q *Queries) MarkInboxPageSeen(ctx context.Context, arg MarkInboxPageSeenParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, markInboxPageSeen,
+		arg.AppID,
+		arg.UserID,
+		arg.SkipRows,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const notificationsByIDs = `-- name: NotificationsByIDs :many
+SELECT n.user_id, n.id, n.title, n.message, n.icon, n.url, n.data, n.blocks, n.state, n.created_at,
+       n.seen_at, n.read_at, n.clicked_at, n.category_id,
+       c.identifier AS category_identifier, c.name AS category_name
+FROM notifications n
+LEFT JOIN categories c ON c.id = n.category_id
+WHERE n.app_id = $1 AND n.id = ANY($2::bigint[]) AND n.deleted_at IS NULL
+ORDER BY n.id
+`
+
+type NotificationsByIDsParams struct {
+	AppID int64
+	Ids   []int64
+}
+
+type NotificationsByIDsRow struct {
+	UserID             int64
+	ID                 int64
+	Title              string
+	Message            string
+	Icon               string
+	Url                string
+	Data               json.RawMessage
+	Blocks             json.RawMessage
+	State              *string
+	CreatedAt          time.Time
+	SeenAt             *time.Time
+	ReadAt             *time.Time
+	ClickedAt          *time.Time
+	CategoryID         *int64
+	CategoryIdentifier *string
+	CategoryName       *string
+}
+
+// Inbox rows by id for realtime events, with their owner and category; the columns of
+// GetInboxItems after user_id.
+func (q *Queries) NotificationsByIDs(ctx context.Context, arg NotificationsByIDsParams) ([]NotificationsByIDsRow, error) {
+	rows, err := q.db.Query(ctx, notificationsByIDs, arg.AppID, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []NotificationsByIDsRow{}
+	for rows.Next() {
+		var i NotificationsByIDsRow
+		if err := rows.Scan(
+			&i.UserID,
+			&i.ID,
+			&i.Title,
+			&i.Message,
+			&i.Icon,
+			&i.Url,
+			&i.Data,
+			&i.Blocks,
+			&i.State,
+			&i.CreatedAt,
+			&i.SeenAt,
+			&i.ReadAt,
+			&i.ClickedAt,
+			&i.CategoryID,
+			&i.CategoryIdentifier,
+			&i.CategoryName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const notifyPayloads = `-- name: NotifyPayloads :exec
+SELECT pg_notify($1::text, p) FROM unnest($2::text[]) AS p
+`
+
+type NotifyPayloadsParams struct {
+	Channel  string
+	Payloads []string
+}
+
+// Sends one Postgres notification per payload on a channel, in one round trip.
+func (q *Queries) NotifyPayloads(ctx context.Context, arg NotifyPayloadsParams) error {
+	_, err := q.db.Exec(ctx, notifyPayloads, arg.Channel, arg.Payloads)
+	return err
 }

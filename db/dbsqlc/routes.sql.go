@@ -100,6 +100,23 @@ func (q *Queries) GetRoute(ctx context.Context, arg GetRouteParams) (Route, erro
 	return i, err
 }
 
+const getRouteClient = `-- name: GetRouteClient :one
+SELECT r.app_id, a.client_id FROM routes r JOIN apps a ON a.id = r.app_id WHERE r.id = $1
+`
+
+type GetRouteClientRow struct {
+	AppID    int64
+	ClientID *int64
+}
+
+// The app and client owning a route, for the role check of /v1/routes/{id}.
+func (q *Queries) GetRouteClient(ctx context.Context, id int64) (GetRouteClientRow, error) {
+	row := q.db.QueryRow(ctx, getRouteClient, id)
+	var i GetRouteClientRow
+	err := row.Scan(&i.AppID, &i.ClientID)
+	return i, err
+}
+
 const listEnabledRoutes = `-- name: ListEnabledRoutes :many
 SELECT id, app_id, channel, name, instance_ids, conditions, failover, priority, enabled, created_at, updated_at FROM routes WHERE app_id = $1 AND channel = $2 AND enabled ORDER BY priority, id
 `

@@ -8,7 +8,43 @@ package dbsqlc
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
+
+const copyTemplateContentStates = `-- name: CopyTemplateContentStates :exec
+INSERT INTO template_content_states (app_id, template_id, state, label)
+SELECT s.app_id, $1, s.state, s.label
+FROM template_content_states s WHERE s.app_id = $2 AND s.template_id = $3
+`
+
+type CopyTemplateContentStatesParams struct {
+	ToTemplateID   int64
+	AppID          int64
+	FromTemplateID int64
+}
+
+func (q *Queries) CopyTemplateContentStates(ctx context.Context, arg CopyTemplateContentStatesParams) error {
+	_, err := q.db.Exec(ctx, copyTemplateContentStates, arg.ToTemplateID, arg.AppID, arg.FromTemplateID)
+	return err
+}
+
+const copyTemplateContents = `-- name: CopyTemplateContents :exec
+INSERT INTO template_contents (app_id, template_id, channel, content, layout_id, position, batching_content)
+SELECT c.app_id, $1, c.channel, c.content, c.layout_id, c.position, c.batching_content
+FROM template_contents c WHERE c.app_id = $2 AND c.template_id = $3
+`
+
+type CopyTemplateContentsParams struct {
+	ToTemplateID   int64
+	AppID          int64
+	FromTemplateID int64
+}
+
+// Copies a template's contents (and batching contents) to another template of the app.
+func (q *Queries) CopyTemplateContents(ctx context.Context, arg CopyTemplateContentsParams) error {
+	_, err := q.db.Exec(ctx, copyTemplateContents, arg.ToTemplateID, arg.AppID, arg.FromTemplateID)
+	return err
+}
 
 const createTemplate = `-- name: CreateTemplate :one
 INSERT INTO templates (app_id, identifier, name, description) VALUES ($1, $2, $3, $4)
@@ -38,6 +74,39 @@ func (q *Queries) CreateTemplate(ctx context.Context, arg CreateTemplateParams) 
 		&i.Description,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const createTemplateContentState = `-- name: CreateTemplateContentState :one
+INSERT INTO template_content_states (app_id, template_id, state, label)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (template_id, state) DO UPDATE SET label = EXCLUDED.label
+RETURNING id, app_id, template_id, state, label, created_at
+`
+
+type CreateTemplateContentStateParams struct {
+	AppID      int64
+	TemplateID int64
+	State      string
+	Label      string
+}
+
+func (q *Queries) CreateTemplateContentState(ctx context.Context, arg CreateTemplateContentStateParams) (TemplateContentState, error) {
+	row := q.db.QueryRow(ctx, createTemplateContentState,
+		arg.AppID,
+		arg.TemplateID,
+		arg.State,
+		arg.Label,
+	)
+	var i TemplateContentState
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.TemplateID,
+		&i.State,
+		&i.Label,
+		&i.CreatedAt,
 	)
 	return i, err
 }
@@ -125,6 +194,140 @@ func (q *Queries) GetTemplateByIdentifier(ctx context.Context, arg GetTemplateBy
 	return i, err
 }
 
+const getTemplateClient = `-- name: GetTemplateClient :one
+
+SELECT t.app_id, a.client_id FROM templates t JOIN apps a ON a.id = t.app_id WHERE t.id = $1
+`
+
+type GetTemplateClientRow struct {
+	AppID    int64
+	ClientID *int64
+}
+
+// Template features of the management API: batching content, content states, order,
+// duplication, and the owner lookup of /v1/templates/{id}.
+// The app and client owning a template, for the role check of /v1/templates/{id}.
+func (q *Queries) GetTemplateClient(ctx context.Context, id int64) (GetTemplateClientRow, error) {
+	row := q.db.QueryRow(ctx, getTemplateClient, id)
+	var i GetTemplateClientRow
+	err := row.Scan(&i.AppID, &i.ClientID)
+	return i, err
+}
+
+const getTemplateContent = `-- name: GetTemplateContent :one
+SELECT id, app_id, template_id, channel, content, layout_id, position, created_at, updated_at, batching_content FROM template_contents WHERE app_id = $1 AND template_id = $2 AND channel = $3
+`
+
+type GetTemplateContentParams struct {
+	AppID      int64
+	TemplateID int64
+	Channel    string
+}
+
+func (q *Queries) GetTemplateContent(ctx context.Context, arg GetTemplateContentParams) (TemplateContent, error) {
+	row := q.db.QueryRow(ctx, getTemplateContent, arg.AppID, arg.TemplateID, arg.Channel)
+	var i TemplateContent
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.TemplateID,
+		&i.Channel,
+		&i.Content,
+		&i.LayoutID,
+		&i.Position,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.BatchingContent,
+	)
+	return i, err
+}
+
+const listClientLayouts = `-- name: ListClientLayouts :many
+SELECT l.id, l.app_id, l.identifier, l.name, l.html, l.text, l.is_default, l.created_at, l.updated_at, a.name AS app_name FROM layouts l JOIN apps a ON a.id = l.app_id
+WHERE a.client_id = $1 ORDER BY a.id, l.identifier
+`
+
+type ListClientLayoutsRow struct {
+	ID         int64
+	AppID      int64
+	Identifier string
+	Name       string
+	Html       string
+	Text       string
+	IsDefault  bool
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	AppName    string
+}
+
+// The layouts of every app of a client (GET /v1/clients/{id}/email-layouts).
+func (q *Queries) ListClientLayouts(ctx context.Context, clientID *int64) ([]ListClientLayoutsRow, error) {
+	rows, err := q.db.Query(ctx, listClientLayouts, clientID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListClientLayoutsRow{}
+	for rows.Next() {
+		var i ListClientLayoutsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.Identifier,
+			&i.Name,
+			&i.Html,
+			&i.Text,
+			&i.IsDefault,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.AppName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTemplateContentStates = `-- name: ListTemplateContentStates :many
+SELECT id, app_id, template_id, state, label, created_at FROM template_content_states WHERE app_id = $1 AND template_id = $2 ORDER BY state
+`
+
+type ListTemplateContentStatesParams struct {
+	AppID      int64
+	TemplateID int64
+}
+
+func (q *Queries) ListTemplateContentStates(ctx context.Context, arg ListTemplateContentStatesParams) ([]TemplateContentState, error) {
+	rows, err := q.db.Query(ctx, listTemplateContentStates, arg.AppID, arg.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TemplateContentState{}
+	for rows.Next() {
+		var i TemplateContentState
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.TemplateID,
+			&i.State,
+			&i.Label,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listTemplateContents = `-- name: ListTemplateContents :many
 SELECT id, app_id, template_id, channel, content, layout_id, position, created_at, updated_at, batching_content FROM template_contents WHERE app_id = $1 AND template_id = $2 ORDER BY position, id
 `
@@ -197,6 +400,42 @@ func (q *Queries) ListTemplates(ctx context.Context, appID int64) ([]Template, e
 	return items, nil
 }
 
+const setTemplateBatchingContent = `-- name: SetTemplateBatchingContent :one
+UPDATE template_contents SET batching_content = $1, updated_at = now()
+WHERE app_id = $2 AND template_id = $3 AND channel = $4
+RETURNING id, app_id, template_id, channel, content, layout_id, position, created_at, updated_at, batching_content
+`
+
+type SetTemplateBatchingContentParams struct {
+	BatchingContent json.RawMessage
+	AppID           int64
+	TemplateID      int64
+	Channel         string
+}
+
+func (q *Queries) SetTemplateBatchingContent(ctx context.Context, arg SetTemplateBatchingContentParams) (TemplateContent, error) {
+	row := q.db.QueryRow(ctx, setTemplateBatchingContent,
+		arg.BatchingContent,
+		arg.AppID,
+		arg.TemplateID,
+		arg.Channel,
+	)
+	var i TemplateContent
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.TemplateID,
+		&i.Channel,
+		&i.Content,
+		&i.LayoutID,
+		&i.Position,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.BatchingContent,
+	)
+	return i, err
+}
+
 const setTemplateContentPosition = `-- name: SetTemplateContentPosition :execrows
 UPDATE template_contents SET position = $1, updated_at = now()
 WHERE app_id = $2 AND template_id = $3 AND channel = $4
@@ -220,6 +459,22 @@ func (q *Queries) SetTemplateContentPosition(ctx context.Context, arg SetTemplat
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const templateExists = `-- name: TemplateExists :one
+SELECT EXISTS (SELECT 1 FROM templates WHERE app_id = $1 AND identifier = $2)
+`
+
+type TemplateExistsParams struct {
+	AppID      int64
+	Identifier string
+}
+
+func (q *Queries) TemplateExists(ctx context.Context, arg TemplateExistsParams) (bool, error) {
+	row := q.db.QueryRow(ctx, templateExists, arg.AppID, arg.Identifier)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
 }
 
 const updateTemplate = `-- name: UpdateTemplate :one

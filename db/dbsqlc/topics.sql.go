@@ -11,6 +11,23 @@ import (
 	"time"
 )
 
+const countTopicSubscribers = `-- name: CountTopicSubscribers :one
+SELECT count(*) FROM topic_subscriptions s JOIN topics t ON t.id = s.topic_id AND t.app_id = $1
+WHERE s.topic_id = $2
+`
+
+type CountTopicSubscribersParams struct {
+	AppID   int64
+	TopicID int64
+}
+
+func (q *Queries) CountTopicSubscribers(ctx context.Context, arg CountTopicSubscribersParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countTopicSubscribers, arg.AppID, arg.TopicID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const deleteAppTopic = `-- name: DeleteAppTopic :execrows
 DELETE FROM topics WHERE app_id = $1 AND id = $2
 `
@@ -22,6 +39,44 @@ type DeleteAppTopicParams struct {
 
 func (q *Queries) DeleteAppTopic(ctx context.Context, arg DeleteAppTopicParams) (int64, error) {
 	result, err := q.db.Exec(ctx, deleteAppTopic, arg.AppID, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const deleteTopicSubscriptionByID = `-- name: DeleteTopicSubscriptionByID :execrows
+DELETE FROM topic_subscriptions s USING topics t
+WHERE s.topic_id = t.id AND t.id = $1 AND t.app_id = $2 AND s.id = $3
+`
+
+type DeleteTopicSubscriptionByIDParams struct {
+	TopicID int64
+	AppID   int64
+	ID      int64
+}
+
+func (q *Queries) DeleteTopicSubscriptionByID(ctx context.Context, arg DeleteTopicSubscriptionByIDParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteTopicSubscriptionByID, arg.TopicID, arg.AppID, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const deleteTopicSubscriptionByUser = `-- name: DeleteTopicSubscriptionByUser :execrows
+DELETE FROM topic_subscriptions s USING topics t
+WHERE s.topic_id = t.id AND t.id = $1 AND t.app_id = $2 AND s.user_id = $3
+`
+
+type DeleteTopicSubscriptionByUserParams struct {
+	TopicID int64
+	AppID   int64
+	UserID  int64
+}
+
+func (q *Queries) DeleteTopicSubscriptionByUser(ctx context.Context, arg DeleteTopicSubscriptionByUserParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteTopicSubscriptionByUser, arg.TopicID, arg.AppID, arg.UserID)
 	if err != nil {
 		return 0, err
 	}
@@ -48,6 +103,25 @@ func (q *Queries) GetAppTopic(ctx context.Context, arg GetAppTopicParams) (Topic
 		&i.CreatedAt,
 		&i.UpdatedAt,
 	)
+	return i, err
+}
+
+const getTopicClient = `-- name: GetTopicClient :one
+
+SELECT t.app_id, a.client_id FROM topics t JOIN apps a ON a.id = t.app_id WHERE t.id = $1
+`
+
+type GetTopicClientRow struct {
+	AppID    int64
+	ClientID *int64
+}
+
+// Topics as the management API manages them (/v1/topics/{id}): the owner lookup, and
+// subscriptions by id.
+func (q *Queries) GetTopicClient(ctx context.Context, id int64) (GetTopicClientRow, error) {
+	row := q.db.QueryRow(ctx, getTopicClient, id)
+	var i GetTopicClientRow
+	err := row.Scan(&i.AppID, &i.ClientID)
 	return i, err
 }
 
@@ -97,6 +171,64 @@ func (q *Queries) ListAppTopics(ctx context.Context, appID int64) ([]Topic, erro
 			&i.AppID,
 			&i.Identifier,
 			&i.Name,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTopicSubscribers = `-- name: ListTopicSubscribers :many
+SELECT s.id, s.user_id, u.identifier, s.channels, s.created_at, s.updated_at
+FROM topic_subscriptions s
+JOIN topics t ON t.id = s.topic_id AND t.app_id = $1
+JOIN users u ON u.id = s.user_id
+WHERE s.topic_id = $2
+ORDER BY s.id
+LIMIT $4 OFFSET $3
+`
+
+type ListTopicSubscribersParams struct {
+	AppID    int64
+	TopicID  int64
+	SkipRows int32
+	MaxRows  int32
+}
+
+type ListTopicSubscribersRow struct {
+	ID         int64
+	UserID     int64
+	Identifier string
+	Channels   []string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+func (q *Queries) ListTopicSubscribers(ctx context.Context, arg ListTopicSubscribersParams) ([]ListTopicSubscribersRow, error) {
+	rows, err := q.db.Query(ctx, listTopicSubscribers,
+		arg.AppID,
+		arg.TopicID,
+		arg.SkipRows,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTopicSubscribersRow{}
+	for rows.Next() {
+		var i ListTopicSubscribersRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Identifier,
+			&i.Channels,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 		); err != nil {

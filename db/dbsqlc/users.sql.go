@@ -10,6 +10,65 @@ import (
 	"encoding/json"
 )
 
+const countAppUsers = `-- name: CountAppUsers :one
+SELECT count(*) FROM users
+WHERE app_id = $1 AND ($2::text = '' OR identifier ILIKE $2 || '%')
+`
+
+type CountAppUsersParams struct {
+	AppID  int64
+	Prefix string
+}
+
+func (q *Queries) CountAppUsers(ctx context.Context, arg CountAppUsersParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countAppUsers, arg.AppID, arg.Prefix)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const createAppUser = `-- name: CreateAppUser :one
+INSERT INTO users (app_id, identifier, profile) VALUES ($1, $2, $3) RETURNING id, app_id, identifier, profile, created_at, updated_at
+`
+
+type CreateAppUserParams struct {
+	AppID      int64
+	Identifier string
+	Profile    json.RawMessage
+}
+
+func (q *Queries) CreateAppUser(ctx context.Context, arg CreateAppUserParams) (User, error) {
+	row := q.db.QueryRow(ctx, createAppUser, arg.AppID, arg.Identifier, arg.Profile)
+	var i User
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Profile,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const deleteUserByIdentifier = `-- name: DeleteUserByIdentifier :execrows
+DELETE FROM users WHERE app_id = $1 AND identifier = $2
+`
+
+type DeleteUserByIdentifierParams struct {
+	AppID      int64
+	Identifier string
+}
+
+// The user's inbox, preferences, subscriptions and devices go with it (ON DELETE CASCADE).
+func (q *Queries) DeleteUserByIdentifier(ctx context.Context, arg DeleteUserByIdentifierParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteUserByIdentifier, arg.AppID, arg.Identifier)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const ensureUsers = `-- name: EnsureUsers :many
 WITH input AS (
     SELECT DISTINCT ON (i.identifier) i.identifier, i.profile
@@ -83,6 +142,88 @@ func (q *Queries) GetUserByIdentifier(ctx context.Context, arg GetUserByIdentifi
 	return i, err
 }
 
+const listAppUsers = `-- name: ListAppUsers :many
+SELECT id, app_id, identifier, profile, created_at, updated_at FROM users
+WHERE app_id = $1 AND ($2::text = '' OR identifier ILIKE $2 || '%')
+ORDER BY id DESC
+LIMIT $4 OFFSET $3
+`
+
+type ListAppUsersParams struct {
+	AppID    int64
+	Prefix   string
+	SkipRows int32
+	MaxRows  int32
+}
+
+func (q *Queries) ListAppUsers(ctx context.Context, arg ListAppUsersParams) ([]User, error) {
+	rows, err := q.db.Query(ctx, listAppUsers,
+		arg.AppID,
+		arg.Prefix,
+		arg.SkipRows,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []User{}
+	for rows.Next() {
+		var i User
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.Identifier,
+			&i.Profile,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listUserPreferenceRows = `-- name: ListUserPreferenceRows :many
+SELECT p.category_id, p.channel, p.enabled FROM preferences p
+WHERE p.app_id = $1 AND p.user_id = $2
+`
+
+type ListUserPreferenceRowsParams struct {
+	AppID  int64
+	UserID int64
+}
+
+type ListUserPreferenceRowsRow struct {
+	CategoryID *int64
+	Channel    string
+	Enabled    bool
+}
+
+func (q *Queries) ListUserPreferenceRows(ctx context.Context, arg ListUserPreferenceRowsParams) ([]ListUserPreferenceRowsRow, error) {
+	rows, err := q.db.Query(ctx, listUserPreferenceRows, arg.AppID, arg.UserID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListUserPreferenceRowsRow{}
+	for rows.Next() {
+		var i ListUserPreferenceRowsRow
+		if err := rows.Scan(&i.CategoryID, &i.Channel, &i.Enabled); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const mergeUserProfiles = `-- name: MergeUserProfiles :exec
 UPDATE users u SET profile = u.profile || i.profile, updated_at = now()
 FROM (SELECT unnest($2::text[]) AS identifier, unnest($3::jsonb[]) AS profile) AS i
@@ -100,4 +241,61 @@ type MergeUserProfilesParams struct {
 func (q *Queries) MergeUserProfiles(ctx context.Context, arg MergeUserProfilesParams) error {
 	_, err := q.db.Exec(ctx, mergeUserProfiles, arg.AppID, arg.Identifiers, arg.Profiles)
 	return err
+}
+
+const replaceUserProfile = `-- name: ReplaceUserProfile :one
+UPDATE users SET profile = $1, updated_at = now()
+WHERE id = $2 AND app_id = $3
+RETURNING id, app_id, identifier, profile, created_at, updated_at
+`
+
+type ReplaceUserProfileParams struct {
+	Profile json.RawMessage
+	ID      int64
+	AppID   int64
+}
+
+func (q *Queries) ReplaceUserProfile(ctx context.Context, arg ReplaceUserProfileParams) (User, error) {
+	row := q.db.QueryRow(ctx, replaceUserProfile, arg.Profile, arg.ID, arg.AppID)
+	var i User
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Profile,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const upsertUserProfile = `-- name: UpsertUserProfile :one
+
+INSERT INTO users (app_id, identifier, profile)
+VALUES ($1, $2, $3)
+ON CONFLICT (app_id, identifier) DO UPDATE
+SET profile = users.profile || EXCLUDED.profile, updated_at = now()
+RETURNING id, app_id, identifier, profile, created_at, updated_at
+`
+
+type UpsertUserProfileParams struct {
+	AppID      int64
+	Identifier string
+	Profile    json.RawMessage
+}
+
+// Queries of the developer API's users and profiles. Every statement is scoped by app.
+// Creates the user or merges the given keys into its profile (top-level keys replace).
+func (q *Queries) UpsertUserProfile(ctx context.Context, arg UpsertUserProfileParams) (User, error) {
+	row := q.db.QueryRow(ctx, upsertUserProfile, arg.AppID, arg.Identifier, arg.Profile)
+	var i User
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Profile,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
 }

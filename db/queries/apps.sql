@@ -11,3 +11,44 @@ SELECT * FROM apps WHERE id = @id;
 
 -- name: GetAppByName :one
 SELECT * FROM apps WHERE name = @name ORDER BY id LIMIT 1;
+
+-- name: CreateClientApp :one
+INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed, client_id)
+VALUES (@name, @api_key, @api_secret_hash, @api_secret_sealed, @client_id)
+RETURNING *;
+
+-- name: ListClientApps :many
+SELECT * FROM apps WHERE client_id = @client_id ORDER BY id;
+
+-- name: GetClientApp :one
+SELECT * FROM apps WHERE id = @id AND client_id = @client_id;
+
+-- name: GetAppClientID :one
+SELECT client_id FROM apps WHERE id = @id;
+
+-- name: UpdateClientApp :one
+UPDATE apps SET name = @name, enable_web_push = @enable_web_push, hide_branding = @hide_branding,
+    hmac_auth = @hmac_auth, allowed_origins = @allowed_origins::text[], updated_at = now()
+WHERE id = @id AND client_id = @client_id
+RETURNING *;
+
+-- name: DeleteClientApp :execrows
+DELETE FROM apps WHERE id = @id AND client_id = @client_id;
+
+-- name: SetAppRSAKey :exec
+UPDATE apps SET rsa_public_key = @public_key, rsa_private_key_sealed = @private_key_sealed, updated_at = now()
+WHERE id = @id;
+
+-- name: SetAppSecureAuth :exec
+UPDATE apps SET secure_auth = @secure_auth, updated_at = now() WHERE id = @id;
+
+-- name: SetAppHMACAuth :exec
+UPDATE apps SET hmac_auth = @hmac_auth, updated_at = now() WHERE id = @id;
+
+-- name: SetAppVAPIDKeys :exec
+-- Gives an app its web push key pair unless it has one (concurrent callers keep the first).
+UPDATE apps SET vapid_public_key = @public_key, vapid_private_key_sealed = @private_key_sealed, updated_at = now()
+WHERE id = @id AND vapid_public_key IS NULL;
+
+-- name: SetAppAllowedOrigins :exec
+UPDATE apps SET allowed_origins = @allowed_origins::text[], updated_at = now() WHERE id = @id;

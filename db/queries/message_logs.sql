@@ -78,6 +78,20 @@ WHERE app_id = @app_id AND instance_id = @instance_id AND provider_message_id = 
 -- name: ListMessageLogsOfRequest :many
 SELECT * FROM message_logs WHERE app_id = @app_id AND request_id = @request_id ORDER BY id;
 
+-- name: RenewMessageLease :execrows
+-- The attempt that claimed a message (its attempt number) keeps it while it runs: its
+-- heartbeat pushes the lease forward, so a worker that dies frees the message within one
+-- lease instead of holding it for the activity's whole timeout.
+UPDATE message_logs
+SET locked_until = now() + make_interval(secs => @lease_seconds::float8)
+WHERE id = @id AND status = 'queued' AND attempts = @attempts;
+
+-- The message log search of GET /v1/apps/{appId}/logs picks the ids of a page with a
+-- query built from the filters (analytics.Service.Logs); this loads those rows.
+
+-- name: MessageLogsByIDs :many
+SELECT * FROM message_logs WHERE app_id = @app_id AND id = ANY(@ids::bigint[]);
+
 -- name: ClaimMessageLogs :many
 -- A batch attempt takes the queued rows of its messages for the lease, as ClaimMessageLog
 -- does for one: rows that are done or held by another attempt are not returned.
@@ -99,3 +113,10 @@ FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@providers::text[]) AS provide
              unnest(@provider_message_ids::text[]) AS provider_message_id, unnest(@provider_responses::text[]) AS provider_response,
              unnest(@errors::text[]) AS error) AS r
 WHERE m.id = r.id;
+
+-- name: RenewMessageLeases :execrows
+-- RenewMessageLease for the rows a batch attempt holds (each with its attempt number).
+UPDATE message_logs AS m
+SET locked_until = now() + make_interval(secs => @lease_seconds::float8)
+FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@attempts::integer[]) AS attempts) AS r
+WHERE m.id = r.id AND m.status = 'queued' AND m.attempts = r.attempts;

@@ -25,3 +25,39 @@ WHERE u.app_id = @app_id AND u.identifier = i.identifier AND i.profile <> '{}'::
 
 -- name: GetUserByIdentifier :one
 SELECT * FROM users WHERE app_id = @app_id AND identifier = @identifier;
+
+-- Queries of the developer API's users and profiles. Every statement is scoped by app.
+
+-- name: UpsertUserProfile :one
+-- Creates the user or merges the given keys into its profile (top-level keys replace).
+INSERT INTO users (app_id, identifier, profile)
+VALUES (@app_id, @identifier, @profile)
+ON CONFLICT (app_id, identifier) DO UPDATE
+SET profile = users.profile || EXCLUDED.profile, updated_at = now()
+RETURNING *;
+
+-- name: ReplaceUserProfile :one
+UPDATE users SET profile = @profile, updated_at = now()
+WHERE id = @id AND app_id = @app_id
+RETURNING *;
+
+-- name: DeleteUserByIdentifier :execrows
+-- The user's inbox, preferences, subscriptions and devices go with it (ON DELETE CASCADE).
+DELETE FROM users WHERE app_id = @app_id AND identifier = @identifier;
+
+-- name: ListAppUsers :many
+SELECT * FROM users
+WHERE app_id = @app_id AND (@prefix::text = '' OR identifier ILIKE @prefix || '%')
+ORDER BY id DESC
+LIMIT @max_rows OFFSET @skip_rows;
+
+-- name: CountAppUsers :one
+SELECT count(*) FROM users
+WHERE app_id = @app_id AND (@prefix::text = '' OR identifier ILIKE @prefix || '%');
+
+-- name: CreateAppUser :one
+INSERT INTO users (app_id, identifier, profile) VALUES (@app_id, @identifier, @profile) RETURNING *;
+
+-- name: ListUserPreferenceRows :many
+SELECT p.category_id, p.channel, p.enabled FROM preferences p
+WHERE p.app_id = @app_id AND p.user_id = @user_id;

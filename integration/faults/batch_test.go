@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/activities"
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/providers/smtp"
-	"github.com/heraldhq/herald/providers/webhook"
-	"github.com/heraldhq/herald/smtptest"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/providers/smtp"
+	"github.com/heraldhq/herald/internal/providers/webhook"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
 	"github.com/heraldhq/herald/workflows/send"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/smtptest"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
 )
 
 // Scenario 2: the worker is killed with SIGKILL while a 200-recipient email send is going

@@ -19,9 +19,9 @@ import (
 
 	"go.temporal.io/api/enums/v1"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/proctest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/testkit/proctest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func TestMain(m *testing.M) {

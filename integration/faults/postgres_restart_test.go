@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/devenv"
-	"github.com/heraldhq/herald/proctest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/devenv"
+	"github.com/heraldhq/herald/internal/testkit/proctest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // privatePostgres starts a Postgres cluster of the test's own (initdb in a temporary

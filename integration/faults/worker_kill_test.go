@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/dbtest"
-	"github.com/heraldhq/herald/proctest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/dbtest"
+	"github.com/heraldhq/herald/internal/testkit/proctest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // newProcStack prepares processes on a fresh database and the shared Temporal dev server,

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/billing"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/ops/billing"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // oddValues go into path parameters: out of range, not numbers, traversal, encodings,

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // The per-app send rate limit (HERALD_SEND_RATE_LIMIT, HERALD_SEND_RATE_BURST): the burst

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // The outbound guard (issue 15, items 4-6): a developer of a tenant configures where

@@ -11,10 +11,10 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/heraldhq/herald/billing"
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/license"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/ops/billing"
+	"github.com/heraldhq/herald/internal/ops/license"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // TestPublicRoutesHoldTheirReasons checks the reasons given in unauthenticated that are

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pquerna/otp/totp"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // The scenarios of the outside review of the console API (issue 23). Invalid UTF-8 is

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // route is one registered method and path.

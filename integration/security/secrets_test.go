@@ -17,10 +17,10 @@ import (
 
 	"github.com/pquerna/otp/totp"
 
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/secrets"
-	"github.com/heraldhq/herald/smtptest"
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // logBuffer collects a stack's log lines.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/stacktest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 // snapshot is every row of every table of the database, and the state of the fakes of

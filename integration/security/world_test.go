@@ -20,13 +20,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/apps"
-	"github.com/heraldhq/herald/channels"
-	"github.com/heraldhq/herald/config"
-	"github.com/heraldhq/herald/secrets"
-	"github.com/heraldhq/herald/stacktest"
-	"github.com/heraldhq/herald/templates"
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
+	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
 func TestMain(m *testing.M) { stacktest.Main(m) }
@@ -36,7 +36,7 @@ const password = "correct horse battery staple"
 // tenant is one customer with one of each resource: a console account owning a client
 // with an app, and in the app a user with an inbox, a category, a topic the user is
 // subscribed to, a device, a provider instance, a route, a template with e-mail content,
-// a default layout, a default translation, a workflow, a recurring workflow schedule and
+// a default layout, a default translation, a workflow, a flow schedule and
 // a scheduled send; in the client an invitation, a CLI token, files, and a customer with
 // a saved card at the payment provider. Display names carry the tenant's marker
 // ("TenantA"/"TenantB") so a response that leaks another tenant's data shows it;
@@ -201,11 +201,11 @@ func (w *world) tenant(t *testing.T, name string) *tenant {
 	tn.workflowIdent = "workflow-" + name
 	mustV1("POST", fmt.Sprintf("/v1/apps/%d/workflows", tn.app), map[string]any{"identifier": tn.workflowIdent, "name": tn.marker + " Workflow",
 		"definition": map[string]any{"steps": []any{map[string]any{"id": "mail", "type": "email", "template": tn.templateIdent}}}}, 201)
-	// A recurring trigger of the workflow. Creating one through the API also creates its
+	// A flow schedule of the workflow. Creating one through the API also creates its
 	// Temporal Schedule, and this stack runs no Temporal: the fixture writes the row as
-	// flows.RecurringService.Create does.
+	// flow.ScheduleService.Create does.
 	if err := db.QueryRow(ctx, `INSERT INTO flow_schedules (app_id, schedule_id, flow_identifier, cron, timezone, send_body)
-		VALUES ($1, $2, $3, '0 9 * * 1', 'UTC', $4) RETURNING id`, tn.app, flow.RecurringScheduleID(secrets.HexToken(8)), tn.workflowIdent,
+		VALUES ($1, $2, $3, '0 9 * * 1', 'UTC', $4) RETURNING id`, tn.app, flowrun.ScheduleID(secrets.HexToken(8)), tn.workflowIdent,
 		fmt.Sprintf(`{"notification":{"workflow":{"identifier":%q}},"sendTo":{"recipients":[%q]},"data":{"owner":%q}}`, tn.workflowIdent, tn.user, tn.marker+" Recurring")).Scan(&tn.recurring); err != nil {
 		t.Fatal(err)
 	}

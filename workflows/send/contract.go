@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
 // WorkflowName is the registered name of the send workflow.
@@ -37,7 +37,7 @@ const BatchedDeliveryChange = "batched-external-delivery"
 const GiveUpActivityName = "RecordGiveUps"
 
 // WorkflowID names the run that carries a group of requests: send/<id> for one request,
-// sends/<first id> for a pack of several (DESIGN.md §3).
+// sends/<first id> for a pack of several (docs/delivery.md).
 func WorkflowID(requestIDs []uuid.UUID) string {
 	if len(requestIDs) == 1 {
 		return "send/" + requestIDs[0].String()
@@ -57,7 +57,7 @@ type Input struct {
 	// Jobs are external deliveries decided by an earlier run and not started yet.
 	Jobs []Job `json:",omitempty"`
 	// Runs are runs of user-defined workflows decided by an earlier run and not started yet.
-	Runs []flow.RunInput `json:",omitempty"`
+	Runs []flowrun.RunInput `json:",omitempty"`
 }
 
 // NewInput starts every request at its first recipient.
@@ -112,7 +112,7 @@ type DeliverResult struct {
 	Retries      []Retry `json:",omitempty"`
 	// Runs are the runs of user-defined workflows to start for the slice's recipients of
 	// sends naming a workflow (small inputs: each run loads its definition and data).
-	Runs []flow.RunInput `json:",omitempty"`
+	Runs []flowrun.RunInput `json:",omitempty"`
 }
 
 // Job is one external delivery: a queued message log row (recipient × channel). The

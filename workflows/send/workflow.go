@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/visibility"
 )
 
@@ -154,7 +154,7 @@ type run struct {
 
 	pending []Cursor
 	queue   []Job
-	runs    []flow.RunInput
+	runs    []flowrun.RunInput
 
 	batches, sends, inFlight, starting int
 	fetching                           bool
@@ -187,7 +187,7 @@ func (r *run) loop() error {
 	r.queue = append(r.queue, r.retries...)
 	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 {
 		// By name, never by function: the SDK keys functions by their short name, and
-		// send.Workflow, flow.Workflow and schedule.Workflow share "Workflow", so the function
+		// send.Workflow, flowrun.Workflow and schedule.Workflow share "Workflow", so the function
 		// would resolve to whichever registered last.
 		return workflow.NewContinueAsNewError(r.ctx, WorkflowName, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs})
 	}
@@ -397,13 +397,13 @@ func (r *run) startRuns() {
 		// Search attributes and summary are not part of the command the SDK compares on
 		// replay: adding them needed no version marker (docs/architecture.md).
 		cctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
-			WorkflowID:            flow.WorkflowID(in.Workflow.Identifier, in.RequestID, in.Recipient.Identifier),
+			WorkflowID:            flowrun.WorkflowID(in.Workflow.Identifier, in.RequestID, in.Recipient.Identifier),
 			ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_ABANDON,
 			WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 			TypedSearchAttributes: visibility.Run(in.AppID, in.RequestID, in.Workflow.Identifier, in.Recipient.Identifier),
 			StaticSummary:         "Workflow " + in.Workflow.Identifier + " for " + in.Recipient.Identifier,
 		})
-		child := workflow.ExecuteChildWorkflow(cctx, flow.WorkflowName, in)
+		child := workflow.ExecuteChildWorkflow(cctx, flowrun.WorkflowName, in)
 		r.sel.AddFuture(child.GetChildWorkflowExecution(), func(f workflow.Future) {
 			r.starting--
 			if err := f.Get(r.ctx, nil); err != nil && !temporal.IsWorkflowExecutionAlreadyStartedError(err) {

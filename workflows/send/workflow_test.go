@@ -15,7 +15,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/heraldhq/herald/workflows/flow"
+	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
 func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
@@ -246,9 +246,9 @@ func deliverRuns(total, perBatch int) func(context.Context, DeliverInput) (Deliv
 		var out DeliverResult
 		for i := 0; i < perBatch && next < total; i++ {
 			next++
-			out.Runs = append(out.Runs, flow.RunInput{
-				AppID: 1, RequestID: "req", Workflow: flow.Ref{Identifier: "wf", Version: 2},
-				Recipient: flow.Recipient{UserID: int64(next), Identifier: fmt.Sprintf("u%d", next)},
+			out.Runs = append(out.Runs, flowrun.RunInput{
+				AppID: 1, RequestID: "req", Workflow: flowrun.Ref{Identifier: "wf", Version: 2},
+				Recipient: flowrun.Recipient{UserID: int64(next), Identifier: fmt.Sprintf("u%d", next)},
 			})
 		}
 		if next < total {
@@ -262,13 +262,13 @@ func TestWorkflowStartsOneRunPerRecipient(t *testing.T) {
 	env := newEnv(t)
 	env.RegisterActivityWithOptions(deliverRuns(250, 120), activity.RegisterOptions{Name: DeliverActivityName})
 	var mu sync.Mutex
-	started := map[string]flow.RunInput{}
-	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in flow.RunInput) (flow.RunResult, error) {
+	started := map[string]flowrun.RunInput{}
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in flowrun.RunInput) (flowrun.RunResult, error) {
 		mu.Lock()
 		started[workflow.GetInfo(ctx).WorkflowExecution.ID] = in
 		mu.Unlock()
-		return flow.RunResult{Outcome: flow.OutcomeCompleted}, nil
-	}, workflow.RegisterOptions{Name: flow.WorkflowName})
+		return flowrun.RunResult{Outcome: flowrun.OutcomeCompleted}, nil
+	}, workflow.RegisterOptions{Name: flowrun.WorkflowName})
 	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
@@ -285,10 +285,10 @@ func TestWorkflowContinuesAsNewWithRunsLeft(t *testing.T) {
 	env := newEnv(t)
 	env.RegisterActivityWithOptions(deliverRuns(5000, 1000), activity.RegisterOptions{Name: DeliverActivityName})
 	started := 0
-	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in flow.RunInput) (flow.RunResult, error) {
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in flowrun.RunInput) (flowrun.RunResult, error) {
 		started++
-		return flow.RunResult{}, nil
-	}, workflow.RegisterOptions{Name: flow.WorkflowName})
+		return flowrun.RunResult{}, nil
+	}, workflow.RegisterOptions{Name: flowrun.WorkflowName})
 	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
 	var can *workflow.ContinueAsNewError
 	if !errors.As(env.GetWorkflowError(), &can) {

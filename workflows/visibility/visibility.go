@@ -92,7 +92,7 @@ func Register(ctx context.Context, c client.Client, namespace string) error {
 	return nil
 }
 
-// Recurring returns the attributes of the runs a recurring trigger of a workflow starts.
+// Recurring returns the attributes of the runs a flow schedule of a workflow starts.
 func Recurring(appID int64, workflow string) temporal.SearchAttributes {
 	return temporal.NewSearchAttributes(AppID.ValueSet([]string{strconv.FormatInt(appID, 10)}), Workflow.ValueSet(workflow))
 }

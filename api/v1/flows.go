@@ -1,0 +1,124 @@
+package v1
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/internal/flow"
+	"github.com/heraldhq/herald/internal/send/schedules"
+)
+
+// createWorkflow saves a new workflow's draft (CreateWorkflowDTO {identifier, name,
+// definition}); templates it names must exist.
+func (h *Configuration) createWorkflow(c *fiber.Ctx, s appScope) error {
+	f, err := h.Flows.Create(c.UserContext(), s.AppID, c.Body())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(f)
+}
+
+// listWorkflows lists the app's workflows; ?published=true keeps those with a published
+// version, ?published=false those without.
+func (h *Configuration) listWorkflows(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	published := queryBool(c, "published", &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	list, err := h.Flows.List(c.UserContext(), s.AppID, published != nil && *published)
+	if err != nil {
+		return err
+	}
+	if published != nil && !*published {
+		out := []flow.Flow{}
+		for _, f := range list {
+			if f.PublishedVersion == nil {
+				out = append(out, f)
+			}
+		}
+		list = out
+	}
+	return c.JSON(list)
+}
+
+func (h *Configuration) getWorkflow(c *fiber.Ctx, s appScope) error {
+	f, err := h.Flows.Get(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(f)
+}
+
+// updateWorkflow replaces a workflow's draft ({name, definition}).
+func (h *Configuration) updateWorkflow(c *fiber.Ctx, s appScope) error {
+	f, err := h.Flows.Update(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(f)
+}
+
+// publishWorkflow makes the draft the next immutable version, the one sends run.
+func (h *Configuration) publishWorkflow(c *fiber.Ctx, s appScope) error {
+	v, err := h.Flows.Publish(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	f, err := h.Flows.Get(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"version": v, "workflow": f})
+}
+
+// logPage is a page of the workflow log.
+type logPage struct {
+	Pagination pagination      `json:"pagination"`
+	Data       []flow.LogEntry `json:"data"`
+}
+
+func (h *Configuration) workflowLogs(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	page, limit := pageQuery(c, "page", &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	list, total, err := h.Flows.Logs(c.UserContext(), s.AppID, page, limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(logPage{Pagination: pagination{TotalCount: int(total), Page: page, Limit: limit}, Data: list})
+}
+
+// listScheduled lists the app's scheduled notifications, soonest first (page, limit;
+// ?all=true includes sent and cancelled ones).
+func (h *Configuration) listScheduled(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	page, limit := pageQuery(c, "page", &p)
+	all := queryBool(c, "all", &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	list, err := h.Schedules.List(c.UserContext(), s.AppID, page, limit, all != nil && *all)
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []schedules.Scheduled{}
+	}
+	return c.JSON(list)
+}
+
+// cancelScheduled cancels a scheduled notification that has not gone out.
+func (h *Configuration) cancelScheduled(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	id := pathID(c, "scheduledNotificationId", &p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	if err := h.Schedules.Cancel(c.UserContext(), s.AppID, id); err != nil {
+		return err
+	}
+	return c.JSON(true)
+}

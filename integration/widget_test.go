@@ -1,0 +1,188 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldhq/herald/internal/audience/userjwt"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
+)
+
+// The inbox widget in a real browser: a page served from another origin than Herald holds
+// only the script tag and the element; the Playwright tests in web/inbox/test/browser
+// drive it in Debian's Chromium against this stack (API + worker + relay on the Temporal
+// dev server + Postgres). `make test-web` runs this test alone.
+
+// widgetDir is the npm package of the widget.
+var widgetDir = filepath.Join("..", "web", "inbox")
+
+// browserTools finds Chromium, node and npx, or skips (fails under
+// HERALD_REQUIRE_INTEGRATION: `make test` must run these tests). They run only with
+// HERALD_WEB_TESTS set, so `make test` runs them once, from `make test-web`.
+func browserTools(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("HERALD_WEB_TESTS") == "" {
+		t.Skip("the widget's browser tests run with HERALD_WEB_TESTS=1: make test-web (make test calls it)")
+	}
+	chromium := os.Getenv("HERALD_CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	missing := ""
+	if _, err := os.Stat(chromium); err != nil {
+		missing = chromium + " (apt-get install chromium)"
+	}
+	for _, tool := range []string{"node", "npx"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing = tool
+		}
+	}
+	if missing != "" {
+		if os.Getenv("HERALD_REQUIRE_INTEGRATION") != "" {
+			t.Fatalf("the browser tests need %s", missing)
+		}
+		t.Skipf("skipping the browser tests: %s is missing", missing)
+	}
+	if _, err := os.Stat(filepath.Join(widgetDir, "node_modules", "@playwright", "test")); err != nil {
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd.Dir = widgetDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in web/inbox: %v\n%s", err, out)
+		}
+	}
+	return chromium
+}
+
+// hostPage is the customer's page: the script tag and the element, nothing else but a
+// token callback in secure mode.
+var hostPage = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Customer app</title><link rel="icon" href="data:,">
+<style>body{margin:0;font-family:system-ui,sans-serif;background:{{if eq .Theme "dark"}}#111827;color:#f9fafb{{else}}#f9fafb;color:#111827{{end}}}
+nav{display:flex;justify-content:space-between;align-items:center;padding:12px 24px;border-bottom:1px solid #8883}</style>
+<script type="module" src="{{.Herald}}/widget/herald-inbox.js"></script>
+</head><body><nav><strong>Acme</strong>
+<herald-inbox api-key="{{.APIKey}}" {{if .Token}}user-token="{{.Token}}"{{else}}user-id="{{.User}}"{{end}} base-url="{{.Herald}}" theme="{{.Theme}}" locale="en"></herald-inbox>
+</nav>
+{{if .Token}}<script>
+document.querySelector("herald-inbox").refreshUserToken = () => fetch("/token?user={{.User}}").then((r) => r.text());
+</script>{{end}}
+</body></html>`))
+
+func TestInboxWidgetInChromium(t *testing.T) {
+	chromium := browserTools(t)
+	e := realtimeEnv(t, stacktest.Options{Temporal: true})
+	ctx := context.Background()
+
+	secure := e.NewApp("secure")
+	if _, _, err := e.Stack.Apps.GenerateRSAKey(ctx, secure.AppID); err != nil {
+		t.Fatal(err)
+	}
+	key, err := e.Stack.Apps.RSAPrivateKey(ctx, secure.AppID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Stack.Apps.SetSecureAuth(ctx, secure.AppID, true); err != nil {
+		t.Fatal(err)
+	}
+
+	mux := http.NewServeMux()
+	// /inbox.html?user=alice[&theme=dark][&secure=1]
+	mux.HandleFunc("/inbox.html", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		data := map[string]string{"Herald": e.BaseURL, "APIKey": e.App.APIKey, "User": q.Get("user"), "Theme": q.Get("theme")}
+		if data["Theme"] == "" {
+			data["Theme"] = "light"
+		}
+		if q.Get("secure") != "" {
+			tok, err := userjwt.Mint(key, secure.APIKey, q.Get("user"), time.Hour, time.Now())
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			data["APIKey"], data["Token"] = secure.APIKey, tok
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_ = hostPage.Execute(w, data)
+	})
+	// The host app's backend mints its users' tokens (secure mode).
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		tok, err := userjwt.Mint(key, secure.APIKey, r.URL.Query().Get("user"), time.Hour, time.Now())
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		_, _ = w.Write([]byte(tok))
+	})
+	mux.HandleFunc("/avatar.svg", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		_, _ = w.Write([]byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36"><rect width="36" height="36" fill="#f59e0b"/><text x="18" y="24" font-size="16" text-anchor="middle" fill="#fff" font-family="sans-serif">A</text></svg>`))
+	})
+	mux.HandleFunc("/landing/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html><head><title>Landing</title><link rel="icon" href="data:,"></head><body><h1>Landed on %s</h1></body></html>`, template.HTMLEscapeString(r.URL.Path))
+	})
+	host := httptest.NewServer(mux)
+	t.Cleanup(host.Close)
+	// Another origin than Herald's: another port (and another host name).
+	pageURL := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
+	for _, app := range []apps.Credentials{e.App, secure} {
+		if err := e.Stack.Apps.SetAllowedOrigins(ctx, app.AppID, []string{pageURL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	args := []string{"playwright", "test"}
+	if grep := os.Getenv("HERALD_WIDGET_GREP"); grep != "" {
+		args = append(args, "--grep", grep)
+	}
+	cmd := exec.Command("npx", args...)
+	cmd.Dir = widgetDir
+	cmd.Env = append(os.Environ(),
+		"HERALD_URL="+e.BaseURL, "PAGE_URL="+pageURL, "HERALD_CHROMIUM="+chromium,
+		"HERALD_API_KEY="+e.App.APIKey, "HERALD_API_SECRET="+e.App.APISecret,
+		"HERALD_SECURE_API_KEY="+secure.APIKey, "HERALD_SECURE_API_SECRET="+secure.APISecret,
+	)
+	out, err := cmd.CombinedOutput()
+	t.Logf("npx playwright test:\n%s", out)
+	if err != nil {
+		t.Fatalf("the browser tests failed: %v", err)
+	}
+}
+
+// The committed widget bundle (embedded in the Go binary) must be what the sources build.
+func TestCommittedWidgetBundleIsFresh(t *testing.T) {
+	browserTools(t)
+	dist := filepath.Join(widgetDir, "dist", "widget")
+	before := map[string][]byte{}
+	for _, f := range []string{"herald-inbox.js", "herald-sw.js"} {
+		b, err := os.ReadFile(filepath.Join(dist, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[f] = b
+	}
+	cmd := exec.Command("node", "build.mjs")
+	cmd.Dir = widgetDir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm run build: %v\n%s", err, out)
+	}
+	for f, b := range before {
+		now, err := os.ReadFile(filepath.Join(dist, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(now) != string(b) {
+			t.Errorf("web/inbox/dist/widget/%s is stale: run `make widget` and commit it", f)
+		}
+	}
+}

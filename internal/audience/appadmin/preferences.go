@@ -1,0 +1,75 @@
+package appadmin
+
+import (
+	"context"
+
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/send/notify"
+)
+
+// CategoryRef names a category in a preference row; nil stands for notifications
+// without a category.
+type CategoryRef struct {
+	ID         int64  `json:"id"`
+	Identifier string `json:"identifier"`
+	Name       string `json:"name"`
+}
+
+// ChannelPreference is one channel's switch.
+type ChannelPreference struct {
+	Channel string `json:"channel"`
+	Enabled bool   `json:"enabled"`
+}
+
+// Preference is a user's preferences for one category (the shape of GET /v3/preferences).
+type Preference struct {
+	Category           *CategoryRef        `json:"category"`
+	ChannelPreferences []ChannelPreference `json:"channelPreferences"`
+}
+
+// Preferences returns a user's effective preferences: the default row (no category) and
+// one row per category of the app, every channel listed; an unset pair is enabled.
+func (s *Service) Preferences(ctx context.Context, appID int64, identifier string) ([]Preference, error) {
+	u, err := s.user(ctx, appID, identifier)
+	if err != nil {
+		return nil, err
+	}
+	cats, err := s.db.ListAppCategories(ctx, appID)
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	rows, err := s.db.ListUserPreferenceRows(ctx, dbsqlc.ListUserPreferenceRowsParams{AppID: appID, UserID: u.ID})
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	type key struct {
+		cat     int64
+		channel string
+	}
+	set := map[key]bool{}
+	for _, r := range rows {
+		var c int64
+		if r.CategoryID != nil {
+			c = *r.CategoryID
+		}
+		set[key{c, r.Channel}] = r.Enabled
+	}
+	row := func(cat *CategoryRef) Preference {
+		var id int64
+		if cat != nil {
+			id = cat.ID
+		}
+		p := Preference{Category: cat, ChannelPreferences: make([]ChannelPreference, 0, len(notify.Channels))}
+		for _, ch := range notify.Channels {
+			on, ok := set[key{id, ch}]
+			p.ChannelPreferences = append(p.ChannelPreferences, ChannelPreference{Channel: ch, Enabled: !ok || on})
+		}
+		return p
+	}
+	out := []Preference{row(nil)}
+	for _, c := range cats {
+		out = append(out, row(&CategoryRef{ID: c.ID, Identifier: c.Identifier, Name: c.Name}))
+	}
+	return out, nil
+}

@@ -1,0 +1,147 @@
+package console
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/console/audit"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+)
+
+// Caller describes where a sign-in comes from, for throttling and the session record.
+type Caller struct {
+	IP        string
+	UserAgent string
+}
+
+// Session is the answer to a completed sign-in: send AccessToken as
+// "Authorization: Bearer" and trade RefreshToken for a new pair before it expires.
+type Session struct {
+	AccessToken  string `json:"accessToken"`
+	RefreshToken string `json:"refreshToken"`
+	TokenType    string `json:"tokenType"`
+	ExpiresIn    int    `json:"expiresIn"`
+	User         User   `json:"user"`
+}
+
+// SignInResult is a session, or, when the account has 2FA, a challenge to complete with a
+// TOTP or recovery code.
+type SignInResult struct {
+	*Session
+	TwoFactorRequired bool   `json:"twoFactorRequired"`
+	ChallengeToken    string `json:"challengeToken,omitempty"`
+	Redirect          string `json:"redirect,omitempty"`
+}
+
+// Principal is an authenticated console session.
+type Principal struct {
+	UserID    int64
+	SessionID int64
+}
+
+// refreshPrefix marks Herald refresh tokens so a token pasted in the wrong place is
+// recognisable.
+const refreshPrefix = "hrt_"
+
+func unauthorized(msg string) error { return herald.Errorf(herald.EUNAUTHORIZED, "%s", msg) }
+
+// startSession opens a session for a user who passed every factor.
+func (s *Service) startSession(ctx context.Context, u dbsqlc.ConsoleUser, from Caller) (*Session, error) {
+	refresh := refreshPrefix + secrets.Token(32)
+	row, err := s.db.CreateConsoleSession(ctx, dbsqlc.CreateConsoleSessionParams{
+		ConsoleUserID: u.ID, RefreshHash: secrets.Hash(refresh), ExpiresAt: s.now().Add(s.cfg.RefreshTTL),
+		Ip: from.IP, UserAgent: truncate(from.UserAgent, 400),
+	})
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	return s.session(u, row.ID, refresh), nil
+}
+
+func (s *Service) session(u dbsqlc.ConsoleUser, sessionID int64, refresh string) *Session {
+	return &Session{
+		AccessToken:  s.sign(kindAccess, u.ID, sessionID, s.cfg.AccessTTL, ""),
+		RefreshToken: refresh, TokenType: "Bearer", ExpiresIn: int(s.cfg.AccessTTL.Seconds()), User: userOf(u),
+	}
+}
+
+// Authenticate checks an access token and that its session is still open (sign-out,
+// password changes and refresh-token theft close sessions at once).
+func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
+	c, err := s.parse(token, kindAccess)
+	if err != nil {
+		return Principal{}, unauthorized("invalid or expired access token: sign in again or refresh the session")
+	}
+	if _, err := s.db.GetActiveConsoleSession(ctx, dbsqlc.GetActiveConsoleSessionParams{ID: c.SessionID, ConsoleUserID: c.userID()}); err != nil {
+		if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
+			return Principal{}, unauthorized("the session has ended: sign in again")
+		}
+		return Principal{}, db.MapError(err)
+	}
+	return Principal{UserID: c.userID(), SessionID: c.SessionID}, nil
+}
+
+// Refresh trades a refresh token for a new access token and a new refresh token. A refresh
+// token works once: presenting an already-rotated one ends the session, since one of the
+// two holders is not its owner.
+func (s *Service) Refresh(ctx context.Context, refresh string) (*Session, error) {
+	if !strings.HasPrefix(refresh, refreshPrefix) {
+		return nil, unauthorized("invalid refresh token")
+	}
+	next := refreshPrefix + secrets.Token(32)
+	row, err := s.db.RotateConsoleSession(ctx, dbsqlc.RotateConsoleSessionParams{NewHash: secrets.Hash(next), OldHash: secrets.Hash(refresh)})
+	if err != nil {
+		if herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND {
+			return nil, db.MapError(err)
+		}
+		revoked, err := s.db.RevokeConsoleSessionByPreviousHash(ctx, secrets.Hash(refresh))
+		if err != nil {
+			return nil, db.MapError(err)
+		}
+		for _, r := range revoked {
+			s.log.WarnContext(ctx, "a rotated console refresh token was presented again; the session is revoked")
+			if u, err := s.db.GetConsoleUser(ctx, r.ConsoleUserID); err == nil {
+				e := audit.Event{Action: audit.SessionRevoked, Details: map[string]any{"sessionId": r.ID, "reason": "refresh_token_reused"}}
+				audit.UserTarget(&e, u.ID, u.Email)
+				s.audit.Warn(ctx, s.audit.Account(ctx, nil, u.ID, e), audit.SessionRevoked)
+			}
+		}
+		return nil, unauthorized("invalid, expired or already used refresh token: sign in again")
+	}
+	u, err := s.db.GetConsoleUser(ctx, row.ConsoleUserID)
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	return s.session(u, row.ID, next), nil
+}
+
+// SignOut ends the session of p: its access and refresh tokens stop working.
+func (s *Service) SignOut(ctx context.Context, p Principal) error {
+	u, err := s.db.GetConsoleUser(ctx, p.UserID)
+	if err != nil {
+		return db.MapError(err)
+	}
+	return s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		if err := q.RevokeConsoleSession(ctx, dbsqlc.RevokeConsoleSessionParams{ID: p.SessionID, ConsoleUserID: p.UserID}); err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, u, callerOf(ctx), audit.SignOut, map[string]any{"sessionId": p.SessionID})
+	})
+}
+
+// truncate makes s valid UTF-8 (Postgres text refuses anything else) and cuts it to at
+// most n bytes on a character boundary.
+func truncate(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,117 @@
+// Package delivery holds the decisions of the delivery pipeline that need no I/O: which
+// channels a send may use, which of them each recipient gets (topic channels,
+// preferences, addresses), and the statuses and reasons the message log records.
+package delivery
+
+import (
+	"slices"
+
+	"github.com/heraldhq/herald/internal/send/notify"
+)
+
+// Message log statuses.
+const (
+	StatusQueued    = "queued"
+	StatusSent      = "sent"
+	StatusDelivered = "delivered"
+	StatusFailed    = "failed"
+	StatusSkipped   = "skipped"
+)
+
+// Reasons for not delivering, recorded on skipped (or failed) message log rows.
+const (
+	ReasonPreferenceOff     = "preference off"
+	ReasonNotConfigured     = "channel not configured"
+	ReasonNoTemplateContent = "template has no content for this channel"
+	ReasonNoEmail           = "no email address"
+	ReasonNoPhone           = "no phone number"
+	ReasonNoPushSub         = "no push subscription"
+	ReasonNoDeviceToken     = "no device token"
+	ReasonTopicChannels     = "not among the topic subscription's channels"
+)
+
+// SendChannels is the outcome of channel selection for a whole send.
+type SendChannels struct {
+	// Candidates are the channels the send may deliver on, in notify.Channels order.
+	Candidates []string
+	// Unavailable are channels the send asked for by name (override.channels or the
+	// template) that cannot deliver, with the reason each recipient's log records.
+	Unavailable map[string]string
+}
+
+// ForSend selects a send's channels, in order: override.channels restricts (nil: no
+// restriction); then a channel needs an enabled provider instance (in-app needs none);
+// then, with a template (hasTemplate), the channels it has content for.
+func ForSend(override []string, hasTemplate bool, templateChannels []string, configured map[string]bool) SendChannels {
+	out := SendChannels{Unavailable: map[string]string{}}
+	for _, ch := range notify.Channels {
+		named := slices.Contains(override, ch)
+		if len(override) > 0 && !named {
+			continue
+		}
+		inTemplate := slices.Contains(templateChannels, ch)
+		explicit := named || (hasTemplate && inTemplate)
+		if ch != notify.ChannelInApp && !configured[ch] {
+			if explicit {
+				out.Unavailable[ch] = ReasonNotConfigured
+			}
+			continue
+		}
+		if hasTemplate && !inTemplate {
+			if named {
+				out.Unavailable[ch] = ReasonNoTemplateContent
+			}
+			continue
+		}
+		out.Candidates = append(out.Candidates, ch)
+	}
+	return out
+}
+
+// Skip is a channel a recipient does not get, and why.
+type Skip struct {
+	Channel string
+	Reason  string
+}
+
+// Recipient is what the per-recipient decision needs about one user.
+type Recipient struct {
+	// TopicChannels restricts the channels for a topic subscriber; empty means all.
+	TopicChannels []string
+	// Preferences are the user's explicit choices for the send's category; unset pairs
+	// are enabled.
+	Preferences map[string]bool
+	// Missing returns why the user cannot be reached on a channel ("" when reachable).
+	Missing func(channel string) string
+}
+
+// ForRecipient decides which of the send's channels a recipient gets; every channel it
+// does not get (outside its topic channels excepted) is a Skip with its reason.
+func ForRecipient(sc SendChannels, r Recipient) (deliver []string, skips []Skip) {
+	for _, ch := range notify.Channels {
+		reason, unavailable := sc.Unavailable[ch]
+		candidate := slices.Contains(sc.Candidates, ch)
+		if !unavailable && !candidate {
+			continue
+		}
+		if len(r.TopicChannels) > 0 && !slices.Contains(r.TopicChannels, ch) {
+			continue
+		}
+		switch {
+		case unavailable:
+			skips = append(skips, Skip{ch, reason})
+		case r.Preferences != nil && !prefEnabled(r.Preferences, ch):
+			skips = append(skips, Skip{ch, ReasonPreferenceOff})
+		case r.Missing != nil && r.Missing(ch) != "":
+			skips = append(skips, Skip{ch, r.Missing(ch)})
+		default:
+			deliver = append(deliver, ch)
+		}
+	}
+	return deliver, skips
+}
+
+func prefEnabled(prefs map[string]bool, ch string) bool {
+	enabled, set := prefs[ch]
+	return !set || enabled
+}

@@ -1,0 +1,140 @@
+package templates
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/internal/delivery/render"
+	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/send/notify"
+)
+
+// PreviewInput is sample data to render a template with.
+type PreviewInput struct {
+	// Channels restricts the preview; empty renders every channel of the template.
+	Channels []string
+	// Data is the send's data object; Profile the recipient's profile (its locale picks the
+	// translation); Batch, when set, is a digest's batch ({count, items}) and selects the
+	// batching contents.
+	Data, Profile, Batch json.RawMessage
+	UserIdentifier       string
+	AppName              string
+}
+
+// PreviewContent is one channel's rendered content; only the fields of the channel are set.
+type PreviewContent struct {
+	Subject string `json:"subject,omitempty"`
+	HTML    string `json:"html,omitempty"`
+	Text    string `json:"text,omitempty"`
+	Title   string `json:"title,omitempty"`
+	Message string `json:"message,omitempty"`
+	Body    string `json:"body,omitempty"`
+	Icon    string `json:"icon,omitempty"`
+	URL     string `json:"url,omitempty"`
+}
+
+// Preview is a template rendered with sample data: the content per channel, the error of
+// each channel that did not render, and a warning for each variable the template uses that
+// the sample data does not hold (it rendered blank).
+type Preview struct {
+	Channels map[string]PreviewContent `json:"channels"`
+	Errors   map[string]string         `json:"errors"`
+	Warnings []PreviewWarning          `json:"warnings"`
+}
+
+// PreviewWarning is a variable a channel's content (or its layout) prints, or loops over
+// without an {{else}}, that the sample data does not hold, so it rendered blank. Variable
+// is the path from the root of the template data, whatever block it is written in:
+// {{firstName}} inside {{#with user.profile}} is user.profile.firstName, and the elements
+// of an {{#each}} are [*] (data.items[*].price). A variable present with the value null,
+// and a test in {{#if}}/{{#unless}}, do not warn. One warning per channel, field and
+// variable, at the first line that uses it.
+type PreviewWarning struct {
+	Channel string `json:"channel"`
+	// Field is the content field (subject, html, text, title, message, body, icon, url) or
+	// the layout's (layout.html, layout.text).
+	Field    string `json:"field"`
+	Variable string `json:"variable"`
+	Line     int    `json:"line"`
+	// Translation is the key of the {{t}} translation that uses the variable, if any; Line
+	// is then the line of the {{t}} tag.
+	Translation string `json:"translation,omitempty"`
+	// Message says it in a sentence: "variable user.profile.firstName is not in the data".
+	Message string `json:"message"`
+}
+
+// Preview renders a stored template with sample data, as delivery would for one recipient
+// (layouts and translations included).
+func (s *Service) Preview(ctx context.Context, appID, templateID int64, in PreviewInput) (Preview, error) {
+	tpl, err := s.Get(ctx, appID, templateID)
+	if err != nil {
+		return Preview{}, err
+	}
+	var p herald.Problems
+	for i, ch := range in.Channels {
+		if !notify.IsChannel(ch) {
+			p.Addf("channels[%d] must be one of %s", i, strings.Join(notify.Channels, ", "))
+		}
+	}
+	for name, raw := range map[string]json.RawMessage{"data": in.Data, "user.profile": in.Profile, "batch": in.Batch} {
+		if js.Present(raw) && js.Kind(raw) != "object" {
+			p.Addf("%s must be an object", name)
+		}
+	}
+	if err := p.Err(); err != nil {
+		return Preview{}, err
+	}
+	n := notify.Content{TemplateIdentifier: tpl.Identifier}
+	b, err := s.Bundle(ctx, appID, tpl.Identifier, n)
+	if err != nil {
+		return Preview{}, err
+	}
+	send, err := SendData(in.Data, appID, in.AppName, nil, n)
+	if err != nil {
+		return Preview{}, herald.Invalid("data cannot be read: " + err.Error())
+	}
+	user := in.UserIdentifier
+	if user == "" {
+		user = "preview-user"
+	}
+	data := Recipient(send, user, in.Profile)
+	if js.Present(in.Batch) {
+		if data["batch"], err = render.DecodeJSON(in.Batch); err != nil {
+			return Preview{}, herald.Invalid("batch cannot be read: " + err.Error())
+		}
+	}
+	out := Preview{Channels: map[string]PreviewContent{}, Errors: map[string]string{}, Warnings: []PreviewWarning{}}
+	type seenKey struct{ channel, field, variable, translation string }
+	seen := map[seenKey]bool{}
+	for _, ch := range b.Channels() {
+		if len(in.Channels) > 0 && !slices.Contains(in.Channels, ch) {
+			continue
+		}
+		warn := func(field string, m render.Missing) {
+			k := seenKey{ch, field, m.Path, m.Translation}
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+			out.Warnings = append(out.Warnings, PreviewWarning{Channel: ch, Field: field, Variable: m.Path, Line: m.Line,
+				Translation: m.Translation, Message: "variable " + m.Path + " is not in the data"})
+		}
+		r, err := b.render(ctx, ch, data, false, warn)
+		if err != nil {
+			out.Errors[ch] = err.Error()
+			continue
+		}
+		switch ch {
+		case notify.ChannelEmail:
+			out.Channels[ch] = PreviewContent{Subject: r.Subject, HTML: r.HTML, Text: r.Text}
+		case notify.ChannelInApp:
+			out.Channels[ch] = PreviewContent{Title: r.Title, Message: r.Body, Icon: r.Icon, URL: r.URL}
+		default:
+			out.Channels[ch] = PreviewContent{Title: r.Title, Body: r.Body, Icon: r.Icon, URL: r.URL}
+		}
+	}
+	return out, nil
+}

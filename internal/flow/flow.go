@@ -1,0 +1,226 @@
+// Package flow stores user-defined workflows: a draft definition per workflow, validated on
+// every save, and immutable published versions that sends run.
+package flow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/flow/flowdef"
+	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/send/notify"
+)
+
+// Flow is a workflow as the management API shows it.
+type Flow struct {
+	ID               int64           `json:"id"`
+	Identifier       string          `json:"identifier"`
+	Name             string          `json:"name"`
+	Definition       json.RawMessage `json:"definition"`
+	PublishedVersion *int32          `json:"publishedVersion"`
+	CreatedAt        time.Time       `json:"createdAt"`
+	UpdatedAt        time.Time       `json:"updatedAt"`
+}
+
+// TemplateChecker tells whether an app has a template; nil skips the check.
+type TemplateChecker func(ctx context.Context, appID int64, identifier string) bool
+
+// Service stores and validates workflows.
+type Service struct {
+	db        *db.DB
+	templates TemplateChecker
+}
+
+// NewService returns a Service.
+func NewService(d *db.DB, templates TemplateChecker) *Service {
+	return &Service{db: d, templates: templates}
+}
+
+var identifierRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,99}$`)
+
+// input is a validated create or update body.
+type input struct {
+	identifier, name string
+	definition       json.RawMessage
+}
+
+func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bool) (input, error) {
+	var p herald.Problems
+	top := js.Fields(body)
+	if top == nil {
+		return input{}, herald.Invalid("body must be a JSON object")
+	}
+	var in input
+	if create {
+		id, ok := js.String(top["identifier"])
+		switch {
+		case !ok:
+			p.Addf("identifier must be a string")
+		case !identifierRE.MatchString(id):
+			p.Addf("identifier must be 1-100 letters, digits, '_', '.' or '-', starting with a letter or digit")
+		}
+		in.identifier = id
+	}
+	name, ok := js.String(top["name"])
+	switch {
+	case !ok:
+		p.Addf("name must be a string")
+	case strings.TrimSpace(name) == "" || len(name) > 200:
+		p.Addf("name must be 1-200 characters")
+	}
+	in.name = name
+	raw := top["definition"]
+	if js.Kind(raw) != "object" {
+		p.Addf("definition must be an object")
+	} else {
+		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent}
+		if s.templates != nil {
+			ck.TemplateExists = func(id string) bool { return s.templates(ctx, appID, id) }
+		}
+		if _, err := flowdef.Parse(raw, ck); err != nil {
+			var he *herald.Error
+			if errors.As(err, &he) {
+				p = append(p, he.Details...)
+			} else {
+				return input{}, err
+			}
+		}
+		in.definition = raw
+	}
+	return in, p.Err()
+}
+
+// Create saves a new workflow's draft.
+func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Flow, error) {
+	in, err := s.parse(ctx, appID, body, true)
+	if err != nil {
+		return Flow{}, err
+	}
+	row, err := s.db.CreateFlow(ctx, dbsqlc.CreateFlowParams{AppID: appID, Identifier: in.identifier, Name: in.name, Draft: in.definition})
+	if err != nil {
+		if err = db.MapError(err); herald.ErrorCode(err) == herald.ECONFLICT {
+			return Flow{}, herald.Errorf(herald.ECONFLICT, "a workflow with identifier %q exists", in.identifier)
+		}
+		return Flow{}, err
+	}
+	return fromRow(row), nil
+}
+
+// Update replaces a workflow's draft; runs in progress and the published version are
+// unchanged until the next publish.
+func (s *Service) Update(ctx context.Context, appID int64, identifier string, body []byte) (Flow, error) {
+	in, err := s.parse(ctx, appID, body, false)
+	if err != nil {
+		return Flow{}, err
+	}
+	row, err := s.db.UpdateFlowDraft(ctx, dbsqlc.UpdateFlowDraftParams{AppID: appID, Identifier: identifier, Name: in.name, Draft: in.definition})
+	if err != nil {
+		return Flow{}, notFound(err)
+	}
+	return fromRow(row), nil
+}
+
+// Publish makes the draft the next immutable version and the one new sends run.
+func (s *Service) Publish(ctx context.Context, appID int64, identifier string) (int32, error) {
+	v, err := s.db.PublishFlow(ctx, dbsqlc.PublishFlowParams{AppID: appID, Identifier: identifier})
+	if err != nil {
+		return 0, notFound(err)
+	}
+	if v == nil {
+		return 0, herald.NotFound("workflow")
+	}
+	return *v, nil
+}
+
+// Get returns one workflow.
+func (s *Service) Get(ctx context.Context, appID int64, identifier string) (Flow, error) {
+	row, err := s.db.GetFlow(ctx, dbsqlc.GetFlowParams{AppID: appID, Identifier: identifier})
+	if err != nil {
+		return Flow{}, notFound(err)
+	}
+	return fromRow(row), nil
+}
+
+// List returns the app's workflows, optionally only published ones.
+func (s *Service) List(ctx context.Context, appID int64, publishedOnly bool) ([]Flow, error) {
+	rows, err := s.db.ListFlows(ctx, dbsqlc.ListFlowsParams{AppID: appID, PublishedOnly: publishedOnly})
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	out := make([]Flow, len(rows))
+	for i, r := range rows {
+		out[i] = fromRow(r)
+	}
+	return out, nil
+}
+
+// Published returns the version sends run, parsed.
+func (s *Service) Published(ctx context.Context, appID int64, identifier string) (flowdef.Definition, int32, error) {
+	row, err := s.db.GetPublishedFlow(ctx, dbsqlc.GetPublishedFlowParams{AppID: appID, Identifier: identifier})
+	if err != nil {
+		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
+			return flowdef.Definition{}, 0, herald.Errorf(herald.ENOTFOUND, "workflow %q has no published version", identifier)
+		}
+		return flowdef.Definition{}, 0, err
+	}
+	// Published versions were valid when saved; parse again without the template check.
+	def, err := flowdef.Parse(row.Definition, flowdef.Checker{Channels: notify.Channels})
+	if err != nil {
+		return flowdef.Definition{}, 0, err
+	}
+	return *def, row.Version, nil
+}
+
+// LogEntry is one step outcome of a run.
+type LogEntry struct {
+	ID             int64     `json:"id"`
+	RequestID      string    `json:"requestId"`
+	Workflow       string    `json:"workflow"`
+	Version        int32     `json:"version"`
+	UserIdentifier string    `json:"userIdentifier"`
+	StepID         string    `json:"stepId"`
+	StepType       string    `json:"stepType"`
+	Outcome        string    `json:"outcome"`
+	Detail         string    `json:"detail"`
+	WorkflowID     string    `json:"workflowId"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+// Logs returns a page of the app's workflow log, newest first, and the total.
+func (s *Service) Logs(ctx context.Context, appID int64, page, limit int) ([]LogEntry, int64, error) {
+	rows, err := s.db.ListFlowLogs(ctx, dbsqlc.ListFlowLogsParams{AppID: appID, MaxRows: int32(limit), SkipRows: int32((page - 1) * limit)})
+	if err != nil {
+		return nil, 0, db.MapError(err)
+	}
+	total, err := s.db.CountFlowLogs(ctx, appID)
+	if err != nil {
+		return nil, 0, db.MapError(err)
+	}
+	out := make([]LogEntry, len(rows))
+	for i, r := range rows {
+		out[i] = LogEntry{ID: r.ID, RequestID: r.RequestID, Workflow: r.FlowIdentifier, Version: r.FlowVersion,
+			UserIdentifier: r.UserIdentifier, StepID: r.StepID, StepType: r.StepType, Outcome: r.Outcome,
+			Detail: r.Detail, WorkflowID: r.WorkflowID, CreatedAt: r.CreatedAt}
+	}
+	return out, total, nil
+}
+
+func fromRow(r dbsqlc.Flow) Flow {
+	return Flow{ID: r.ID, Identifier: r.Identifier, Name: r.Name, Definition: r.Draft,
+		PublishedVersion: r.PublishedVersion, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+func notFound(err error) error {
+	if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
+		return herald.NotFound("workflow")
+	}
+	return err
+}

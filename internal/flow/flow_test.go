@@ -1,0 +1,112 @@
+package flow
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/internal/testkit/dbtest"
+)
+
+const v1 = `{"identifier":"welcome","name":"Welcome","definition":{"steps":[
+	{"id":"hi","type":"inApp","content":{"title":"Hi"},"next":"later"},
+	{"id":"later","type":"delay","duration":"1d","next":"mail"},
+	{"id":"mail","type":"email","template":"welcome-mail"}]}}`
+
+func setup(t *testing.T) (*Service, int64, int64) {
+	d := dbtest.New(t)
+	box, _ := secrets.NewBox("test-key-0123456789")
+	a, _ := apps.NewService(d, box).Create(context.Background(), "a")
+	b, _ := apps.NewService(d, box).Create(context.Background(), "b")
+	templates := func(_ context.Context, appID int64, id string) bool { return appID == a.AppID && id == "welcome-mail" }
+	return NewService(d, templates), a.AppID, b.AppID
+}
+
+func code(err error) string { return herald.ErrorCode(err) }
+
+func TestCreatePublishAndVersions(t *testing.T) {
+	s, app, other := setup(t)
+	ctx := context.Background()
+	f, err := s.Create(ctx, app, []byte(v1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.PublishedVersion != nil {
+		t.Error("a new workflow has no published version")
+	}
+	if _, _, err := s.Published(ctx, app, "welcome"); code(err) != herald.ENOTFOUND {
+		t.Errorf("unpublished: %v", err)
+	}
+	if v, err := s.Publish(ctx, app, "welcome"); err != nil || v != 1 {
+		t.Fatalf("publish: %v %v", v, err)
+	}
+	// Change the draft: the published version stays until the next publish.
+	_, err = s.Update(ctx, app, "welcome", []byte(`{"name":"Welcome v2","definition":{"steps":[{"id":"only","type":"sms","content":{"body":"hi"}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, v, err := s.Published(ctx, app, "welcome")
+	if err != nil || v != 1 || len(def.Steps) != 3 {
+		t.Fatalf("published after a draft change: v%d %d steps %v", v, len(def.Steps), err)
+	}
+	if v, _ := s.Publish(ctx, app, "welcome"); v != 2 {
+		t.Errorf("second publish = %d", v)
+	}
+	def, v, _ = s.Published(ctx, app, "welcome")
+	if v != 2 || def.Steps[0].ID != "only" {
+		t.Errorf("published v%d %+v", v, def.Steps)
+	}
+	if _, err := s.Create(ctx, app, []byte(v1)); code(err) != herald.ECONFLICT {
+		t.Errorf("duplicate identifier: %v", err)
+	}
+	// Another app sees nothing and can change nothing.
+	if _, err := s.Get(ctx, other, "welcome"); code(err) != herald.ENOTFOUND {
+		t.Errorf("another app's get: %v", err)
+	}
+	if _, err := s.Publish(ctx, other, "welcome"); code(err) != herald.ENOTFOUND {
+		t.Errorf("another app's publish: %v", err)
+	}
+	if _, err := s.Update(ctx, other, "welcome", []byte(`{"name":"x","definition":{"steps":[{"id":"a","type":"sms","content":{"body":"x"}}]}}`)); code(err) != herald.ENOTFOUND {
+		t.Errorf("another app's update: %v", err)
+	}
+	all, _ := s.List(ctx, app, false)
+	published, _ := s.List(ctx, app, true)
+	if len(all) != 1 || len(published) != 1 {
+		t.Errorf("list %d, published %d", len(all), len(published))
+	}
+}
+
+func TestCreateRejectsBadDefinitions(t *testing.T) {
+	s, app, other := setup(t)
+	_, err := s.Create(context.Background(), app, []byte(`{"identifier":"bad id!","name":"","definition":{"steps":[
+		{"id":"a","type":"email","template":"missing","next":"b"},
+		{"id":"b","type":"delay","duration":"soon","next":"c"},
+		{"id":"c","type":"inApp","content":{"title":"{{#if x}}","colour":"red"}}]}}`))
+	var he *herald.Error
+	if !errors.As(err, &he) || he.Code != herald.EINVALID {
+		t.Fatalf("want 400, got %v", err)
+	}
+	want := []string{
+		"identifier must be 1-100 letters, digits, '_', '.' or '-', starting with a letter or digit",
+		"name must be 1-200 characters",
+		`steps[0].template: no template "missing" in this app`,
+		`steps[1].duration: "soon" is not a duration (use 90s, 15m, 2h, 3d)`,
+		"steps[2].content.colour is not a field of inApp content (fields: title, message, icon, url)",
+		"steps[2].content.title: line 1: {{#if}} is not closed (missing {{/if}})",
+		"steps[2]: inApp content needs title",
+	}
+	if !slices.Equal(he.Details, want) {
+		t.Errorf("\n got %q\nwant %q", he.Details, want)
+	}
+	// The template exists in app a only.
+	if _, err := s.Create(context.Background(), other, []byte(v1)); code(err) != herald.EINVALID {
+		t.Errorf("another app's template accepted: %v", err)
+	}
+	if list, _ := s.List(context.Background(), app, false); len(list) != 0 {
+		t.Errorf("a rejected workflow was stored")
+	}
+}

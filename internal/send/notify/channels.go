@@ -1,0 +1,28 @@
+// Package notify holds the send request: its types, its validation, and the service that
+// accepts it into the outbox.
+package notify
+
+import "slices"
+
+// Channel identifiers (docs/decisions.md#channels).
+const (
+	ChannelInApp      = "inApp"
+	ChannelEmail      = "email"
+	ChannelSMS        = "sms"
+	ChannelWhatsApp   = "whatsapp"
+	ChannelWebPush    = "webPush"
+	ChannelMobilePush = "mobilePush"
+	ChannelSlack      = "slack"
+	ChannelDiscord    = "discord"
+	ChannelMSTeams    = "msTeams"
+	ChannelWebhook    = "webhook"
+)
+
+// Channels lists every channel identifier in a stable order.
+var Channels = []string{
+	ChannelInApp, ChannelEmail, ChannelSMS, ChannelWhatsApp, ChannelWebPush,
+	ChannelMobilePush, ChannelSlack, ChannelDiscord, ChannelMSTeams, ChannelWebhook,
+}
+
+// IsChannel reports whether name is a known channel identifier.
+func IsChannel(name string) bool { return slices.Contains(Channels, name) }

@@ -1,0 +1,184 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/testkit/dbtest"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// fakeStarter records starts and fails the first failFirst of them.
+type fakeStarter struct {
+	mu        sync.Mutex
+	failFirst int
+	starts    map[string][]uuid.UUID
+	// apps are the app ids each start named (every start, retries included).
+	apps     []int64
+	attempts int
+}
+
+func (f *fakeStarter) Start(_ context.Context, id string, ids []uuid.UUID, appIDs []int64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.apps = append(f.apps, appIDs...)
+	f.attempts++
+	if f.attempts <= f.failFirst {
+		return errors.New("temporal unavailable")
+	}
+	if prev, ok := f.starts[id]; ok && !slices.Equal(prev, ids) {
+		panic("a workflow id was restarted with different requests")
+	}
+	f.starts[id] = ids
+	return nil
+}
+
+func (f *fakeStarter) started() map[string][]uuid.UUID {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return maps.Clone(f.starts)
+}
+
+func setup(t *testing.T, starter *fakeStarter, opts Options) (*db.DB, *Relay, *notify.Service, int64) {
+	d := dbtest.New(t)
+	box, _ := secrets.NewBox("test-key-0123456789")
+	creds, err := apps.NewService(d, box).Create(context.Background(), "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(d, starter, slog.New(slog.DiscardHandler), opts)
+	return d, r, notify.NewService(d, r.Wake), creds.AppID
+}
+
+func status(t *testing.T, d *db.DB, id uuid.UUID) (string, string) {
+	row, err := d.GetRequest(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := ""
+	if row.WorkflowID != nil {
+		wf = *row.WorkflowID
+	}
+	return row.Status, wf
+}
+
+func TestRelayPacksAcceptedRequests(t *testing.T) {
+	starter := &fakeStarter{starts: map[string][]uuid.UUID{}}
+	d, r, svc, appID := setup(t, starter, Options{PackSize: 10, PackWindow: time.Millisecond, PollInterval: time.Hour})
+	var ids []uuid.UUID
+	for range 25 {
+		id, err := svc.Accept(context.Background(), appID, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	r.Wake()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(starter.started()) < 3 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	starts := starter.started()
+	if len(starts) != 3 {
+		t.Fatalf("started %d runs, want 3 packs (10+10+5)", len(starts))
+	}
+	carried := 0
+	for wf, pack := range starts {
+		if wf != send.WorkflowID(pack) {
+			t.Errorf("run %s does not carry its first request's id", wf)
+		}
+		carried += len(pack)
+	}
+	if carried != 25 {
+		t.Errorf("runs carry %d requests, want 25", carried)
+	}
+	// Each start names the requests' app once (search attribute HeraldAppId).
+	if want := []int64{appID, appID, appID}; !slices.Equal(starter.apps, want) {
+		t.Errorf("starts named apps %v, want %v", starter.apps, want)
+	}
+	for _, id := range ids {
+		st, wf := status(t, d, id)
+		if st != "started" || !slices.Contains(starts[wf], id) {
+			t.Errorf("request %s: status %s in %q", id, st, wf)
+		}
+	}
+}
+
+func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
+	starter := &fakeStarter{starts: map[string][]uuid.UUID{}, failFirst: 2}
+	d, r, svc, appID := setup(t, starter, Options{PackSize: 10, PollInterval: 50 * time.Millisecond, RetryDelay: 10 * time.Millisecond})
+	a, _ := svc.Accept(context.Background(), appID, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), "")
+	b, _ := svc.Accept(context.Background(), appID, []byte(`{"notification":{"title":"t"},"recipients":["v"]}`), "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	r.Wake()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, _ := status(t, d, a)
+		if st == "started" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	starts := starter.started()
+	if len(starts) != 1 {
+		t.Fatalf("want one run after retries, got %v", starts)
+	}
+	for wf, pack := range starts {
+		if !slices.Equal(pack, []uuid.UUID{a, b}) || wf != send.WorkflowID([]uuid.UUID{a, b}) {
+			t.Errorf("retried run %s carries %v, want [%s %s]", wf, pack, a, b)
+		}
+	}
+	if starter.attempts < 3 {
+		t.Errorf("attempts = %d, want at least 3 (two failures, then success)", starter.attempts)
+	}
+	if st, _ := status(t, d, b); st != "started" {
+		t.Errorf("second request status %s", st)
+	}
+	// Retries of the pack (reclaimed from the database) name its app once, like the first try.
+	starter.mu.Lock()
+	defer starter.mu.Unlock()
+	if len(starter.apps) != starter.attempts || slices.ContainsFunc(starter.apps, func(id int64) bool { return id != appID }) {
+		t.Errorf("%d starts named apps %v, want %d once each", starter.attempts, starter.apps, appID)
+	}
+}
+
+func TestRelayGathersLongerUnderLoad(t *testing.T) {
+	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackWindow: 5 * time.Millisecond, BusyRuns: 3, BusyWindow: 40 * time.Millisecond})
+	now := time.Unix(1000, 0)
+	if w := r.window(now); w != 5*time.Millisecond {
+		t.Fatalf("idle window %s", w)
+	}
+	for i := range 3 {
+		r.started(now.Add(time.Duration(i) * 100 * time.Millisecond))
+	}
+	if w := r.window(now.Add(300 * time.Millisecond)); w != 40*time.Millisecond {
+		t.Errorf("after 3 runs in a second: %s, want the busy window", w)
+	}
+	if w := r.window(now.Add(1500 * time.Millisecond)); w != 5*time.Millisecond {
+		t.Errorf("a second later: %s, want the short window again", w)
+	}
+	off := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackWindow: 5 * time.Millisecond})
+	for range 100 {
+		off.started(now)
+	}
+	if len(off.recent) != 0 || off.window(now) != 5*time.Millisecond {
+		t.Error("with BusyRuns off the relay keeps no history and never waits longer")
+	}
+}

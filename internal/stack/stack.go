@@ -1,0 +1,310 @@
+// Package stack wires Herald's parts from a configuration: the database, the Temporal
+// client, the services, the HTTP server, the worker and the outbox relay. The subcommands
+// of cmd/herald and the integration tests assemble processes from it.
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/heraldhq/herald/activities"
+	"github.com/heraldhq/herald/api"
+	v1 "github.com/heraldhq/herald/api/v1"
+	v3 "github.com/heraldhq/herald/api/v3"
+	"github.com/heraldhq/herald/api/web"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/internal/audience/categories"
+	"github.com/heraldhq/herald/internal/audience/devices"
+	"github.com/heraldhq/herald/internal/audience/prefs"
+	"github.com/heraldhq/herald/internal/audience/topics"
+	"github.com/heraldhq/herald/internal/audience/users"
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/console/commits"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/inbox"
+	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/internal/platform/telemetry"
+	"github.com/heraldhq/herald/internal/realtime"
+	"github.com/heraldhq/herald/internal/realtime/socketio"
+	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send/outbox"
+	"github.com/heraldhq/herald/internal/send/schedules"
+	"github.com/heraldhq/herald/worker"
+	"github.com/heraldhq/herald/workflows/visibility"
+)
+
+// Stack is one process's set of connections and services.
+type Stack struct {
+	Cfg      config.Config
+	Log      *slog.Logger
+	DB       *db.DB
+	Box      *secrets.Box
+	Temporal client.Client
+	Apps     *apps.Service
+	Notify   *notify.Service
+	Inbox    *inbox.Service
+	Relay    *outbox.Relay
+	// Schedules lists and cancels scheduled notifications.
+	Schedules *schedules.Service
+	// Developer API services.
+	Users      *users.Service
+	Categories *categories.Service
+	Prefs      *prefs.Service
+	Topics     *topics.Service
+	Devices    *devices.Service
+	// Channels manages provider instances and routes; Templates templates, layouts and
+	// translations.
+	Channels  *channels.Service
+	Templates *templates.Service
+	// Commits records and publishes app configuration.
+	Commits *commits.Service
+	// Events carries inbox changes to the realtime layer.
+	Events events.Publisher
+	// Realtime pushes inbox changes to connected clients (run by API processes).
+	Realtime *realtime.Service
+	// SocketIO serves Realtime at /socket.io/ (WebSocket and long-polling).
+	SocketIO *socketio.Server
+	// SendLimit is this process's per-app send rate limit (nil when off).
+	SendLimit *ratelimit.Limiter
+	ConsoleServices
+	FlowServices
+	OperationsServices
+
+	searchAttrs searchAttributes
+}
+
+// Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
+// key must be set (see SecretKey).
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, error) {
+	box, err := secrets.NewBox(cfg.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := openTelemetry(ctx, cfg)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	topts, err := ops.temporalOptions(client.Options{
+		HostPort:  cfg.TemporalAddress,
+		Namespace: cfg.TemporalNamespace,
+		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
+	}, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	tc, err := client.NewLazyClient(topts)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
+	}
+	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}, OperationsServices: ops}
+	if cfg.RelayPackSize > visibility.MaxListedRequests {
+		log.Warn("packs larger than the search attribute can list: HeraldRequestId names only the first requests of a pack",
+			"HERALD_RELAY_PACK_SIZE", cfg.RelayPackSize, "listed", visibility.MaxListedRequests)
+	}
+	s.Apps = apps.NewService(d, box)
+	starter := outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue, RegisterSearchAttributes: func(ctx context.Context) error {
+		return visibility.Register(ctx, tc, cfg.TemporalNamespace)
+	}}
+	s.Relay = outbox.New(d, starter, log.With("component", "relay"), outbox.Options{
+		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
+		BusyRuns: cfg.RelayBusyRuns, BusyWindow: cfg.RelayBusyWindow,
+		Trace: s.relayTrace(),
+	})
+	s.Notify = notify.NewService(d, s.Relay.Wake)
+	// The bus first: every service that changes inboxes publishes through it; the inbox
+	// service's publisher also wakes workflow runs waiting on the notifications they wrote.
+	bus := realtime.NewPGBus(d, cfg.DatabaseURL, log.With("component", "realtime"))
+	s.Events = bus
+	s.Templates = templates.NewService(d)
+	s.openFlows(log)
+	s.Inbox = inbox.NewService(d, s.InboxSignals)
+	s.Schedules = schedules.NewService(d, tc, log.With("component", "schedules"))
+	s.Users = users.NewService(d)
+	s.Categories = categories.NewService(d)
+	s.Prefs = prefs.NewService(d, s.Categories)
+	s.Topics = topics.NewService(d)
+	s.Devices = devices.NewService(d, s.Categories, s.Prefs)
+	s.Devices.Keys = s.Apps.VAPIDKeys
+	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps(cfg))
+	s.Channels.Keys = s.Apps.VAPIDKeys
+	s.SendLimit = sendLimiter(cfg)
+	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{
+		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
+		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
+	}, log.With("component", "realtime"))
+	s.SocketIO = socketio.New(s.Realtime, log.With("component", "socketio"))
+	s.Commits = commits.NewService(d, s.Channels)
+	if err := s.openConsole(log); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.openOperations(log); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.openObservability()
+	return s, nil
+}
+
+// Close releases the connections.
+func (s *Stack) Close() {
+	s.Temporal.Close()
+	s.DB.Close()
+	if s.Tracing != nil {
+		s.Tracing.Shutdown()
+	}
+}
+
+// HTTP returns the API server.
+func (s *Stack) HTTP() *fiber.App {
+	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
+	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime,
+		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
+		Templates: s.Templates, Workflows: s.workflowHandlers(), SendLimit: s.SendLimit}
+	health := &v1.Health{Checks: map[string]v1.Check{
+		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
+		"temporal": func(ctx context.Context) error {
+			_, err := s.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
+			return err
+		},
+	}}
+	opts := api.Options{
+		BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
+		Mount: []func(fiber.Router){s.SocketIO.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+	}
+	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsAddr == "" {
+		opts.Metrics = s.Metrics.Handler()
+	}
+	console := s.consoleHandlers()
+	return api.New(opts, dev, health, console, s.configurationHandlers(console), s.operationsHandlers(console),
+		&v1.ProviderCallbacks{Channels: s.Channels}, s.observabilityHandlers(console))
+}
+
+// ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
+// ends, then shuts down gracefully within the configured timeout. It also runs the
+// realtime listener, which every API process needs and no other does.
+func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
+	rtCtx, stopRealtime := context.WithCancel(ctx)
+	rtDone := make(chan error, 1)
+	go func() { rtDone <- s.Realtime.Run(rtCtx) }()
+	defer func() { stopRealtime(); <-rtDone }()
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", s.Cfg.HTTPAddr); err != nil {
+			return fmt.Errorf("listen on HERALD_HTTP_ADDR=%s: %w", s.Cfg.HTTPAddr, err)
+		}
+	}
+	app := s.HTTP()
+	errc := make(chan error, 1)
+	go func() { errc <- app.Listener(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	if err := app.ShutdownWithTimeout(s.Cfg.ShutdownTimeout); err != nil {
+		return fmt.Errorf("http shutdown: %w", err)
+	}
+	return <-errc
+}
+
+// RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
+// timeout to finish.
+func (s *Stack) RunWorker(ctx context.Context) error {
+	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
+		Metrics: s.deliveryMetrics()}
+	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
+	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
+	// Temporal may not answer yet (containers starting in any order): keep trying, so the
+	// worker joins as soon as it does.
+	if err := s.EnsureSearchAttributes(ctx); err != nil {
+		return nil // ctx ended
+	}
+	wait := 500 * time.Millisecond
+	for {
+		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
+		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
+		err := w.Start()
+		if err == nil {
+			<-ctx.Done()
+			w.Stop()
+			return nil
+		}
+		s.Log.Warn("worker cannot start yet; retrying", "temporal", s.Cfg.TemporalAddress, "retryIn", wait, "error", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 10*time.Second)
+	}
+}
+
+// RunRelay runs the outbox relay until ctx ends, once Herald's search attributes are
+// registered (the runs it starts carry them).
+func (s *Stack) RunRelay(ctx context.Context) error {
+	if err := s.EnsureSearchAttributes(ctx); err != nil {
+		return nil // ctx ended
+	}
+	return s.Relay.Run(ctx)
+}
+
+// SecretKey returns the configured secret key or, failing that, the one kept in the data
+// directory by `herald dev`. With generate set (dev only) it creates that file when missing.
+func SecretKey(cfg config.Config, generate bool) (string, error) {
+	if cfg.SecretKey != "" {
+		return cfg.SecretKey, nil
+	}
+	path := filepath.Join(cfg.DataDir, "secret.key")
+	b, err := os.ReadFile(path)
+	if err == nil {
+		return strings.TrimSpace(string(b)), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	if !generate {
+		return "", errors.New("HERALD_SECRET_KEY is not set: set it to a random string of at least 16 characters (for example `openssl rand -base64 32`); it encrypts stored secrets and must stay the same across restarts")
+	}
+	key := secrets.Token(32)
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return key, nil
+}
+
+// sendLimiter builds the per-app send rate limit of HERALD_SEND_RATE_LIMIT; the burst
+// defaults to one second's worth of sends.
+func sendLimiter(cfg config.Config) *ratelimit.Limiter {
+	burst := cfg.SendRateBurst
+	if burst == 0 {
+		burst = int(math.Ceil(cfg.SendRateLimit))
+	}
+	return ratelimit.New(cfg.SendRateLimit, burst)
+}

@@ -1,0 +1,44 @@
+// Builds the widget: dist/widget/herald-inbox.js (one minified ES module with Lit and
+// socket.io-client inside, served by Herald and embedded in the Go binary), the npm build
+// in dist/npm (dependencies left to the host's bundler), the types in dist/types and the
+// service worker. Fails when the served bundle exceeds the gzip budget.
+import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+
+export const GZIP_BUDGET = 40 * 1024;
+
+rmSync("dist/npm", { recursive: true, force: true });
+rmSync("dist/types", { recursive: true, force: true });
+mkdirSync("dist/widget", { recursive: true });
+
+await build({
+  entryPoints: ["src/index.ts"],
+  outfile: "dist/widget/herald-inbox.js",
+  bundle: true,
+  minify: true,
+  format: "esm",
+  target: "es2020",
+  legalComments: "none",
+  logLevel: "warning",
+});
+await build({
+  entryPoints: ["src/index.ts", "src/client.ts", "src/element.ts", "src/state.ts", "src/i18n.ts"],
+  outdir: "dist/npm",
+  bundle: false,
+  format: "esm",
+  target: "es2020",
+  logLevel: "warning",
+});
+// The npm build keeps relative imports with .js, as the sources write them.
+copyFileSync("src/herald-sw.js", "dist/widget/herald-sw.js");
+copyFileSync("src/herald-sw.js", "dist/herald-sw.js");
+execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { stdio: "inherit" });
+
+const size = gzipSync(readFileSync("dist/widget/herald-inbox.js"), { level: 9 }).length;
+console.log(`dist/widget/herald-inbox.js: ${(size / 1024).toFixed(1)} KB gzip (budget ${GZIP_BUDGET / 1024} KB)`);
+if (size > GZIP_BUDGET) {
+  console.error("the widget bundle is over its gzip budget");
+  process.exit(1);
+}

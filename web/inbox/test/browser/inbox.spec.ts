@@ -1,0 +1,247 @@
+// <herald-inbox> on a customer page (another origin than Herald's), in Chromium, against a
+// real Herald. Elements are found by role and accessible name. Any console error fails the
+// test.
+import { test as base, expect, type Page, type APIRequestContext } from "@playwright/test";
+
+const herald = process.env.HERALD_URL!;
+const pageURL = process.env.PAGE_URL!;
+const app = { key: process.env.HERALD_API_KEY!, secret: process.env.HERALD_API_SECRET! };
+const secureApp = { key: process.env.HERALD_SECURE_API_KEY!, secret: process.env.HERALD_SECURE_API_SECRET! };
+
+// Console errors fail every test; a test may allow network errors of a window it cuts
+// the network itself (allowNetworkErrors).
+const test = base.extend<{ consoleErrors: { allowNetworkErrors: boolean } }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      const state = { allowNetworkErrors: false };
+      page.on("console", (m) => {
+        if (m.type() !== "error") return;
+        if (state.allowNetworkErrors && /ERR_INTERNET_DISCONNECTED|ERR_BLOCKED_BY_CLIENT|ERR_FAILED|WebSocket connection|ERR_NETWORK|Failed to fetch/.test(m.text())) return;
+        errors.push(m.text());
+      });
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await use(state);
+      expect(errors, "browser console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+let seq = 0;
+const newUser = (name: string) => `${name}-${Date.now().toString(36)}-${seq++}`;
+
+async function send(request: APIRequestContext, user: string, notification: Record<string, unknown>, a = app) {
+  const res = await request.post(`${herald}/v3/notifications`, {
+    headers: { "X-SERVICE-API-KEY": a.key, "X-SERVICE-API-SECRET": a.secret },
+    data: { notification, category: notification.category, sendTo: { recipients: [user] } },
+  });
+  expect(res.status(), await res.text()).toBe(202);
+}
+
+/** The user's inbox as the server sees it (app credentials). */
+async function serverInbox(request: APIRequestContext, user: string, filter = "") {
+  const res = await request.get(`${herald}/v3/notifications?userIdentifier=${encodeURIComponent(user)}&limit=20${filter ? "&filter=" + filter : ""}`, {
+    headers: { "X-SERVICE-API-KEY": app.key, "X-SERVICE-API-SECRET": app.secret },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as { unreadCount: number; data: { id: number; title: string; readAt?: string | null; clickedAt?: string | null }[] };
+}
+
+async function openInbox(page: Page, user: string, extra = "") {
+  await page.goto(`${pageURL}/inbox.html?user=${encodeURIComponent(user)}${extra}`);
+  const bell = page.getByRole("button", { name: /^Notifications/ });
+  await expect(bell).toBeVisible();
+  return bell;
+}
+
+async function waitOnline(page: Page) {
+  await page.waitForFunction(() => (document.querySelector("herald-inbox") as any)?.client?.state.connection === "online");
+}
+
+test("the bell renders on another origin, and a send shows the badge and the list without reload", async ({ page, request }) => {
+  const user = newUser("alice");
+  const bell = await openInbox(page, user);
+  await expect(bell).toHaveAccessibleName("Notifications");
+  await waitOnline(page);
+
+  await send(request, user, { title: "Your order shipped", message: "Order #42 is on its way", url: `${pageURL}/landing/orders/42`, icon: `${pageURL}/avatar.svg` });
+  await expect(page.getByRole("button", { name: "Notifications, 1 unread" })).toBeVisible();
+
+  await bell.click();
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog).toBeVisible();
+  const item = dialog.getByRole("button", { name: /^Your order shipped\. Order #42 is on its way\./ });
+  await expect(item).toBeVisible();
+  await expect(item).toContainText(/now|second|minute/);
+});
+
+test("clicking a notification marks it read on the server and opens its URL", async ({ page, request }) => {
+  const user = newUser("bob");
+  await send(request, user, { title: "Invoice ready", message: "March invoice", url: `${pageURL}/landing/invoices/3` });
+  const bell = await openInbox(page, user);
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await bell.click();
+  await page.getByRole("button", { name: /^Invoice ready/ }).click();
+  await expect(page).toHaveURL(`${pageURL}/landing/invoices/3`);
+  await expect(page.getByRole("heading", { name: "Landed on /landing/invoices/3" })).toBeVisible();
+  const inbox = await serverInbox(request, user);
+  expect(inbox.data[0].readAt).toBeTruthy();
+  expect(inbox.data[0].clickedAt).toBeTruthy();
+  expect(inbox.unreadCount).toBe(0);
+});
+
+test("mark all read, archive and delete reach the server", async ({ page, request }) => {
+  const user = newUser("carol");
+  for (const title of ["First", "Second", "Third"]) await send(request, user, { title, message: "m" });
+  const bell = await openInbox(page, user);
+  await expect(bell).toHaveAccessibleName("Notifications, 3 unread");
+  await bell.click();
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+
+  await dialog.getByRole("button", { name: "Delete: First" }).click();
+  await expect(dialog.getByRole("button", { name: /^First/ })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Archive: Second" }).click();
+  await expect(dialog.getByRole("button", { name: /^Second/ })).toHaveCount(0);
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await expect.poll(async () => (await serverInbox(request, user)).data.map((n) => n.title).sort()).toEqual(["Second", "Third"]);
+
+  await dialog.getByRole("button", { name: "Mark all as read" }).click();
+  await expect(bell).toHaveAccessibleName("Notifications");
+  await expect.poll(async () => (await serverInbox(request, user, "unread")).data.length).toBe(0);
+
+  await dialog.getByRole("tab", { name: "Unread" }).click();
+  await expect(dialog.getByRole("status")).toHaveText("You're all caught up");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(bell).toBeFocused();
+});
+
+test("a preferences switch changes the server's preferences", async ({ page, request }) => {
+  const user = newUser("dave");
+  await send(request, user, { title: "Payment received", message: "Thanks", category: "billing" });
+  const bell = await openInbox(page, user);
+  await bell.click();
+  await page.getByRole("button", { name: "Preferences" }).click();
+  const inApp = page.getByRole("switch", { name: "Billing: In-app" });
+  await expect(inApp).toBeChecked();
+  await inApp.click();
+  await expect(inApp).not.toBeChecked();
+  await expect
+    .poll(async () => {
+      const res = await request.get(`${herald}/v3/preferences`, { headers: { "X-SERVICE-API-KEY": app.key, "X-SERVICE-USER-ID": user } });
+      const prefs = (await res.json()) as { category: { name: string }; channelPreferences: { channel: string; enabled: boolean }[] }[];
+      return prefs.find((p) => p.category.name.toLowerCase() === "billing")?.channelPreferences.find((c) => c.channel === "inApp")?.enabled;
+    })
+    .toBe(false);
+  await page.getByRole("button", { name: "Back to notifications" }).click();
+  await expect(page.getByRole("button", { name: /^Payment received/ })).toBeVisible();
+});
+
+test("secure mode: the element authenticates with the user's JWT", async ({ page, request }) => {
+  const user = newUser("erin");
+  const bell = await openInbox(page, user, "&secure=1");
+  await waitOnline(page);
+  await send(request, user, { title: "Secure hello", message: "signed" }, secureApp);
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await bell.click();
+  await expect(page.getByRole("button", { name: /^Secure hello/ })).toBeVisible();
+});
+
+test("the socket drops and reconnects, and notifications missed meanwhile appear", async ({ page, request, consoleErrors, context }) => {
+  const user = newUser("frank");
+  const bell = await openInbox(page, user);
+  await waitOnline(page);
+  await bell.click();
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByRole("status")).toHaveText("No notifications yet");
+
+  consoleErrors.allowNetworkErrors = true;
+  await context.setOffline(true);
+  await page.evaluate(() => (document.querySelector("herald-inbox") as any).client.dropRealtime());
+  await expect(dialog.getByText("You're offline. Reconnecting…")).toBeVisible();
+  await send(request, user, { title: "Sent while offline", message: "missed" });
+  await expect.poll(async () => (await serverInbox(request, user)).data.length).toBe(1);
+  await context.setOffline(false);
+
+  await expect(dialog.getByRole("button", { name: /^Sent while offline/ })).toBeVisible();
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await expect(dialog.getByText("You're offline. Reconnecting…")).toBeHidden();
+  consoleErrors.allowNetworkErrors = false;
+
+  await send(request, user, { title: "Live again", message: "realtime" });
+  await expect(dialog.getByRole("button", { name: /^Live again/ })).toBeVisible();
+  await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+});
+
+test("keyboard only: open, move between tabs, activate; herald-click can keep the page", async ({ page, request }) => {
+  const user = newUser("hugo");
+  await send(request, user, { title: "Keyboard hello", message: "press enter", url: `${pageURL}/landing/kb` });
+  const bell = await openInbox(page, user);
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await page.evaluate(() => {
+    const el = document.querySelector("herald-inbox")!;
+    el.addEventListener("herald-click", (e) => {
+      e.preventDefault();
+      (window as any).clicked = (e as CustomEvent).detail.title;
+    });
+  });
+  await bell.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByRole("tab", { name: "All" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(dialog.getByRole("tab", { name: "Unread" })).toBeFocused();
+  await expect(dialog.getByRole("tab", { name: "Unread" })).toHaveAttribute("aria-selected", "true");
+  const item = dialog.getByRole("button", { name: /^Keyboard hello/ });
+  await expect(item).toBeVisible();
+  await item.focus();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.evaluate(() => (window as any).clicked)).toBe("Keyboard hello");
+  await expect.poll(async () => (await serverInbox(request, user)).data[0].clickedAt).toBeTruthy();
+  expect(page.url()).toContain("/inbox.html");
+  await expect(bell).toHaveAccessibleName("Notifications");
+});
+
+test("with WebSocket and polling blocked, realtime falls back to Server-Sent Events", async ({ page, request, consoleErrors }) => {
+  consoleErrors.allowNetworkErrors = true; // the blocked attempts log their failures
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+  await page.route(/\/socket\.io\//, (route) => route.abort("blockedbyclient"));
+  const user = newUser("iris");
+  const bell = await openInbox(page, user);
+  await waitOnline(page);
+  // The client is on its EventSource, not on a socket.
+  expect(await page.evaluate(() => { const c = (document.querySelector("herald-inbox") as any).client; return [!!c.sse, !!c.socket]; })).toEqual([true, false]);
+  await send(request, user, { title: "Over SSE", message: "fallback" });
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await bell.click();
+  await expect(page.getByRole("button", { name: /^Over SSE/ })).toBeVisible();
+});
+
+// Screenshots for docs/inbox-widget.md: light and dark. Written only when
+// HERALD_WIDGET_SCREENSHOTS names a directory.
+for (const theme of ["light", "dark"]) {
+  test(`screenshot: ${theme}`, async ({ page, request }) => {
+    const user = newUser("gina");
+    await send(request, user, { title: "Welcome to Acme", message: "Your workspace is ready.", category: "news" });
+    await send(request, user, { title: "Invoice #1043 paid", message: "We received your payment of $49.00.", category: "billing" });
+    await send(request, user, { title: "New comment", message: "Sam replied: “Looks great, ship it!”", category: "comments", icon: `${pageURL}/avatar.svg` });
+    const bell = await openInbox(page, user, `&theme=${theme}`);
+    await expect(bell).toHaveAccessibleName("Notifications, 3 unread");
+    await bell.click();
+    const dialog = page.getByRole("dialog", { name: "Notifications" });
+    await expect(dialog.getByRole("listitem")).toHaveCount(3);
+    await dialog.getByRole("button", { name: /^Welcome to Acme/ }).hover();
+    const dir = process.env.HERALD_WIDGET_SCREENSHOTS;
+    if (dir) await page.screenshot({ path: `${dir}/inbox-${theme}.png`, clip: { x: 420, y: 0, width: 480, height: 520 } });
+
+    // Category tabs filter the list.
+    await dialog.getByRole("tab", { name: "Billing" }).click();
+    await expect(dialog.getByRole("listitem")).toHaveCount(1);
+    await expect(dialog.getByRole("button", { name: /^Invoice #1043 paid/ })).toBeVisible();
+
+    await dialog.getByRole("button", { name: "Preferences" }).click();
+    await expect(dialog.getByRole("switch")).toHaveCount(3);
+    if (dir) await page.screenshot({ path: `${dir}/inbox-preferences-${theme}.png`, clip: { x: 420, y: 0, width: 480, height: 520 } });
+  });
+}

@@ -1,0 +1,200 @@
+// Package flowrun is the interpreter of user-defined workflows (flowdef): one run per
+// recipient, walking the step graph durably on Temporal, and the digest collector that
+// gathers triggers with the same key. This file is the contract: names, IDs, inputs and the
+// activities the interpreter calls.
+package flowrun
+
+import (
+	"strconv"
+
+	"github.com/heraldhq/herald/internal/flow/flowdef"
+)
+
+// Registered names.
+const (
+	WorkflowName       = "Flow"
+	DigestWorkflowName = "FlowDigest"
+
+	DeliverStepActivity   = "FlowDeliverStep"
+	StepStatesActivity    = "FlowStepStates"
+	FetchActivity         = "FlowFetch"
+	ThrottleActivity      = "FlowThrottle"
+	DigestEnqueueActivity = "FlowDigestEnqueue"
+	RecordStepActivity    = "FlowRecordStep"
+	LoadRunActivity       = "FlowLoadRun"
+	FinishRunActivity     = "FlowFinishRun"
+
+	// DigestSignal carries one more trigger to a digest collector.
+	DigestSignal = "digest-trigger"
+	// InboxStateSignal tells a waiting run that one of its notifications changed state.
+	InboxStateSignal = "inbox-state"
+)
+
+// WorkflowID names the run of a workflow for one recipient of one send.
+func WorkflowID(workflow, requestID, user string) string {
+	return "flow/" + workflow + "/" + requestID + "/" + user
+}
+
+// DigestWorkflowID names the collector of one digest key.
+func DigestWorkflowID(appID int64, workflow, stepID, key string) string {
+	return "digest/" + strconv.FormatInt(appID, 10) + "/" + workflow + "/" + stepID + "/" + key
+}
+
+// Recipient is the user a run is for.
+type Recipient struct {
+	UserID     int64
+	Identifier string
+	Profile    map[string]any
+	// Channels are the channels of the topic subscription that reached the user (empty:
+	// every channel); channel steps outside them are skipped.
+	Channels []string `json:",omitempty"`
+}
+
+// Ref names a workflow definition and the version a run executes.
+type Ref struct {
+	Identifier string
+	Version    int
+}
+
+// RunInput starts a run. A run keeps the version it started with whatever happens to the
+// definition afterwards: either the definition travels in the input, or (runs started by a
+// send, whose inputs stay small in the parent's history) the input names the pinned
+// version and the run's first activity loads it with the data and the profile.
+type RunInput struct {
+	AppID           int64
+	RequestID       string
+	Workflow        Ref
+	CancellationKey string
+	Category        string
+	Definition      flowdef.Definition
+	Recipient       Recipient
+	Data            map[string]any
+	// StartAt is the step to start at; empty means the definition's start. A digest
+	// collector continues at the step after the digest.
+	StartAt string
+	// Batch is the collected digest, for the steps after a digest.
+	Batch *Batch
+}
+
+// Batch is what a digest collected.
+type Batch struct {
+	Count int              `json:"count"`
+	Items []map[string]any `json:"items"`
+}
+
+// RunResult summarises a run.
+type RunResult struct {
+	// Outcome is completed, digested (handed to a collector), throttled or failed.
+	Outcome string
+	Steps   []string
+}
+
+// DeliverStepInput delivers one channel step to the recipient.
+type DeliverStepInput struct {
+	AppID     int64
+	RequestID string
+	Workflow  Ref
+	Category  string
+	Step      flowdef.Step
+	Recipient Recipient
+	Data      map[string]any
+	Batch     *Batch
+}
+
+// DeliverStepResult is the outcome of a channel step.
+type DeliverStepResult struct {
+	// Status is sent, skipped or failed.
+	Status string
+	Reason string
+	// NotificationID is the inbox row an inApp step wrote.
+	NotificationID int64
+}
+
+// StepStatesInput asks for the inbox states of notifications written by earlier steps.
+type StepStatesInput struct {
+	AppID           int64
+	NotificationIDs map[string]int64
+}
+
+// FetchInput is one HTTP request of a fetch step (URL, headers and body already expanded).
+type FetchInput struct {
+	AppID   int64
+	URL     string
+	Method  string
+	Headers map[string]string
+	Body    string
+	// TimeoutSeconds bounds one attempt.
+	TimeoutSeconds int
+}
+
+// ThrottleInput counts a run against a key's window.
+type ThrottleInput struct {
+	AppID         int64
+	Key           string
+	Limit         int
+	WindowSeconds int64
+}
+
+// DigestEnqueueInput hands a trigger to the collector of its key, starting it if needed.
+type DigestEnqueueInput struct {
+	CollectorID string
+	Collector   DigestInput
+	Trigger     Trigger
+}
+
+// DigestInput starts a collector: the run to continue after collecting and the digest step.
+type DigestInput struct {
+	Run  RunInput
+	Step flowdef.Step
+}
+
+// Trigger is one collected event.
+type Trigger struct {
+	RequestID string
+	Data      map[string]any
+}
+
+// InboxState is the payload of InboxStateSignal.
+type InboxState struct {
+	NotificationID int64
+	State          flowdef.StepState
+}
+
+// StepRecord is one line of the workflow log.
+type StepRecord struct {
+	AppID     int64
+	RequestID string
+	Workflow  Ref
+	User      string
+	StepID    string
+	StepType  string
+	// Outcome: sent, skipped, failed, waited, branched, fetched, throttled, digested, passed.
+	Outcome string
+	Detail  string
+}
+
+// LoadRunInput names what a run started by a send loads.
+type LoadRunInput struct {
+	AppID      int64
+	RequestID  string
+	Workflow   Ref
+	UserID     int64
+	WorkflowID string
+}
+
+// LoadedRun is the definition version, the send's data and category, and the recipient's
+// profile; Cancelled is set when the run was cancelled before it started.
+type LoadedRun struct {
+	Definition flowdef.Definition
+	Data       map[string]any
+	Category   string
+	Profile    map[string]any
+	Cancelled  bool
+}
+
+// FinishRunInput records how a run ended (in flow_runs).
+type FinishRunInput struct {
+	AppID      int64
+	WorkflowID string
+	Outcome    string
+}

@@ -1,0 +1,466 @@
+package flowrun
+
+import (
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/heraldhq/herald/internal/flow/flowdef"
+)
+
+// Outcomes of a run.
+const (
+	OutcomeCompleted = "completed"
+	OutcomeDigested  = "digested"
+	OutcomeThrottled = "throttled"
+	OutcomeFailed    = "failed"
+	OutcomeCancelled = "cancelled"
+)
+
+// maxStepsPerRun guards against a definition that somehow loops (validation refuses
+// cycles, so this only trips on a bug).
+const maxStepsPerRun = 500
+
+// Workflow runs one recipient through a definition. A run started by a send first loads
+// its pinned definition version, data and profile; every run records how it ended.
+func Workflow(ctx workflow.Context, in RunInput) (RunResult, error) {
+	defer drainInbox(ctx)
+	if len(in.Definition.Steps) == 0 {
+		loaded, err := load(ctx, in)
+		if err != nil {
+			r := newRun(ctx, in)
+			res, _ := r.fail(ctx, "", "cannot load the run: "+err.Error())
+			r.finish(ctx, res.Outcome)
+			return res, nil
+		}
+		if loaded.Cancelled {
+			return RunResult{Outcome: OutcomeCancelled}, nil
+		}
+		in.Definition, in.Data, in.Category, in.Recipient.Profile = loaded.Definition, loaded.Data, loaded.Category, loaded.Profile
+	}
+	r := newRun(ctx, in)
+	res, err := r.walk(ctx, in.StartAt)
+	if temporal.IsCanceledError(err) {
+		// Cancelled by key: the database says so already; the log says where it stopped.
+		dctx, _ := workflow.NewDisconnectedContext(ctx)
+		r.record(dctx, flowdef.Step{ID: last(res.Steps)}, OutcomeCancelled, "cancelled by cancellation key")
+		return res, err
+	}
+	if err != nil {
+		res.Outcome = OutcomeFailed
+	}
+	r.finish(ctx, res.Outcome)
+	return res, err
+}
+
+// drainInbox reads the inbox-state signals no waitForRead step consumed (a notification read
+// after its wait ended, or while the run was on another step), so a run does not end with
+// unhandled signals, which the SDK logs as a warning. It issues no command: runs recorded
+// before it replay unchanged.
+func drainInbox(ctx workflow.Context) {
+	ch := workflow.GetSignalChannel(ctx, InboxStateSignal)
+	for ch.ReceiveAsync(nil) {
+	}
+}
+
+// load reads what a run started by a send needs (activity FlowLoadRun).
+func load(ctx workflow.Context, in RunInput) (LoadedRun, error) {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, MaximumAttempts: 50},
+	})
+	var loaded LoadedRun
+	err := workflow.ExecuteActivity(actx, LoadRunActivity, LoadRunInput{
+		AppID: in.AppID, RequestID: in.RequestID, Workflow: in.Workflow, UserID: in.Recipient.UserID,
+		WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID,
+	}).Get(ctx, &loaded)
+	return loaded, err
+}
+
+func last(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return ids[len(ids)-1]
+}
+
+// finish records how the run ended (a local activity: losing it leaves the run listed as
+// running, which only makes a later cancellation by key find nothing to stop).
+func (r *run) finish(ctx workflow.Context, outcome string) {
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
+	})
+	_ = workflow.ExecuteLocalActivity(lctx, FinishRunActivity, FinishRunInput{
+		AppID: r.in.AppID, WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID, Outcome: outcome,
+	}).Get(ctx, nil)
+}
+
+// run is the interpreter's state for one recipient.
+type run struct {
+	in     RunInput
+	scope  flowdef.Scope
+	notes  map[string]int64 // inApp notification id per step
+	states map[string]flowdef.StepState
+	result RunResult
+	inbox  workflow.ReceiveChannel
+}
+
+func newRun(ctx workflow.Context, in RunInput) *run {
+	r := &run{
+		in:     in,
+		notes:  map[string]int64{},
+		states: map[string]flowdef.StepState{},
+		inbox:  workflow.GetSignalChannel(ctx, InboxStateSignal),
+	}
+	r.scope = flowdef.Scope{
+		Data:    in.Data,
+		Profile: in.Recipient.Profile,
+		User:    map[string]any{"identifier": in.Recipient.Identifier},
+	}
+	if in.Batch != nil {
+		items := make([]any, len(in.Batch.Items))
+		for i, it := range in.Batch.Items {
+			items[i] = it
+		}
+		r.scope.Batch = map[string]any{"count": float64(in.Batch.Count), "items": items}
+	}
+	return r
+}
+
+func (r *run) walk(ctx workflow.Context, start string) (RunResult, error) {
+	def := r.in.Definition
+	cur := start
+	if cur == "" {
+		cur = def.Start
+	}
+	for n := 0; cur != ""; n++ {
+		if n == maxStepsPerRun {
+			return r.fail(ctx, cur, "too many steps")
+		}
+		step, ok := def.StepByID(cur)
+		if !ok {
+			return r.fail(ctx, cur, fmt.Sprintf("no step %q", cur))
+		}
+		r.result.Steps = append(r.result.Steps, step.ID)
+		next, stop, err := r.step(ctx, step)
+		if err != nil {
+			return r.result, err
+		}
+		if stop != "" {
+			r.result.Outcome = stop
+			return r.result, nil
+		}
+		cur = next
+	}
+	r.result.Outcome = OutcomeCompleted
+	return r.result, nil
+}
+
+// step executes one step and says where to go, or that the run stops with an outcome.
+func (r *run) step(ctx workflow.Context, s flowdef.Step) (next, stop string, err error) {
+	switch s.Type {
+	case flowdef.TypeDelay:
+		d := r.delayOf(ctx, s)
+		if d > 0 {
+			if err := workflow.Sleep(ctx, d); err != nil {
+				return "", "", err
+			}
+		}
+		r.record(ctx, s, "waited", d.String())
+		return s.Next, "", nil
+	case flowdef.TypeBranch:
+		return r.branch(ctx, s), "", nil
+	case flowdef.TypeWaitForRead:
+		return r.waitForRead(ctx, s)
+	case flowdef.TypeFetch:
+		return r.fetch(ctx, s)
+	case flowdef.TypeThrottle:
+		return r.throttle(ctx, s)
+	case flowdef.TypeDigest:
+		return r.digest(ctx, s)
+	default:
+		return r.deliver(ctx, s)
+	}
+}
+
+func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    2 * time.Minute,
+		ScheduleToCloseTimeout: 6 * time.Hour,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute},
+	})
+	var res DeliverStepResult
+	err := workflow.ExecuteActivity(actx, DeliverStepActivity, DeliverStepInput{
+		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, Category: r.in.Category,
+		Step: s, Recipient: r.in.Recipient, Data: r.in.Data, Batch: r.in.Batch,
+	}).Get(ctx, &res)
+	if err != nil {
+		// A failed delivery does not stop the run, like a skipped one: later steps (a
+		// fallback channel) may still reach the user. Recording it fails the step's message
+		// log row when retries ran out with the row still queued.
+		res = DeliverStepResult{Status: "failed", Reason: err.Error()}
+	}
+	r.record(ctx, s, res.Status, res.Reason)
+	st := flowdef.StepState{Delivered: res.Status == "sent"}
+	if res.NotificationID != 0 {
+		r.notes[s.ID] = res.NotificationID
+	}
+	r.states[s.ID] = st
+	return s.Next, "", nil
+}
+
+func (r *run) delayOf(ctx workflow.Context, s flowdef.Step) time.Duration {
+	now := workflow.Now(ctx)
+	switch {
+	case s.Duration != "":
+		d, _ := flowdef.ParseDuration(s.Duration)
+		return d
+	case s.Until != "":
+		at, err := time.Parse(time.RFC3339, r.scope.Expand(s.Until))
+		if err != nil {
+			r.record(ctx, s, "skipped", "until is not an ISO 8601 time: "+r.scope.Expand(s.Until))
+			return 0
+		}
+		return at.Sub(now)
+	default:
+		h, m, _ := flowdef.ParseTimeOfDay(s.TimeOfDay)
+		return flowdef.NextTimeOfDay(now, h, m, r.location(s)).Sub(now)
+	}
+}
+
+// location is the recipient's timezone profile key, else the step's, else UTC.
+func (r *run) location(s flowdef.Step) *time.Location {
+	for _, name := range []string{stringField(r.in.Recipient.Profile, "timezone"), s.Timezone} {
+		if name == "" {
+			continue
+		}
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
+
+func stringField(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func (r *run) branch(ctx workflow.Context, s flowdef.Step) string {
+	if needsStates(s) {
+		r.refreshStates(ctx)
+	}
+	for i, c := range s.Conditions {
+		if c.If.Eval(r.scope, r.states) {
+			r.record(ctx, s, "branched", fmt.Sprintf("condition %d → %s", i, c.Next))
+			return c.Next
+		}
+	}
+	r.record(ctx, s, "branched", "else → "+orEnd(s.Else))
+	return s.Else
+}
+
+func orEnd(id string) string {
+	if id == "" {
+		return "end"
+	}
+	return id
+}
+
+func needsStates(s flowdef.Step) bool {
+	for _, c := range s.Conditions {
+		if len(c.If.StepRefs()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// refreshStates reads the inbox states of the notifications earlier steps wrote.
+func (r *run) refreshStates(ctx workflow.Context) {
+	if len(r.notes) == 0 {
+		return
+	}
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
+	})
+	var states map[string]flowdef.StepState
+	if err := workflow.ExecuteActivity(actx, StepStatesActivity, StepStatesInput{AppID: r.in.AppID, NotificationIDs: r.notes}).Get(ctx, &states); err != nil {
+		return
+	}
+	for id, st := range states {
+		st.Delivered = st.Delivered || r.states[id].Delivered
+		r.states[id] = st
+	}
+}
+
+// waitForRead waits for the inbox signal naming the step's notification in the wanted
+// state, or the timeout; at the timeout it reads the state once more, so a missed signal
+// never takes the wrong path.
+func (r *run) waitForRead(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+	want := s.State
+	if want == "" {
+		want = "read"
+	}
+	id := r.notes[s.Step]
+	timeout, _ := flowdef.ParseDuration(s.Timeout)
+	reached := func() bool { return stateIs(r.states[s.Step], want) }
+	if id != 0 && !reached() {
+		tctx, cancel := workflow.WithCancel(ctx)
+		timer := workflow.NewTimer(tctx, timeout)
+		for done := false; !done && !reached(); {
+			sel := workflow.NewSelector(ctx)
+			sel.AddReceive(r.inbox, func(c workflow.ReceiveChannel, _ bool) {
+				var sig InboxState
+				c.Receive(ctx, &sig)
+				if sig.NotificationID == id {
+					sig.State.Delivered = true
+					r.states[s.Step] = sig.State
+				}
+			})
+			sel.AddFuture(timer, func(workflow.Future) { done = true })
+			sel.Select(ctx)
+		}
+		cancel()
+		if !reached() {
+			r.refreshStates(ctx)
+		}
+	}
+	if reached() {
+		r.record(ctx, s, "waited", want)
+		return s.Next, "", nil
+	}
+	r.record(ctx, s, "waited", "timed out")
+	return s.TimeoutNext, "", nil
+}
+
+func stateIs(st flowdef.StepState, want string) bool {
+	switch want {
+	case "clicked":
+		return st.Clicked
+	case "seen":
+		return st.Seen || st.Read || st.Clicked
+	case "interacted":
+		return st.Interacted || st.Clicked
+	default:
+		return st.Read || st.Clicked
+	}
+}
+
+func (r *run) fetch(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+	timeout := 10 * time.Second
+	if s.Timeout != "" {
+		timeout, _ = flowdef.ParseDuration(s.Timeout)
+	}
+	method := s.Method
+	if method == "" {
+		method = "GET"
+	}
+	headers := make(map[string]string, len(s.Headers))
+	for k, v := range s.Headers {
+		headers[k] = r.scope.Expand(v)
+	}
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: timeout + 5*time.Second,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute,
+			MaximumAttempts: int32(s.Retries + 1),
+		},
+	})
+	var out map[string]any
+	err := workflow.ExecuteActivity(actx, FetchActivity, FetchInput{
+		AppID: r.in.AppID, URL: r.scope.Expand(s.URL), Method: method, Headers: headers,
+		Body: r.scope.Expand(s.Body), TimeoutSeconds: int(timeout.Seconds()),
+	}).Get(ctx, &out)
+	if err != nil {
+		r.record(ctx, s, "failed", err.Error())
+		if s.OnError != "" {
+			return s.OnError, "", nil
+		}
+		return "", OutcomeFailed, nil
+	}
+	if r.in.Data == nil {
+		r.in.Data = map[string]any{}
+	}
+	if s.ResultKey != "" {
+		r.in.Data[s.ResultKey] = out
+	} else {
+		for k, v := range out {
+			r.in.Data[k] = v
+		}
+	}
+	r.scope.Data = r.in.Data
+	r.record(ctx, s, "fetched", "")
+	return s.Next, "", nil
+}
+
+func (r *run) throttle(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+	window, _ := flowdef.ParseDuration(s.Window)
+	key := r.in.Workflow.Identifier + "/" + r.in.Recipient.Identifier
+	if s.Key != "" {
+		key = r.in.Workflow.Identifier + "/" + r.scope.Expand(s.Key)
+	}
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
+	})
+	var allowed bool
+	if err := workflow.ExecuteActivity(actx, ThrottleActivity, ThrottleInput{
+		AppID: r.in.AppID, Key: key, Limit: s.Limit, WindowSeconds: int64(window.Seconds()),
+	}).Get(ctx, &allowed); err != nil {
+		return "", "", err
+	}
+	if !allowed {
+		r.record(ctx, s, "throttled", fmt.Sprintf("more than %d per %s for %s", s.Limit, s.Window, key))
+		return "", OutcomeThrottled, nil
+	}
+	r.record(ctx, s, "passed", "")
+	return s.Next, "", nil
+}
+
+// digest hands this trigger to the collector of its key and ends this run: the collector
+// continues the workflow once with everything it collected.
+func (r *run) digest(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+	key := r.in.Recipient.Identifier
+	if s.Key != "" {
+		key += "/" + r.scope.Expand(s.Key)
+	}
+	cont := r.in
+	cont.StartAt, cont.Batch = s.Next, nil
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
+	})
+	id := DigestWorkflowID(r.in.AppID, r.in.Workflow.Identifier, s.ID, key)
+	if err := workflow.ExecuteActivity(actx, DigestEnqueueActivity, DigestEnqueueInput{
+		CollectorID: id, Collector: DigestInput{Run: cont, Step: s},
+		Trigger: Trigger{RequestID: r.in.RequestID, Data: r.in.Data},
+	}).Get(ctx, nil); err != nil {
+		return "", "", err
+	}
+	r.record(ctx, s, "digested", id)
+	return "", OutcomeDigested, nil
+}
+
+func (r *run) fail(ctx workflow.Context, stepID, why string) (RunResult, error) {
+	r.record(ctx, flowdef.Step{ID: stepID}, "failed", why)
+	r.result.Outcome = OutcomeFailed
+	return r.result, nil
+}
+
+// record writes a line of the workflow log with a local activity (cheap, no task round
+// trip); losing one on a crash only loses a log line, and Temporal's history has the step.
+func (r *run) record(ctx workflow.Context, s flowdef.Step, outcome, detail string) {
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
+	})
+	_ = workflow.ExecuteLocalActivity(lctx, RecordStepActivity, StepRecord{
+		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, User: r.in.Recipient.Identifier,
+		StepID: s.ID, StepType: s.Type, Outcome: outcome, Detail: detail,
+	}).Get(ctx, nil)
+}
