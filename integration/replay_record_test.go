@@ -16,7 +16,8 @@ import (
 )
 
 // TestRecordSendExternalHistory records the history of a send workflow that delivers email
-// to three users (one of them refused permanently) into workflows/testdata, for the replay
+// to four users (one refused permanently, one refused once with 451 and then accepted) into
+// workflows/testdata, for the replay
 // tests of workflows/send. It runs only when HERALD_RECORD_HISTORY names the file to write
 // (e.g. send-external-v1.json): a recorded history is kept as it is, so that a change to the
 // workflow is checked against what older code really did.
@@ -28,6 +29,7 @@ func TestRecordSendExternalHistory(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true})
 	srv := smtptest.Start(t)
 	srv.Reject("carol@example.com", 550)
+	srv.Reject("dave@example.com", 451)
 	smtpInstance(t, e, srv)
 	req := sendNotification(t, e, `{
 		"notification": {"title": "Hello", "message": "History to replay"},
@@ -35,10 +37,15 @@ func TestRecordSendExternalHistory(t *testing.T) {
 		"sendTo": {"recipients": [
 			{"identifier": "amelie", "email": "amelie@example.com"},
 			{"identifier": "bob", "email": "bob@example.com"},
-			{"identifier": "carol", "email": "carol@example.com"}
+			{"identifier": "carol", "email": "carol@example.com"},
+			{"identifier": "dave", "email": "dave@example.com"}
 		]}
 	}`)
-	waitForLogs(t, e, req, "amelie/email", "bob/email", "carol/email")
+	e.Eventually(60*time.Second, "dave's first attempt to fail", func() bool {
+		return messageLogs(t, e, req)["dave/email"].Error != ""
+	})
+	srv.Accept("dave@example.com")
+	waitForLogs(t, e, req, "amelie/email", "bob/email", "carol/email", "dave/email")
 	id := "send/" + req
 	e.Eventually(60*time.Second, "the send workflow to close", func() bool {
 		d, err := e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), id, "")

@@ -16,6 +16,9 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"send-external-v1.json",
 		// The same send on the batched version: one SendMessages activity for the three.
 		"send-batched-v1.json",
+		// The batched version with DeliverBatch sending a small slice itself (four emails:
+		// one refused with 550, one with 451 and retried after its backoff in SendMessages).
+		"send-batched-v2.json",
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
