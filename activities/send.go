@@ -103,8 +103,9 @@ type outcome struct {
 }
 
 // gate admits a provider call through one instance (a batch bounds the calls in flight per
-// instance); release ends the call.
-type gate func(ctx context.Context, c *channels.Candidate) (release func(), err error)
+// instance, and the messages sent but not recorded yet); called ends the call, recorded
+// the wait for its record.
+type gate func(ctx context.Context, c *channels.Candidate) (called, recorded func(), err error)
 
 // marker records a sent message (a batch commits several at once); nil means recordSent.
 type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
@@ -121,16 +122,17 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		c := &plan[i]
 		m := msg
 		m.Override = e.providerOverride(lg.Channel, c.Provider)
-		release := func() {}
+		called, recorded := func() {}, func() {}
 		if admit != nil {
 			var err error
-			if release, err = admit(ctx, c); err != nil {
+			if called, recorded, err = admit(ctx, c); err != nil {
 				return a.release(ctx, lg, err)
 			}
 		}
 		start := time.Now()
 		res, err := a.sendVia(ctx, c, e, lg, m)
 		took := time.Since(start)
+		called()
 		if err == nil {
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
 			params := sentParams(lg, c, res, strings.Join(failures, "; "))
@@ -139,12 +141,10 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 			} else {
 				a.recordSent(ctx, params)
 			}
-			// The call's slot is held until the message is recorded: the messages an
-			// instance has sent but not recorded never outnumber its slots.
-			release()
+			recorded()
 			return outcome{status: delivery.StatusSent, provider: c.Provider}
 		}
-		release()
+		recorded()
 		failures = append(failures, fmt.Sprintf("%s (%s): %v", c.Name, c.Provider, err))
 		var pe *providers.Error
 		if providers.IsPermanent(err) {

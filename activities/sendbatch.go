@@ -213,27 +213,50 @@ func (a *Delivery) failedOutcome(ctx context.Context, lg dbsqlc.MessageLog, text
 	return &outcome{status: delivery.StatusFailed, text: text}
 }
 
-// admit bounds the provider calls in flight per instance in this worker, and applies the
-// per-instance rate limit hook.
-func (a *Delivery) admit(ctx context.Context, c *channels.Candidate) (func(), error) {
+// admit bounds, per provider instance in this worker, the provider calls in flight
+// (InstanceConcurrency) and the messages sent but not yet recorded (unrecordedPerSlot per
+// call slot: a call's record waits for a group commit, while the next call goes out); it
+// applies the per-instance rate limit hook.
+func (a *Delivery) admit(ctx context.Context, c *channels.Candidate) (called, recorded func(), err error) {
 	n := a.InstanceConcurrency
 	if n <= 0 {
 		n = DefaultInstanceConcurrency
 	}
-	v, _ := a.slots.LoadOrStore(c.InstanceID, make(chan struct{}, n))
-	slots := v.(chan struct{})
+	v, _ := a.slots.LoadOrStore(c.InstanceID, &instanceSlots{calls: make(chan struct{}, n), unrecorded: make(chan struct{}, n*unrecordedPerSlot)})
+	s := v.(*instanceSlots)
 	select {
-	case slots <- struct{}{}:
+	case s.unrecorded <- struct{}{}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
+	}
+	select {
+	case s.calls <- struct{}{}:
+	case <-ctx.Done():
+		<-s.unrecorded
+		return nil, nil, ctx.Err()
 	}
 	if a.Throttle != nil {
 		if err := a.Throttle(ctx, c.InstanceID); err != nil {
-			<-slots
-			return nil, err
+			<-s.calls
+			<-s.unrecorded
+			return nil, nil, err
 		}
 	}
-	return func() { <-slots }, nil
+	return func() { <-s.calls }, func() { <-s.unrecorded }, nil
+}
+
+// unrecordedPerSlot bounds the messages of an instance sent and waiting for their record,
+// per call slot.
+const unrecordedPerSlot = 4
+
+// MaxUnrecorded is the most messages a worker can have sent through one provider instance
+// and not yet recorded as sent (with the default concurrency): the bound on the duplicates
+// a worker killed in the middle of batches can cause on that instance.
+const MaxUnrecorded = DefaultInstanceConcurrency * unrecordedPerSlot
+
+// instanceSlots are the semaphores of one provider instance (see admit).
+type instanceSlots struct {
+	calls, unrecorded chan struct{}
 }
 
 // batch is the bookkeeping of one SendMessages attempt.

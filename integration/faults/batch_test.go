@@ -24,9 +24,8 @@ import (
 // (batched delivery: SendMessages activities of a few hundred messages, sent over a pool of
 // SMTP connections) and started again. Every address gets the email; the only duplicates
 // are messages that were on the wire when the worker died (accepted by the server, not yet
-// recorded as sent): at most the provider calls an instance may have in flight, from the
-// call to the commit of its log row (activities.DefaultInstanceConcurrency); the log shows
-// every message sent.
+// recorded as sent): at most activities.MaxUnrecorded per instance (the messages sent and
+// waiting for their group commit); the log shows every message sent.
 func TestWorkerKilledMidBatchedEmailSend(t *testing.T) {
 	slow(t)
 	const recipients = 5000
@@ -62,13 +61,13 @@ func TestWorkerKilledMidBatchedEmailSend(t *testing.T) {
 	retried, attempts := retriedActivities(t, s, req)
 	t.Logf("worker SIGKILLed with %d of %d emails at the server (%d recorded as sent); every log row settled %s after the kill",
 		atKill, recipients, sentAtKill, recovered.Round(100*time.Millisecond))
-	t.Logf("emails received %d: recipients missing %d, duplicates %d (%d at the server but not recorded as sent at the kill; bound: %d calls in flight per instance, over %d SMTP connections); batches retried %d (up to attempt %d)",
-		len(mail.Messages()), missing, duplicates, atKill-sentAtKill, activities.DefaultInstanceConcurrency, smtp.DefaultMaxConnections, retried, attempts)
+	t.Logf("emails received %d: recipients missing %d, duplicates %d (%d at the server but not recorded as sent at the kill; bound: %d sent and unrecorded per instance, %d SMTP connections on the wire); batches retried %d (up to attempt %d)",
+		len(mail.Messages()), missing, duplicates, atKill-sentAtKill, activities.MaxUnrecorded, smtp.DefaultMaxConnections, retried, attempts)
 	if missing != 0 || notSent != 0 {
 		t.Errorf("%d recipients got no email; %d log rows are not sent", missing, notSent)
 	}
-	if duplicates > activities.DefaultInstanceConcurrency {
-		t.Errorf("%d duplicates: more than the %d messages that can be sent and not recorded at once", duplicates, activities.DefaultInstanceConcurrency)
+	if duplicates > activities.MaxUnrecorded {
+		t.Errorf("%d duplicates: more than the %d messages that can be sent and not recorded at once", duplicates, activities.MaxUnrecorded)
 	}
 	if atKill >= recipients {
 		t.Errorf("the kill came after every email was out (%d): nothing was tested", atKill)
