@@ -28,7 +28,7 @@ func main() {
 }
 
 func run(ctx context.Context) error {
-	quick := flag.Bool("quick", false, "short phases (under 2 minutes in all)")
+	quick := flag.Bool("quick", false, "short phases (about 3 minutes in all)")
 	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook", "comma-separated: accept, delivery, broadcast, inbox, email, webhook")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
