@@ -1,5 +1,10 @@
 // Package config reads Herald's typed configuration from HERALD_* environment variables,
 // with defaults in code so that a bare `herald dev` runs on a developer machine.
+//
+// Each setting is one field of Config (or of its ConsoleConfig and OperationsConfig), and
+// its struct tags are the only place naming the variable: github.com/caarlos0/env reads
+// the variable and its default, the parsers in settings.go read Herald's value types, and
+// `herald config` and docs/configuration.md are generated from the same tags (doc.go).
 package config
 
 import (

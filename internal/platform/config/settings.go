@@ -283,8 +283,17 @@ func orList(words []string) string {
 }
 
 // bad reports that s holds raw, which is not what it expects.
+// A secret's value is never repeated, a URL's password is masked.
 func (s *Setting) bad(p *[]string, raw string) {
-	*p = append(*p, fmt.Sprintf("%s must be %s, got %q", s.Name, s.expect(), raw))
+	switch {
+	case s.Secret:
+		*p = append(*p, fmt.Sprintf("%s must be %s", s.Name, s.expect()))
+	case s.MaskURL:
+		raw = MaskURL(raw)
+		fallthrough
+	default:
+		*p = append(*p, fmt.Sprintf("%s must be %s, got %q", s.Name, s.expect(), raw))
+	}
 }
 
 // check applies the min, max, oneof and format tags to the loaded value of s.
