@@ -29,7 +29,7 @@ type Config struct {
 	TemporalNamespace string `env:"HERALD_TEMPORAL_NAMESPACE" envDefault:"default" example:"herald" desc:"Temporal namespace"`
 	TaskQueue         string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
 	// SecretKey encrypts stored secrets. Never logged.
-	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" dflt:"— (dev generates .data/secret.key)" example:"0123456789abcdef0123" desc:"encrypts stored secrets (API secrets, provider credentials, keys); at least 16 characters; keep it stable"`
+	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"0123456789abcdef0123" desc:"encrypts stored secrets (API secrets, provider credentials, keys); at least 16 characters; keep it stable"`
 	// HeaderPrefix prefixes the credential headers; it must end with "-".
 	HeaderPrefix string     `env:"HERALD_HEADER_PREFIX" envDefault:"X-SERVICE-" example:"X-HERALD-" desc:"prefix of the credential headers (…API-KEY, …API-SECRET, …USER-ID, …); ends with -"`
 	LogLevel     slog.Level `env:"HERALD_LOG_LEVEL" envDefault:"info" example:"debug" expect:"debug, info, warn or error" desc:"debug, info, warn or error"`
@@ -105,7 +105,7 @@ func Load(getenv func(string) string) (Config, error) {
 	environ := make(map[string]string, len(settings))
 	for _, s := range settings {
 		v := getenv(s.Name)
-		if !s.Secret {
+		if !s.Verbatim {
 			v = strings.TrimSpace(v)
 		}
 		if v != "" {

@@ -28,17 +28,17 @@ type ConsoleConfig struct {
 	SMTPHost     string `env:"HERALD_SMTP_HOST" example:"smtp.example.com" desc:"SMTP server for system emails (verification, password reset, invitations); unset: the emails are written to the log"`
 	SMTPPort     int    `env:"HERALD_SMTP_PORT" envDefault:"587" min:"1" max:"65535" example:"1025" desc:"its port (Mailpit of docker compose: 1025)"`
 	SMTPUsername string `env:"HERALD_SMTP_USERNAME" example:"herald" desc:"SMTP user name (authentication only when it is set)"`
-	SMTPPassword string `env:"HERALD_SMTP_PASSWORD" secret:"true" example:"smtp-password" desc:"SMTP password"`
+	SMTPPassword string `env:"HERALD_SMTP_PASSWORD" secret:"true" verbatim:"true" example:"smtp-password" desc:"SMTP password"`
 	SMTPFrom     string `env:"HERALD_SMTP_FROM" envDefault:"Herald <no-reply@localhost>" example:"Herald <no-reply@example.com>" desc:"sender of system emails"`
 	SMTPTLS      string `env:"HERALD_SMTP_TLS" envDefault:"opportunistic" oneof:"opportunistic starttls tls none" example:"tls" desc:"opportunistic (STARTTLS when offered), starttls (required), tls (implicit) or none"`
 	// CaptchaSecret turns the sign-up captcha on; CaptchaVerifyURL is the siteverify endpoint.
-	CaptchaSecret    string `env:"HERALD_CAPTCHA_SECRET" secret:"true" example:"0x-captcha-secret" desc:"turns the sign-up captcha on (hCaptcha, Turnstile or reCAPTCHA secret)"`
+	CaptchaSecret    string `env:"HERALD_CAPTCHA_SECRET" secret:"true" verbatim:"true" example:"0x-captcha-secret" desc:"turns the sign-up captcha on (hCaptcha, Turnstile or reCAPTCHA secret)"`
 	CaptchaVerifyURL string `env:"HERALD_CAPTCHA_VERIFY_URL" envDefault:"https://api.hcaptcha.com/siteverify" format:"url" example:"https://challenges.cloudflare.com/turnstile/v0/siteverify" desc:"the captcha provider's siteverify endpoint"`
 	// CodeHost* configure OAuth2 sign-in with a GitHub-compatible code host; off while the
 	// client id is empty.
 	CodeHostName         string `env:"HERALD_CODEHOST_NAME" envDefault:"github" example:"gitea" desc:"label of linked identities"`
 	CodeHostClientID     string `env:"HERALD_CODEHOST_CLIENT_ID" example:"Iv1.0123456789" desc:"OAuth app of a GitHub-compatible code host; turns /v1/ee/auth/codehost on (needs HERALD_CODEHOST_CLIENT_SECRET)"`
-	CodeHostClientSecret string `env:"HERALD_CODEHOST_CLIENT_SECRET" secret:"true" example:"codehost-secret" desc:"the OAuth app's client secret"`
+	CodeHostClientSecret string `env:"HERALD_CODEHOST_CLIENT_SECRET" secret:"true" verbatim:"true" example:"codehost-secret" desc:"the OAuth app's client secret"`
 	CodeHostAuthURL      string `env:"HERALD_CODEHOST_AUTH_URL" envDefault:"https://github.com/login/oauth/authorize" format:"url" example:"https://git.example.com/login/oauth/authorize" desc:"the code host's authorization endpoint"`
 	CodeHostTokenURL     string `env:"HERALD_CODEHOST_TOKEN_URL" envDefault:"https://github.com/login/oauth/access_token" format:"url" example:"https://git.example.com/login/oauth/access_token" desc:"the code host's token endpoint"`
 	CodeHostAPIURL       string `env:"HERALD_CODEHOST_API_URL" envDefault:"https://api.github.com" format:"url" example:"https://git.example.com/api/v1" desc:"serves GET /user and GET /user/emails"`
@@ -51,7 +51,7 @@ type ConsoleConfig struct {
 	FilesS3Region    string `env:"HERALD_FILES_S3_REGION" example:"eu-west-1" desc:"the bucket's region"`
 	FilesS3Bucket    string `env:"HERALD_FILES_S3_BUCKET" example:"herald-files" desc:"store files in this S3-compatible bucket instead of HERALD_FILES_DIR (needs HERALD_FILES_S3_ENDPOINT)"`
 	FilesS3AccessKey string `env:"HERALD_FILES_S3_ACCESS_KEY" example:"AKIAEXAMPLE" desc:"the bucket's access key"`
-	FilesS3SecretKey string `env:"HERALD_FILES_S3_SECRET_KEY" secret:"true" example:"s3-secret" desc:"the bucket's secret key"`
+	FilesS3SecretKey string `env:"HERALD_FILES_S3_SECRET_KEY" secret:"true" verbatim:"true" example:"s3-secret" desc:"the bucket's secret key"`
 	FilesS3Prefix    string `env:"HERALD_FILES_S3_PREFIX" example:"herald/" desc:"prefix of every object key"`
 	FilesS3Insecure  bool   `env:"HERALD_FILES_S3_INSECURE" envDefault:"false" example:"true" desc:"plain HTTP (a local MinIO)"`
 	FilesS3PathStyle bool   `env:"HERALD_FILES_S3_PATH_STYLE" envDefault:"false" example:"true" desc:"bucket in the path instead of the host name (MinIO and most self-hosted stores)"`

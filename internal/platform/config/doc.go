@@ -26,7 +26,7 @@ func Resolve(getenv func(string) string) []Current {
 	out := make([]Current, 0, len(settings))
 	for _, s := range settings {
 		raw := getenv(s.Name)
-		if !s.Secret {
+		if !s.Verbatim {
 			raw = strings.TrimSpace(raw)
 		}
 		c := Current{Setting: s, Value: raw, Set: raw != ""}

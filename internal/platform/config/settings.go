@@ -21,6 +21,8 @@ import (
 //	example    a valid value other than the default (docs, and the test that reads every variable)
 //	dflt       how the default reads in the docs when it is computed rather than a fixed value
 //	secret     "true": the value is never shown; "url": the password of the URL is masked
+//	verbatim   "true": the value is taken as is, blanks around it included (keys whose every
+//	           byte counts, such as HERALD_SECRET_KEY); other values are trimmed
 //	min, max   bounds of a number, duration or size, written as the setting itself is
 //	oneof      the allowed words, space separated
 //	format     "url": an absolute http(s) URL
@@ -44,6 +46,8 @@ type Setting struct {
 	Example string
 	// Secret settings are never shown; MaskURL settings show their URL without its password.
 	Secret, MaskURL bool
+	// Verbatim settings are read as they are; the others are trimmed of blanks.
+	Verbatim bool
 
 	field reflect.StructField
 	index []int
@@ -79,7 +83,7 @@ func collect(t reflect.Type, index []int) []Setting {
 		s := Setting{
 			Name: name, Default: f.Tag.Get(tagDefault), Description: f.Tag.Get("desc"),
 			Example: f.Tag.Get("example"), Secret: f.Tag.Get("secret") == "true", MaskURL: f.Tag.Get("secret") == "url",
-			field: f, index: idx,
+			Verbatim: f.Tag.Get("verbatim") == "true", field: f, index: idx,
 		}
 		s.DefaultDoc = s.Default
 		if d := f.Tag.Get("dflt"); d != "" {
@@ -301,6 +305,9 @@ func (s *Setting) check(v reflect.Value, raw string, p *[]string) {
 	tag := s.field.Tag
 	if n, ok := number(v); ok {
 		lo, hi := tag.Get("min"), tag.Get("max")
+		if lo == "" && s.field.Type == reflect.TypeOf(time.Duration(0)) {
+			lo = "0s" // no duration is negative
+		}
 		if lo != "" {
 			if b, err := parseBound(s.field.Type, lo); err == nil && n < b {
 				s.bad(p, raw)

@@ -232,3 +232,15 @@ func TestConfigurationDocIsFresh(t *testing.T) {
 		}
 	}
 }
+
+// Values are trimmed, except keys whose every byte counts; no duration may be negative.
+func TestTrimmingAndNegativeDurations(t *testing.T) {
+	c, err := Load(env(map[string]string{"HERALD_SECRET_KEY": " key with blanks ", "HERALD_STRIPE_SECRET_KEY": " sk_x\n", "HERALD_TASK_QUEUE": "  q  "}))
+	if err != nil || c.SecretKey != " key with blanks " || c.Ops.StripeSecretKey != "sk_x" || c.TaskQueue != "q" {
+		t.Errorf("%q %q %q %v", c.SecretKey, c.Ops.StripeSecretKey, c.TaskQueue, err)
+	}
+	_, err = Load(env(map[string]string{"HERALD_RELAY_PACK_WINDOW": "-1s", "HERALD_REQUEST_TIMEOUT": "0s"}))
+	if err == nil || !strings.Contains(err.Error(), `HERALD_RELAY_PACK_WINDOW must be a duration such as 500ms or 2s, got "-1s"`) || strings.Contains(err.Error(), "HERALD_REQUEST_TIMEOUT") {
+		t.Errorf("err = %v", err)
+	}
+}
