@@ -10,12 +10,10 @@ package config
 import (
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"time"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/internal/platform/netguard"
 )
 
 // Config is the whole configuration of one Herald process. Each setting is a field tagged
@@ -124,19 +122,6 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("configuration: %w", err)
 	}
 	return c, nil
-}
-
-// checkPrivateHost accepts an entry of HERALD_PRIVATE_HOSTS.
-func checkPrivateHost(s string) error { return netguard.CheckEntry(s) }
-
-// checkAddr accepts an IP address or a CIDR range.
-func checkAddr(s string) (string, error) {
-	if net.ParseIP(s) == nil {
-		if _, _, err := net.ParseCIDR(s); err != nil {
-			return "", err
-		}
-	}
-	return s, nil
 }
 
 // Summary describes the configuration in one line with secrets masked, for the startup log.

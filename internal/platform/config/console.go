@@ -1,9 +1,7 @@
 package config
 
 import (
-	"errors"
 	"net/url"
-	"strings"
 	"time"
 
 	herald "github.com/heraldhq/herald"
@@ -77,14 +75,4 @@ func (cc *ConsoleConfig) finish(p *herald.Problems) {
 	if cc.CodeHostClientID != "" && cc.CodeHostClientSecret == "" {
 		p.Addf("HERALD_CODEHOST_CLIENT_SECRET must be set with HERALD_CODEHOST_CLIENT_ID")
 	}
-}
-
-// checkOrigin accepts a web origin, dropping a trailing slash.
-func checkOrigin(o string) (string, error) {
-	o = strings.TrimRight(o, "/")
-	u, err := url.Parse(o)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
-		return "", errors.New("not an origin")
-	}
-	return o, nil
 }

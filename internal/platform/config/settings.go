@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	envlib "github.com/caarlos0/env/v11"
+
+	"github.com/heraldhq/herald/internal/platform/netguard"
 )
 
 // The struct tags of a setting. The library reads env and envDefault; the rest are Herald's:
@@ -386,4 +389,24 @@ func read(c *Config, environ map[string]string) []string {
 }
 
 // checkHost accepts an entry of HERALD_PRIVATE_HOSTS.
-func checkHost(s string) (string, error) { return s, checkPrivateHost(s) }
+func checkHost(s string) (string, error) { return s, netguard.CheckEntry(s) }
+
+// checkAddr accepts an IP address or a CIDR range.
+func checkAddr(s string) (string, error) {
+	if net.ParseIP(s) == nil {
+		if _, _, err := net.ParseCIDR(s); err != nil {
+			return "", err
+		}
+	}
+	return s, nil
+}
+
+// checkOrigin accepts a web origin, dropping a trailing slash.
+func checkOrigin(o string) (string, error) {
+	o = strings.TrimRight(o, "/")
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+		return "", errors.New("not an origin")
+	}
+	return o, nil
+}
