@@ -77,7 +77,7 @@ func short(s string) string {
 	return s
 }
 
-var settingName = regexp.MustCompile(`\bHERALD_[A-Z0-9_]+\b`)
+var settingName = regexp.MustCompile(`\$?\bHERALD_[A-Z0-9_]+\b`)
 
 // Markdown is docs/configuration.md: every setting with its default, description and an
 // example, generated from the struct tags (`herald config --markdown`, `make docs-config`).
@@ -97,12 +97,14 @@ func Markdown() string {
 		if s.DefaultDoc != s.Default {
 			def = settingName.ReplaceAllString(s.DefaultDoc, "`$0`")
 		}
+		// Prose: names of other settings read as code; < and * are not markup.
 		desc := settingName.ReplaceAllStringFunc(s.Description, func(n string) string {
 			if n == s.Name {
 				return n
 			}
 			return "`" + n + "`"
 		})
+		desc = strings.NewReplacer("<", "&lt;", "*", `\*`).Replace(desc)
 		if s.Secret {
 			desc += " (secret: never shown)"
 		}
