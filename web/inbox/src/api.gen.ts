@@ -189,8 +189,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Apply a JSON Patch to the caller's profile
-         * @description A failing test operation or a path that does not exist is a 400 and leaves the profile unchanged.
+         * Change the caller's profile: a JSON Patch (array) or a JSON Merge Patch (object)
+         * @description The body's shape picks the format, whatever the Content-Type: an array is an RFC 6902 JSON Patch (applied all or none: a failing test operation or a path that does not exist is a 400 and leaves the profile unchanged); an object is an RFC 7386 JSON Merge Patch, as the SDKs send it (its keys replace the profile's, null removes a key, nested objects merge, arrays replace). Any other body is a 400. The result must be a valid profile (no key identifier, at most 64 KiB). A user who does not exist yet is created.
          */
         patch: operations["patchProfile"];
         trace?: never;
@@ -760,6 +760,17 @@ export interface components {
             from?: string;
             value?: unknown;
         }[];
+        /**
+         * @description RFC 7386 JSON Merge Patch of the profile: each key replaces the profile's, null removes it, an object merges into the profile's object
+         * @example {
+         *       "firstName": "Ada",
+         *       "plan": "pro",
+         *       "nickname": null
+         *     }
+         */
+        ProfileMergePatch: {
+            [key: string]: unknown;
+        };
         Preference: {
             category: components["schemas"]["Category"];
             channelPreferences: {
@@ -882,7 +893,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description a short-lived token and the realtime endpoint (DESIGN.md §5); built by the realtime issue */
+        /** @description a short-lived token and the realtime endpoint (docs/decisions.md#realtime); built by the realtime issue */
         RealtimeToken: {
             [key: string]: unknown;
         };
@@ -1095,6 +1106,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
+            /** @description the send names a workflow that does not exist in the app or has no published version ("notification.workflow: workflow \"x\" does not exist in this app"), or the Idempotency-Key was used with another body; nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     markAllNotificationsAsSeen: {
@@ -1432,8 +1452,9 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/json": components["schemas"]["JsonPatch"] | components["schemas"]["ProfileMergePatch"];
                 "application/json-patch+json": components["schemas"]["JsonPatch"];
-                "application/json": components["schemas"]["JsonPatch"];
+                "application/merge-patch+json": components["schemas"]["ProfileMergePatch"];
             };
         };
         responses: {
