@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -255,5 +256,24 @@ func TestDeliverBatchSendsASmallSliceItself(t *testing.T) {
 	}
 	if n := count(t, d, `SELECT count(*) FROM notifications WHERE request_id = $1`, req); n != 3 {
 		t.Errorf("%d inbox rows, want 3", n)
+	}
+}
+
+func TestSendMessagesRetriesWhatTheThrottleRefuses(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	rc := newReceiver(t)
+	webhookInstance(t, a, appID, "hook", rc.srv.URL)
+	a.Throttle = func(context.Context, int64) error { return errors.New("over the instance's rate") }
+	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["ok-1"]}}`)
+	_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})
+	res, err := a.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Retries) != 1 || !strings.Contains(res.Retries[0].Error, "over the instance's rate") || rc.count("ok-1") != 0 {
+		t.Fatalf("result %+v, %d calls; want a retry and no call", res, rc.count("ok-1"))
+	}
+	if l := logOf(t, d, jobs[0].LogID); l.Status != "queued" || !strings.Contains(l.Error, "over the instance's rate") {
+		t.Errorf("log %+v, want queued with the reason", l)
 	}
 }
