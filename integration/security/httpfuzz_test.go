@@ -86,7 +86,7 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 	sort.SliceStable(routes, func(i, j int) bool {
 		return !strings.Contains(routes[i].path, "signout") && strings.Contains(routes[j].path, "signout")
 	})
-	bodies := badBodies(e.Cfg.BodyLimit)
+	bodies := badBodies(int(e.Cfg.BodyLimit))
 	state := snap.take(t)
 	requests := 0
 	statuses := map[int]int{}
