@@ -91,8 +91,9 @@ var contractOptions = &openapi3filter.Options{
 // document does not have is not its business (the route-list tests are) and passes.
 // The request is checked only when the answer is 2xx: tests send broken requests on
 // purpose to see the 4xx, but a 2xx to a request the document calls invalid is drift.
-// The answer is checked against the entry of its status; a 2xx must be listed by its own
-// code (the `default` entry, the error envelope, does not cover success).
+// The answer is checked against the entry of its status, which must exist: the documents
+// declare no `default`, so an undocumented 404 is drift as much as an undocumented 201
+// (and a 2xx must be listed by its own code, never by a range or a `default`).
 func (c *Contract) Check(req *http.Request, reqBody []byte, res *Response) error {
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
