@@ -1115,6 +1115,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the app's send rate (HERALD_SEND_RATE_LIMIT) or its client's monthly quota is used up; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     markAllNotificationsAsSeen: {
@@ -1189,6 +1200,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -1394,6 +1406,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     getProfile: {
@@ -1441,6 +1454,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     patchProfile: {
@@ -1469,6 +1483,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     getPreferences: {
@@ -1516,6 +1531,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listCategories: {
@@ -1564,6 +1580,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteCategory: {
@@ -1615,6 +1632,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     putUser: {
@@ -1644,6 +1662,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteUser: {
@@ -1695,6 +1714,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     requestRealtimeToken: {
@@ -1715,6 +1735,7 @@ export interface operations {
                     "application/json": components["schemas"]["RealtimeToken"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -1766,6 +1787,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listTopics: {
@@ -1814,6 +1836,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteTopic: {
@@ -1868,6 +1891,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     attachTopicUsers: {
@@ -1897,6 +1921,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     detachTopicUsers: {
@@ -1926,6 +1951,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     updateTopicSubscription: {
@@ -1957,6 +1983,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listUserSubscriptions: {
@@ -2053,6 +2080,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listWorkflowSchedules: {
@@ -2101,6 +2129,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteWorkflowSchedule: {
