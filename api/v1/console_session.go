@@ -69,14 +69,16 @@ func consoleCSRF(c *fiber.Ctx) error {
 	return nil
 }
 
-// consoleRefresh trades the refresh cookie for a new access token (and a rotated cookie).
+// consoleRefresh trades the refresh cookie for a new access token (and a rotated cookie);
+// without a cookie it answers 204 and no body.
 func (h *Console) consoleRefresh(c *fiber.Ctx) error {
 	if err := consoleCSRF(c); err != nil {
 		return err
 	}
 	tok := c.Cookies(RefreshCookie)
 	if tok == "" {
-		return herald.Errorf(herald.EUNAUTHORIZED, "no console session: sign in")
+		// No session to resume: not an error (the console asks on every page load).
+		return c.SendStatus(fiber.StatusNoContent)
 	}
 	s, err := h.Console.Refresh(c.UserContext(), strings.Clone(tok))
 	if err != nil {
