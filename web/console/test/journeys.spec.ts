@@ -131,8 +131,8 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
   await expect(page.getByRole("heading", { name: "Send your first notification" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Team: Nia's team" })).toBeVisible();
   const curl = (await page.getByLabel("curl command", { exact: true }).textContent()) ?? "";
-  const key = curl.match(/X-SERVICE-API-KEY: (\S+)'/)?.[1];
-  const secret = curl.match(/X-SERVICE-API-SECRET: (\S+)'/)?.[1];
+  const key = curl.match(/X-SERVICE-API-KEY: (\S+)"/)?.[1];
+  const secret = curl.match(/X-SERVICE-API-SECRET: (\S+)"/)?.[1];
   expect(key).toBeTruthy();
   expect(secret && !secret.startsWith("$")).toBeTruthy();
   await expect(page.getByRole("heading", { name: "Waiting for your first notification…" })).toBeVisible();
@@ -162,7 +162,7 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
   await expect(page.getByRole("alert").filter({ hasText: "allowedOrigins" })).toBeVisible();
   await page.getByLabel("Allowed origins").fill("https://app.example.com, http://localhost:3000");
   await page.getByRole("button", { name: "Save origins" }).click();
-  await expect(page.getByText("Allowed origins saved")).toBeVisible();
+  await expect(page.getByText("Allowed origins saved").first()).toBeVisible();
   await shoot(page, "settings");
 
   // The session survives a reload (refresh cookie); the access token was only in memory.
@@ -204,7 +204,7 @@ test("a viewer sees the key but not the secret", async ({ page }) => {
   await expect(page.getByLabel("Allowed origins")).toBeDisabled();
   await page.getByRole("link", { name: "Get started" }).click();
   await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
-  await expect(page.getByLabel("curl command", { exact: true })).toContainText("X-SERVICE-API-SECRET: $HERALD_API_SECRET");
+  await expect(page.getByLabel("curl command", { exact: true })).toContainText('-H "X-SERVICE-API-SECRET: $HERALD_API_SECRET"');
   await shoot(page, "viewer-get-started");
 });
 

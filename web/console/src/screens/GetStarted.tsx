@@ -14,12 +14,14 @@ export function snippets(origin: string, apiKey: string, secret: string) {
     notification: { title: "Welcome to Herald", message: "Your first notification" },
     sendTo: { recipients: ["first-user"] },
   };
+  // Double quotes: a placeholder such as $HERALD_API_SECRET expands in the shell.
+  const json = JSON.stringify(body, null, 2).replace(/'/g, "'\\''");
   const curl = [
     `curl -X POST ${origin}/v3/notifications \\`,
-    `  -H 'Content-Type: application/json' \\`,
-    `  -H 'X-SERVICE-API-KEY: ${apiKey}' \\`,
-    `  -H 'X-SERVICE-API-SECRET: ${secret}' \\`,
-    `  -d '${JSON.stringify(body)}'`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -H "X-SERVICE-API-KEY: ${apiKey}" \\`,
+    `  -H "X-SERVICE-API-SECRET: ${secret}" \\`,
+    `  -d '${json}'`,
   ].join("\n");
   const node = [
     `// Node 18+ (fetch is built in)`,
@@ -30,7 +32,7 @@ export function snippets(origin: string, apiKey: string, secret: string) {
     `    "X-SERVICE-API-KEY": "${apiKey}",`,
     `    "X-SERVICE-API-SECRET": ${secret.startsWith("$") ? "process.env.HERALD_API_SECRET" : `"${secret}"`},`,
     `  },`,
-    `  body: JSON.stringify(${JSON.stringify(body)}),`,
+    `  body: JSON.stringify(${JSON.stringify(body, null, 2).replace(/\n/g, "\n  ")}),`,
     `});`,
     `console.log(res.status, await res.json()); // 202 { requestId: "…" }`,
   ].join("\n");

@@ -118,11 +118,11 @@ export default function Team() {
   );
 }
 
-function RoleSelect({ label, value, onChange }: { label: string; value: Role; onChange: (r: Role) => void }) {
+function RoleSelect({ label, value, onChange, visible }: { label: string; value: Role; onChange: (r: Role) => void; visible?: boolean }) {
   const id = useId();
   return (
     <>
-      <Label.Root htmlFor={id} className="sr-only">
+      <Label.Root htmlFor={id} className={visible ? undefined : "sr-only"}>
         {label}
       </Label.Root>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value as Role)}>
@@ -164,7 +164,7 @@ function Invite({ clientId }: { clientId: number }) {
       <FormError errors={[...(errs[""] ?? []), ...(errs.email ?? []), ...(errs.emails ?? [])]} />
       <Field label="Email addresses" name="emails" placeholder="ana@example.com, li@example.com" required />
       <div className="field">
-        <RoleSelect label="Role" value={role} onChange={setRole} />
+        <RoleSelect label="Role" value={role} onChange={setRole} visible />
       </div>
       <Button type="submit" busy={m.isPending}>
         Send invitations
