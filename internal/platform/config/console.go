@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -56,8 +57,8 @@ const MaxFileBytes = 15 << 20
 
 func consoleDefaults() ConsoleConfig {
 	return ConsoleConfig{
-		URL:                    "http://localhost:3000",
-		Origins:                []string{"http://localhost:3000"},
+		URL:                    "http://127.0.0.1:8080",
+		Origins:                []string{"http://127.0.0.1:8080"},
 		AccessTTL:              15 * time.Minute,
 		RefreshTTL:             30 * 24 * time.Hour,
 		SignInMaxFailures:      5,
@@ -102,6 +103,9 @@ func loadConsole(getenv func(string) string, c *Config, p *herald.Problems) {
 			*dst = d
 		}
 	}
+	// The console is served by Herald itself at /, so its URL defaults to the server's own
+	// address: HERALD_PUBLIC_URL, or the listen address.
+	cc.URL = defaultConsoleURL(c.PublicURL, c.HTTPAddr)
 	str("HERALD_CONSOLE_URL", &cc.URL)
 	dur("HERALD_CONSOLE_ACCESS_TTL", &cc.AccessTTL)
 	dur("HERALD_CONSOLE_REFRESH_TTL", &cc.RefreshTTL)
@@ -193,4 +197,20 @@ func parseDays(v string) (time.Duration, bool) {
 	}
 	d, err := time.ParseDuration(v)
 	return d, err == nil
+}
+
+// defaultConsoleURL is the server's own address: the public URL when set, else
+// http://<listen address> (a wildcard host becomes localhost).
+func defaultConsoleURL(publicURL, httpAddr string) string {
+	if publicURL != "" {
+		return strings.TrimRight(publicURL, "/")
+	}
+	host, port, err := net.SplitHostPort(httpAddr)
+	if err != nil {
+		return "http://localhost:8080"
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
