@@ -46,6 +46,9 @@ func TestConsoleInChromium(t *testing.T) {
 	code := con.Mail.Last(t, viewer.Email).Find(t, `/invitations/([A-Za-z0-9_-]+)`)
 	e.Must(e.Do("GET", "/v1/invitations/"+code+"/accept", nil, stacktest.Bearer(viewer.AccessToken)), 200, "accept")
 
+	// An account that the owner invites from the console (the journey accepts it).
+	invitee := con.User("invitee@example.com", consolePassword)
+
 	// An account with two-factor authentication.
 	tf := con.User("twofactor@example.com", consolePassword)
 	setup := e.Must(e.Do("GET", "/v1/ee/auth/2fa", nil, stacktest.Bearer(tf.AccessToken)), 200, "2fa setup").Map(t)
@@ -89,7 +92,7 @@ func TestConsoleInChromium(t *testing.T) {
 		"HERALD_URL="+e.BaseURL, "SIDE_URL="+side.URL, "HERALD_CHROMIUM="+chromium,
 		"CONSOLE_PASSWORD="+consolePassword, "CONSOLE_URL="+stacktest.ConsoleURL,
 		"VIEWER_EMAIL="+viewer.Email, fmt.Sprintf("VIEWER_APP_ID=%v", app["id"]),
-		"TWOFACTOR_EMAIL="+tf.Email,
+		"TWOFACTOR_EMAIL="+tf.Email, "OWNER_EMAIL="+owner.Email, "INVITEE_EMAIL="+invitee.Email,
 		"SCREENSHOTS="+os.Getenv("HERALD_CONSOLE_SCREENSHOTS"),
 	)
 	out, err := cmd.CombinedOutput()

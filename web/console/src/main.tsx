@@ -12,7 +12,7 @@ import "./styles.css";
 startTheme();
 
 // Screens load lazily: the first load carries the shell and the session only.
-const auth = (name: "SignIn" | "SignUp" | "Verify" | "ForgotPassword" | "ResetPassword" | "TwoFactor"): RouteObject["lazy"] =>
+const auth = (name: "SignIn" | "SignUp" | "Verify" | "ForgotPassword" | "ResetPassword" | "TwoFactor" | "Invitation"): RouteObject["lazy"] =>
   async () => ({ Component: (await import("./screens/auth"))[name] });
 const screen = (load: () => Promise<{ default: React.ComponentType }>): RouteObject["lazy"] => async () => ({
   Component: (await load()).default,
@@ -25,6 +25,7 @@ const routes: RouteObject[] = [
   { path: "/two-factor", lazy: auth("TwoFactor") },
   { path: "/forgot-password", lazy: auth("ForgotPassword") },
   { path: "/reset-password", lazy: auth("ResetPassword") },
+  { path: "/invitations/:code", lazy: auth("Invitation") },
   {
     element: <RequireSession />,
     children: [
@@ -39,6 +40,7 @@ const routes: RouteObject[] = [
           { path: "get-started", lazy: screen(() => import("./screens/GetStarted")) },
           { path: "settings", lazy: screen(() => import("./screens/Settings")) },
           { path: "team", lazy: screen(() => import("./screens/Team")) },
+          { path: "logs", lazy: screen(() => import("./screens/Logs")) },
         ],
       },
       { path: "*", element: <NotFound /> },

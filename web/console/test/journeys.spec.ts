@@ -150,6 +150,22 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
   await expect(page.getByRole("heading", { name: "First notification received" })).toBeVisible();
   await shoot(page, "get-started-done");
 
+  // Message logs: the send's in-app row, and an empty result for another channel.
+  await page.getByRole("link", { name: "Message logs" }).click();
+  await expect(page.getByRole("heading", { name: "Message logs" })).toBeVisible();
+  await expect
+    .poll(async () => {
+      await page.getByRole("button", { name: "Apply filters" }).click();
+      return page.getByRole("cell", { name: "first-user" }).count();
+    })
+    .toBeGreaterThan(0);
+  await expect(page.getByRole("row").filter({ hasText: "first-user" }).getByRole("cell", { name: "inApp" })).toBeVisible();
+  await shoot(page, "logs");
+  await page.getByLabel("Channel").selectOption("email");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page.getByText("No messages match")).toBeVisible();
+  await expect(page).toHaveURL(/channel=email/);
+
   // Settings: the key, the secret on demand, the widget's origins.
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
@@ -237,4 +253,33 @@ test("password reset from the emailed link", async ({ page }) => {
   await page.getByRole("button", { name: "Set password" }).click();
   await expect(page.getByRole("status")).toContainText("password is changed");
   await signIn(page, email, "a brand new password");
+});
+
+test("an invitation sent from the console is accepted from the email link", async ({ page }) => {
+  const invitee = process.env.INVITEE_EMAIL!;
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/team`);
+  await page.getByLabel("Email addresses").fill(invitee);
+  await page.getByLabel("Role", { exact: true }).selectOption("developer");
+  await page.getByRole("button", { name: "Send invitations" }).click();
+  await expect(page.getByRole("button", { name: `Revoke the invitation of ${invitee}` })).toBeVisible();
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to Herald" })).toBeVisible();
+
+  const { body } = await mail(page, invitee, "/invitations/");
+  const m = body.match(/https?:\/\/\S+\/invitations\/[A-Za-z0-9_-]+/);
+  expect(m).toBeTruthy();
+  await page.goto(new URL(m![0]).pathname);
+  await expect(page.getByRole("heading", { name: "Join Acme" })).toBeVisible();
+  await shoot(page, "invitation");
+  await page.getByRole("link", { name: "Sign in to accept" }).click();
+  await expect(page.getByLabel("Email")).toHaveValue(invitee);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(page.getByRole("heading", { name: "Send your first notification" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Team: Acme" })).toBeVisible();
+  // A developer: no secret.
+  await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
 });

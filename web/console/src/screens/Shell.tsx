@@ -121,6 +121,7 @@ export function AppLayout() {
       <nav className="sidenav" aria-label="App">
         <NavLink to="get-started">Get started</NavLink>
         <NavLink to="settings">Settings</NavLink>
+        <NavLink to="logs">Message logs</NavLink>
         <NavLink to="team">Team</NavLink>
       </nav>
       <main className="page">

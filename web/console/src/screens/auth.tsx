@@ -1,10 +1,10 @@
 // The account screens: sign up, verify, sign in, two-factor challenge, password reset.
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { api, data, fieldErrors } from "../api/client";
 import { useSession, type User } from "../auth/session";
-import { Button, Field, FormError, Loading } from "../ui/kit";
+import { Button, ErrorState, Field, FormError, Loading } from "../ui/kit";
 import { ThemeToggle } from "../ui/theme";
 
 function AuthPage({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
@@ -296,6 +296,70 @@ export function ResetPassword() {
             Set password
           </Button>
         </form>
+      )}
+    </AuthPage>
+  );
+}
+
+/** Invitation: /invitations/:code, the link of an invitation email. */
+export function Invitation() {
+  const { code = "" } = useParams();
+  const { state } = useSession();
+  const navigate = useNavigate();
+  const view = useQuery({
+    queryKey: ["invitation", code],
+    queryFn: () => data(api.GET("/v1/invitations/{code}", { params: { path: { code } } })),
+    retry: false,
+  });
+  const accept = useMutation({
+    mutationFn: () => data(api.GET("/v1/invitations/{code}/accept", { params: { path: { code } } })),
+    onSuccess: (inv) => navigate(`/clients/${inv.clientId}`, { replace: true }),
+  });
+  if (view.isPending || state.status === "loading") {
+    return (
+      <AuthPage title="Invitation">
+        <Loading label="Loading the invitation" />
+      </AuthPage>
+    );
+  }
+  if (view.isError) {
+    return (
+      <AuthPage title="Invitation">
+        <ErrorState error={view.error} />
+        <Link to="/">Go to the console</Link>
+      </AuthPage>
+    );
+  }
+  const inv = view.data;
+  const here = `/invitations/${encodeURIComponent(code)}`;
+  return (
+    <AuthPage title={`Join ${inv.clientName ?? "the team"}`}>
+      <p>
+        <strong>{inv.email}</strong> is invited to join <strong>{inv.clientName}</strong> on Herald as <strong>{inv.role}</strong>.
+      </p>
+      {inv.status !== "open" ? (
+        <p role="status">This invitation was {inv.status === "accepted" ? "already accepted" : "not accepted in time and has expired"}.</p>
+      ) : state.status === "signedIn" ? (
+        <>
+          {state.user.email?.toLowerCase() !== inv.email?.toLowerCase() && (
+            <p className="notice" role="note">
+              You are signed in as {state.user.email}; the invitation is for {inv.email}.
+            </p>
+          )}
+          <FormError errors={accept.error ? fieldErrors(accept.error, [])[""] : undefined} />
+          <Button busy={accept.isPending} onClick={() => accept.mutate()}>
+            Accept invitation
+          </Button>
+        </>
+      ) : (
+        <div className="row">
+          <Link className="btn btn-primary" to={`/signin?next=${encodeURIComponent(here)}&email=${encodeURIComponent(inv.email ?? "")}`}>
+            Sign in to accept
+          </Link>
+          <Link className="btn btn-secondary" to="/signup">
+            Create an account
+          </Link>
+        </div>
       )}
     </AuthPage>
   );
