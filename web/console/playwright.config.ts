@@ -4,7 +4,7 @@
 import { defineConfig } from "@playwright/test";
 
 export default defineConfig({
-  testDir: "test",
+  testDir: "test/browser",
   timeout: 90_000,
   expect: { timeout: 15_000 },
   workers: 1,

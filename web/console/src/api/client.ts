@@ -8,6 +8,8 @@ import createClient from "openapi-fetch";
 import type { paths } from "./schema.gen";
 
 export type { components, paths } from "./schema.gen";
+export { ApiError, fieldErrors } from "./errors";
+import { ApiError } from "./errors";
 
 let accessToken: string | null = null;
 let onSessionEnded: (() => void) | null = null;
@@ -20,16 +22,6 @@ export function setAccessToken(tok: string | null) {
 /** whenSessionEnds registers what to do when a refresh fails (back to sign-in). */
 export function whenSessionEnds(fn: () => void) {
   onSessionEnded = fn;
-}
-
-/** ApiError is an error answer of the API: its status and its messages. */
-export class ApiError extends Error {
-  constructor(
-    public status: number,
-    public messages: string[],
-  ) {
-    super(messages.join("; ") || `request failed (${status})`);
-  }
 }
 
 type RefreshAnswer = { accessToken?: string; user?: unknown } | null;
@@ -97,17 +89,3 @@ export async function data<T>(p: Promise<{ data?: T; error?: unknown; response: 
   return data as T;
 }
 
-/**
- * fieldErrors files each message under the field it names (its first word, as the API
- * writes "email must be an email address"); the rest go under "".
- */
-export function fieldErrors(err: unknown, fields: string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  const messages = err instanceof ApiError ? err.messages : err instanceof Error ? [err.message] : [];
-  if (err instanceof ApiError && messages.length === 0) messages.push(err.message);
-  for (const m of messages) {
-    const f = fields.find((f) => m === f || m.startsWith(f + " ") || m.startsWith(f + ":") || m.startsWith(f + "["));
-    (out[f ?? ""] ??= []).push(m);
-  }
-  return out;
-}
