@@ -49,6 +49,9 @@ func TestConsoleInChromium(t *testing.T) {
 	// An account that the owner invites from the console (the journey accepts it).
 	invitee := con.User("invitee@example.com", consolePassword)
 
+	// An account that sets up two-factor authentication in the console.
+	settingUp := con.User("settingup@example.com", consolePassword)
+
 	// An account with two-factor authentication.
 	tf := con.User("twofactor@example.com", consolePassword)
 	setup := e.Must(e.Do("GET", "/v1/ee/auth/2fa", nil, stacktest.Bearer(tf.AccessToken)), 200, "2fa setup").Map(t)
@@ -71,8 +74,13 @@ func TestConsoleInChromium(t *testing.T) {
 		_ = json.NewEncoder(w).Encode(map[string]string{"subject": last.Subject(), "body": last.Body()})
 	})
 	mux.HandleFunc("/totp", func(w http.ResponseWriter, r *http.Request) {
-		// The next time step's code: the enabling code's step is used up.
-		c, err := totp.GenerateCode(secret, time.Now().Add(30*time.Second))
+		// For the 2FA account: the next time step's code (the enabling code's step is used
+		// up). With ?secret=: the current code of a secret the browser set up.
+		at, key := time.Now().Add(30*time.Second), secret
+		if s := r.URL.Query().Get("secret"); s != "" {
+			at, key = time.Now(), s
+		}
+		c, err := totp.GenerateCode(key, at)
 		if err != nil {
 			http.Error(w, err.Error(), 500)
 			return
@@ -92,7 +100,7 @@ func TestConsoleInChromium(t *testing.T) {
 		"HERALD_URL="+e.BaseURL, "SIDE_URL="+side.URL, "HERALD_CHROMIUM="+chromium,
 		"CONSOLE_PASSWORD="+consolePassword, "CONSOLE_URL="+stacktest.ConsoleURL,
 		"VIEWER_EMAIL="+viewer.Email, fmt.Sprintf("VIEWER_APP_ID=%v", app["id"]),
-		"TWOFACTOR_EMAIL="+tf.Email, "OWNER_EMAIL="+owner.Email, "INVITEE_EMAIL="+invitee.Email,
+		"TWOFACTOR_EMAIL="+tf.Email, "OWNER_EMAIL="+owner.Email, "INVITEE_EMAIL="+invitee.Email, "SETUP_EMAIL="+settingUp.Email,
 		"SCREENSHOTS="+os.Getenv("HERALD_CONSOLE_SCREENSHOTS"),
 	)
 	out, err := cmd.CombinedOutput()

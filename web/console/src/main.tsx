@@ -31,6 +31,7 @@ const routes: RouteObject[] = [
     children: [
       { path: "/", lazy: screen(() => import("./screens/Home")) },
       { path: "/onboarding", lazy: screen(() => import("./screens/Onboarding")) },
+      { path: "/account", lazy: screen(() => import("./screens/Account")) },
       { path: "/clients/:clientId", element: <ClientHome /> },
       {
         path: "/apps/:appId",

@@ -83,6 +83,9 @@ function Header() {
           </Menu.Trigger>
           <Menu.Portal>
             <Menu.Content className="menu" align="end" sideOffset={4}>
+              <Menu.Item className="menu-item" onSelect={() => navigate("/account")}>
+                Account and security
+              </Menu.Item>
               <Menu.Item
                 className="menu-item"
                 onSelect={async () => {

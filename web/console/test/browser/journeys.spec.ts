@@ -283,3 +283,33 @@ test("an invitation sent from the console is accepted from the email link", asyn
   // A developer: no secret.
   await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
 });
+
+test("two-factor set-up with the QR code, recovery codes, and a sign-in with one", async ({ page }) => {
+  const email = process.env.SETUP_EMAIL!;
+  await signIn(page, email);
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("menuitem", { name: "Account and security" }).click();
+  await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  await expect(page.getByRole("img", { name: "QR code of your two-factor secret" })).toBeVisible();
+  const key = (await page.getByLabel("Two-factor key", { exact: true }).textContent())!.trim();
+  await shoot(page, "two-factor-setup");
+  const code = await (await page.request.get(`${side}/totp?secret=${encodeURIComponent(key)}`)).text();
+  await page.getByLabel("Code from the app").fill(code);
+  await page.getByRole("button", { name: "Turn on" }).click();
+  const list = page.getByRole("list", { name: "Recovery codes" });
+  await expect(list.getByRole("listitem").first()).toBeVisible();
+  const recovery = (await list.getByRole("listitem").first().textContent())!.trim();
+  await shoot(page, "recovery-codes");
+  await page.getByRole("button", { name: "I saved them" }).click();
+  await expect(page.getByRole("button", { name: "Turn off two-factor authentication" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await signIn(page, email, password, false);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  await page.getByRole("button", { name: "Use a recovery code instead" }).click();
+  await page.getByLabel("Recovery code").fill(recovery);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("button", { name: "Account" })).toBeVisible();
+});
