@@ -6,6 +6,7 @@ import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors } from "../api/client";
 import { Button, CopyButton, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
+import { SecureMode } from "./SecureMode";
 
 export default function Settings() {
   const app = useOutletContext<App>();
@@ -21,6 +22,7 @@ export default function Settings() {
       <h1>Settings</h1>
       <Credentials app={app} mayReveal={atLeast(role, "admin")} />
       <Origins app={app} mayEdit={atLeast(role, "admin")} />
+      <SecureMode app={app} role={role} />
     </>
   );
 }

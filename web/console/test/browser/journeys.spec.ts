@@ -43,7 +43,7 @@ async function shoot(page: Page, name: string) {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator("html")).toHaveAttribute("data-theme", scheme);
-    await page.screenshot({ path: `${shots}/${name}-${scheme}.png` });
+    await page.screenshot({ path: `${shots}/${name}-${scheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
@@ -179,6 +179,27 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
   await page.getByLabel("Allowed origins").fill("https://app.example.com, http://localhost:3000");
   await page.getByRole("button", { name: "Save origins" }).click();
   await expect(page.getByText("Allowed origins saved").first()).toBeVisible();
+
+  // Secure mode: turning it on needs a signing key; the private key is shown once.
+  await expect(page.getByText("Secure mode is off. No signing key yet.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Turn secure mode on" })).toBeDisabled();
+  await page.getByRole("button", { name: "Generate a signing key" }).click();
+  await expect(page.getByLabel("Private key", { exact: true })).toContainText("PRIVATE KEY");
+  await shoot(page, "secure-mode-key");
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByLabel("Private key", { exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: "Turn secure mode on" }).click();
+  await expect(page.getByText("Secure mode is on. A signing key is set.")).toBeVisible();
+  await page.getByLabel("User for a test token").fill("first-user");
+  await page.getByRole("button", { name: "Create test token" }).click();
+  await expect(page.getByLabel("Test token", { exact: true })).toHaveText(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  // Replacing the key asks first.
+  await page.getByRole("button", { name: "Generate a new signing key" }).click();
+  await expect(page.getByRole("dialog", { name: "Replace the signing key?" })).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("button", { name: "Turn secure mode off" }).click();
+  await expect(page.getByText("Secure mode is off. A signing key is set.")).toBeVisible();
   await shoot(page, "settings");
 
   // The session survives a reload (refresh cookie); the access token was only in memory.
