@@ -116,7 +116,7 @@ function Origins({ app, mayEdit }: { app: App; mayEdit: boolean }) {
           value={text}
           onChange={(e) => setText(e.target.value)}
           disabled={!mayEdit}
-          placeholder="https://app.example.com, http://localhost:3000"
+          placeholder={mayEdit ? "https://app.example.com, http://localhost:3000" : "none"}
           hint="Separate origins with commas. An empty list allows none; * allows any."
           errors={errs.allowedOrigins}
         />

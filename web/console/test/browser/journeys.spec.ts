@@ -232,6 +232,8 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
 });
 
 test("a viewer sees the key but not the secret", async ({ page }) => {
+  // At the narrowest supported width.
+  await page.setViewportSize({ width: 1024, height: 700 });
   await signIn(page, process.env.VIEWER_EMAIL!);
   await page.goto(`/apps/${process.env.VIEWER_APP_ID}/settings`);
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
@@ -239,6 +241,7 @@ test("a viewer sees the key but not the secret", async ({ page }) => {
   await expect(page.getByText("Only admins and owners of the team can see the secret.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Reveal secret" })).toHaveCount(0);
   await expect(page.getByLabel("Allowed origins")).toBeDisabled();
+  await shoot(page, "viewer-settings-1024");
   await page.getByRole("link", { name: "Get started" }).click();
   await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
   await expect(page.getByLabel("curl command", { exact: true })).toContainText('-H "X-SERVICE-API-SECRET: $HERALD_API_SECRET"');
