@@ -41,6 +41,10 @@ temporal: $(BIN)/temporal ## build the pinned Temporal CLI into bin/temporal (ca
 $(BIN)/sqlc:
 	GOBIN=$(BIN) $(GO) install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
 
+.PHONY: docs-config
+docs-config: ## regenerate docs/configuration.md from the struct tags of internal/platform/config
+	$(GO) run ./cmd/herald config --markdown > docs/configuration.md.tmp && mv docs/configuration.md.tmp docs/configuration.md
+
 .PHONY: dev
 dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (and Postgres when none answers)
 	$(BIN)/herald dev

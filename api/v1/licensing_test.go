@@ -12,6 +12,7 @@ import (
 
 	"github.com/heraldhq/herald/internal/ops/license"
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
@@ -101,7 +102,7 @@ func TestLicensingWebhookAppliesSignedLicenses(t *testing.T) {
 	}
 
 	// A replay, or an older license, changes nothing; a bare token body works too.
-	if res := e.Do("POST", "/v1/webhook/licensing-server", tok, nil); res.Status != 200 || string(res.Body) != `"unchanged"` {
+	if res := e.Do("POST", "/v1/webhook/licensing-server", tok, stacktest.Headers{"Content-Type": "text/plain"}); res.Status != 200 || string(res.Body) != `"unchanged"` {
 		t.Errorf("replay: %d %s", res.Status, res.Body)
 	}
 	older := signLicense(t, priv, a.client, "free", 1, now.Add(-time.Hour), now.Add(time.Hour))

@@ -1,6 +1,7 @@
 package v1_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"slices"
@@ -8,6 +9,10 @@ import (
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
+
+	v1 "github.com/heraldhq/herald/api/v1"
+	"github.com/heraldhq/herald/internal/console/audit"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 var fiberParam = regexp.MustCompile(`:([A-Za-z]+)`)
@@ -70,5 +75,31 @@ func TestOpenAPIListsEveryRoute(t *testing.T) {
 		if _, ok := full.Components.Schemas[m[1]]; !ok {
 			t.Errorf("schema %s is referenced but not defined", m[1])
 		}
+	}
+}
+
+// TestOpenAPIIsServedAsCommitted: GET /v1/openapi.json answers openapi.json byte for byte
+// (what openapi-typescript reads), and the values the document copies from the code still
+// match it.
+func TestOpenAPIIsServedAsCommitted(t *testing.T) {
+	e := newEnv(t)
+	res := must(t, e.Do("GET", "/v1/openapi.json", nil, nil), 200, "openapi")
+	if !bytes.Equal(res.Body, v1.Document) {
+		t.Errorf("served document differs from api/v1/openapi.json")
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("content type %q", ct)
+	}
+	cs, err := stacktest.Contracts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	action := cs[0].Doc.Components.Schemas["AuditLogEntry"].Value.Properties["action"].Value
+	var documented []string
+	for _, a := range action.Enum {
+		documented = append(documented, a.(string))
+	}
+	if !slices.Equal(documented, audit.Actions) {
+		t.Errorf("AuditLogEntry.action lists %v, the audit log writes %v", documented, audit.Actions)
 	}
 }

@@ -49,3 +49,23 @@ func runApps(ctx context.Context, cfg config.Config, log *slog.Logger, args []st
 	}
 	return json.NewEncoder(stdout).Encode(creds)
 }
+
+// runConfig prints every setting with its default and current value, secrets masked, and
+// fails listing every bad value; with --markdown it prints docs/configuration.md instead.
+func runConfig(args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("config", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	markdown := fs.Bool("markdown", false, "print docs/configuration.md")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return fmt.Errorf("%w: herald config [--markdown]", errUsage)
+	}
+	if *markdown {
+		_, err := io.WriteString(stdout, config.Markdown())
+		return err
+	}
+	if err := config.WriteTable(stdout, getenv); err != nil {
+		return err
+	}
+	_, err := config.Load(getenv)
+	return err
+}

@@ -28,9 +28,13 @@ Usage:
                               create an app and print its credentials as JSON
   herald devdb start|stop     start (printing its URL) or stop the private Postgres cluster
                               under HERALD_DATA_DIR/pg that dev and tests use when none answers
+  herald config [--markdown]   print every setting: default, current value (secrets masked),
+                              whether it is set, description; --markdown: the table of
+                              docs/configuration.md
   herald help                 this text
 
-Configuration comes from HERALD_* environment variables; see README.md.
+Configuration comes from HERALD_* environment variables; see herald config and
+docs/configuration.md.
 `
 
 // errUsage marks a command-line mistake (exit status 2).
@@ -55,6 +59,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("%w: a subcommand is required", errUsage)
+	}
+	if args[0] == "config" {
+		// Before Load: the settings are printed even when some are bad, then the problems.
+		return runConfig(args[1:], getenv, stdout)
 	}
 	cfg, err := config.Load(getenv)
 	if err != nil {

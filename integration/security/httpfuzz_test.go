@@ -77,13 +77,16 @@ func badBodies(limit int) []badBody {
 func TestHTTPFuzzEveryRoute(t *testing.T) {
 	w := newWorld(t)
 	e, a := w.e, w.a
+	// Fuzzing sends what no document describes (huge headers, bodies to routes that take
+	// none, any Content-Type): the answers are checked below, not against the documents.
+	e.OutOfContract = true
 	snap := newSnapshotter(t, e, w.stripe.rows)
 	routes := registeredRoutes(t, e)
 	// Signing out ends the session the other requests use: it goes last.
 	sort.SliceStable(routes, func(i, j int) bool {
 		return !strings.Contains(routes[i].path, "signout") && strings.Contains(routes[j].path, "signout")
 	})
-	bodies := badBodies(e.Cfg.BodyLimit)
+	bodies := badBodies(int(e.Cfg.BodyLimit))
 	state := snap.take(t)
 	requests := 0
 	statuses := map[int]int{}

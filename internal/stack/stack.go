@@ -192,7 +192,7 @@ func (s *Stack) HTTP() *fiber.App {
 		},
 	}}
 	opts := api.Options{
-		BodyLimit: s.Cfg.BodyLimit, Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
+		BodyLimit: int(s.Cfg.BodyLimit), Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
 		Mount: []func(fiber.Router){s.SocketIO.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsAddr == "" {

@@ -6,6 +6,7 @@ package flowdef
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 )
 
@@ -152,3 +153,11 @@ func (c Condition) StepRefs() []string {
 	}
 	return out
 }
+
+// ControlTypes lists the step types that are not deliveries (a copy).
+func ControlTypes() []string { return slices.Clone(controlTypes) }
+
+// FieldKinds maps every step field to the JSON type Parse requires of it when present
+// ("string", "number", "object" or "array"), whatever the step's type (a copy). The
+// published JSON Schema of definitions is checked against it.
+func FieldKinds() map[string]string { return maps.Clone(fieldKinds) }

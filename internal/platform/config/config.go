@@ -1,244 +1,123 @@
 // Package config reads Herald's typed configuration from HERALD_* environment variables,
 // with defaults in code so that a bare `herald dev` runs on a developer machine.
+//
+// Each setting is one field of Config (or of its ConsoleConfig and OperationsConfig), and
+// its struct tags are the only place naming the variable: github.com/caarlos0/env reads
+// the variable and its default, the parsers in settings.go read Herald's value types, and
+// `herald config` and docs/configuration.md are generated from the same tags (doc.go).
 package config
 
 import (
 	"fmt"
 	"log/slog"
-	"math"
-	"net"
-	"strconv"
 	"strings"
 	"time"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/internal/platform/netguard"
 )
 
-// Config is the whole configuration of one Herald process.
+// Config is the whole configuration of one Herald process. Each setting is a field tagged
+// with its variable, default and description (the tags are explained in settings.go);
+// `herald config` and docs/configuration.md are generated from them.
 type Config struct {
-	// HTTPAddr is where the API listens (HERALD_HTTP_ADDR).
-	HTTPAddr string
-	// DatabaseURL is the Postgres connection string (HERALD_DATABASE_URL).
-	DatabaseURL string
-	// TemporalAddress is the Temporal frontend host:port (HERALD_TEMPORAL_ADDRESS).
-	TemporalAddress string
-	// TemporalNamespace is the Temporal namespace (HERALD_TEMPORAL_NAMESPACE).
-	TemporalNamespace string
-	// TaskQueue is the Temporal task queue the worker polls (HERALD_TASK_QUEUE).
-	TaskQueue string
-	// SecretKey encrypts stored secrets (HERALD_SECRET_KEY). Never logged.
-	SecretKey string
-	// HeaderPrefix prefixes the credential headers (HERALD_HEADER_PREFIX), "X-SERVICE-" by default.
-	HeaderPrefix string
-	// LogLevel is debug, info, warn or error (HERALD_LOG_LEVEL).
-	LogLevel slog.Level
-	// LogFormat is text or json (HERALD_LOG_FORMAT).
-	LogFormat string
-	// SendRateLimit is how many sends per second each app may make through one API process
-	// (HERALD_SEND_RATE_LIMIT); 0 means no limit. N API processes allow N times as many.
-	SendRateLimit float64
-	// SendRateBurst is how many sends an app may make at once after a quiet period
-	// (HERALD_SEND_RATE_BURST); 0 means one second's worth of SendRateLimit.
-	SendRateBurst int
-	// BodyLimit is the largest request body accepted, in bytes (HERALD_BODY_LIMIT).
-	BodyLimit int
-	// DBMaxConns caps the Postgres pool (HERALD_DB_MAX_CONNS).
-	DBMaxConns int
-	// RelayPackSize is the most requests the outbox relay packs into one workflow run
-	// (HERALD_RELAY_PACK_SIZE). The default, 50, is the most request ids the run's search
-	// attribute HeraldRequestId can list under Temporal's default 2 KB value limit.
-	RelayPackSize int
-	// RelayPackWindow is how long the relay waits to gather requests into one run
-	// (HERALD_RELAY_PACK_WINDOW).
-	RelayPackWindow time.Duration
+	HTTPAddr string `env:"HERALD_HTTP_ADDR" envDefault:"127.0.0.1:8080" example:"0.0.0.0:8080" desc:"where the API listens"`
+	// DatabaseURL is the Postgres connection string; its password is masked when shown.
+	DatabaseURL       string `env:"HERALD_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/herald?sslmode=disable" secret:"url" example:"postgres://herald:pw@db:5432/herald" desc:"Postgres; migrate and dev create the database"`
+	TemporalAddress   string `env:"HERALD_TEMPORAL_ADDRESS" envDefault:"127.0.0.1:7233" example:"temporal:7233" desc:"Temporal frontend host:port"`
+	TemporalNamespace string `env:"HERALD_TEMPORAL_NAMESPACE" envDefault:"default" example:"herald" desc:"Temporal namespace"`
+	TaskQueue         string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
+	// SecretKey encrypts stored secrets. Never logged.
+	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"0123456789abcdef0123" desc:"encrypts stored secrets (API secrets, provider credentials, keys); at least 16 characters; keep it stable"`
+	// HeaderPrefix prefixes the credential headers; it must end with "-".
+	HeaderPrefix string     `env:"HERALD_HEADER_PREFIX" envDefault:"X-SERVICE-" example:"X-HERALD-" desc:"prefix of the credential headers (…API-KEY, …API-SECRET, …USER-ID, …); ends with -"`
+	LogLevel     slog.Level `env:"HERALD_LOG_LEVEL" envDefault:"info" example:"debug" expect:"debug, info, warn or error" desc:"debug, info, warn or error"`
+	LogFormat    string     `env:"HERALD_LOG_FORMAT" envDefault:"text" oneof:"text json" example:"json" desc:"text or json"`
+	// SendRateLimit is how many sends per second each app may make through one API process;
+	// 0 means no limit. N API processes allow N times as many.
+	SendRateLimit float64 `env:"HERALD_SEND_RATE_LIMIT" envDefault:"0" min:"0" dflt:"0 (off)" example:"12.5" expect:"a number of sends per second (0 for no limit)" desc:"sends per second each app may make through one API process (POST /v3/notifications; over it: 429 with Retry-After); a token bucket per process, so N API processes allow N times as many"`
+	// SendRateBurst is how many sends an app may make at once after a quiet period; 0 means
+	// one second's worth of SendRateLimit.
+	SendRateBurst int `env:"HERALD_SEND_RATE_BURST" envDefault:"0" min:"0" dflt:"0 (the rate, rounded up)" example:"40" desc:"sends an app may make at once after a quiet period"`
+	// BodyLimit is the largest request body accepted, in bytes.
+	BodyLimit  ByteSize `env:"HERALD_BODY_LIMIT" envDefault:"1048576" min:"1024" example:"2MiB" desc:"largest request body in bytes, or with a unit such as 2MiB (larger: 413)"`
+	DBMaxConns int      `env:"HERALD_DB_MAX_CONNS" envDefault:"32" min:"2" example:"64" desc:"Postgres pool size per process"`
+	// RelayPackSize is the most requests the outbox relay packs into one workflow run. The
+	// default, 50, is the most request ids the run's search attribute HeraldRequestId can
+	// list under Temporal's default 2 KB value limit.
+	RelayPackSize   int           `env:"HERALD_RELAY_PACK_SIZE" envDefault:"50" min:"1" example:"20" desc:"most send requests carried by one workflow run; above 50, the run's HeraldRequestId search attribute lists only the first 50 (Temporal refuses longer values unless limit.searchAttributesSizeOfValue is raised)"`
+	RelayPackWindow time.Duration `env:"HERALD_RELAY_PACK_WINDOW" envDefault:"5ms" example:"2ms" desc:"how long the relay gathers requests into one run"`
 	// RelayBusyRuns and RelayBusyWindow: when the relay started more than RelayBusyRuns
 	// workflow runs in the last second, it gathers requests for RelayBusyWindow instead of
-	// RelayPackWindow, so runs carry more sends each under load (HERALD_RELAY_BUSY_RUNS,
-	// HERALD_RELAY_BUSY_WINDOW; 0 runs turns it off).
-	RelayBusyRuns   int
-	RelayBusyWindow time.Duration
-	// RelayPollInterval is how often the relay looks for requests whose start failed or whose
-	// accepting process died (HERALD_RELAY_POLL_INTERVAL).
-	RelayPollInterval time.Duration
-	// RequestTimeout bounds the handling of one API request (HERALD_REQUEST_TIMEOUT): past
-	// it, work waiting on Postgres is cancelled and the caller gets 503. Realtime streams
-	// are exempt; 0 disables it.
-	RequestTimeout time.Duration
-	// ShutdownTimeout bounds graceful shutdown (HERALD_SHUTDOWN_TIMEOUT).
-	ShutdownTimeout time.Duration
-	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers
-	// (HERALD_TEMPORAL_CLI); empty means bin/temporal next to the herald binary, then $PATH.
-	TemporalCLI string
+	// RelayPackWindow, so runs carry more sends each under load (0 runs turns it off).
+	RelayBusyRuns     int           `env:"HERALD_RELAY_BUSY_RUNS" envDefault:"20" min:"0" example:"50" desc:"past this many workflow runs started in the last second, the relay gathers for HERALD_RELAY_BUSY_WINDOW instead, so each run carries more sends under load (0: off)"`
+	RelayBusyWindow   time.Duration `env:"HERALD_RELAY_BUSY_WINDOW" envDefault:"40ms" example:"100ms" desc:"the gathering window under load"`
+	RelayPollInterval time.Duration `env:"HERALD_RELAY_POLL_INTERVAL" envDefault:"1s" min:"1ns" example:"5s" desc:"how often the relay retries failed starts and picks up other processes' requests"`
+	// RequestTimeout bounds the handling of one API request: past it, work waiting on
+	// Postgres is cancelled and the caller gets 503. Realtime streams are exempt; 0 disables it.
+	RequestTimeout  time.Duration `env:"HERALD_REQUEST_TIMEOUT" envDefault:"30s" example:"10s" desc:"bound on handling one request (realtime streams excepted): past it, work waiting on a stalled Postgres is cancelled and the caller gets 503; 0 disables it"`
+	ShutdownTimeout time.Duration `env:"HERALD_SHUTDOWN_TIMEOUT" envDefault:"15s" example:"1m" desc:"graceful shutdown bound (in-flight requests, running activities)"`
+	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers;
+	// empty means bin/temporal next to the herald binary, then $PATH.
+	TemporalCLI string `env:"HERALD_TEMPORAL_CLI" dflt:"bin/temporal, then $PATH" example:"/usr/local/bin/temporal" desc:"Temporal CLI that herald dev runs when no server answers"`
 	// PrivateHosts are hosts that provider connections (HTTP APIs, webhooks, SMTP) may reach
-	// although they are or resolve to loopback, private or link-local addresses
-	// (HERALD_PRIVATE_HOSTS, comma separated: host names, IP addresses, *.suffix patterns,
-	// each optionally with :port to allow that port only). Everything else internal is
-	// refused, at save and on every connection.
-	PrivateHosts []string
-	// TrustedProxies are reverse proxies whose X-Forwarded-For names the client
-	// (HERALD_TRUSTED_PROXIES: comma-separated addresses or CIDR ranges). Empty: the peer
-	// address is the client, and per-IP limits apply to it.
-	TrustedProxies []string
-	// PprofAddr serves net/http/pprof for profiling when set, e.g. 127.0.0.1:6060
-	// (HERALD_PPROF_ADDR). Keep it on a loopback address.
-	PprofAddr string
+	// although they are or resolve to loopback, private or link-local addresses. Everything
+	// else internal is refused, at save and on every connection.
+	PrivateHosts HostList `env:"HERALD_PRIVATE_HOSTS" example:"relay.corp.example:587,[::1]:2525" desc:"hosts that provider connections (HTTP APIs, webhooks, SMTP) may reach although they are or resolve to loopback, private or link-local addresses: comma separated host names, addresses (IPv6 with or without brackets), *.suffix patterns, each optionally :port for that port only; every other internal destination is refused at save, at connection test and on each connection; every tenant can reach a listed host (see operations.md)"`
+	// TrustedProxies are reverse proxies whose X-Forwarded-For names the client. Empty: the
+	// peer address is the client, and per-IP limits apply to it.
+	TrustedProxies AddrList `env:"HERALD_TRUSTED_PROXIES" example:"10.0.0.1,10.1.0.0/16" desc:"reverse proxies (comma-separated IPs or CIDR ranges) whose X-Forwarded-For names the client; without it the peer address is the client for per-IP limits"`
+	// PprofAddr serves net/http/pprof for profiling when set. Keep it on a loopback address.
+	PprofAddr string `env:"HERALD_PPROF_ADDR" example:"127.0.0.1:6060" desc:"serve net/http/pprof on this address for profiling (keep it on loopback)"`
 	// DataDir holds local state of `herald dev`: the Temporal database and the generated
-	// secret key (HERALD_DATA_DIR).
-	DataDir string
-	// FetchAllowedHosts are the hosts fetch steps of workflows may reach, comma-separated
-	// names or *.suffix patterns (HERALD_FETCH_ALLOWED_HOSTS); empty allows any host with a
-	// public address. Listed hosts may resolve to private addresses.
-	FetchAllowedHosts []string
-	// Console configures console identity, system emails and files (internal/platform/config/console.go).
+	// secret key.
+	DataDir string `env:"HERALD_DATA_DIR" envDefault:".data" example:"/var/lib/herald" desc:"local state of herald dev: Temporal database, secret key, private Postgres"`
+	// FetchAllowedHosts are the hosts fetch steps of workflows may reach; empty allows any
+	// host with a public address. Listed hosts may resolve to private addresses.
+	FetchAllowedHosts NameList `env:"HERALD_FETCH_ALLOWED_HOSTS" example:"api.example.com,*.internal.example" desc:"comma-separated hosts (or *.suffix patterns) that fetch steps of workflows may call; empty: any host whose addresses are public (private, loopback and link-local addresses are refused unless the host is listed)"`
+	// Console configures console identity, system emails and files (console.go).
 	Console ConsoleConfig
-	// PublicURL is the base URL clients reach the API at (HERALD_PUBLIC_URL), used in the
-	// realtime token response; empty means the scheme and host of each request.
-	PublicURL string
-	// RealtimePingInterval is how often realtime connections are pinged
-	// (HERALD_REALTIME_PING_INTERVAL).
-	RealtimePingInterval time.Duration
-	// RealtimePingTimeout is how long a realtime peer may stay silent past a ping before it
-	// is taken for dead (HERALD_REALTIME_PING_TIMEOUT).
-	RealtimePingTimeout time.Duration
-	// RealtimeQueue is how many events may wait for one slow realtime connection before it
-	// is closed (HERALD_REALTIME_QUEUE).
-	RealtimeQueue int
-	// RealtimeTokenTTL is the lifetime of tokens from /v3/sdk/realtimeTokenRequests
-	// (HERALD_REALTIME_TOKEN_TTL).
-	RealtimeTokenTTL time.Duration
+	// PublicURL is the base URL clients reach the API at, used in the realtime token
+	// response; empty means the scheme and host of each request.
+	PublicURL            string        `env:"HERALD_PUBLIC_URL" format:"url" dflt:"— (the request's own)" example:"https://herald.example.com" desc:"base URL clients reach the API at, returned by /v3/sdk/realtimeTokenRequests"`
+	RealtimePingInterval time.Duration `env:"HERALD_REALTIME_PING_INTERVAL" envDefault:"25s" min:"100ms" example:"10s" desc:"heartbeat interval of realtime connections (Socket.IO ping, SSE comment)"`
+	RealtimePingTimeout  time.Duration `env:"HERALD_REALTIME_PING_TIMEOUT" envDefault:"20s" min:"100ms" example:"5s" desc:"a Socket.IO peer silent this long past a ping is dropped"`
+	RealtimeQueue        int           `env:"HERALD_REALTIME_QUEUE" envDefault:"64" min:"1" example:"8" desc:"events that may wait for one slow connection before it is closed"`
+	RealtimeTokenTTL     time.Duration `env:"HERALD_REALTIME_TOKEN_TTL" envDefault:"15m" min:"1s" example:"1h" desc:"lifetime of realtime tokens"`
 	// Ops configures quotas, billing, licensing, the assistant, metrics and tracing
-	// (internal/platform/config/operations.go).
+	// (operations.go).
 	Ops OperationsConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
 func Defaults() Config {
-	return Config{
-		HTTPAddr:          "127.0.0.1:8080",
-		DatabaseURL:       "postgres://postgres@127.0.0.1:5432/herald?sslmode=disable",
-		TemporalAddress:   "127.0.0.1:7233",
-		TemporalNamespace: "default",
-		TaskQueue:         "herald",
-		HeaderPrefix:      "X-SERVICE-",
-		LogLevel:          slog.LevelInfo,
-		LogFormat:         "text",
-		BodyLimit:         1 << 20,
-		DBMaxConns:        32,
-		RelayPackSize:     50,
-		RelayPackWindow:   5 * time.Millisecond,
-		RelayBusyRuns:     20,
-		RelayBusyWindow:   40 * time.Millisecond,
-		RelayPollInterval: time.Second,
-		ShutdownTimeout:   15 * time.Second,
-		RequestTimeout:    30 * time.Second,
-		DataDir:           ".data",
-		Console:           consoleDefaults(),
-		Ops:               operationsDefaults(),
-
-		RealtimePingInterval: 25 * time.Second,
-		RealtimePingTimeout:  20 * time.Second,
-		RealtimeQueue:        64,
-		RealtimeTokenTTL:     15 * time.Minute,
+	c, err := Load(func(string) string { return "" })
+	if err != nil {
+		panic("config: the defaults are invalid: " + err.Error())
 	}
+	return c
 }
 
-// Load reads the configuration from getenv over the defaults. Every bad value is reported.
+// Load reads the configuration from getenv over the defaults. Every bad value is reported,
+// each naming its variable.
 func Load(getenv func(string) string) (Config, error) {
-	c := Defaults()
-	var p herald.Problems
-	str := func(name string, dst *string) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			*dst = v
+	environ := make(map[string]string, len(settings))
+	for _, s := range settings {
+		v := getenv(s.Name)
+		if !s.Verbatim {
+			v = strings.TrimSpace(v)
+		}
+		if v != "" {
+			environ[s.Name] = v
 		}
 	}
-	num := func(name string, dst *int, min int) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < min {
-				p.Addf("%s must be an integer of at least %d, got %q", name, min, v)
-				return
-			}
-			*dst = n
-		}
-	}
-	dur := func(name string, dst *time.Duration) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				p.Addf("%s must be a duration such as 500ms or 2s, got %q", name, v)
-				return
-			}
-			*dst = d
-		}
-	}
-	str("HERALD_HTTP_ADDR", &c.HTTPAddr)
-	str("HERALD_DATABASE_URL", &c.DatabaseURL)
-	str("HERALD_TEMPORAL_ADDRESS", &c.TemporalAddress)
-	str("HERALD_TEMPORAL_NAMESPACE", &c.TemporalNamespace)
-	str("HERALD_TASK_QUEUE", &c.TaskQueue)
-	c.SecretKey = getenv("HERALD_SECRET_KEY")
-	str("HERALD_HEADER_PREFIX", &c.HeaderPrefix)
-	str("HERALD_LOG_FORMAT", &c.LogFormat)
-	str("HERALD_TEMPORAL_CLI", &c.TemporalCLI)
-	str("HERALD_DATA_DIR", &c.DataDir)
-	str("HERALD_PPROF_ADDR", &c.PprofAddr)
-	c.PrivateHosts = list(getenv("HERALD_PRIVATE_HOSTS"))
-	for _, h := range c.PrivateHosts {
-		if err := netguard.CheckEntry(h); err != nil {
-			p.Addf("HERALD_PRIVATE_HOSTS: %v", err)
-		}
-	}
-	c.TrustedProxies = list(getenv("HERALD_TRUSTED_PROXIES"))
-	for _, proxy := range c.TrustedProxies {
-		if net.ParseIP(proxy) == nil {
-			if _, _, err := net.ParseCIDR(proxy); err != nil {
-				p.Addf("HERALD_TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range", proxy)
-			}
-		}
-	}
-	str("HERALD_PUBLIC_URL", &c.PublicURL)
-	num("HERALD_REALTIME_QUEUE", &c.RealtimeQueue, 1)
-	dur("HERALD_REALTIME_PING_INTERVAL", &c.RealtimePingInterval)
-	dur("HERALD_REALTIME_PING_TIMEOUT", &c.RealtimePingTimeout)
-	dur("HERALD_REALTIME_TOKEN_TTL", &c.RealtimeTokenTTL)
-	num("HERALD_BODY_LIMIT", &c.BodyLimit, 1024)
-	num("HERALD_SEND_RATE_BURST", &c.SendRateBurst, 0)
-	if v := strings.TrimSpace(getenv("HERALD_SEND_RATE_LIMIT")); v != "" {
-		if f, err := strconv.ParseFloat(v, 64); err != nil || f < 0 || math.IsInf(f, 0) {
-			p.Addf("HERALD_SEND_RATE_LIMIT must be a number of sends per second (0 for no limit), got %q", v)
-		} else {
-			c.SendRateLimit = f
-		}
-	}
-	num("HERALD_DB_MAX_CONNS", &c.DBMaxConns, 2)
-	num("HERALD_RELAY_PACK_SIZE", &c.RelayPackSize, 1)
-	dur("HERALD_RELAY_PACK_WINDOW", &c.RelayPackWindow)
-	num("HERALD_RELAY_BUSY_RUNS", &c.RelayBusyRuns, 0)
-	dur("HERALD_RELAY_BUSY_WINDOW", &c.RelayBusyWindow)
-	dur("HERALD_RELAY_POLL_INTERVAL", &c.RelayPollInterval)
-	dur("HERALD_SHUTDOWN_TIMEOUT", &c.ShutdownTimeout)
-	c.FetchAllowedHosts = list(getenv("HERALD_FETCH_ALLOWED_HOSTS"))
-	dur("HERALD_REQUEST_TIMEOUT", &c.RequestTimeout)
-	loadConsole(getenv, &c, &p)
-	loadOperations(getenv, &c, &p)
-	if v := strings.TrimSpace(getenv("HERALD_LOG_LEVEL")); v != "" {
-		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
-			p.Addf("HERALD_LOG_LEVEL must be debug, info, warn or error, got %q", v)
-		}
-	}
-	if c.LogFormat != "text" && c.LogFormat != "json" {
-		p.Addf("HERALD_LOG_FORMAT must be text or json, got %q", c.LogFormat)
-	}
+	var c Config
+	p := herald.Problems(read(&c, environ))
 	if !strings.HasSuffix(c.HeaderPrefix, "-") {
 		p.Addf("HERALD_HEADER_PREFIX must end with '-', got %q", c.HeaderPrefix)
 	}
-	if c.RelayPollInterval == 0 {
-		p.Addf("HERALD_RELAY_POLL_INTERVAL must be positive")
-	}
-	if c.RealtimePingInterval < 100*time.Millisecond || c.RealtimePingTimeout < 100*time.Millisecond || c.RealtimeTokenTTL < time.Second {
-		p.Addf("HERALD_REALTIME_PING_INTERVAL and HERALD_REALTIME_PING_TIMEOUT must be at least 100ms and HERALD_REALTIME_TOKEN_TTL at least 1s")
-	}
+	c.Console.finish(&p, c.PublicURL, c.HTTPAddr)
+	loadTracing(getenv, &c.Ops, &p)
+	c.Ops.check(&p)
 	if err := p.Err(); err != nil {
 		return c, fmt.Errorf("configuration: %w", err)
 	}
@@ -270,15 +149,4 @@ func MaskURL(u string) string {
 		return u[:scheme+3] + cred[:i] + ":***" + u[at:]
 	}
 	return u
-}
-
-// list splits a comma-separated setting, dropping blanks.
-func list(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }

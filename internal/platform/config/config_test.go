@@ -41,7 +41,7 @@ func TestEveryBadValueIsReported(t *testing.T) {
 		`HERALD_LOG_LEVEL must be debug, info, warn or error, got "loud"`,
 		`HERALD_HEADER_PREFIX must end with '-', got "X-HERALD"`,
 		`HERALD_TRUSTED_PROXIES: "proxy.local" is neither an IP address nor a CIDR range`,
-		"HERALD_RELAY_POLL_INTERVAL must be positive",
+		`HERALD_RELAY_POLL_INTERVAL must be a positive duration such as 15m or 720h, got "0s"`,
 		`HERALD_PRIVATE_HOSTS: "https://hooks.internal/x" is not a host (write a host name or address, without scheme or path)`,
 		`HERALD_PRIVATE_HOSTS: "relay.internal:smtp": the port must be a number from 1 to 65535`,
 	} {

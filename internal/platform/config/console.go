@@ -3,7 +3,6 @@ package config
 import (
 	"net"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,190 +12,75 @@ import (
 // ConsoleConfig configures the management API's console identity, system emails and file
 // storage.
 type ConsoleConfig struct {
-	// URL is the console's base URL, used in emailed links (HERALD_CONSOLE_URL).
-	URL string
-	// Origins may be redirect targets after sign-in (HERALD_CONSOLE_ORIGINS, comma
-	// separated); by default the origin of URL.
-	Origins []string
-	// AccessTTL and RefreshTTL are the lifetimes of console access tokens and sessions
-	// (HERALD_CONSOLE_ACCESS_TTL, HERALD_CONSOLE_REFRESH_TTL).
-	AccessTTL, RefreshTTL time.Duration
+	// URL is the console's base URL, used in emailed links.
+	URL string `env:"HERALD_CONSOLE_URL" format:"url" dflt:"the server's own address: HERALD_PUBLIC_URL, else http://HERALD_HTTP_ADDR" example:"https://console.example.com" desc:"the console's base URL: links in system emails point there; relative redirects resolve against it"`
+	// Origins may be redirect targets after sign-in; by default the origin of URL.
+	Origins OriginList `env:"HERALD_CONSOLE_ORIGINS" dflt:"origin of HERALD_CONSOLE_URL" example:"https://a.example.com,http://localhost:5173" desc:"comma-separated origins a redirect may point to (anything else is refused with 400)"`
+	// AccessTTL and RefreshTTL are the lifetimes of console access tokens and sessions.
+	AccessTTL  time.Duration `env:"HERALD_CONSOLE_ACCESS_TTL" envDefault:"15m" min:"1ns" example:"5m" desc:"lifetime of a console access token"`
+	RefreshTTL time.Duration `env:"HERALD_CONSOLE_REFRESH_TTL" envDefault:"720h" min:"1ns" example:"7d" desc:"lifetime of a console session (its refresh token rotates on every use)"`
 	// SignInMaxFailures and SignInMaxFailuresPerIP lock sign-in for SignInLock after that
-	// many failures within the lock period (HERALD_SIGNIN_MAX_FAILURES,
-	// HERALD_SIGNIN_MAX_FAILURES_PER_IP, HERALD_SIGNIN_LOCK).
-	SignInMaxFailures, SignInMaxFailuresPerIP int
-	SignInLock                                time.Duration
-	// SMTP sends system emails (HERALD_SMTP_*); an empty host logs them instead.
-	SMTPHost, SMTPUsername, SMTPPassword, SMTPFrom, SMTPTLS string
-	SMTPPort                                                int
-	// CaptchaSecret turns the sign-up captcha on; CaptchaVerifyURL is the siteverify
-	// endpoint (HERALD_CAPTCHA_SECRET, HERALD_CAPTCHA_VERIFY_URL).
-	CaptchaSecret, CaptchaVerifyURL string
-	// CodeHost* configure OAuth2 sign-in with a GitHub-compatible code host
-	// (HERALD_CODEHOST_*); off while the client id is empty.
-	CodeHostName, CodeHostClientID, CodeHostClientSecret string
-	CodeHostAuthURL, CodeHostTokenURL, CodeHostAPIURL    string
-	CodeHostRedirectURL                                  string
-	// FilesDir holds uploaded files (HERALD_FILES_DIR); FilesMaxBytes caps one upload
-	// (HERALD_FILES_MAX_BYTES).
-	FilesDir      string
-	FilesMaxBytes int
-	// FilesS3* store files in an S3-compatible bucket instead (HERALD_FILES_S3_*); on when
-	// the bucket is set.
-	FilesS3Endpoint, FilesS3Region, FilesS3Bucket, FilesS3AccessKey, FilesS3SecretKey, FilesS3Prefix string
-	FilesS3Insecure, FilesS3PathStyle                                                                bool
-	// AuditRetention is how long audit log events are kept (HERALD_AUDIT_RETENTION, a
-	// duration such as 8760h or a number of days such as 365d); the worker deletes older
-	// ones every hour.
-	AuditRetention time.Duration
+	// many failures within the lock period.
+	SignInMaxFailures      int           `env:"HERALD_SIGNIN_MAX_FAILURES" envDefault:"5" min:"1" max:"1000" example:"10" desc:"failed sign-ins (or 2FA codes) per account before sign-in locks for HERALD_SIGNIN_LOCK; also wrong codes confirming new recovery codes or turning 2FA off, counted apart"`
+	SignInMaxFailuresPerIP int           `env:"HERALD_SIGNIN_MAX_FAILURES_PER_IP" envDefault:"20" min:"1" max:"100000" example:"100" desc:"failed sign-ins per client address before it locks (behind a reverse proxy all clients share the proxy's address)"`
+	SignInLock             time.Duration `env:"HERALD_SIGNIN_LOCK" envDefault:"15m" min:"1ns" example:"5m" desc:"counting window and lock duration of sign-in throttling (429 with Retry-After)"`
+	// SMTP sends system emails; an empty host logs them instead.
+	SMTPHost     string `env:"HERALD_SMTP_HOST" example:"smtp.example.com" desc:"SMTP server for system emails (verification, password reset, invitations); unset: the emails are written to the log"`
+	SMTPPort     int    `env:"HERALD_SMTP_PORT" envDefault:"587" min:"1" max:"65535" example:"1025" desc:"its port (Mailpit of docker compose: 1025)"`
+	SMTPUsername string `env:"HERALD_SMTP_USERNAME" example:"herald" desc:"SMTP user name (authentication only when it is set)"`
+	SMTPPassword string `env:"HERALD_SMTP_PASSWORD" secret:"true" verbatim:"true" example:"smtp-password" desc:"SMTP password"`
+	SMTPFrom     string `env:"HERALD_SMTP_FROM" envDefault:"Herald <no-reply@localhost>" example:"Herald <no-reply@example.com>" desc:"sender of system emails"`
+	SMTPTLS      string `env:"HERALD_SMTP_TLS" envDefault:"opportunistic" oneof:"opportunistic starttls tls none" example:"tls" desc:"opportunistic (STARTTLS when offered), starttls (required), tls (implicit) or none"`
+	// CaptchaSecret turns the sign-up captcha on; CaptchaVerifyURL is the siteverify endpoint.
+	CaptchaSecret    string `env:"HERALD_CAPTCHA_SECRET" secret:"true" verbatim:"true" example:"0x-captcha-secret" desc:"turns the sign-up captcha on (hCaptcha, Turnstile or reCAPTCHA secret)"`
+	CaptchaVerifyURL string `env:"HERALD_CAPTCHA_VERIFY_URL" envDefault:"https://api.hcaptcha.com/siteverify" format:"url" example:"https://challenges.cloudflare.com/turnstile/v0/siteverify" desc:"the captcha provider's siteverify endpoint"`
+	// CodeHost* configure OAuth2 sign-in with a GitHub-compatible code host; off while the
+	// client id is empty.
+	CodeHostName         string `env:"HERALD_CODEHOST_NAME" envDefault:"github" example:"gitea" desc:"label of linked identities"`
+	CodeHostClientID     string `env:"HERALD_CODEHOST_CLIENT_ID" example:"Iv1.0123456789" desc:"OAuth app of a GitHub-compatible code host; turns /v1/ee/auth/codehost on (needs HERALD_CODEHOST_CLIENT_SECRET)"`
+	CodeHostClientSecret string `env:"HERALD_CODEHOST_CLIENT_SECRET" secret:"true" verbatim:"true" example:"codehost-secret" desc:"the OAuth app's client secret"`
+	CodeHostAuthURL      string `env:"HERALD_CODEHOST_AUTH_URL" envDefault:"https://github.com/login/oauth/authorize" format:"url" example:"https://git.example.com/login/oauth/authorize" desc:"the code host's authorization endpoint"`
+	CodeHostTokenURL     string `env:"HERALD_CODEHOST_TOKEN_URL" envDefault:"https://github.com/login/oauth/access_token" format:"url" example:"https://git.example.com/login/oauth/access_token" desc:"the code host's token endpoint"`
+	CodeHostAPIURL       string `env:"HERALD_CODEHOST_API_URL" envDefault:"https://api.github.com" format:"url" example:"https://git.example.com/api/v1" desc:"serves GET /user and GET /user/emails"`
+	CodeHostRedirectURL  string `env:"HERALD_CODEHOST_REDIRECT_URL" format:"url" example:"https://console.example.com/auth/codehost" desc:"the console page the code host returns to (registered with the OAuth app)"`
+	// FilesDir holds uploaded files; FilesMaxBytes caps one upload.
+	FilesDir      string   `env:"HERALD_FILES_DIR" dflt:"$HERALD_DATA_DIR/files" example:"/var/lib/herald/files" desc:"where uploaded files are kept"`
+	FilesMaxBytes ByteSize `env:"HERALD_FILES_MAX_BYTES" envDefault:"5242880" min:"1" max:"15MiB" example:"10MiB" desc:"largest upload, in bytes or with a unit such as 10MiB (at most 15MiB); larger: 413"`
+	// FilesS3* store files in an S3-compatible bucket instead; on when the bucket is set.
+	FilesS3Endpoint  string `env:"HERALD_FILES_S3_ENDPOINT" example:"minio:9000" desc:"the bucket's endpoint, host[:port] without scheme (AWS: s3.<region>.amazonaws.com; MinIO: minio:9000)"`
+	FilesS3Region    string `env:"HERALD_FILES_S3_REGION" example:"eu-west-1" desc:"the bucket's region"`
+	FilesS3Bucket    string `env:"HERALD_FILES_S3_BUCKET" example:"herald-files" desc:"store files in this S3-compatible bucket instead of HERALD_FILES_DIR (needs HERALD_FILES_S3_ENDPOINT)"`
+	FilesS3AccessKey string `env:"HERALD_FILES_S3_ACCESS_KEY" example:"AKIAEXAMPLE" desc:"the bucket's access key"`
+	FilesS3SecretKey string `env:"HERALD_FILES_S3_SECRET_KEY" secret:"true" verbatim:"true" example:"s3-secret" desc:"the bucket's secret key"`
+	FilesS3Prefix    string `env:"HERALD_FILES_S3_PREFIX" example:"herald/" desc:"prefix of every object key"`
+	FilesS3Insecure  bool   `env:"HERALD_FILES_S3_INSECURE" envDefault:"false" example:"true" desc:"plain HTTP (a local MinIO)"`
+	FilesS3PathStyle bool   `env:"HERALD_FILES_S3_PATH_STYLE" envDefault:"false" example:"true" desc:"bucket in the path instead of the host name (MinIO and most self-hosted stores)"`
+	// AuditRetention is how long audit log events are kept; the worker deletes older ones
+	// every hour.
+	AuditRetention time.Duration `env:"HERALD_AUDIT_RETENTION" envDefault:"365d" min:"1h" example:"90d" expect:"a duration of at least 1h such as 8760h, or a number of days such as 365d" desc:"how long audit log events are kept (a number of days such as 365d or a duration such as 8760h, at least 1h); every worker deletes older ones hourly"`
 }
 
 // MaxFileBytes is the largest HERALD_FILES_MAX_BYTES: an upload must fit under the HTTP
 // server's transport limit with room for the multipart framing.
 const MaxFileBytes = 15 << 20
 
-func consoleDefaults() ConsoleConfig {
-	return ConsoleConfig{
-		URL:                    "http://127.0.0.1:8080",
-		Origins:                []string{"http://127.0.0.1:8080"},
-		AccessTTL:              15 * time.Minute,
-		RefreshTTL:             30 * 24 * time.Hour,
-		SignInMaxFailures:      5,
-		SignInMaxFailuresPerIP: 20,
-		SignInLock:             15 * time.Minute,
-		SMTPPort:               587,
-		SMTPFrom:               "Herald <no-reply@localhost>",
-		SMTPTLS:                "opportunistic",
-		CodeHostAuthURL:        "https://github.com/login/oauth/authorize",
-		CodeHostTokenURL:       "https://github.com/login/oauth/access_token",
-		CodeHostAPIURL:         "https://api.github.com",
-		FilesMaxBytes:          5 << 20,
-		AuditRetention:         365 * 24 * time.Hour,
+// finish derives the defaults (the URL: the server's own address, since Herald serves the
+// console at /; the origins: the URL's) and checks the settings that depend on each other.
+func (cc *ConsoleConfig) finish(p *herald.Problems, publicURL, httpAddr string) {
+	if cc.URL == "" {
+		cc.URL = defaultConsoleURL(publicURL, httpAddr)
 	}
-}
-
-// loadConsole reads the HERALD_CONSOLE_*, SMTP, captcha, code-host and files variables.
-func loadConsole(getenv func(string) string, c *Config, p *herald.Problems) {
-	cc := &c.Console
-	str := func(name string, dst *string) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			*dst = v
+	if len(cc.Origins) == 0 {
+		if u, err := url.Parse(cc.URL); err == nil && u.Host != "" {
+			cc.Origins = OriginList{u.Scheme + "://" + u.Host}
 		}
 	}
-	num := func(name string, dst *int, min, max int) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < min || n > max {
-				p.Addf("%s must be an integer from %d to %d, got %q", name, min, max, v)
-				return
-			}
-			*dst = n
-		}
-	}
-	dur := func(name string, dst *time.Duration) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				p.Addf("%s must be a positive duration such as 15m or 720h, got %q", name, v)
-				return
-			}
-			*dst = d
-		}
-	}
-	// The console is served by Herald itself at /, so its URL defaults to the server's own
-	// address: HERALD_PUBLIC_URL, or the listen address.
-	cc.URL = defaultConsoleURL(c.PublicURL, c.HTTPAddr)
-	str("HERALD_CONSOLE_URL", &cc.URL)
-	dur("HERALD_CONSOLE_ACCESS_TTL", &cc.AccessTTL)
-	dur("HERALD_CONSOLE_REFRESH_TTL", &cc.RefreshTTL)
-	num("HERALD_SIGNIN_MAX_FAILURES", &cc.SignInMaxFailures, 1, 1000)
-	num("HERALD_SIGNIN_MAX_FAILURES_PER_IP", &cc.SignInMaxFailuresPerIP, 1, 100000)
-	dur("HERALD_SIGNIN_LOCK", &cc.SignInLock)
-	str("HERALD_SMTP_HOST", &cc.SMTPHost)
-	num("HERALD_SMTP_PORT", &cc.SMTPPort, 1, 65535)
-	str("HERALD_SMTP_USERNAME", &cc.SMTPUsername)
-	cc.SMTPPassword = getenv("HERALD_SMTP_PASSWORD")
-	str("HERALD_SMTP_FROM", &cc.SMTPFrom)
-	str("HERALD_SMTP_TLS", &cc.SMTPTLS)
-	cc.CaptchaSecret = getenv("HERALD_CAPTCHA_SECRET")
-	str("HERALD_CAPTCHA_VERIFY_URL", &cc.CaptchaVerifyURL)
-	str("HERALD_CODEHOST_NAME", &cc.CodeHostName)
-	str("HERALD_CODEHOST_CLIENT_ID", &cc.CodeHostClientID)
-	cc.CodeHostClientSecret = getenv("HERALD_CODEHOST_CLIENT_SECRET")
-	str("HERALD_CODEHOST_AUTH_URL", &cc.CodeHostAuthURL)
-	str("HERALD_CODEHOST_TOKEN_URL", &cc.CodeHostTokenURL)
-	str("HERALD_CODEHOST_API_URL", &cc.CodeHostAPIURL)
-	str("HERALD_CODEHOST_REDIRECT_URL", &cc.CodeHostRedirectURL)
-	str("HERALD_FILES_DIR", &cc.FilesDir)
-	num("HERALD_FILES_MAX_BYTES", &cc.FilesMaxBytes, 1, MaxFileBytes)
-	str("HERALD_FILES_S3_ENDPOINT", &cc.FilesS3Endpoint)
-	str("HERALD_FILES_S3_REGION", &cc.FilesS3Region)
-	str("HERALD_FILES_S3_BUCKET", &cc.FilesS3Bucket)
-	str("HERALD_FILES_S3_ACCESS_KEY", &cc.FilesS3AccessKey)
-	cc.FilesS3SecretKey = getenv("HERALD_FILES_S3_SECRET_KEY")
-	str("HERALD_FILES_S3_PREFIX", &cc.FilesS3Prefix)
-	flag := func(name string, dst *bool) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				p.Addf("%s must be true or false, got %q", name, v)
-				return
-			}
-			*dst = b
-		}
-	}
-	if v := strings.TrimSpace(getenv("HERALD_AUDIT_RETENTION")); v != "" {
-		if d, ok := parseDays(v); ok && d >= time.Hour {
-			cc.AuditRetention = d
-		} else {
-			p.Addf("HERALD_AUDIT_RETENTION must be a duration of at least 1h such as 8760h, or a number of days such as 365d, got %q", v)
-		}
-	}
-	flag("HERALD_FILES_S3_INSECURE", &cc.FilesS3Insecure)
-	flag("HERALD_FILES_S3_PATH_STYLE", &cc.FilesS3PathStyle)
 	if cc.FilesS3Bucket != "" && cc.FilesS3Endpoint == "" {
 		p.Addf("HERALD_FILES_S3_ENDPOINT must be set with HERALD_FILES_S3_BUCKET (for AWS: s3.<region>.amazonaws.com)")
-	}
-
-	switch cc.SMTPTLS {
-	case "opportunistic", "starttls", "tls", "none":
-	default:
-		p.Addf("HERALD_SMTP_TLS must be opportunistic, starttls, tls or none, got %q", cc.SMTPTLS)
-	}
-	u, err := url.Parse(cc.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.Addf("HERALD_CONSOLE_URL must be an http(s) URL, got %q", cc.URL)
-	} else {
-		cc.Origins = []string{u.Scheme + "://" + u.Host}
-	}
-	if v := strings.TrimSpace(getenv("HERALD_CONSOLE_ORIGINS")); v != "" {
-		cc.Origins = nil
-		for _, o := range strings.Split(v, ",") {
-			o = strings.TrimRight(strings.TrimSpace(o), "/")
-			ou, err := url.Parse(o)
-			if err != nil || (ou.Scheme != "http" && ou.Scheme != "https") || ou.Host == "" || ou.Path != "" {
-				p.Addf("HERALD_CONSOLE_ORIGINS must list origins such as https://console.example.com, got %q", o)
-				continue
-			}
-			cc.Origins = append(cc.Origins, o)
-		}
 	}
 	if cc.CodeHostClientID != "" && cc.CodeHostClientSecret == "" {
 		p.Addf("HERALD_CODEHOST_CLIENT_SECRET must be set with HERALD_CODEHOST_CLIENT_ID")
 	}
-}
-
-// parseDays reads a Go duration, or a whole number of days written as "<n>d".
-func parseDays(v string) (time.Duration, bool) {
-	if n, ok := strings.CutSuffix(v, "d"); ok {
-		days, err := strconv.Atoi(n)
-		if err != nil || days <= 0 || days > 100*365 {
-			return 0, false
-		}
-		return time.Duration(days) * 24 * time.Hour, true
-	}
-	d, err := time.ParseDuration(v)
-	return d, err == nil
 }
 
 // defaultConsoleURL is the server's own address: the public URL when set, else

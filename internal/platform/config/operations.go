@@ -2,8 +2,8 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"net"
-	"net/url"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,38 +17,38 @@ import (
 // tracing.
 type OperationsConfig struct {
 	// QuotaMode is off, report (count and show usage against the plan, never refuse) or
-	// enforce (sends over the monthly quota answer 429) (HERALD_QUOTA_MODE).
-	QuotaMode string
+	// enforce (sends over the monthly quota answer 429).
+	QuotaMode string `env:"HERALD_QUOTA_MODE" envDefault:"report" oneof:"off report enforce" example:"enforce" desc:"off, report (usage is shown against the plan, sends are never refused) or enforce (sends over the monthly quota answer 429)"`
 	// QuotaExactMargin is how close to its quota a client must be before each send is
-	// checked exactly, under a per-client lock; farther away a cached count decides
-	// (HERALD_QUOTA_EXACT_MARGIN). It must exceed what all API processes accept for one
-	// client in about a second.
-	QuotaExactMargin int
-	// BillingProvider is none (self-hosted: everyone on the free plan, no charges) or stripe
-	// (HERALD_BILLING_PROVIDER).
-	BillingProvider string
-	// Stripe* configure the Stripe provider (HERALD_STRIPE_SECRET_KEY,
-	// HERALD_STRIPE_WEBHOOK_SECRET, HERALD_STRIPE_PUBLISHABLE_KEY, HERALD_STRIPE_API_URL);
-	// the API URL is for tests and proxies.
-	StripeSecretKey, StripeWebhookSecret, StripePublishableKey, StripeAPIURL string
-	// Plans are the plans on offer (HERALD_PLANS, a JSON array); one must be "free".
-	Plans []PlanConfig
-	// LicenseSigningKey issues licenses (HERALD_LICENSE_SIGNING_KEY: base64 Ed25519 seed or
-	// private key; only on the licensing server). LicensePublicKey verifies them
-	// (HERALD_LICENSE_PUBLIC_KEY: base64 Ed25519 public key; defaults to the signing key's).
-	LicenseSigningKey, LicensePublicKey string
-	// LicenseTTL is how long an issued license lasts (HERALD_LICENSE_TTL).
-	LicenseTTL time.Duration
-	// AI* configure the assistant's OpenAI-compatible chat completions endpoint
-	// (HERALD_AI_BASE_URL, HERALD_AI_API_KEY, HERALD_AI_MODEL, HERALD_AI_TIMEOUT); off
-	// while the base URL is empty.
-	AIBaseURL, AIAPIKey, AIModel string
-	AITimeout                    time.Duration
-	// Metrics serves Prometheus metrics at /metrics on the API (HERALD_METRICS, default
-	// true). MetricsAddr serves them on a listener of their own instead, which is how the
-	// worker exposes its metrics (HERALD_METRICS_ADDR).
-	Metrics     bool
-	MetricsAddr string
+	// checked exactly, under a per-client lock; farther away a cached count decides. It must
+	// exceed what all API processes accept for one client in about a second.
+	QuotaExactMargin int `env:"HERALD_QUOTA_EXACT_MARGIN" envDefault:"1000" min:"0" example:"5000" desc:"within this many notifications of its quota a client's sends are counted exactly under a per-client lock; it must exceed what all API processes accept for one client in about a second"`
+	// BillingProvider is none (self-hosted: everyone on the free plan, no charges) or stripe.
+	BillingProvider string `env:"HERALD_BILLING_PROVIDER" envDefault:"none" oneof:"none stripe" example:"stripe" desc:"none (self-hosted: free plan, no charges) or stripe"`
+	// Stripe* configure the Stripe provider; the API URL is for tests and proxies.
+	StripeSecretKey      string `env:"HERALD_STRIPE_SECRET_KEY" secret:"true" example:"sk_live_example" desc:"Stripe API key (required with stripe)"`
+	StripeWebhookSecret  string `env:"HERALD_STRIPE_WEBHOOK_SECRET" secret:"true" example:"whsec_example" desc:"signing secret (whsec_…) of the /v1/webhook/payments endpoint (required with stripe)"`
+	StripePublishableKey string `env:"HERALD_STRIPE_PUBLISHABLE_KEY" example:"pk_live_example" desc:"handed to the console with setup intents"`
+	StripeAPIURL         string `env:"HERALD_STRIPE_API_URL" format:"url" dflt:"Stripe's" example:"http://127.0.0.1:12111" desc:"another base URL for the Stripe API (tests, proxies)"`
+	// Plans are the plans on offer; one must be "free".
+	Plans Plans `env:"HERALD_PLANS" envDefault:"[{\"id\":\"free\",\"name\":\"Free\",\"monthlyQuota\":10000,\"currency\":\"usd\"},{\"id\":\"pro\",\"name\":\"Pro\",\"monthlyQuota\":100000,\"price\":4900,\"currency\":\"usd\"},{\"id\":\"business\",\"name\":\"Business\",\"monthlyQuota\":1000000,\"price\":24900,\"currency\":\"usd\"}]" dflt:"free 10,000 · pro 100,000 ($49) · business 1,000,000 ($249)" example:"[{\"id\":\"free\",\"name\":\"Free\",\"monthlyQuota\":100},{\"id\":\"team\",\"name\":\"Team\",\"monthlyQuota\":null,\"price\":900,\"stripePriceId\":\"price_1\"}]" desc:"the plans on offer, a JSON array of {id, name, monthlyQuota (null: unlimited), price (cents), currency, stripePriceId}; one must be free"`
+	// LicenseSigningKey issues licenses (base64 Ed25519 seed or private key; only on the
+	// licensing server). LicensePublicKey verifies them (base64 Ed25519 public key; defaults
+	// to the signing key's).
+	LicenseSigningKey string `env:"HERALD_LICENSE_SIGNING_KEY" secret:"true" example:"c2VlZA==" desc:"licensing server only: base64 Ed25519 seed (32 bytes) or private key (64 bytes) that signs licenses"`
+	LicensePublicKey  string `env:"HERALD_LICENSE_PUBLIC_KEY" dflt:"the signing key's" example:"cHVibGlj" desc:"base64 Ed25519 public key that verifies licenses pushed to /v1/webhook/licensing-server"`
+	// LicenseTTL is how long an issued license lasts.
+	LicenseTTL time.Duration `env:"HERALD_LICENSE_TTL" envDefault:"8760h" min:"1ns" example:"720h" desc:"lifetime of an issued license (shorter when the paid period ends sooner)"`
+	// AI* configure the assistant's OpenAI-compatible chat completions endpoint; off while
+	// the base URL is empty.
+	AIBaseURL string        `env:"HERALD_AI_BASE_URL" format:"url" secret:"url" example:"https://api.openai.com/v1" expect:"an http(s) URL such as https://api.openai.com/v1" desc:"OpenAI-compatible API root for the assistant; unset: /v1/ai answers 503"`
+	AIAPIKey  string        `env:"HERALD_AI_API_KEY" secret:"true" example:"sk-example" desc:"sent as Authorization: Bearer"`
+	AIModel   string        `env:"HERALD_AI_MODEL" example:"gpt-4o-mini" desc:"model name (required with the base URL)"`
+	AITimeout time.Duration `env:"HERALD_AI_TIMEOUT" envDefault:"60s" min:"1ns" example:"30s" desc:"bound of one assistant call"`
+	// Metrics serves Prometheus metrics at /metrics on the API. MetricsAddr serves them on a
+	// listener of their own instead, which is how the worker exposes its metrics.
+	Metrics     bool   `env:"HERALD_METRICS" envDefault:"true" example:"false" desc:"serve Prometheus metrics at /metrics"`
+	MetricsAddr string `env:"HERALD_METRICS_ADDR" example:"0.0.0.0:9090" desc:"serve /metrics on this address instead of the API's (how herald worker exposes its metrics)"`
 	// TracesExporter is otlp when tracing is on, "" when off. It comes from the standard
 	// variables: OTEL_TRACES_EXPORTER=otlp, or an OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, and
 	// not OTEL_SDK_DISABLED=true. The exporter reads its other OTEL_* variables itself.
@@ -74,94 +74,22 @@ type PlanConfig struct {
 // FreePlan is the id of the plan every client has without a subscription or license.
 const FreePlan = "free"
 
-func quota(n int64) *int64 { return &n }
-
 // DefaultPlans are the plans when HERALD_PLANS is not set.
-func DefaultPlans() []PlanConfig {
-	return []PlanConfig{
-		{ID: FreePlan, Name: "Free", MonthlyQuota: quota(10_000), Currency: "usd"},
-		{ID: "pro", Name: "Pro", MonthlyQuota: quota(100_000), Price: 4900, Currency: "usd"},
-		{ID: "business", Name: "Business", MonthlyQuota: quota(1_000_000), Price: 24900, Currency: "usd"},
-	}
-}
+func DefaultPlans() []PlanConfig { return Defaults().Ops.Plans }
 
-func operationsDefaults() OperationsConfig {
-	return OperationsConfig{
-		QuotaMode:        "report",
-		QuotaExactMargin: 1000,
-		BillingProvider:  "none",
-		Plans:            DefaultPlans(),
-		LicenseTTL:       365 * 24 * time.Hour,
-		AITimeout:        60 * time.Second,
-		Metrics:          true,
+// parsePlans reads HERALD_PLANS; checkPlans checks its content.
+func parsePlans(v string) (Plans, error) {
+	var plans Plans
+	if err := json.Unmarshal([]byte(v), &plans); err != nil || plans == nil {
+		if err == nil {
+			err = errors.New("got null")
+		}
+		return nil, problems{" must be a JSON array of {id, name, monthlyQuota, price, currency, stripePriceId}: " + err.Error()}
 	}
+	return plans, nil
 }
 
 var planID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
-
-// loadOperations reads the quota, billing, licensing, assistant and telemetry variables.
-func loadOperations(getenv func(string) string, c *Config, p *herald.Problems) {
-	o := &c.Ops
-	str := func(name string, dst *string) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			*dst = v
-		}
-	}
-	str("HERALD_QUOTA_MODE", &o.QuotaMode)
-	if v := strings.TrimSpace(getenv("HERALD_QUOTA_EXACT_MARGIN")); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			p.Addf("HERALD_QUOTA_EXACT_MARGIN must be an integer of at least 0, got %q", v)
-		} else {
-			o.QuotaExactMargin = n
-		}
-	}
-	str("HERALD_BILLING_PROVIDER", &o.BillingProvider)
-	o.StripeSecretKey = strings.TrimSpace(getenv("HERALD_STRIPE_SECRET_KEY"))
-	o.StripeWebhookSecret = strings.TrimSpace(getenv("HERALD_STRIPE_WEBHOOK_SECRET"))
-	str("HERALD_STRIPE_PUBLISHABLE_KEY", &o.StripePublishableKey)
-	str("HERALD_STRIPE_API_URL", &o.StripeAPIURL)
-	if v := strings.TrimSpace(getenv("HERALD_PLANS")); v != "" {
-		var plans []PlanConfig
-		if err := json.Unmarshal([]byte(v), &plans); err != nil {
-			p.Addf("HERALD_PLANS must be a JSON array of {id, name, monthlyQuota, price, currency, stripePriceId}: %v", err)
-		} else {
-			o.Plans = plans
-		}
-	}
-	o.LicenseSigningKey = strings.TrimSpace(getenv("HERALD_LICENSE_SIGNING_KEY"))
-	str("HERALD_LICENSE_PUBLIC_KEY", &o.LicensePublicKey)
-	if v := strings.TrimSpace(getenv("HERALD_LICENSE_TTL")); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			p.Addf("HERALD_LICENSE_TTL must be a positive duration such as 8760h, got %q", v)
-		} else {
-			o.LicenseTTL = d
-		}
-	}
-	str("HERALD_AI_BASE_URL", &o.AIBaseURL)
-	o.AIAPIKey = strings.TrimSpace(getenv("HERALD_AI_API_KEY"))
-	str("HERALD_AI_MODEL", &o.AIModel)
-	if v := strings.TrimSpace(getenv("HERALD_AI_TIMEOUT")); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			p.Addf("HERALD_AI_TIMEOUT must be a positive duration such as 60s, got %q", v)
-		} else {
-			o.AITimeout = d
-		}
-	}
-	if v := strings.TrimSpace(getenv("HERALD_METRICS")); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			p.Addf("HERALD_METRICS must be true or false, got %q", v)
-		} else {
-			o.Metrics = b
-		}
-	}
-	str("HERALD_METRICS_ADDR", &o.MetricsAddr)
-	loadTracing(getenv, o, p)
-	o.check(p)
-}
 
 // loadTracing decides from the standard OTEL_* variables whether traces are exported.
 func loadTracing(getenv func(string) string, o *OperationsConfig, p *herald.Problems) {
@@ -187,38 +115,22 @@ func loadTracing(getenv func(string) string, o *OperationsConfig, p *herald.Prob
 	}
 }
 
+// check checks the settings that depend on each other.
 func (o *OperationsConfig) check(p *herald.Problems) {
-	switch o.QuotaMode {
-	case "off", "report", "enforce":
-	default:
-		p.Addf("HERALD_QUOTA_MODE must be off, report or enforce, got %q", o.QuotaMode)
-	}
-	switch o.BillingProvider {
-	case "none":
-	case "stripe":
+	if o.BillingProvider == "stripe" {
 		if o.StripeSecretKey == "" {
 			p.Addf("HERALD_STRIPE_SECRET_KEY must be set with HERALD_BILLING_PROVIDER=stripe")
 		}
 		if o.StripeWebhookSecret == "" {
 			p.Addf("HERALD_STRIPE_WEBHOOK_SECRET must be set with HERALD_BILLING_PROVIDER=stripe (the endpoint's signing secret, whsec_…)")
 		}
-	default:
-		p.Addf("HERALD_BILLING_PROVIDER must be none or stripe, got %q", o.BillingProvider)
 	}
-	if o.StripeAPIURL != "" {
-		if u, err := url.Parse(o.StripeAPIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			p.Addf("HERALD_STRIPE_API_URL must be an http(s) URL, got %q", o.StripeAPIURL)
-		}
+	if o.AIBaseURL != "" && o.AIModel == "" {
+		p.Addf("HERALD_AI_MODEL must be set with HERALD_AI_BASE_URL")
 	}
-	if o.AIBaseURL != "" {
-		if u, err := url.Parse(o.AIBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			p.Addf("HERALD_AI_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got %q", o.AIBaseURL)
-		}
-		if o.AIModel == "" {
-			p.Addf("HERALD_AI_MODEL must be set with HERALD_AI_BASE_URL")
-		}
+	if o.Plans != nil { // nil: HERALD_PLANS did not parse, which is reported
+		checkPlans(o, p)
 	}
-	checkPlans(o, p)
 }
 
 func checkPlans(o *OperationsConfig, p *herald.Problems) {

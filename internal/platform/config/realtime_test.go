@@ -18,7 +18,7 @@ func TestRealtimeSettings(t *testing.T) {
 	}
 	env = map[string]string{"HERALD_REALTIME_QUEUE": "0", "HERALD_REALTIME_PING_INTERVAL": "1ms"}
 	_, err = Load(func(k string) string { return env[k] })
-	for _, want := range []string{`HERALD_REALTIME_QUEUE must be an integer of at least 1, got "0"`, "HERALD_REALTIME_PING_INTERVAL and HERALD_REALTIME_PING_TIMEOUT must be at least 100ms"} {
+	for _, want := range []string{`HERALD_REALTIME_QUEUE must be an integer of at least 1, got "0"`, `HERALD_REALTIME_PING_INTERVAL must be a duration of at least 100ms such as 2s or 15m, got "1ms"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not say %q", err, want)
 		}

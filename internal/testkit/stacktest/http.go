@@ -51,20 +51,27 @@ func (e *Env) Do(method, path string, body any, h Headers) *Response {
 
 // Try is Do that returns a transport error (a reset or hung connection) instead of
 // failing the test, for tests that count them.
+//
+// Every exchange is checked against the OpenAPI document of its API (see Contract.Check);
+// a drift fails the test. Headers{OutOfContract: "why"} or Env.OutOfContract skip the check.
 func (e *Env) Try(method, path string, body any, h Headers) (*Response, error) {
-	var rd io.Reader
+	var raw []byte
 	switch b := body.(type) {
 	case nil:
 	case []byte:
-		rd = bytes.NewReader(b)
+		raw = b
 	case string:
-		rd = bytes.NewReader([]byte(b))
+		raw = []byte(b)
 	default:
 		enc, err := json.Marshal(b)
 		if err != nil {
 			return nil, err
 		}
-		rd = bytes.NewReader(enc)
+		raw = enc
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(raw)
 	}
 	req, err := http.NewRequest(method, e.BaseURL+path, rd)
 	if err != nil {
@@ -73,7 +80,12 @@ func (e *Env) Try(method, path string, body any, h Headers) (*Response, error) {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	checked := true
 	for k, v := range h {
+		if k == OutOfContract {
+			checked = false
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	res, err := client.Do(req)
@@ -86,6 +98,9 @@ func (e *Env) Try(method, path string, body any, h Headers) (*Response, error) {
 		return nil, err
 	}
 	r := &Response{Status: res.StatusCode, Body: out, Header: res.Header}
+	if checked {
+		e.checkContract(req, raw, r)
+	}
 	if e.OnResponse != nil {
 		e.OnResponse(method, path, r)
 	}

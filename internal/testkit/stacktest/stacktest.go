@@ -48,7 +48,10 @@ type Env struct {
 	App apps.Credentials
 	// OnResponse, when set, sees every exchange of Do (a test searching all answers).
 	OnResponse func(method, path string, res *Response)
-	ctx        context.Context
+	// OutOfContract turns off checking exchanges against the OpenAPI documents for the
+	// whole environment (suites that send what no document describes, such as fuzzers).
+	OutOfContract bool
+	ctx           context.Context
 }
 
 // New starts a stack for the test; everything stops when the test ends.

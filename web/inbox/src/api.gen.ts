@@ -189,8 +189,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Apply a JSON Patch to the caller's profile
-         * @description A failing test operation or a path that does not exist is a 400 and leaves the profile unchanged.
+         * Change the caller's profile: a JSON Patch (array) or a JSON Merge Patch (object)
+         * @description The body's shape picks the format, whatever the Content-Type: an array is an RFC 6902 JSON Patch (applied all or none: a failing test operation or a path that does not exist is a 400 and leaves the profile unchanged); an object is an RFC 7386 JSON Merge Patch, as the SDKs send it (its keys replace the profile's, null removes a key, nested objects merge, arrays replace). Any other body is a 400. The result must be a valid profile (no key identifier, at most 64 KiB). A user who does not exist yet is created.
          */
         patch: operations["patchProfile"];
         trace?: never;
@@ -760,6 +760,17 @@ export interface components {
             from?: string;
             value?: unknown;
         }[];
+        /**
+         * @description RFC 7386 JSON Merge Patch of the profile: each key replaces the profile's, null removes it, an object merges into the profile's object
+         * @example {
+         *       "firstName": "Ada",
+         *       "plan": "pro",
+         *       "nickname": null
+         *     }
+         */
+        ProfileMergePatch: {
+            [key: string]: unknown;
+        };
         Preference: {
             category: components["schemas"]["Category"];
             channelPreferences: {
@@ -882,7 +893,7 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description a short-lived token and the realtime endpoint (DESIGN.md §5); built by the realtime issue */
+        /** @description a short-lived token and the realtime endpoint (docs/decisions.md#realtime); built by the realtime issue */
         RealtimeToken: {
             [key: string]: unknown;
         };
@@ -1095,6 +1106,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
+            /** @description the send names a workflow that does not exist in the app or has no published version ("notification.workflow: workflow \"x\" does not exist in this app"), or the Idempotency-Key was used with another body; nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the app's send rate (HERALD_SEND_RATE_LIMIT) or its client's monthly quota is used up; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     markAllNotificationsAsSeen: {
@@ -1169,6 +1200,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -1374,6 +1406,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     getProfile: {
@@ -1421,6 +1454,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     patchProfile: {
@@ -1432,8 +1466,9 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/json": components["schemas"]["JsonPatch"] | components["schemas"]["ProfileMergePatch"];
                 "application/json-patch+json": components["schemas"]["JsonPatch"];
-                "application/json": components["schemas"]["JsonPatch"];
+                "application/merge-patch+json": components["schemas"]["ProfileMergePatch"];
             };
         };
         responses: {
@@ -1448,6 +1483,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     getPreferences: {
@@ -1495,6 +1531,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listCategories: {
@@ -1543,6 +1580,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteCategory: {
@@ -1594,6 +1632,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     putUser: {
@@ -1623,6 +1662,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteUser: {
@@ -1674,6 +1714,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     requestRealtimeToken: {
@@ -1694,6 +1735,7 @@ export interface operations {
                     "application/json": components["schemas"]["RealtimeToken"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -1745,6 +1787,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listTopics: {
@@ -1793,6 +1836,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteTopic: {
@@ -1847,6 +1891,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     attachTopicUsers: {
@@ -1876,6 +1921,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     detachTopicUsers: {
@@ -1905,6 +1951,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     updateTopicSubscription: {
@@ -1936,6 +1983,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listUserSubscriptions: {
@@ -2032,6 +2080,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     listWorkflowSchedules: {
@@ -2080,6 +2129,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
         };
     };
     deleteWorkflowSchedule: {

@@ -945,7 +945,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The console web app's refresh: trades the httpOnly refresh cookie (herald_console_refresh, set by sign-in when X-Herald-Console: 1 is sent) for a new access token and a rotated cookie; the refresh token is not in the answer. Without the cookie: 204, no body. Requires X-Herald-Console: 1 and a same-origin Origin (CSRF) */
+        /** The console web app's refresh: trades the httpOnly herald_console_refresh cookie (set by the sign-in routes when X-Herald-Console: 1 is sent) for a new access token and a rotated cookie; the refresh token never appears in the answer */
         post: operations["post/v1/auth/console/refresh"];
         delete?: never;
         options?: never;
@@ -2366,6 +2366,12 @@ export interface components {
             };
         };
         Boolean: boolean;
+        CallbackResult: {
+            /** @enum {string} */
+            status: "ok";
+            /** @description message logs the callback changed */
+            updated: number;
+        };
         CategoryEntity: {
             appId?: number;
             /** Format: date-time */
@@ -2509,12 +2515,12 @@ export interface components {
             creatorEmail?: string;
             id?: number;
             /** Format: date-time */
-            lastUsedAt?: string;
+            lastUsedAt?: string | null;
             name?: string;
             /** @description first characters */
             prefix?: string;
             /** Format: date-time */
-            revokedAt?: string;
+            revokedAt?: string | null;
             /** @description only when created */
             token?: string;
         };
@@ -2657,14 +2663,13 @@ export interface components {
             };
         };
         CreateWorkflowDTO: {
-            /** @description steps (channel, delay, digest, branch, fetch, wait-for-read, throttle…), validated on save */
-            definition: Record<string, never>;
+            definition: components["schemas"]["WorkflowDefinition"];
             identifier: string;
             /** @description 1-200 characters */
             name: string;
         };
         DefaultPaymentMethod: {
-            paymentMethod?: components["schemas"]["PaymentMethod"];
+            paymentMethod?: components["schemas"]["PaymentMethod"] | null;
         };
         DuplicateTemplateDto: {
             description?: string;
@@ -2736,8 +2741,17 @@ export interface components {
             /** @description at most 4000 characters */
             prompt: string;
         };
+        /** @description the state of each dependency (database, temporal, …) and the overall status */
         Health: {
-            [key: string]: unknown;
+            /** @enum {string} */
+            status: "ok" | "degraded";
+        } & {
+            [key: string]: string | {
+                /** @description the problem, when down */
+                error?: string;
+                /** @enum {string} */
+                status: "up" | "down";
+            };
         };
         IntegrationStatus: {
             apiKey?: string;
@@ -2786,9 +2800,9 @@ export interface components {
                 invoicePdf?: string;
                 number?: string;
                 /** Format: date-time */
-                periodEnd?: string;
+                periodEnd?: string | null;
                 /** Format: date-time */
-                periodStart?: string;
+                periodStart?: string | null;
                 status?: string;
             }[];
         };
@@ -2847,7 +2861,7 @@ export interface components {
                 };
                 source?: string;
             };
-            license?: components["schemas"]["License"];
+            license?: components["schemas"]["License"] | null;
             /** @enum {string} */
             status?: "none" | "valid" | "expired";
         };
@@ -2951,7 +2965,7 @@ export interface components {
             last4?: string;
         };
         PaymentMethods: {
-            defaultPaymentMethod?: components["schemas"]["PaymentMethod"];
+            defaultPaymentMethod?: components["schemas"]["PaymentMethod"] | null;
             paymentMethods?: components["schemas"]["PaymentMethod"][];
         };
         PlanList: {
@@ -3056,7 +3070,7 @@ export interface components {
         RouteList: components["schemas"]["RouteEntity"][];
         ScheduledNotificationEntity: {
             /** Format: date-time */
-            cancelledAt?: string;
+            cancelledAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
             id?: number;
@@ -3068,7 +3082,7 @@ export interface components {
             /** Format: date-time */
             sendAt?: string;
             /** Format: date-time */
-            sentAt?: string;
+            sentAt?: string | null;
             status?: string;
             workflowId?: string;
         };
@@ -3123,11 +3137,11 @@ export interface components {
         Subscription: {
             cancelAtPeriodEnd?: boolean;
             /** Format: date-time */
-            canceledAt?: string;
+            canceledAt?: string | null;
             /** @description confirms the first payment while incomplete */
             clientSecret?: string;
             /** Format: date-time */
-            currentPeriodEnd?: string;
+            currentPeriodEnd?: string | null;
             licenseExpired?: boolean;
             plan?: {
                 currency?: string;
@@ -3389,6 +3403,15 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "admin" | "developer" | "viewer";
         };
+        UpdateLayoutDTO: {
+            /** @description make it the app's default layout */
+            default?: boolean;
+            /** @description must contain {{{content}}} */
+            html: string;
+            name?: string;
+            /** @description default {{{content}}} */
+            text?: string;
+        };
         UpdateOnBoardingProgessDTO: {
             [key: string]: unknown;
         };
@@ -3426,7 +3449,7 @@ export interface components {
             name: string;
         };
         UpdateWorkflowDTO: {
-            definition: Record<string, never>;
+            definition: components["schemas"]["WorkflowDefinition"];
             name: string;
         };
         UserPage: {
@@ -3449,17 +3472,154 @@ export interface components {
             /** @description always "error" */
             status: string;
         };
+        /** @description Go to the next of the first condition that holds, else to else (absent: end the run) */
+        WorkflowBranchStep: {
+            conditions: components["schemas"]["WorkflowCase"][];
+            /** @description the step when no condition holds */
+            else?: string;
+            /** @description unique within the definition; other steps name it */
+            id: string;
+            /** @description the step after this one (the id of a step of this definition); absent ends the run */
+            next?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "branch";
+        };
+        WorkflowCase: {
+            if: components["schemas"]["WorkflowCondition"];
+            /** @description the step to go to when the condition holds */
+            next: string;
+        };
+        /** @description Deliver on a channel through the delivery pipeline: a template of the app or inline content, not both */
+        WorkflowChannelStep: {
+            /** @description inline content: the template's fields for this channel (e.g. subject, html, text for email), checked on save */
+            content?: {
+                [key: string]: string;
+            };
+            /** @description unique within the definition; other steps name it */
+            id: string;
+            /** @description the step after this one (the id of a step of this definition); absent ends the run */
+            next?: string;
+            /** @description identifier of a template of the app */
+            template?: string;
+            /**
+             * @description the channel to deliver on (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
+        } & (unknown | unknown);
+        /** @description a predicate, in exactly one form: field + op (+ value); step + is; and; or; not */
+        WorkflowCondition: {
+            and?: components["schemas"]["WorkflowCondition"][];
+            /** @description a dotted path under data., profile., user. or batch. */
+            field?: string;
+            /**
+             * @description state of the notification the step sent
+             * @enum {string}
+             */
+            is?: "read" | "notRead" | "seen" | "notSeen" | "clicked" | "notClicked" | "interacted" | "notInteracted" | "delivered" | "notDelivered";
+            not?: components["schemas"]["WorkflowCondition"];
+            /** @enum {string} */
+            op?: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "contains" | "exists" | "notExists" | "in";
+            or?: components["schemas"]["WorkflowCondition"][];
+            /** @description an earlier channel step that always runs before this branch */
+            step?: string;
+            /** @description the value op compares with (an array for in) */
+            value?: unknown;
+        } & (unknown | unknown | unknown | unknown | unknown);
+        /** @description A workflow: a graph of steps, run once per recipient from start (default: the first step). Besides this shape, saving checks that every referenced step exists, that the graph has no cycle and no unreachable step, that conditions and waits read steps that always run before them, the durations' bounds, time zones and templates. */
+        WorkflowDefinition: {
+            /** @description the first step (the id of a step of this definition) */
+            start?: string;
+            steps: components["schemas"]["WorkflowStep"][];
+        };
+        /** @description Wait: exactly one of duration, until, timeOfDay */
+        WorkflowDelayStep: {
+            duration?: components["schemas"]["WorkflowDuration"];
+            /** @description unique within the definition; other steps name it */
+            id: string;
+            /** @description the step after this one (the id of a step of this definition); absent ends the run */
+            next?: string;
+            /** @description HH:MM (24-hour clock), the next such time in the recipient's timezone profile key, else timezone, else UTC */
+            timeOfDay?: string;
+            /** @description an IANA time zone, e.g. Europe/Paris, for timeOfDay */
+            timezone?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "delay";
+            /** @description an ISO 8601 time or a templated one, e.g. {{data.remindAt}} */
+            until?: string;
+        } & (unknown | unknown | unknown);
+        /** @description Collect the triggers with the same key for window, or until count arrived (window is then the longest wait); the run continues once with the batch */
+        WorkflowDigestStep: {
+            /** @description triggers that close the digest */
+            count?: number;
+            /** @description unique within the definition; other steps name it */
+            id: string;
+            /** @description what groups triggers (default: workflow + recipient); may use {{data.…}} */
+            key?: string;
+            /** @description the step after this one (the id of a step of this definition); absent ends the run */
+            next?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "digest";
+            window?: components["schemas"]["WorkflowDuration"];
+        } | unknown | {
+            count: unknown;
+        };
+        /** @description 90s, 15m, 2h, 3d or 1d12h (Go durations plus d for days); positive, at most 366 days */
+        WorkflowDuration: string;
         WorkflowEntity: {
             /** Format: date-time */
             createdAt?: string;
             /** @description the draft */
-            definition?: Record<string, never>;
+            definition?: components["schemas"]["WorkflowDefinition"];
             id?: number;
             identifier?: string;
             name?: string;
             publishedVersion?: number | null;
             /** Format: date-time */
             updatedAt?: string;
+        };
+        /** @description An HTTP request whose JSON answer merges into data (under resultKey when set) */
+        WorkflowFetchStep: {
+            /** @description request body (POST); may use {{…}} */
+            body?: string;
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description unique within the definition; other steps name it */
+            id: string;
+            /**
+             * @description default GET
+             * @enum {string}
+             */
+            method?: "GET" | "POST";
+            /** @description the step after this one (the id of a step of this definition); absent ends the run */
+            next?: string;
+            /** @description the step after a failed fetch; absent ends the run as failed */
+            onError?: string;
+            /** @description merge the answer under data.<resultKey> */
+            resultKey?: string;
+            retries?: number;
+            /** @description at most 30s */
+            timeout?: components["schemas"]["WorkflowDuration"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "fetch";
+            /**
+             * Format: uri
+             * @description absolute http(s) URL; may use {{…}}
+             */
+            url: string;
         };
         WorkflowList: components["schemas"]["WorkflowEntity"][];
         WorkflowLogPage: {
@@ -3486,6 +3646,77 @@ export interface components {
         WorkflowPublished: {
             version?: number;
             workflow?: components["schemas"]["WorkflowEntity"];
+        };
+        /** @description one step; type selects the kind and its fields (properties here only give the JSON type every step field must have on any step; the variants describe each kind) */
+        WorkflowStep: {
+            body?: string;
+            conditions?: unknown[];
+            content?: {
+                [key: string]: unknown;
+            };
+            count?: number;
+            duration?: string;
+            else?: string;
+            headers?: {
+                [key: string]: unknown;
+            };
+            id: string;
+            key?: string;
+            limit?: number;
+            method?: string;
+            next?: string;
+            onError?: string;
+            resultKey?: string;
+            retries?: number;
+            state?: string;
+            step?: string;
+            template?: string;
+            timeOfDay?: string;
+            timeout?: string;
+            timeoutNext?: string;
+            timezone?: string;
+            type: string;
+            until?: string;
+            url?: string;
+            window?: string;
+        } & (components["schemas"]["WorkflowChannelStep"] | components["schemas"]["WorkflowDelayStep"] | components["schemas"]["WorkflowDigestStep"] | components["schemas"]["WorkflowBranchStep"] | components["schemas"]["WorkflowWaitForReadStep"] | components["schemas"]["WorkflowFetchStep"] | components["schemas"]["WorkflowThrottleStep"]);
+        /** @description Let at most limit runs per key through per window; the rest end as throttled */
+        WorkflowThrottleStep: {
+            /** @description unique within the definition; other steps name it */
+            id: string;
+            /** @description what is counted (default: workflow + recipient); may use {{data.…}} */
+            key?: string;
+            limit: number;
+            /** @description the step after this one (the id of a step of this definition); absent ends the run */
+            next?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "throttle";
+            window: components["schemas"]["WorkflowDuration"];
+        };
+        /** @description Wait until the in-app notification of step reaches state (then next) or timeout passes (then timeoutNext) */
+        WorkflowWaitForReadStep: {
+            /** @description unique within the definition; other steps name it */
+            id: string;
+            /** @description the step after this one (the id of a step of this definition); absent ends the run */
+            next?: string;
+            /**
+             * @description default read
+             * @enum {string}
+             */
+            state?: "read" | "clicked" | "seen" | "interacted";
+            /** @description an inApp step that always runs before this one */
+            step: string;
+            timeout: components["schemas"]["WorkflowDuration"];
+            /** @description the step after a timeout; absent ends the run */
+            timeoutNext?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "waitForRead";
         };
     };
     responses: never;
@@ -3538,6 +3769,15 @@ export interface operations {
             };
             /** @description the caller's role (or credential kind) does not allow this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3961,6 +4201,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppEntity"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -4050,6 +4299,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/apps/{appId}": {
@@ -4070,6 +4328,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -4119,6 +4386,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -4219,6 +4495,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/channels": {
@@ -4239,6 +4524,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderInstanceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -4402,6 +4696,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/channels/{channel}/providerInstances/{providerInstance}": {
@@ -4531,6 +4834,15 @@ export interface operations {
             };
             /** @description conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4793,6 +5105,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "patch/v1/apps/{appId}/channels/{channel}/providers/{providerIdentifier}": {
@@ -4862,6 +5183,15 @@ export interface operations {
             };
             /** @description conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5080,6 +5410,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/channels/{channel}/routes": {
@@ -5211,6 +5550,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/channels/v1": {
@@ -5231,6 +5579,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChannelOverview"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -5515,6 +5872,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/integration-status": {
@@ -5535,6 +5901,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationStatus"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -5696,6 +6071,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/apps/{appId}/layouts/{layoutId}": {
@@ -5710,7 +6094,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateLayoutDTO"];
+                "application/json": components["schemas"]["UpdateLayoutDTO"];
             };
         };
         responses: {
@@ -5752,6 +6136,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5840,6 +6233,15 @@ export interface operations {
                     "application/json": components["schemas"]["LayoutEntity"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -5889,7 +6291,7 @@ export interface operations {
                 /** @description YYYY-MM-DD (through its last instant, UTC) or an RFC 3339 date-time; default: today; at most 366 days after fromDate */
                 toDate?: string;
                 /** @description user identifiers, repeated (userIdentifier=a&userIdentifier=b, or userIdentifier[]=a); at most 100 */
-                userIdentifier?: unknown[];
+                userIdentifier?: string[];
             };
             header?: never;
             path: {
@@ -5999,6 +6401,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6147,6 +6558,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/rsa-key": {
@@ -6167,6 +6587,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -6216,6 +6645,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -6333,6 +6771,15 @@ export interface operations {
                     "application/json": components["schemas"]["Boolean"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -6389,6 +6836,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -6498,6 +6954,15 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateList"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -6596,6 +7061,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/topics": {
@@ -6616,6 +7090,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TopicList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -6709,6 +7192,15 @@ export interface operations {
             };
             /** @description conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6841,6 +7333,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/translations/default": {
@@ -6861,6 +7362,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TranslationEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -6973,6 +7483,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppUsage"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -7138,6 +7657,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/apps/{appId}/users/{identifier}": {
@@ -7201,6 +7729,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/apps/{appId}/users/{identifier}": {
@@ -7222,6 +7759,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -7274,6 +7820,15 @@ export interface operations {
                     "application/json": components["schemas"]["PreferenceList"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -7322,6 +7877,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -7483,6 +8047,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/apps/{appId}/workflows/{identifier}": {
@@ -7504,6 +8077,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -7596,6 +8178,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/apps/{appId}/workflows/{identifier}/publish": {
@@ -7617,6 +8208,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowPublished"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -7834,6 +8434,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description too many failed attempts, or the monthly quota is used up; see Retry-After */
             429: {
                 headers: {
@@ -7912,15 +8521,15 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description 1 */
-                "X-Herald-Console": string;
+                /** @description 1: the request is the console web app's (CSRF check) */
+                "X-Herald-Console": "1";
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description a new access token (refreshToken is empty) and, in Set-Cookie, the rotated herald_console_refresh cookie */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7929,7 +8538,23 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description no or invalid credentials */
+            /** @description no refresh cookie: there is no session to resume */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the request broke the listed rules (e.g. text that is not UTF-8); nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description the cookie's refresh token is unknown, expired or already used (a replay ends the session); the cookie is cleared */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7938,7 +8563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the caller's role (or credential kind) does not allow this */
+            /** @description X-Herald-Console: 1 is missing, or Origin is not this server's (CSRF) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7961,6 +8586,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description every app already had a default layout (201 when any was created) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedLayouts"];
+                };
+            };
             /** @description success */
             201: {
                 headers: {
@@ -8174,6 +8808,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/auth/passwordResetRequests": {
@@ -8208,6 +8851,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8252,6 +8904,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/auth/resendVerificationEmail": {
@@ -8286,6 +8947,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many emails requested for this address; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8330,6 +9009,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/auth/signout": {
@@ -8348,6 +9036,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules (e.g. text that is not UTF-8); nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -8402,6 +9099,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description too many failed attempts, or the monthly quota is used up; see Retry-After */
@@ -8536,6 +9242,15 @@ export interface operations {
                     "application/json": components["schemas"]["ClientUserEntity"];
                 };
             };
+            /** @description the request broke the listed rules (e.g. text that is not UTF-8); nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
                 headers: {
@@ -8607,6 +9322,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/categories/{categoryId}": {
@@ -8627,6 +9351,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -8736,6 +9469,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/clients/{clientId}": {
@@ -8756,6 +9498,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -8847,6 +9598,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/clients/{clientId}/apps": {
@@ -8867,6 +9627,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -8958,6 +9727,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/clients/{clientId}/cli-token": {
@@ -8978,6 +9756,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CliTokenList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -9018,7 +9805,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["CreateCliTokenDTO"];
             };
@@ -9069,6 +9856,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/clients/{clientId}/cli-token/{tokenId}": {
@@ -9090,6 +9886,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -9150,6 +9955,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationList"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -9200,6 +10014,15 @@ export interface operations {
                     "application/json": components["schemas"]["Boolean"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -9247,6 +10070,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -9338,6 +10170,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/clients/{clientId}/clientUsers/{clientUserId}": {
@@ -9410,6 +10251,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/clients/{clientId}/clientUsers/{clientUserId}": {
@@ -9431,6 +10281,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -9491,6 +10350,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmailLayoutList"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -9538,6 +10406,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Environment"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -9632,6 +10509,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/clients/{clientId}/invoices": {
@@ -9652,6 +10538,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Invoices"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -9703,6 +10598,15 @@ export interface operations {
                     "application/json": components["schemas"]["LicenseView"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -9750,6 +10654,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DefaultPaymentMethod"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -9946,6 +10859,15 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentMethods"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -10004,6 +10926,15 @@ export interface operations {
                     "application/json": components["schemas"]["SetupIntent"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -10060,6 +10991,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -10144,6 +11084,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10261,6 +11210,15 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -10319,6 +11277,15 @@ export interface operations {
                     "application/json": components["schemas"]["ClientUsage"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -10366,6 +11333,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClientUserEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -10448,6 +11424,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/clientUsers/{id}/password": {
@@ -10510,6 +11495,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/ee/auth": {
@@ -10564,6 +11558,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description too many failed attempts, or the monthly quota is used up; see Retry-After */
             429: {
                 headers: {
@@ -10591,6 +11594,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TotpSetup"];
+                    "image/png": string;
                 };
             };
             /** @description no or invalid credentials */
@@ -10680,6 +11684,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description too many failed attempts, or the monthly quota is used up; see Retry-After */
             429: {
                 headers: {
@@ -10749,6 +11762,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/ee/auth/2fa/recovery": {
@@ -10784,6 +11806,15 @@ export interface operations {
             };
             /** @description no or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10913,6 +11944,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description too many failed attempts, or the monthly quota is used up; see Retry-After */
             429: {
                 headers: {
@@ -11016,6 +12056,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11313,13 +12362,13 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description a dependency (database, email, captcha or code host) is unavailable */
+            /** @description a dependency is down (the body says which) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
@@ -11433,6 +12482,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationEntity"];
                 };
             };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description no or invalid credentials */
             401: {
                 headers: {
@@ -11517,7 +12575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["CallbackResult"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -11566,7 +12624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["CallbackResult"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -11615,7 +12673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["CallbackResult"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -11664,7 +12722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["CallbackResult"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -11713,7 +12771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["CallbackResult"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -11762,7 +12820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["CallbackResult"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -11811,7 +12869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["CallbackResult"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -11902,6 +12960,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -12002,6 +13069,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/routes/{routeId}": {
@@ -12022,6 +13098,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -12071,6 +13156,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationTemplateEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -12162,6 +13256,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/templates/{templateId}": {
@@ -12182,6 +13285,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -12333,6 +13445,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/templates/{templateId}/contents/{channel}": {
@@ -12455,6 +13576,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/templates/{templateId}/contents/{channel}/batchingContent": {
@@ -12527,6 +13657,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "get/v1/templates/{templateId}/contents/email/{fileName}": {
@@ -12548,6 +13687,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateFile"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -12639,6 +13787,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/templates/{templateId}/duplicate": {
@@ -12710,6 +13867,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/templates/{templateId}/notification-content-state": {
@@ -12765,6 +13931,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12834,6 +14009,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/topics/{topicId}": {
@@ -12854,6 +14038,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description no or invalid credentials */
@@ -12938,6 +14131,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13129,6 +14331,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "delete/v1/topics/{topicId}/users/{userId}": {
@@ -13200,9 +14411,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LicenseUpdate"];
+                "text/plain": string;
             };
         };
         responses: {
+            /** @description "unchanged": the same or an older license, nothing changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["String"];
+                };
+            };
             /** @description success */
             201: {
                 headers: {
@@ -13239,6 +14460,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description a dependency (database, email, captcha or code host) is unavailable */
             503: {
                 headers: {
@@ -13263,6 +14493,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description false: an event id seen before, acknowledged and not applied again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Boolean"];
+                };
+            };
             /** @description success */
             201: {
                 headers: {
@@ -13279,6 +14518,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a dependency (database, email, captcha or code host) is unavailable */

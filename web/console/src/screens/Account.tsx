@@ -53,7 +53,17 @@ export default function Account() {
 }
 
 function Setup({ onDone, onCancel }: { onDone: (codes: string[]) => void; onCancel: () => void }) {
-  const secret = useQuery({ queryKey: ["2fa-setup"], queryFn: () => data(api.GET("/v1/ee/auth/2fa")), gcTime: 0, staleTime: Infinity });
+  const secret = useQuery({
+    queryKey: ["2fa-setup"],
+    // The route can also answer the QR code as image/png; the console asks for JSON.
+    queryFn: async () => {
+      const r = await data(api.GET("/v1/ee/auth/2fa", { headers: { Accept: "application/json" } }));
+      if (typeof r === "string") throw new Error("unexpected answer: expected the set-up as JSON");
+      return r;
+    },
+    gcTime: 0,
+    staleTime: Infinity,
+  });
   const enable = useMutation({
     mutationFn: (code: string) => data(api.PATCH("/v1/ee/auth/2fa/enable", { body: { code } })),
     onSuccess: (r) => onDone(r.recoveryCodes ?? []),
