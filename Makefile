@@ -14,8 +14,21 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z0-9_\/.-]+:.*?## / {printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
-build: ## build bin/herald
+build: console ## build bin/herald with the console web app embedded
 	$(GO) build -o $(BIN)/herald ./cmd/herald
+
+CONSOLE := web/console
+
+$(CONSOLE)/node_modules/.package-lock.json: $(CONSOLE)/package-lock.json
+	cd $(CONSOLE) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: console
+console: $(CONSOLE)/node_modules/.package-lock.json ## build the console web app into web/console/dist (embedded by the next go build)
+	cd $(CONSOLE) && npm run build
+
+.PHONY: console-dev
+console-dev: $(CONSOLE)/node_modules/.package-lock.json ## the console with hot reload on :5173, against `make dev` (HERALD_URL, default http://localhost:8080)
+	cd $(CONSOLE) && npm run dev
 
 # The pinned Temporal CLI (dev server + Web UI), built once from the Go module proxy.
 $(BIN)/temporal:
@@ -52,9 +65,14 @@ widget: $(WIDGET)/node_modules/.package-lock.json ## rebuild the inbox widget in
 	cd $(WIDGET) && node build.mjs
 
 .PHONY: test-web
-test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## the inbox widget: unit tests, bundle freshness, Playwright in Chromium against a real stack
+test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json console ## the inbox widget and the console: unit tests, freshness, Playwright in Chromium against a real stack
 	cd $(WIDGET) && npm test
-	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh' ./integration/
+	cd $(CONSOLE) && npm test
+	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh|TestConsole' ./integration/
+
+.PHONY: console-screenshots
+console-screenshots: $(BIN)/temporal console ## retake the screenshots of docs/console.md (light and dark)
+	HERALD_WEB_TESTS=1 HERALD_CONSOLE_SCREENSHOTS=$(CURDIR)/docs/console HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestConsoleInChromium ./integration/
 
 .PHONY: widget-screenshots
 widget-screenshots: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## retake the screenshots of docs/inbox-widget.md

@@ -3,6 +3,7 @@
 package api
 
 import (
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"time"
@@ -14,6 +15,7 @@ import (
 	v1 "github.com/heraldhq/herald/api/v1"
 	v3 "github.com/heraldhq/herald/api/v3"
 	"github.com/heraldhq/herald/api/web"
+	webconsole "github.com/heraldhq/herald/web/console"
 	webinbox "github.com/heraldhq/herald/web/inbox"
 )
 
@@ -34,6 +36,16 @@ type Options struct {
 	Metrics http.Handler
 	// RequestTimeout bounds each request but the realtime streams (0: none).
 	RequestTimeout time.Duration
+	// ConsoleFiles are the console web app's built files served at /; nil for the bundle
+	// embedded in the binary (web/console).
+	ConsoleFiles fs.FS
+}
+
+func (o Options) consoleFiles() fs.FS {
+	if o.ConsoleFiles != nil {
+		return o.ConsoleFiles
+	}
+	return webconsole.Files()
 }
 
 // Registrar is a group of handlers that mounts its routes on a router.
@@ -83,6 +95,8 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 	for _, m := range mgmt {
 		m.Register(app.Group("/v1"))
 	}
+	// Last: every other GET is the console web app (deep links load its index.html).
+	NewConsole(opts.consoleFiles()).Register(app)
 	return app
 }
 

@@ -27,9 +27,10 @@ import (
 var widgetDir = filepath.Join("..", "web", "inbox")
 
 // browserTools finds Chromium, node and npx, or skips (fails under
-// HERALD_REQUIRE_INTEGRATION: `make test` must run these tests). They run only with
+// HERALD_REQUIRE_INTEGRATION: `make test` must run these tests), and installs the npm
+// packages of dir (web/inbox or web/console) when missing. They run only with
 // HERALD_WEB_TESTS set, so `make test` runs them once, from `make test-web`.
-func browserTools(t *testing.T) string {
+func browserTools(t *testing.T, dir string) string {
 	t.Helper()
 	if os.Getenv("HERALD_WEB_TESTS") == "" {
 		t.Skip("the widget's browser tests run with HERALD_WEB_TESTS=1: make test-web (make test calls it)")
@@ -53,11 +54,11 @@ func browserTools(t *testing.T) string {
 		}
 		t.Skipf("skipping the browser tests: %s is missing", missing)
 	}
-	if _, err := os.Stat(filepath.Join(widgetDir, "node_modules", "@playwright", "test")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@playwright", "test")); err != nil {
 		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		cmd.Dir = widgetDir
+		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in web/inbox: %v\n%s", err, out)
+			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
 		}
 	}
 	return chromium
@@ -79,7 +80,7 @@ document.querySelector("herald-inbox").refreshUserToken = () => fetch("/token?us
 </body></html>`))
 
 func TestInboxWidgetInChromium(t *testing.T) {
-	chromium := browserTools(t)
+	chromium := browserTools(t, widgetDir)
 	e := realtimeEnv(t, stacktest.Options{Temporal: true})
 	ctx := context.Background()
 
@@ -161,7 +162,7 @@ func TestInboxWidgetInChromium(t *testing.T) {
 
 // The committed widget bundle (embedded in the Go binary) must be what the sources build.
 func TestCommittedWidgetBundleIsFresh(t *testing.T) {
-	browserTools(t)
+	browserTools(t, widgetDir)
 	dist := filepath.Join(widgetDir, "dist", "widget")
 	before := map[string][]byte{}
 	for _, f := range []string{"herald-inbox.js", "herald-sw.js"} {

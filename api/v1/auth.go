@@ -30,7 +30,7 @@ func (h *Console) signIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(res)
+	return h.signedIn(c, res)
 }
 
 // signUp creates an account (SignUpWithCaptchaDTO) and emails the verification link.
@@ -144,6 +144,9 @@ func (h *Console) refresh(c *fiber.Ctx) error {
 func (h *Console) signOut(c *fiber.Ctx) error {
 	if err := h.Console.SignOut(c.UserContext(), web.ConsoleOf(c).Session); err != nil {
 		return err
+	}
+	if fromConsole(c) {
+		clearRefreshCookie(c)
 	}
 	return c.JSON(true)
 }

@@ -44,6 +44,7 @@ func (h *Console) Register(r fiber.Router) {
 	r.Post("/auth/passwordResetRequests", h.requestPasswordReset)
 	r.Post("/auth/resetPassword", h.resetPassword)
 	r.Post("/auth/refresh", h.refresh)
+	r.Post("/auth/console/refresh", h.consoleRefresh)
 	r.Post("/auth/signout", session, h.signOut)
 	r.Get("/auth/validate", member, h.validate)
 	r.Get("/auth/me", member, h.me)

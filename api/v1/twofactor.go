@@ -115,7 +115,7 @@ func (h *Console) completeTwoFactor(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(res)
+	return h.signedIn(c, res)
 }
 
 // completeRecovery finishes a sign-in with a recovery code (LoginWithRecoveryDto).
@@ -132,7 +132,7 @@ func (h *Console) completeRecovery(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(res)
+	return h.signedIn(c, res)
 }
 
 // startCodeHost returns the code host's authorization URL and the state to hand back.
@@ -163,5 +163,5 @@ func (h *Console) codeHostSignIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(res)
+	return h.signedIn(c, res)
 }

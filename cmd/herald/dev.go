@@ -16,6 +16,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/console/clients"
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/platform/devenv"
 	"github.com/heraldhq/herald/internal/stack"
@@ -54,6 +55,9 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.
 	creds, err := demoApp(ctx, s)
 	if err != nil {
 		return err
+	}
+	if err := devConsoleAccount(ctx, s, creds.AppID); err != nil {
+		return fmt.Errorf("the console's dev account: %w", err)
 	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
@@ -136,9 +140,46 @@ func demoApp(ctx context.Context, s *stack.Stack) (apps.Credentials, error) {
 	return apps.Credentials{AppID: app.ID, APIKey: app.APIKey, APISecret: secret}, nil
 }
 
+// The console account `herald dev` prepares: it owns the team of the demo app. Its
+// password is set on every start, so the printed one always works.
+const (
+	devConsoleEmail    = "dev@example.com"
+	devConsolePassword = "herald-dev-password"
+	devTeamName        = "Demo team"
+)
+
+// devConsoleAccount makes sure the dev console account exists, is verified, owns a team,
+// and that the demo app belongs to that team (when it belongs to none yet).
+func devConsoleAccount(ctx context.Context, s *stack.Stack, demoAppID int64) error {
+	u, err := s.Console.EnsureDevAccount(ctx, devConsoleEmail, "Developer", devConsolePassword)
+	if err != nil {
+		return err
+	}
+	actor := clients.Actor{UserID: u.ID}
+	list, err := s.Clients.List(ctx, actor)
+	if err != nil {
+		return err
+	}
+	var clientID int64
+	for _, c := range list {
+		if c.Name == devTeamName {
+			clientID = c.ID
+		}
+	}
+	if clientID == 0 {
+		c, err := s.Clients.Create(ctx, actor, devTeamName)
+		if err != nil {
+			return err
+		}
+		clientID = c.ID
+	}
+	return s.Apps.Adopt(ctx, demoAppID, clientID)
+}
+
 func printBanner(w io.Writer, cfg config.Config, temporalUI string, creds apps.Credentials) {
 	js, _ := json.Marshal(creds)
-	fmt.Fprintf(w, "\nHerald is running.\n  API:          http://%s\n", cfg.HTTPAddr)
+	fmt.Fprintf(w, "\nHerald is running.\n  Console:      http://%s  (sign in as %s / %s)\n", cfg.HTTPAddr, devConsoleEmail, devConsolePassword)
+	fmt.Fprintf(w, "  API:          http://%s\n", cfg.HTTPAddr)
 	if temporalUI != "" {
 		fmt.Fprintf(w, "  Temporal UI:  %s\n", temporalUI)
 	} else {

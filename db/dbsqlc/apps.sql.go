@@ -9,6 +9,24 @@ import (
 	"context"
 )
 
+const adoptApp = `-- name: AdoptApp :execrows
+UPDATE apps SET client_id = $1, updated_at = now() WHERE id = $2 AND client_id IS NULL
+`
+
+type AdoptAppParams struct {
+	ClientID *int64
+	ID       int64
+}
+
+// Gives an app created outside any client (the demo app of `herald dev`) to a client.
+func (q *Queries) AdoptApp(ctx context.Context, arg AdoptAppParams) (int64, error) {
+	result, err := q.db.Exec(ctx, adoptApp, arg.ClientID, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const createApp = `-- name: CreateApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed)
 VALUES ($1, $2, $3, $4)

@@ -52,3 +52,7 @@ WHERE id = @id AND vapid_public_key IS NULL;
 
 -- name: SetAppAllowedOrigins :exec
 UPDATE apps SET allowed_origins = @allowed_origins::text[], updated_at = now() WHERE id = @id;
+
+-- name: AdoptApp :execrows
+-- Gives an app created outside any client (the demo app of `herald dev`) to a client.
+UPDATE apps SET client_id = @client_id, updated_at = now() WHERE id = @id AND client_id IS NULL;

@@ -16,6 +16,7 @@ var unauthenticated = map[string]string{
 	"POST /v1/auth/passwordResetRequests":        "asks for an e-mail; answers the same for any address",
 	"POST /v1/auth/resetPassword":                "the e-mailed reset code is the credential",
 	"POST /v1/auth/refresh":                      "the refresh token in the body is the credential",
+	"POST /v1/auth/console/refresh":              "the refresh cookie is the credential (204 without one; 403 without X-Herald-Console)",
 	"GET /v1/ee/auth/codehost":                   "starts the code host sign-in",
 	"POST /v1/ee/auth/codehost":                  "completes the code host sign-in (signed state)",
 	"GET /v1/health":                             "health checks of load balancers",

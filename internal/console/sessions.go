@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	herald "github.com/heraldhq/herald"
@@ -145,3 +146,6 @@ func truncate(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// RefreshTTL is the lifetime of a session (and of the console's refresh cookie).
+func (s *Service) RefreshTTL() time.Duration { return s.cfg.RefreshTTL }

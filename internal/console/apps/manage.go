@@ -213,3 +213,10 @@ func (s *Service) NewRSAKey(ctx context.Context, clientID, appID int64) (Entity,
 	e.PrivateKey = priv
 	return e, err
 }
+
+// Adopt gives an app that belongs to no client (the demo app `herald dev` creates) to the
+// client; an app that already has a client is left as it is.
+func (s *Service) Adopt(ctx context.Context, appID, clientID int64) error {
+	_, err := s.db.AdoptApp(ctx, dbsqlc.AdoptAppParams{ID: appID, ClientID: &clientID})
+	return db.MapError(err)
+}

@@ -115,7 +115,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if !strings.HasSuffix(c.HeaderPrefix, "-") {
 		p.Addf("HERALD_HEADER_PREFIX must end with '-', got %q", c.HeaderPrefix)
 	}
-	c.Console.finish(&p)
+	c.Console.finish(&p, c.PublicURL, c.HTTPAddr)
 	loadTracing(getenv, &c.Ops, &p)
 	c.Ops.check(&p)
 	if err := p.Err(); err != nil {

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	herald "github.com/heraldhq/herald"
@@ -11,7 +13,7 @@ import (
 // storage.
 type ConsoleConfig struct {
 	// URL is the console's base URL, used in emailed links.
-	URL string `env:"HERALD_CONSOLE_URL" envDefault:"http://localhost:3000" format:"url" example:"https://console.example.com" desc:"the console's base URL: links in system emails point there; relative redirects resolve against it"`
+	URL string `env:"HERALD_CONSOLE_URL" format:"url" dflt:"the server's own address: HERALD_PUBLIC_URL, else http://HERALD_HTTP_ADDR" example:"https://console.example.com" desc:"the console's base URL: links in system emails point there; relative redirects resolve against it"`
 	// Origins may be redirect targets after sign-in; by default the origin of URL.
 	Origins OriginList `env:"HERALD_CONSOLE_ORIGINS" dflt:"origin of HERALD_CONSOLE_URL" example:"https://a.example.com,http://localhost:5173" desc:"comma-separated origins a redirect may point to (anything else is refused with 400)"`
 	// AccessTTL and RefreshTTL are the lifetimes of console access tokens and sessions.
@@ -62,8 +64,12 @@ type ConsoleConfig struct {
 // server's transport limit with room for the multipart framing.
 const MaxFileBytes = 15 << 20
 
-// finish derives the default origins and checks the settings that depend on each other.
-func (cc *ConsoleConfig) finish(p *herald.Problems) {
+// finish derives the defaults (the URL: the server's own address, since Herald serves the
+// console at /; the origins: the URL's) and checks the settings that depend on each other.
+func (cc *ConsoleConfig) finish(p *herald.Problems, publicURL, httpAddr string) {
+	if cc.URL == "" {
+		cc.URL = defaultConsoleURL(publicURL, httpAddr)
+	}
 	if len(cc.Origins) == 0 {
 		if u, err := url.Parse(cc.URL); err == nil && u.Host != "" {
 			cc.Origins = OriginList{u.Scheme + "://" + u.Host}
@@ -75,4 +81,20 @@ func (cc *ConsoleConfig) finish(p *herald.Problems) {
 	if cc.CodeHostClientID != "" && cc.CodeHostClientSecret == "" {
 		p.Addf("HERALD_CODEHOST_CLIENT_SECRET must be set with HERALD_CODEHOST_CLIENT_ID")
 	}
+}
+
+// defaultConsoleURL is the server's own address: the public URL when set, else
+// http://<listen address> (a wildcard host becomes localhost).
+func defaultConsoleURL(publicURL, httpAddr string) string {
+	if publicURL != "" {
+		return strings.TrimRight(publicURL, "/")
+	}
+	host, port, err := net.SplitHostPort(httpAddr)
+	if err != nil {
+		return "http://localhost:8080"
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

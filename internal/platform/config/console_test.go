@@ -72,3 +72,26 @@ func TestAuditRetention(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleURLDefaultsToTheServer: the console is served by Herald, so emailed links
+// point at the server's own address unless HERALD_CONSOLE_URL says otherwise.
+func TestConsoleURLDefaultsToTheServer(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{}, "http://127.0.0.1:8080"},
+		{map[string]string{"HERALD_HTTP_ADDR": "0.0.0.0:9000"}, "http://localhost:9000"},
+		{map[string]string{"HERALD_PUBLIC_URL": "https://herald.example.com/"}, "https://herald.example.com"},
+		{map[string]string{"HERALD_PUBLIC_URL": "https://herald.example.com", "HERALD_CONSOLE_URL": "https://console.example.com"}, "https://console.example.com"},
+	}
+	for _, tc := range cases {
+		c, err := Load(func(k string) string { return tc.env[k] })
+		if err != nil {
+			t.Fatalf("%v: %v", tc.env, err)
+		}
+		if c.Console.URL != tc.want || len(c.Console.Origins) != 1 || c.Console.Origins[0] != tc.want {
+			t.Errorf("%v: URL %q origins %v, want %q", tc.env, c.Console.URL, c.Console.Origins, tc.want)
+		}
+	}
+}

@@ -26,8 +26,11 @@ func TestMetricsCountRequestsSendsAndTheOutbox(t *testing.T) {
 	}
 	e.Do("POST", "/v3/notifications", `{}`, e.AppHeaders())
 	e.Do("POST", "/v3/notifications", `{}`, nil)
-	e.Do("GET", "/no/such/route/1", nil, nil)
-	e.Do("GET", "/no/such/route/2", nil, nil)
+	e.Do("GET", "/v1/no/such/route/1", nil, nil)
+	e.Do("GET", "/v3/no/such/route/2", nil, nil)
+	// Console pages (every other GET serves the console web app) share one series too.
+	e.Do("GET", "/apps/1/settings", nil, nil)
+	e.Do("GET", "/signin", nil, nil)
 	res := e.Do("GET", "/metrics", nil, nil)
 	if res.Status != 200 {
 		t.Fatalf("/metrics: %d", res.Status)
@@ -37,6 +40,7 @@ func TestMetricsCountRequestsSendsAndTheOutbox(t *testing.T) {
 	has(t, res.Body, `herald_http_request_duration_seconds_count\{method="POST",route="/v3/notifications",status="401"\} 1\n`)
 	// Unknown paths share one series, whatever they are.
 	has(t, res.Body, `herald_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 2\n`)
+	has(t, res.Body, `herald_http_request_duration_seconds_count\{method="GET",route="/",status="200"\} 2\n`)
 	has(t, res.Body, `herald_sends_accepted_total 3\n`)
 	// Without Temporal nothing starts: the three sends wait in the outbox.
 	has(t, res.Body, `herald_outbox_backlog 3\n`)

@@ -1,0 +1,93 @@
+// "Send your first notification": curl and Node snippets with the app's real key (and its
+// secret for those allowed to see it), copy buttons, and a check that turns green when
+// the first send arrives (integration status, polled).
+import * as Tabs from "@radix-ui/react-tabs";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useOutletContext } from "react-router-dom";
+import { api, data } from "../api/client";
+import { CopyButton, ErrorState, Loading } from "../ui/kit";
+import { atLeast, useClients, type App } from "./queries";
+import { snippets } from "./snippets";
+
+export default function GetStarted() {
+  const app = useOutletContext<App>();
+  const clients = useClients();
+  const role = clients.data?.find((c) => c.id === app.clientId)?.role;
+  const mayReveal = atLeast(role, "admin");
+  useEffect(() => {
+    document.title = `Get started · ${app.name} · Herald`;
+  }, [app.name]);
+  const secret = useQuery({
+    queryKey: ["apps", app.id, "secret"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/secret", { params: { path: { appId: app.id! } } })),
+    enabled: mayReveal,
+  });
+  const status = useQuery({
+    queryKey: ["apps", app.id, "integration-status"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/integration-status", { params: { path: { appId: app.id! } } })),
+    refetchInterval: (q) => (q.state.data?.integrationStatus?.hasSent ? false : 3000),
+  });
+  if (clients.isPending || (mayReveal && secret.isPending)) return <Loading label="Loading your key" />;
+  if (clients.isError) return <ErrorState error={clients.error} retry={() => clients.refetch()} />;
+  const secretText = secret.data?.apiSecret ?? "$HERALD_API_SECRET";
+  const { curl, node } = snippets(window.location.origin, app.apiKey ?? "", secretText);
+  const sent = status.data?.integrationStatus?.hasSent === true;
+
+  return (
+    <>
+      <h1>Send your first notification</h1>
+      <p className="muted">
+        Run one of these from a terminal. It sends an in-app notification to the user <code>first-user</code> of{" "}
+        <strong>{app.name}</strong>; Herald creates the user on the fly.
+      </p>
+      {!mayReveal && (
+        <p className="notice" role="note">
+          Your role cannot see this app's API secret: ask an admin of the team for it and set <code>HERALD_API_SECRET</code>.
+        </p>
+      )}
+      {secret.isError && <ErrorState error={secret.error} retry={() => secret.refetch()} />}
+      <Tabs.Root defaultValue="curl" className="tabs">
+        <Tabs.List aria-label="Snippet language" className="tab-list">
+          <Tabs.Trigger value="curl" className="tab">
+            curl
+          </Tabs.Trigger>
+          <Tabs.Trigger value="node" className="tab">
+            Node.js
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="curl" className="tab-panel">
+          <div className="code-head">
+            <span>Terminal</span>
+            <CopyButton text={curl} what="curl command" />
+          </div>
+          <pre className="code" aria-label="curl command" tabIndex={0}>
+            {curl}
+          </pre>
+        </Tabs.Content>
+        <Tabs.Content value="node" className="tab-panel">
+          <div className="code-head">
+            <span>send.mjs</span>
+            <CopyButton text={node} what="Node.js snippet" />
+          </div>
+          <pre className="code" aria-label="Node.js snippet" tabIndex={0}>
+            {node}
+          </pre>
+        </Tabs.Content>
+      </Tabs.Root>
+      <section className={`check ${sent ? "check-ok" : ""}`} aria-live="polite" aria-labelledby="check-h">
+        <span className="check-dot" aria-hidden="true" />
+        <div>
+          <h2 id="check-h">{sent ? "First notification received" : "Waiting for your first notification…"}</h2>
+          <p className="muted">
+            {status.isError
+              ? "Could not check: " + (status.error as Error).message
+              : sent
+                ? "Herald accepted a send for this app. Next, configure a channel such as email."
+                : "This turns green as soon as Herald receives a send for this app."}
+          </p>
+        </div>
+      </section>
+    </>
+  );
+}

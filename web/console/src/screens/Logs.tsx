@@ -1,0 +1,144 @@
+// Message logs: every recipient × channel of the app's sends with its outcome and reason,
+// filtered by date, user, channel and event (kept in the URL), newest first, paged by
+// cursor.
+import * as Label from "@radix-ui/react-label";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useEffect, useId, type FormEvent } from "react";
+import { useOutletContext, useSearchParams } from "react-router-dom";
+import { api, data } from "../api/client";
+import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
+import type { App } from "./queries";
+
+const channels = ["inApp", "email", "sms", "whatsapp", "webPush", "mobilePush", "slack", "discord", "msTeams", "webhook"];
+const events = ["queued", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
+
+function Select({ label, name, options, value }: { label: string; name: string; options: string[]; value: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <Label.Root htmlFor={id}>{label}</Label.Root>
+      <select id={id} name={name} defaultValue={value}>
+        <option value="">Any</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
+
+export default function Logs() {
+  const app = useOutletContext<App>();
+  const [params, setParams] = useSearchParams();
+  const f = {
+    fromDate: params.get("fromDate") ?? "",
+    toDate: params.get("toDate") ?? "",
+    user: params.get("user") ?? "",
+    channel: params.get("channel") ?? "",
+    event: params.get("event") ?? "",
+  };
+  useEffect(() => {
+    document.title = `Message logs · ${app.name} · Herald`;
+  }, [app.name]);
+  const logs = useInfiniteQuery({
+    queryKey: ["apps", app.id, "logs", f],
+    initialPageParam: "",
+    queryFn: ({ pageParam }) =>
+      data(
+        api.GET("/v1/apps/{appId}/logs", {
+          params: {
+            path: { appId: app.id! },
+            query: {
+              limit: 25,
+              ...(pageParam ? { cursor: pageParam } : {}),
+              ...(f.fromDate ? { fromDate: f.fromDate } : {}),
+              ...(f.toDate ? { toDate: f.toDate } : {}),
+              ...(f.user ? { userIdentifier: [f.user] } : {}),
+              ...(f.channel ? { channel: f.channel } : {}),
+              ...(f.event ? { event: f.event } : {}),
+            },
+          },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor || undefined,
+  });
+  const rows = logs.data?.pages.flatMap((p) => p.data ?? []) ?? [];
+
+  return (
+    <>
+      <h1>Message logs</h1>
+      <form
+        className="card filters"
+        aria-label="Filters"
+        onSubmit={(e: FormEvent<HTMLFormElement>) => {
+          e.preventDefault();
+          const next = new URLSearchParams();
+          for (const [k, v] of new FormData(e.currentTarget).entries()) if (String(v).trim()) next.set(k, String(v).trim());
+          setParams(next);
+        }}
+      >
+        <Field label="From" name="fromDate" type="date" defaultValue={f.fromDate} />
+        <Field label="To" name="toDate" type="date" defaultValue={f.toDate} />
+        <Field label="User" name="user" defaultValue={f.user} placeholder="user identifier" />
+        <Select label="Channel" name="channel" options={channels} value={f.channel} />
+        <Select label="Event" name="event" options={events} value={f.event} />
+        <Button type="submit">Apply filters</Button>
+      </form>
+      {logs.isPending ? (
+        <Loading label="Loading the logs" />
+      ) : logs.isError ? (
+        <ErrorState error={logs.error} retry={() => logs.refetch()} />
+      ) : rows.length === 0 ? (
+        <Empty title="No messages match">
+          <p className="muted">Sends of this app appear here, one row per recipient and channel. Widen the dates or clear the filters.</p>
+        </Empty>
+      ) : (
+        <section className="card" aria-label="Messages">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">User</th>
+                <th scope="col">Channel</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Provider</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Request</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td>{when(r.createdAt)}</td>
+                  <td>{r.userIdentifier}</td>
+                  <td>{r.channel}</td>
+                  <td>
+                    <span className={`badge badge-${r.status}`}>{r.status}</span>
+                    {(r.reason || r.error) && <div className="muted small">{[r.reason, r.error].filter(Boolean).join(": ")}</div>}
+                    {r.providerResponse && <div className="muted small">{r.providerResponse}</div>}
+                  </td>
+                  <td>{r.providerIdentifier ?? "—"}</td>
+                  <td>{r.attempts}</td>
+                  <td>
+                    <code className="small" title={r.workflowId}>
+                      {r.requestId?.slice(0, 8)}
+                    </code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {logs.hasNextPage && (
+            <Button variant="secondary" busy={logs.isFetchingNextPage} onClick={() => logs.fetchNextPage()}>
+              Load more
+            </Button>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

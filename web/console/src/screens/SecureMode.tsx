@@ -1,0 +1,143 @@
+// Secure mode of an app: the RS256 signing key (generated here, its private key shown
+// once), turning secure mode on and off, and a test token for one of the app's users.
+import * as Dialog from "@radix-ui/react-dialog";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { api, data, fieldErrors } from "../api/client";
+import { Button, CopyButton, Field, FormError } from "../ui/kit";
+import { atLeast, type App, type Role } from "./queries";
+
+export function SecureMode({ app, role }: { app: App; role: Role | undefined }) {
+  const qc = useQueryClient();
+  const admin = atLeast(role, "admin");
+  const [privateKey, setPrivateKey] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const hasKey = Boolean(app.publicKey);
+  const generate = useMutation({
+    mutationFn: () => data(api.POST("/v1/apps/{appId}/rsa-key", { params: { path: { appId: app.id! } } })),
+    onSuccess: (a) => {
+      setConfirm(false);
+      setPrivateKey(a.privateKey ?? null);
+      const { privateKey: _drop, ...rest } = a;
+      qc.setQueryData(["apps", app.id], { ...app, ...rest });
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: () => data(api.PUT("/v1/apps/{appId}/secure-auth", { params: { path: { appId: app.id! } } })),
+    onSuccess: (a) => qc.setQueryData(["apps", app.id], { ...app, ...a }),
+  });
+  return (
+    <section className="card" aria-labelledby="secure-h">
+      <h2 id="secure-h">Secure mode</h2>
+      <p className="muted">
+        In secure mode the inbox of a user opens only with a token your server signs for that user (RS256), so nobody can read
+        another user's inbox by knowing their identifier.
+      </p>
+      <p role="status">
+        Secure mode is <strong>{app.secureAuth ? "on" : "off"}</strong>. {hasKey ? "A signing key is set." : "No signing key yet."}
+      </p>
+      {admin && (
+        <div className="row">
+          {hasKey ? (
+            <Dialog.Root open={confirm} onOpenChange={(o) => (setConfirm(o), generate.reset())}>
+              <Dialog.Trigger asChild>
+                <Button variant="secondary">Generate a new signing key</Button>
+              </Dialog.Trigger>
+              <Dialog.Portal>
+                <Dialog.Overlay className="overlay" />
+                <Dialog.Content className="dialog">
+                  <Dialog.Title>Replace the signing key?</Dialog.Title>
+                  <Dialog.Description className="muted">
+                    Tokens signed with the current private key stop working at once; update your server with the new key.
+                  </Dialog.Description>
+                  <FormError errors={generate.error ? fieldErrors(generate.error, [])[""] : undefined} />
+                  <div className="dialog-actions">
+                    <Dialog.Close asChild>
+                      <Button variant="secondary">Cancel</Button>
+                    </Dialog.Close>
+                    <Button variant="danger" busy={generate.isPending} onClick={() => generate.mutate()}>
+                      Replace the key
+                    </Button>
+                  </div>
+                </Dialog.Content>
+              </Dialog.Portal>
+            </Dialog.Root>
+          ) : (
+            <Button variant="secondary" busy={generate.isPending} onClick={() => generate.mutate()}>
+              Generate a signing key
+            </Button>
+          )}
+          <Button busy={toggle.isPending} disabled={!hasKey && !app.secureAuth} aria-describedby={hasKey ? undefined : "secure-needs-key"} onClick={() => toggle.mutate()}>
+            {app.secureAuth ? "Turn secure mode off" : "Turn secure mode on"}
+          </Button>
+          {!hasKey && (
+            <span id="secure-needs-key" className="hint">
+              Generate a signing key first.
+            </span>
+          )}
+        </div>
+      )}
+      <FormError errors={toggle.error ? fieldErrors(toggle.error, [])[""] : generate.error && !confirm ? fieldErrors(generate.error, [])[""] : undefined} />
+      {privateKey && (
+        <div className="secret-once" role="region" aria-label="New private key">
+          <p>
+            <strong>Copy the private key now:</strong> Herald keeps it to sign test tokens but never shows it again. Your server
+            signs your users' tokens with it.
+          </p>
+          <pre className="code" aria-label="Private key" tabIndex={0}>
+            {privateKey}
+          </pre>
+          <div className="row">
+            <CopyButton text={privateKey} what="private key" />
+            <Button variant="ghost" onClick={() => setPrivateKey(null)}>
+              Done
+            </Button>
+          </div>
+        </div>
+      )}
+      {hasKey && atLeast(role, "developer") && <TestToken app={app} />}
+    </section>
+  );
+}
+
+function TestToken({ app }: { app: App }) {
+  const mint = useMutation({
+    mutationFn: (user: string) =>
+      data(
+        api.GET("/v1/auth/app/{id}/generate-token", {
+          params: { path: { id: app.id! }, query: user ? { userIdentifier: user } : {} },
+        }),
+      ),
+  });
+  const errs = fieldErrors(mint.error, ["userIdentifier"]);
+  return (
+    <form
+      className="inline-form"
+      aria-label="Create a test token"
+      onSubmit={(e: FormEvent<HTMLFormElement>) => {
+        e.preventDefault();
+        mint.mutate(String(new FormData(e.currentTarget).get("user") ?? "").trim());
+      }}
+      noValidate
+    >
+      <FormError errors={errs[""]} />
+      <Field label="User for a test token" name="user" placeholder="user identifier (default: your email)" errors={errs.userIdentifier} />
+      <Button type="submit" variant="secondary" busy={mint.isPending}>
+        Create test token
+      </Button>
+      {mint.data && (
+        <div className="token">
+          <p className="muted">
+            For <strong>{mint.data.identifier}</strong>, valid until {new Date(mint.data.expiresAt ?? "").toLocaleString()}:
+          </p>
+          <div className="row">
+            <code aria-label="Test token" className="small">
+              {mint.data.token}
+            </code>
+            <CopyButton text={mint.data.token ?? ""} what="test token" />
+          </div>
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,211 @@
+// Team: the members of the app's client with their roles, pending invitations, and an
+// invitation form (admins and owners).
+import * as Dialog from "@radix-ui/react-dialog";
+import * as Label from "@radix-ui/react-label";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { useOutletContext } from "react-router-dom";
+import { api, data, fieldErrors } from "../api/client";
+import { useSession } from "../auth/session";
+import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { atLeast, useClients, type App, type Role } from "./queries";
+
+const roles: Role[] = ["viewer", "developer", "admin", "owner"];
+
+export default function Team() {
+  const app = useOutletContext<App>();
+  const clientId = app.clientId!;
+  const clients = useClients();
+  const role = clients.data?.find((c) => c.id === clientId)?.role;
+  const admin = atLeast(role, "admin");
+  const { state } = useSession();
+  const me = state.status === "signedIn" ? state.user.id : undefined;
+  const qc = useQueryClient();
+  const toast = useToast();
+  useEffect(() => {
+    document.title = "Team · Herald";
+  }, []);
+  const members = useQuery({
+    queryKey: ["clients", clientId, "members"],
+    queryFn: () => data(api.GET("/v1/clients/{clientId}/clientUsers", { params: { path: { clientId } } })),
+  });
+  const invitations = useQuery({
+    queryKey: ["clients", clientId, "invitations"],
+    queryFn: () => data(api.GET("/v1/clients/{clientId}/clientUserInvitations", { params: { path: { clientId } } })),
+    enabled: admin,
+  });
+  const setRole = useMutation({
+    mutationFn: (v: { user: number; role: Role }) =>
+      data(api.PUT("/v1/clients/{clientId}/clientUsers/{clientUserId}", { params: { path: { clientId, clientUserId: v.user } }, body: { role: v.role } })),
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: ["clients", clientId, "members"] });
+      toast("Role changed");
+    },
+    onError: (e) => toast((e as Error).message),
+  });
+  const revoke = useMutation({
+    mutationFn: (id: number) =>
+      data(api.DELETE("/v1/clients/{clientId}/clientUserInvitations/{invitationId}", { params: { path: { clientId, invitationId: id } } })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["clients", clientId, "invitations"] }),
+  });
+
+  if (members.isPending || clients.isPending) return <Loading label="Loading the team" />;
+  if (members.isError) return <ErrorState error={members.error} retry={() => members.refetch()} />;
+
+  return (
+    <>
+      <h1>Team</h1>
+      <section className="card" aria-labelledby="members-h">
+        <h2 id="members-h">Members</h2>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              {admin && <th scope="col"><span className="sr-only">Actions</span></th>}
+            </tr>
+          </thead>
+          <tbody>
+            {members.data.map((m) => (
+              <tr key={m.id}>
+                <td>{m.clientUser?.name || "—"}</td>
+                <td>{m.clientUser?.email}</td>
+                <td>
+                  {admin && m.clientUser?.id !== me ? (
+                    <RoleSelect
+                      label={`Role of ${m.clientUser?.email}`}
+                      value={m.role!}
+                      onChange={(r) => setRole.mutate({ user: m.clientUser!.id!, role: r })}
+                    />
+                  ) : (
+                    m.role
+                  )}
+                </td>
+                {admin && <td>{m.clientUser?.id !== me && <RemoveMember clientId={clientId} user={m.clientUser!} />}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {admin && (
+        <section className="card" aria-labelledby="inv-h">
+          <h2 id="inv-h">Invitations</h2>
+          <Invite clientId={clientId} />
+          {invitations.isPending ? (
+            <Loading label="Loading invitations" />
+          ) : invitations.isError ? (
+            <ErrorState error={invitations.error} retry={() => invitations.refetch()} />
+          ) : invitations.data.length === 0 ? (
+            <Empty title="No pending invitations" />
+          ) : (
+            <ul className="list">
+              {invitations.data.map((i) => (
+                <li key={i.id} className="row">
+                  <span>
+                    {i.email} <span className="muted">as {i.role}</span>
+                  </span>
+                  <Button variant="ghost" aria-label={`Revoke the invitation of ${i.email}`} onClick={() => revoke.mutate(i.id!)}>
+                    Revoke
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </>
+  );
+}
+
+function RoleSelect({ label, value, onChange, visible }: { label: string; value: Role; onChange: (r: Role) => void; visible?: boolean }) {
+  const id = useId();
+  return (
+    <>
+      <Label.Root htmlFor={id} className={visible ? undefined : "sr-only"}>
+        {label}
+      </Label.Root>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value as Role)}>
+        {roles.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+function Invite({ clientId }: { clientId: number }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [role, setRole] = useState<Role>("developer");
+  const m = useMutation({
+    mutationFn: (emails: string[]) =>
+      data(api.POST("/v1/clients/{clientId}/invite-users", { params: { path: { clientId }, query: { role } }, body: emails })),
+    onSuccess: (_d, emails) => {
+      qc.invalidateQueries({ queryKey: ["clients", clientId, "invitations"] });
+      toast(`Invited ${emails.join(", ")}`);
+    },
+  });
+  const errs = fieldErrors(m.error, ["email", "emails", "role"]);
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(e: FormEvent<HTMLFormElement>) => {
+        e.preventDefault();
+        const emails = String(new FormData(e.currentTarget).get("emails") ?? "")
+          .split(/[\s,]+/)
+          .filter(Boolean);
+        m.mutate(emails, { onSuccess: () => (e.target as HTMLFormElement).reset() });
+      }}
+      noValidate
+    >
+      <FormError errors={[...(errs[""] ?? []), ...(errs.email ?? []), ...(errs.emails ?? [])]} />
+      <Field label="Email addresses" name="emails" placeholder="ana@example.com, li@example.com" required />
+      <div className="field">
+        <RoleSelect label="Role" value={role} onChange={setRole} visible />
+      </div>
+      <Button type="submit" busy={m.isPending}>
+        Send invitations
+      </Button>
+    </form>
+  );
+}
+
+function RemoveMember({ clientId, user }: { clientId: number; user: { id?: number; email?: string } }) {
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const m = useMutation({
+    mutationFn: () => data(api.DELETE("/v1/clients/{clientId}/clientUsers/{clientUserId}", { params: { path: { clientId, clientUserId: user.id! } } })),
+    onSuccess: () => {
+      setOpen(false);
+      qc.invalidateQueries({ queryKey: ["clients", clientId, "members"] });
+    },
+  });
+  return (
+    <Dialog.Root open={open} onOpenChange={(o) => (setOpen(o), m.reset())}>
+      <Dialog.Trigger asChild>
+        <Button variant="ghost" aria-label={`Remove ${user.email}`}>
+          Remove
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title>Remove {user.email}?</Dialog.Title>
+          <Dialog.Description className="muted">They lose access to every app of this team at once.</Dialog.Description>
+          <FormError errors={m.error ? [(m.error as Error).message] : undefined} />
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <Button variant="secondary">Cancel</Button>
+            </Dialog.Close>
+            <Button variant="danger" busy={m.isPending} onClick={() => m.mutate()}>
+              Remove member
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,339 @@
+// The console's journeys in Chromium, found by role and label as a user (or a screen
+// reader) finds them. Every test fails on any error in the browser console.
+import { expect, test, type Page } from "@playwright/test";
+
+const password = process.env.CONSOLE_PASSWORD!;
+const side = process.env.SIDE_URL!;
+const shots = process.env.SCREENSHOTS;
+
+// Chromium logs every answer with an error status as a console error. A test that provokes
+// an API error on purpose (a bad field, a wrong code) declares it with expectFailedRequests;
+// any other console error fails the test.
+let errors: string[] = [];
+let allowedFailures = 0;
+function expectFailedRequests(n: number) {
+  allowedFailures += n;
+}
+
+test.beforeEach(async ({ page }) => {
+  errors = [];
+  allowedFailures = 0;
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    if (allowedFailures > 0 && /^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) {
+      allowedFailures--;
+      return;
+    }
+    errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("response", (r) => {
+    if (r.status() >= 400) console.log(`answer ${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+});
+
+test.afterEach(async () => {
+  expect(errors, "errors in the browser console").toEqual([]);
+});
+
+/** shoot saves a light and a dark screenshot of the page for docs/console.md. */
+async function shoot(page: Page, name: string) {
+  if (!shots) return;
+  await page.mouse.move(0, 0);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator("html")).toHaveAttribute("data-theme", scheme);
+    await page.screenshot({ path: `${shots}/${name}-${scheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** mail is the last email to an address whose body contains a text, read from the
+ * test's SMTP server (polled until it arrives). */
+async function mail(page: Page, to: string, contains: string): Promise<{ subject: string; body: string }> {
+  let last = { subject: "", body: "" };
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`${side}/mail?to=${encodeURIComponent(to)}`);
+      if (res.ok()) last = await res.json();
+      return last.body.includes(contains);
+    }, { message: `an email to ${to} with ${contains}` })
+    .toBe(true);
+  return last;
+}
+
+/** link finds the console link of an email and points it at the server under test. */
+function link(body: string, param: string): string {
+  const m = body.match(new RegExp(`https?://\\S+[?&]${param}=[A-Za-z0-9_-]+`));
+  expect(m, `a link with ${param} in ${body}`).toBeTruthy();
+  const u = new URL(m![0]);
+  return u.pathname + u.search;
+}
+
+async function signIn(page: Page, email: string, pass = password, signedIn = true) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(pass);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  if (signedIn) await expect(page.getByRole("button", { name: "Account" })).toBeVisible();
+}
+
+test("sign up, verify from the email, sign in, create a team and apps, send the first notification", async ({ page }) => {
+  const email = `newcomer-${Date.now()}@example.com`;
+  await page.goto("/signin");
+  await expect(page.getByRole("heading", { name: "Sign in to Herald" })).toBeVisible();
+  await shoot(page, "signin");
+  await page.getByRole("link", { name: "Create an account" }).click();
+
+  await expect(page.getByRole("heading", { name: "Create your Herald account" })).toBeVisible();
+  // The API's errors appear next to the fields they name.
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel("Password").fill("short");
+  expectFailedRequests(1);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("email must be an email address")).toBeVisible();
+  await expect(page.getByText("password must be at least 8 characters")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await shoot(page, "signup-errors");
+
+  await page.getByLabel("Name").fill("Nia Newcomer");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await shoot(page, "verify");
+
+  // The code from the email, typed in.
+  const { subject, body } = await mail(page, email, "verificationCode=");
+  expect(subject).toContain("Verify");
+  const verifyPath = link(body, "verificationCode");
+  expect(verifyPath.startsWith("/verify?")).toBeTruthy();
+  const code = new URL(verifyPath, "http://x").searchParams.get("verificationCode")!;
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByRole("button", { name: "Verify email" }).click();
+  await expect(page.getByRole("heading", { name: "Email verified" })).toBeVisible();
+  await page.getByRole("link", { name: "Continue to sign in" }).click();
+
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+
+  // Onboarding: a team, then its apps.
+  await expect(page.getByRole("heading", { name: "Welcome to Herald" })).toBeVisible();
+  await shoot(page, "onboarding-team");
+  await page.getByLabel("Team name").fill("Nia's team");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page.getByRole("heading", { name: "Create your apps" })).toBeVisible();
+  await shoot(page, "onboarding-apps");
+  await page.getByRole("button", { name: "Create apps" }).click();
+
+  // Send your first notification: the real key and secret in the snippet.
+  await expect(page.getByRole("heading", { name: "Send your first notification" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Team: Nia's team" })).toBeVisible();
+  const curl = (await page.getByLabel("curl command", { exact: true }).textContent()) ?? "";
+  const key = curl.match(/X-SERVICE-API-KEY: (\S+)"/)?.[1];
+  const secret = curl.match(/X-SERVICE-API-SECRET: (\S+)"/)?.[1];
+  expect(key).toBeTruthy();
+  expect(secret && !secret.startsWith("$")).toBeTruthy();
+  await expect(page.getByRole("heading", { name: "Waiting for your first notification…" })).toBeVisible();
+  await shoot(page, "get-started");
+  await page.getByRole("tab", { name: "Node.js" }).click();
+  await expect(page.getByLabel("Node.js snippet", { exact: true })).toContainText(`"X-SERVICE-API-KEY": "${key}"`);
+  await page.getByRole("tab", { name: "curl" }).click();
+
+  // Run the snippet's request: the check turns green.
+  const sent = await page.request.post("/v3/notifications", {
+    headers: { "X-SERVICE-API-KEY": key!, "X-SERVICE-API-SECRET": secret! },
+    data: { notification: { title: "Welcome to Herald", message: "Your first notification" }, sendTo: { recipients: ["first-user"] } },
+  });
+  expect(sent.status()).toBe(202);
+  await expect(page.getByRole("heading", { name: "First notification received" })).toBeVisible();
+  await shoot(page, "get-started-done");
+
+  // Message logs: the send's in-app row, and an empty result for another channel.
+  await page.getByRole("link", { name: "Message logs" }).click();
+  await expect(page.getByRole("heading", { name: "Message logs" })).toBeVisible();
+  await expect
+    .poll(async () => {
+      await page.getByRole("button", { name: "Apply filters" }).click();
+      return page.getByRole("cell", { name: "first-user" }).count();
+    })
+    .toBeGreaterThan(0);
+  await expect(page.getByRole("row").filter({ hasText: "first-user" }).getByRole("cell", { name: "inApp" })).toBeVisible();
+  await shoot(page, "logs");
+  await page.getByLabel("Channel").selectOption("email");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page.getByText("No messages match")).toBeVisible();
+  await expect(page).toHaveURL(/channel=email/);
+
+  // Settings: the key, the secret on demand, the widget's origins.
+  await page.getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await expect(page.getByLabel("API key", { exact: true })).toHaveText(key!);
+  await page.getByRole("button", { name: "Reveal secret" }).click();
+  await expect(page.getByLabel("API secret", { exact: true })).toHaveText(secret!);
+  await page.getByLabel("Allowed origins").fill("not an origin");
+  expectFailedRequests(1);
+  await page.getByRole("button", { name: "Save origins" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "allowedOrigins" })).toBeVisible();
+  await page.getByLabel("Allowed origins").fill("https://app.example.com, http://localhost:3000");
+  await page.getByRole("button", { name: "Save origins" }).click();
+  await expect(page.getByText("Allowed origins saved").first()).toBeVisible();
+
+  // Secure mode: turning it on needs a signing key; the private key is shown once.
+  await expect(page.getByText("Secure mode is off. No signing key yet.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Turn secure mode on" })).toBeDisabled();
+  await page.getByRole("button", { name: "Generate a signing key" }).click();
+  await expect(page.getByLabel("Private key", { exact: true })).toContainText("PRIVATE KEY");
+  await shoot(page, "secure-mode-key");
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByLabel("Private key", { exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: "Turn secure mode on" }).click();
+  await expect(page.getByText("Secure mode is on. A signing key is set.")).toBeVisible();
+  await page.getByLabel("User for a test token").fill("first-user");
+  await page.getByRole("button", { name: "Create test token" }).click();
+  await expect(page.getByLabel("Test token", { exact: true })).toHaveText(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  // Replacing the key asks first.
+  await page.getByRole("button", { name: "Generate a new signing key" }).click();
+  await expect(page.getByRole("dialog", { name: "Replace the signing key?" })).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("button", { name: "Turn secure mode off" }).click();
+  await expect(page.getByText("Secure mode is off. A signing key is set.")).toBeVisible();
+  await shoot(page, "settings");
+
+  // The session survives a reload (refresh cookie); the access token was only in memory.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await expect(page.getByLabel("Allowed origins")).toHaveValue("https://app.example.com, http://localhost:3000");
+  expect(await page.evaluate(() => document.cookie)).toBe("");
+
+  // Team.
+  await page.getByRole("link", { name: "Team" }).click();
+  await expect(page.getByRole("cell", { name: email })).toBeVisible();
+  await expect(page.getByText("No pending invitations")).toBeVisible();
+  await page.getByLabel("Email addresses").fill("colleague@example.com");
+  await page.getByRole("button", { name: "Send invitations" }).click();
+  await expect(page.getByRole("button", { name: "Revoke the invitation of colleague@example.com" })).toBeVisible();
+  await shoot(page, "team");
+
+  // Keyboard: the app switcher opens and lists both apps.
+  await page.getByRole("button", { name: /^App: / }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("menuitem", { name: "Production" })).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  // Sign out ends the session on the server: a reload lands on sign-in.
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to Herald" })).toBeVisible();
+  await page.goto("/apps/1/settings");
+  await expect(page.getByRole("heading", { name: "Sign in to Herald" })).toBeVisible();
+});
+
+test("a viewer sees the key but not the secret", async ({ page }) => {
+  // At the narrowest supported width.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await signIn(page, process.env.VIEWER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/settings`);
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await expect(page.getByLabel("API key", { exact: true })).not.toBeEmpty();
+  await expect(page.getByText("Only admins and owners of the team can see the secret.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reveal secret" })).toHaveCount(0);
+  await expect(page.getByLabel("Allowed origins")).toBeDisabled();
+  await shoot(page, "viewer-settings-1024");
+  await page.getByRole("link", { name: "Get started" }).click();
+  await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
+  await expect(page.getByLabel("curl command", { exact: true })).toContainText('-H "X-SERVICE-API-SECRET: $HERALD_API_SECRET"');
+  await shoot(page, "viewer-get-started");
+});
+
+test("two-factor challenge at sign-in", async ({ page }) => {
+  await signIn(page, process.env.TWOFACTOR_EMAIL!, password, false);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  await shoot(page, "two-factor");
+  await page.getByLabel("Authentication code").fill("000000");
+  expectFailedRequests(1);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("alert")).toBeVisible();
+  const code = await (await page.request.get(`${side}/totp`)).text();
+  await page.getByLabel("Authentication code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("button", { name: "Account" })).toBeVisible();
+});
+
+test("password reset from the emailed link", async ({ page }) => {
+  const email = process.env.VIEWER_EMAIL!;
+  await page.goto("/signin");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.getByRole("status")).toContainText("we emailed it a link");
+  await shoot(page, "forgot-password");
+  const { body } = await mail(page, email, "resetCode=");
+  await page.goto(link(body, "resetCode"));
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+  await page.getByLabel("New password").fill("a brand new password");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByRole("status")).toContainText("password is changed");
+  await signIn(page, email, "a brand new password");
+});
+
+test("an invitation sent from the console is accepted from the email link", async ({ page }) => {
+  const invitee = process.env.INVITEE_EMAIL!;
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/team`);
+  await page.getByLabel("Email addresses").fill(invitee);
+  await page.getByLabel("Role", { exact: true }).selectOption("developer");
+  await page.getByRole("button", { name: "Send invitations" }).click();
+  await expect(page.getByRole("button", { name: `Revoke the invitation of ${invitee}` })).toBeVisible();
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to Herald" })).toBeVisible();
+
+  const { body } = await mail(page, invitee, "/invitations/");
+  const m = body.match(/https?:\/\/\S+\/invitations\/[A-Za-z0-9_-]+/);
+  expect(m).toBeTruthy();
+  await page.goto(new URL(m![0]).pathname);
+  await expect(page.getByRole("heading", { name: "Join Acme" })).toBeVisible();
+  await shoot(page, "invitation");
+  await page.getByRole("link", { name: "Sign in to accept" }).click();
+  await expect(page.getByLabel("Email")).toHaveValue(invitee);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(page.getByRole("heading", { name: "Send your first notification" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Team: Acme" })).toBeVisible();
+  // A developer: no secret.
+  await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
+});
+
+test("two-factor set-up with the QR code, recovery codes, and a sign-in with one", async ({ page }) => {
+  const email = process.env.SETUP_EMAIL!;
+  await signIn(page, email);
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("menuitem", { name: "Account and security" }).click();
+  await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  await expect(page.getByRole("img", { name: "QR code of your two-factor secret" })).toBeVisible();
+  const key = (await page.getByLabel("Two-factor key", { exact: true }).textContent())!.trim();
+  await shoot(page, "two-factor-setup");
+  const code = await (await page.request.get(`${side}/totp?secret=${encodeURIComponent(key)}`)).text();
+  await page.getByLabel("Code from the app").fill(code);
+  await page.getByRole("button", { name: "Turn on" }).click();
+  const list = page.getByRole("list", { name: "Recovery codes" });
+  await expect(list.getByRole("listitem").first()).toBeVisible();
+  const recovery = (await list.getByRole("listitem").first().textContent())!.trim();
+  await shoot(page, "recovery-codes");
+  await page.getByRole("button", { name: "I saved them" }).click();
+  await expect(page.getByRole("button", { name: "Turn off two-factor authentication" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Account" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await signIn(page, email, password, false);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  await page.getByRole("button", { name: "Use a recovery code instead" }).click();
+  await page.getByLabel("Recovery code").fill(recovery);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("button", { name: "Account" })).toBeVisible();
+});
