@@ -111,7 +111,7 @@ bench-broadcast-1m: build $(BIN)/temporal ## broadcast to a topic of 1,000,000 u
 	$(GO) run ./cmd/herald-bench -bin $(BIN) -scenarios broadcast -broadcast 1000000 -out -
 
 .PHONY: bench-quick
-bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (under 2 min); prints the report
+bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (about 3 min); prints the report
 	$(GO) run ./cmd/herald-bench -bin $(BIN) -quick -out -
 
 .PHONY: bench-realtime

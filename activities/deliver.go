@@ -28,6 +28,11 @@ import (
 // delivery (about 40 bytes each), far below Temporal's payload limits.
 const DefaultBatchSize = 4000
 
+// MaxSmallSends is the most external messages a DeliverBatch call asked to (SendSmall)
+// sends itself rather than handing them to SendMessages batches: a pack of single-recipient
+// sends then costs one activity, not two.
+const MaxSmallSends = 250
+
 // maxRunsPerCall bounds the user-defined workflow runs one call returns: each carries its
 // recipient and payload, so a call's result stays well below Temporal's payload limits.
 const maxRunsPerCall = 1000
@@ -45,7 +50,16 @@ type Delivery struct {
 	Log       *slog.Logger
 	// Metrics, when set, counts outcomes and times provider calls.
 	Metrics Metrics
+	// InstanceConcurrency bounds the provider calls SendMessages has in flight per provider
+	// instance in this worker (0: DefaultInstanceConcurrency).
+	InstanceConcurrency int
+	// Throttle, when set, is called before each provider call of SendMessages with the
+	// instance it goes to, and may wait: the hook for a per-instance rate limit (providers
+	// have no rate setting yet). An error fails the call as a transient failure of Herald's.
+	Throttle func(ctx context.Context, instanceID int64) error
 
+	// slots holds a semaphore per provider instance (see admit).
+	slots     sync.Map
 	cacheOnce sync.Once
 	cache     *sendCache
 }
@@ -136,6 +150,15 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	}
 	if err := flush(); err != nil {
 		return send.DeliverResult{}, err
+	}
+	if in.SendSmall && len(res.Jobs) > 0 && len(res.Jobs) <= MaxSmallSends && !workerStopping(ctx) {
+		// A retried call finds the messages it sent no longer queued (not handed out
+		// again) and claims the others again.
+		out, err := a.SendMessages(ctx, send.SendBatchInput{Jobs: res.Jobs})
+		if err != nil {
+			return send.DeliverResult{}, err
+		}
+		res.Jobs, res.Sent, res.Failed, res.Retries = nil, out.Sent, out.Failed, out.Retries
 	}
 	return res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -77,6 +78,43 @@ func (a *Delivery) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog
 
 // dispatch tries the planned instances in order until one accepts the message.
 func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
+	o := a.deliver(ctx, e, lg, msg, plan, nil, nil)
+	switch {
+	case o.err != nil:
+		return send.SendResult{}, o.err
+	case o.status == delivery.StatusSent:
+		return send.SendResult{Status: delivery.StatusSent, Provider: o.provider}, nil
+	case o.status == delivery.StatusFailed:
+		return send.SendResult{Status: delivery.StatusFailed}, temporal.NewNonRetryableApplicationError(o.text, errProvider, nil)
+	}
+	return send.SendResult{}, temporal.NewApplicationErrorWithOptions(o.text, errProvider, temporal.ApplicationErrorOptions{NextRetryDelay: o.wait})
+}
+
+// outcome is what one attempt at a message came to, already recorded in the message log:
+// sent, failed for good, or (status empty) to retry, after wait when the provider said so.
+type outcome struct {
+	status   string
+	provider string
+	wait     time.Duration
+	// text is the failure, as the message log shows it.
+	text string
+	// err is a failure of Herald's own (the database) that left the message queued.
+	err error
+}
+
+// gate admits a provider call through one instance (a batch bounds the calls in flight per
+// instance, and the messages sent but not recorded yet); called ends the call, recorded
+// the wait for its record.
+type gate func(ctx context.Context, c *channels.Candidate) (called, recorded func(), err error)
+
+// marker records a sent message (a batch commits several at once); nil means recordSent.
+type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
+
+// deliver tries the planned instances in order until one accepts the message, and records
+// the outcome: sent with the instance that took it (and the failures before it), failed
+// when every instance failed permanently, else the attempt's error with the message left
+// queued for a retry.
+func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker) outcome {
 	var failures []string
 	permanent := true
 	var wait time.Duration
@@ -84,14 +122,29 @@ func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.Message
 		c := &plan[i]
 		m := msg
 		m.Override = e.providerOverride(lg.Channel, c.Provider)
+		called, recorded := func() {}, func() {}
+		if admit != nil {
+			var err error
+			if called, recorded, err = admit(ctx, c); err != nil {
+				return a.release(ctx, lg, err)
+			}
+		}
 		start := time.Now()
 		res, err := a.sendVia(ctx, c, e, lg, m)
 		took := time.Since(start)
+		called()
 		if err == nil {
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
-			a.recordSent(ctx, lg, c, res, strings.Join(failures, "; "))
-			return send.SendResult{Status: delivery.StatusSent, Provider: c.Provider}, nil
+			params := sentParams(lg, c, res, strings.Join(failures, "; "))
+			if mark != nil {
+				mark(ctx, params)
+			} else {
+				a.recordSent(ctx, params)
+			}
+			recorded()
+			return outcome{status: delivery.StatusSent, provider: c.Provider}
 		}
+		recorded()
 		failures = append(failures, fmt.Sprintf("%s (%s): %v", c.Name, c.Provider, err))
 		var pe *providers.Error
 		if providers.IsPermanent(err) {
@@ -107,23 +160,36 @@ func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.Message
 	last := &plan[len(plan)-1]
 	text := strings.Join(failures, "; ")
 	if permanent {
-		return a.failed(ctx, lg, last, text, errProvider)
+		if err := a.markFailed(ctx, lg, last, text); err != nil {
+			return outcome{err: err, text: err.Error()}
+		}
+		return outcome{status: delivery.StatusFailed, text: text}
 	}
 	if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{
 		ID: lg.ID, Provider: &last.Provider, InstanceID: &last.InstanceID, Error: &text,
 	}); err != nil {
 		a.Log.Error("could not record a failed attempt", "logId", lg.ID, "error", err)
 	}
-	return send.SendResult{}, temporal.NewApplicationErrorWithOptions(text, errProvider, temporal.ApplicationErrorOptions{NextRetryDelay: wait})
+	return outcome{wait: wait, text: text}
+}
+
+// release records a failure of Herald's own and frees the message for a retry.
+func (a *Delivery) release(ctx context.Context, lg dbsqlc.MessageLog, cause error) outcome {
+	_, err := a.retryLater(ctx, lg, cause)
+	return outcome{err: err, text: err.Error()}
+}
+
+// sentParams is what the message log records of a message an instance accepted.
+func sentParams(lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Result, earlier string) dbsqlc.MarkMessageSentParams {
+	return dbsqlc.MarkMessageSentParams{
+		ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, ProviderMessageID: res.ProviderMessageID,
+		ProviderResponse: &res.Response, Error: earlier,
+	}
 }
 
 // recordSent marks the message sent, retrying briefly: the provider has accepted it, so the
 // activity succeeds either way (failing it would send the message again).
-func (a *Delivery) recordSent(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Result, earlier string) {
-	params := dbsqlc.MarkMessageSentParams{
-		ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, ProviderMessageID: res.ProviderMessageID,
-		ProviderResponse: &res.Response, Error: earlier,
-	}
+func (a *Delivery) recordSent(ctx context.Context, params dbsqlc.MarkMessageSentParams) {
 	delay := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := a.DB.MarkMessageSent(ctx, params)
@@ -131,7 +197,7 @@ func (a *Delivery) recordSent(ctx context.Context, lg dbsqlc.MessageLog, c *chan
 			return
 		}
 		if attempt == 3 {
-			a.Log.Error("could not record a sent message; its log row stays queued", "logId", lg.ID, "error", err)
+			a.Log.Error("could not record a sent message; its log row stays queued", "logId", params.ID, "error", err)
 			return
 		}
 		select {
@@ -146,9 +212,14 @@ func (a *Delivery) recordSent(ctx context.Context, lg dbsqlc.MessageLog, c *chan
 // sendVia sends through one instance. Push channels send once per stored subscription or
 // device token, removing those the push service says are gone.
 func (a *Delivery) sendVia(ctx context.Context, c *channels.Candidate, e *sendEntry, lg dbsqlc.MessageLog, m providers.Message) (providers.Result, error) {
-	p, err := a.Channels.Provider(ctx, *c, e.configOverlay(c.Provider))
+	overlay := e.configOverlay(c.Provider)
+	p, err := a.Channels.Provider(ctx, *c, overlay)
 	if err != nil {
 		return providers.Result{}, err
+	}
+	if cl, ok := p.(io.Closer); ok && overlay != nil {
+		// Built for this message only: its pooled connections go with it.
+		defer cl.Close()
 	}
 	targets, err := a.pushTargets(ctx, lg, &m)
 	if err != nil {
@@ -193,18 +264,26 @@ func (a *Delivery) sendVia(ctx context.Context, c *channels.Candidate, e *sendEn
 
 // failed marks the message failed and returns a non-retryable error.
 func (a *Delivery) failed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, text, errType string) (send.SendResult, error) {
+	if err := a.markFailed(ctx, lg, c, text); err != nil {
+		return send.SendResult{}, err
+	}
+	return send.SendResult{Status: delivery.StatusFailed}, temporal.NewNonRetryableApplicationError(text, errType, nil)
+}
+
+// markFailed records a permanent failure; c is the last instance tried, nil when no
+// provider was called (the outcome is counted then; provider calls were counted each).
+func (a *Delivery) markFailed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, text string) error {
 	params := dbsqlc.MarkMessageFailedParams{ID: lg.ID, Error: &text}
 	if c != nil {
 		params.Provider, params.InstanceID = &c.Provider, &c.InstanceID
 	}
 	if err := a.DB.MarkMessageFailed(ctx, params); err != nil {
-		return send.SendResult{}, db.MapError(err)
+		return db.MapError(err)
 	}
 	if c == nil {
-		// Failures after provider calls were counted per call.
 		a.decided(lg.Channel, delivery.StatusFailed)
 	}
-	return send.SendResult{Status: delivery.StatusFailed}, temporal.NewNonRetryableApplicationError(text, errType, nil)
+	return nil
 }
 
 // retryLater releases the message after a failure of Herald's own (the database) and

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -74,17 +75,78 @@ func (a *Delivery) sendEntry(ctx context.Context, requestID uuid.UUID) (*sendEnt
 	if err != nil {
 		return nil, db.MapError(err)
 	}
-	e := &sendEntry{appID: row.AppID}
-	if err := json.Unmarshal(row.Payload, &e.req); err != nil {
-		return nil, fmt.Errorf("stored request %s is unreadable: %w", requestID, err)
+	return a.loadEntry(ctx, requestID, row.AppID, row.Payload, newEntryLoad())
+}
+
+// sendEntries returns the shared content of several sends, loading those not cached with
+// one query (a batch of a pack of single-recipient sends names many).
+func (a *Delivery) sendEntries(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*sendEntry, error) {
+	a.cacheOnce.Do(func() { a.cache = &sendCache{entries: map[uuid.UUID]*sendEntry{}} })
+	out := make(map[uuid.UUID]*sendEntry, len(ids))
+	var missing []uuid.UUID
+	for _, id := range ids {
+		if e := a.cache.get(id); e != nil {
+			out[id] = e
+		} else {
+			missing = append(missing, id)
+		}
 	}
-	app, err := a.DB.GetAppByID(ctx, row.AppID)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	rows, err := a.DB.DeliveryRequestContents(ctx, missing)
 	if err != nil {
 		return nil, db.MapError(err)
 	}
+	load := newEntryLoad()
+	for _, r := range rows {
+		if out[r.ID], err = a.loadEntry(ctx, r.ID, r.AppID, r.Payload, load); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range missing {
+		if out[id] == nil {
+			return nil, db.MapError(pgx.ErrNoRows)
+		}
+	}
+	return out, nil
+}
+
+// entryLoad is what the sends loaded together share: app names, and templates with their
+// layouts by app and identifier.
+type entryLoad struct {
+	appNames map[int64]string
+	bundles  map[bundleKey]*templates.Bundle
+}
+
+type bundleKey struct {
+	app        int64
+	identifier string
+}
+
+func newEntryLoad() *entryLoad {
+	return &entryLoad{appNames: map[int64]string{}, bundles: map[bundleKey]*templates.Bundle{}}
+}
+
+// loadEntry builds and caches a send's shared content from its stored request (without
+// recipients).
+func (a *Delivery) loadEntry(ctx context.Context, requestID uuid.UUID, appID int64, payload []byte, load *entryLoad) (*sendEntry, error) {
+	appNames := load.appNames
+	e := &sendEntry{appID: appID}
+	if err := json.Unmarshal(payload, &e.req); err != nil {
+		return nil, fmt.Errorf("stored request %s is unreadable: %w", requestID, err)
+	}
+	appName, ok := appNames[appID]
+	if !ok {
+		app, err := a.DB.GetAppByID(ctx, appID)
+		if err != nil {
+			return nil, db.MapError(err)
+		}
+		appName, appNames[appID] = app.Name, app.Name
+	}
 	var cat *templates.Category
 	if ident := e.req.Notification.Category; ident != "" {
-		c, err := a.DB.DeliveryCategory(ctx, dbsqlc.DeliveryCategoryParams{AppID: row.AppID, Identifier: ident})
+		c, err := a.DB.DeliveryCategory(ctx, dbsqlc.DeliveryCategoryParams{AppID: appID, Identifier: ident})
 		switch {
 		case err == nil:
 			cat = &templates.Category{Identifier: c.Identifier, Name: c.Name}
@@ -92,14 +154,22 @@ func (a *Delivery) sendEntry(ctx context.Context, requestID uuid.UUID) (*sendEnt
 			return nil, db.MapError(err)
 		}
 	}
-	e.bundle, err = a.Templates.Bundle(ctx, row.AppID, e.req.Notification.TemplateIdentifier, e.req.Notification)
-	switch {
-	case herald.ErrorCode(err) == herald.ENOTFOUND:
-		e.templateErr = err.Error()
-	case err != nil:
-		return nil, err
+	var err error
+	key := bundleKey{appID, e.req.Notification.TemplateIdentifier}
+	if b, ok := load.bundles[key]; ok {
+		e.bundle = b.For(e.req.Notification)
+	} else {
+		e.bundle, err = a.Templates.Bundle(ctx, appID, key.identifier, e.req.Notification)
+		switch {
+		case herald.ErrorCode(err) == herald.ENOTFOUND:
+			e.templateErr = err.Error()
+		case err != nil:
+			return nil, err
+		default:
+			load.bundles[key] = e.bundle
+		}
 	}
-	if e.sendData, err = templates.SendData(e.req.Data, row.AppID, app.Name, cat, e.req.Notification); err != nil {
+	if e.sendData, err = templates.SendData(e.req.Data, appID, appName, cat, e.req.Notification); err != nil {
 		e.templateErr = "data cannot be read: " + err.Error()
 	}
 	if e.req.Override != nil {

@@ -50,6 +50,7 @@ func Register(r worker.Registry, a Activities) {
 	r.RegisterActivityWithOptions(a.Delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
+	r.RegisterActivityWithOptions(a.Delivery.SendMessages, activity.RegisterOptions{Name: send.SendBatchActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.RecordGiveUps, activity.RegisterOptions{Name: send.GiveUpActivityName})
 
 	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})

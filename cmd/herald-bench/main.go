@@ -28,12 +28,15 @@ func main() {
 }
 
 func run(ctx context.Context) error {
-	quick := flag.Bool("quick", false, "short phases (under 2 minutes in all)")
-	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox", "comma-separated: accept, delivery, broadcast, inbox")
+	quick := flag.Bool("quick", false, "short phases (about 3 minutes in all)")
+	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook", "comma-separated: accept, delivery, broadcast, inbox, email, webhook")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
 	concurrency := flag.Int("c", 32, "concurrent clients")
 	members := flag.Int("broadcast", 0, "topic size of the broadcast scenario (default 100,000; 20,000 with -quick)")
+	extClients := flag.Int("ext-c", 16, "concurrent clients of the email and webhook scenarios (and of their plain-client references)")
+	extSends := flag.Int("ext-sends", 0, "single-recipient sends of the email and webhook scenarios (default 10,000; 2,000 with -quick)")
+	extMembers := flag.Int("ext-broadcast", 10_000, "topic size of the email and webhook broadcasts (0: none)")
 	flag.Parse()
 
 	acceptDur, loadDur, latDur := 20*time.Second, 60*time.Second, 20*time.Second
@@ -116,6 +119,36 @@ func run(ctx context.Context) error {
 		}
 		report.Inbox = &res
 		fmt.Fprintf(os.Stderr, "   page 1 p99 %s, page 500 p99 %s\n", res.Page1.P99, res.Page500.P99)
+	}
+	for _, channel := range []string{"email", "webhook"} {
+		if !want[channel] {
+			continue
+		}
+		sends := *extSends
+		switch {
+		case sends > 0:
+		case *quick:
+			sends = 2_000
+		default:
+			sends = 10_000
+		}
+		fmt.Fprintf(os.Stderr, "== %s: %d single-recipient sends, then a broadcast to %d (herald dev) ...\n", channel, sends, *extMembers)
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv})
+		if err != nil {
+			return err
+		}
+		res, err := bench.External(ctx, &l.Target, channel, sends, *extClients, *extMembers, l.PID())
+		l.Stop()
+		if err != nil {
+			return err
+		}
+		if channel == "email" {
+			report.Email = &res
+		} else {
+			report.Webhook = &res
+		}
+		fmt.Fprintf(os.Stderr, "   %.0f messages/s; reference %.0f/s per connection, %.0f/s reused; broadcast %s\n",
+			res.PerSec(), res.RefFresh, res.RefReuse, res.BroadcastTook.Round(100*time.Millisecond))
 	}
 	var buf bytes.Buffer
 	report.Write(&buf)

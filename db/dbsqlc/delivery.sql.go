@@ -155,6 +155,37 @@ func (q *Queries) DeliveryRequestContent(ctx context.Context, id uuid.UUID) (Del
 	return i, err
 }
 
+const deliveryRequestContents = `-- name: DeliveryRequestContents :many
+SELECT id, app_id, (payload - 'recipients')::jsonb AS payload FROM notification_requests WHERE id = ANY($1::uuid[])
+`
+
+type DeliveryRequestContentsRow struct {
+	ID      uuid.UUID
+	AppID   int64
+	Payload json.RawMessage
+}
+
+// DeliveryRequestContent for the requests of a batch.
+func (q *Queries) DeliveryRequestContents(ctx context.Context, ids []uuid.UUID) ([]DeliveryRequestContentsRow, error) {
+	rows, err := q.db.Query(ctx, deliveryRequestContents, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []DeliveryRequestContentsRow{}
+	for rows.Next() {
+		var i DeliveryRequestContentsRow
+		if err := rows.Scan(&i.ID, &i.AppID, &i.Payload); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const deliveryTopicByIdentifier = `-- name: DeliveryTopicByIdentifier :one
 
 SELECT id FROM topics WHERE app_id = $1 AND identifier = $2

@@ -105,6 +105,68 @@ func (q *Queries) ClaimMessageLog(ctx context.Context, arg ClaimMessageLogParams
 	return i, err
 }
 
+const claimMessageLogs = `-- name: ClaimMessageLogs :many
+UPDATE message_logs
+SET attempts = attempts + 1, locked_until = now() + make_interval(secs => $1::float8), updated_at = now()
+WHERE id = ANY($2::bigint[]) AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
+RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
+`
+
+type ClaimMessageLogsParams struct {
+	LeaseSeconds float64
+	Ids          []int64
+}
+
+// A batch attempt takes the queued rows of its messages for the lease, as ClaimMessageLog
+// does for one: rows that are done or held by another attempt are not returned.
+func (q *Queries) ClaimMessageLogs(ctx context.Context, arg ClaimMessageLogsParams) ([]MessageLog, error) {
+	rows, err := q.db.Query(ctx, claimMessageLogs, arg.LeaseSeconds, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageLog{}
+	for rows.Next() {
+		var i MessageLog
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.RequestID,
+			&i.WorkflowID,
+			&i.UserID,
+			&i.UserIdentifier,
+			&i.Channel,
+			&i.StepKey,
+			&i.Status,
+			&i.Reason,
+			&i.Error,
+			&i.TemplateIdentifier,
+			&i.IdempotencyKey,
+			&i.Provider,
+			&i.InstanceID,
+			&i.ProviderMessageID,
+			&i.ProviderResponse,
+			&i.Attempts,
+			&i.LockedUntil,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.SentAt,
+			&i.DeliveredAt,
+			&i.FailedAt,
+			&i.BouncedAt,
+			&i.OpenedAt,
+			&i.ClickedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getMessageLog = `-- name: GetMessageLog :one
 SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE id = $1
 `
@@ -343,6 +405,75 @@ func (q *Queries) MarkMessageSent(ctx context.Context, arg MarkMessageSentParams
 	return err
 }
 
+const markMessagesSent = `-- name: MarkMessagesSent :exec
+UPDATE message_logs AS m
+SET status = 'sent', provider = r.provider, instance_id = r.instance_id, provider_message_id = NULLIF(r.provider_message_id, ''),
+    provider_response = r.provider_response, error = NULLIF(r.error, ''), sent_at = now(), locked_until = NULL, updated_at = now()
+FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS provider, unnest($3::bigint[]) AS instance_id,
+             unnest($4::text[]) AS provider_message_id, unnest($5::text[]) AS provider_response,
+             unnest($6::text[]) AS error) AS r
+WHERE m.id = r.id
+`
+
+type MarkMessagesSentParams struct {
+	Ids                []int64
+	Providers          []string
+	InstanceIds        []int64
+	ProviderMessageIds []string
+	ProviderResponses  []string
+	Errors             []string
+}
+
+// MarkMessageSent for the messages of a batch that went out together (one commit).
+func (q *Queries) MarkMessagesSent(ctx context.Context, arg MarkMessagesSentParams) error {
+	_, err := q.db.Exec(ctx, markMessagesSent,
+		arg.Ids,
+		arg.Providers,
+		arg.InstanceIds,
+		arg.ProviderMessageIds,
+		arg.ProviderResponses,
+		arg.Errors,
+	)
+	return err
+}
+
+const messageLogStates = `-- name: MessageLogStates :many
+SELECT id, status, provider, locked_until FROM message_logs WHERE id = ANY($1::bigint[])
+`
+
+type MessageLogStatesRow struct {
+	ID          int64
+	Status      string
+	Provider    *string
+	LockedUntil *time.Time
+}
+
+// Where the rows a batch could not claim stand: done, or held until locked_until.
+func (q *Queries) MessageLogStates(ctx context.Context, ids []int64) ([]MessageLogStatesRow, error) {
+	rows, err := q.db.Query(ctx, messageLogStates, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageLogStatesRow{}
+	for rows.Next() {
+		var i MessageLogStatesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Status,
+			&i.Provider,
+			&i.LockedUntil,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const messageLogsByIDs = `-- name: MessageLogsByIDs :many
 
 SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE app_id = $1 AND id = ANY($2::bigint[])
@@ -483,6 +614,28 @@ type RenewMessageLeaseParams struct {
 // lease instead of holding it for the activity's whole timeout.
 func (q *Queries) RenewMessageLease(ctx context.Context, arg RenewMessageLeaseParams) (int64, error) {
 	result, err := q.db.Exec(ctx, renewMessageLease, arg.LeaseSeconds, arg.ID, arg.Attempts)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const renewMessageLeases = `-- name: RenewMessageLeases :execrows
+UPDATE message_logs AS m
+SET locked_until = now() + make_interval(secs => $1::float8)
+FROM (SELECT unnest($2::bigint[]) AS id, unnest($3::integer[]) AS attempts) AS r
+WHERE m.id = r.id AND m.status = 'queued' AND m.attempts = r.attempts
+`
+
+type RenewMessageLeasesParams struct {
+	LeaseSeconds float64
+	Ids          []int64
+	Attempts     []int32
+}
+
+// RenewMessageLease for the rows a batch attempt holds (each with its attempt number).
+func (q *Queries) RenewMessageLeases(ctx context.Context, arg RenewMessageLeasesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, renewMessageLeases, arg.LeaseSeconds, arg.Ids, arg.Attempts)
 	if err != nil {
 		return 0, err
 	}

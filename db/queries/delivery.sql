@@ -106,3 +106,7 @@ SET delivered_count = nr.delivered_count + p.delivered,
     updated_at = now()
 FROM (SELECT unnest(@ids::uuid[]) AS id, unnest(@delivered::int[]) AS delivered, unnest(@done::bool[]) AS done) AS p
 WHERE nr.id = p.id AND nr.id IN (SELECT id FROM locked);
+
+-- name: DeliveryRequestContents :many
+-- DeliveryRequestContent for the requests of a batch.
+SELECT id, app_id, (payload - 'recipients')::jsonb AS payload FROM notification_requests WHERE id = ANY(@ids::uuid[]);

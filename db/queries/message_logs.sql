@@ -91,3 +91,32 @@ WHERE id = @id AND status = 'queued' AND attempts = @attempts;
 
 -- name: MessageLogsByIDs :many
 SELECT * FROM message_logs WHERE app_id = @app_id AND id = ANY(@ids::bigint[]);
+
+-- name: ClaimMessageLogs :many
+-- A batch attempt takes the queued rows of its messages for the lease, as ClaimMessageLog
+-- does for one: rows that are done or held by another attempt are not returned.
+UPDATE message_logs
+SET attempts = attempts + 1, locked_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
+WHERE id = ANY(@ids::bigint[]) AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
+RETURNING *;
+
+-- name: MessageLogStates :many
+-- Where the rows a batch could not claim stand: done, or held until locked_until.
+SELECT id, status, provider, locked_until FROM message_logs WHERE id = ANY(@ids::bigint[]);
+
+-- name: MarkMessagesSent :exec
+-- MarkMessageSent for the messages of a batch that went out together (one commit).
+UPDATE message_logs AS m
+SET status = 'sent', provider = r.provider, instance_id = r.instance_id, provider_message_id = NULLIF(r.provider_message_id, ''),
+    provider_response = r.provider_response, error = NULLIF(r.error, ''), sent_at = now(), locked_until = NULL, updated_at = now()
+FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@providers::text[]) AS provider, unnest(@instance_ids::bigint[]) AS instance_id,
+             unnest(@provider_message_ids::text[]) AS provider_message_id, unnest(@provider_responses::text[]) AS provider_response,
+             unnest(@errors::text[]) AS error) AS r
+WHERE m.id = r.id;
+
+-- name: RenewMessageLeases :execrows
+-- RenewMessageLease for the rows a batch attempt holds (each with its attempt number).
+UPDATE message_logs AS m
+SET locked_until = now() + make_interval(secs => @lease_seconds::float8)
+FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@attempts::integer[]) AS attempts) AS r
+WHERE m.id = r.id AND m.status = 'queued' AND m.attempts = r.attempts;

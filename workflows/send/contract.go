@@ -5,6 +5,7 @@ package send
 
 import (
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -22,6 +23,15 @@ const FailActivityName = "FailRequests"
 
 // SendActivityName delivers one recipient × channel through the channel's providers.
 const SendActivityName = "SendMessage"
+
+// SendBatchActivityName delivers a batch of queued messages of one channel: runs of the
+// batched version (see BatchedDeliveryChange) use it instead of SendMessage.
+const SendBatchActivityName = "SendMessages"
+
+// BatchedDeliveryChange is the workflow.GetVersion change id of batched external delivery:
+// runs started before it (version workflow.DefaultVersion) keep one SendMessage activity
+// per message, so their histories replay.
+const BatchedDeliveryChange = "batched-external-delivery"
 
 // GiveUpActivityName records the messages whose retries ran out.
 const GiveUpActivityName = "RecordGiveUps"
@@ -83,6 +93,10 @@ const FlowUnavailable = -1
 // DeliverInput asks for the next slice of work of some requests.
 type DeliverInput struct {
 	Cursors []Cursor
+	// SendSmall asks the activity to send the slice's external messages itself when they
+	// are few (a pack of single-recipient sends): one activity instead of two. Set by
+	// batched runs only.
+	SendSmall bool `json:",omitempty"`
 }
 
 // DeliverResult tells the workflow what is left. Requests that completed or failed are not
@@ -92,6 +106,10 @@ type DeliverResult struct {
 	Delivered int
 	// Jobs are the external deliveries of the slice, queued in the message log.
 	Jobs []Job `json:",omitempty"`
+	// Sent, Failed and Retries are the outcomes of the external deliveries the activity
+	// sent itself (SendSmall), as SendBatchResult has them; those are not in Jobs.
+	Sent, Failed int     `json:",omitempty"`
+	Retries      []Retry `json:",omitempty"`
 	// Runs are the runs of user-defined workflows to start for the slice's recipients of
 	// sends naming a workflow (small inputs: each run loads its definition and data).
 	Runs []flowrun.RunInput `json:",omitempty"`
@@ -102,6 +120,36 @@ type DeliverResult struct {
 type Job struct {
 	LogID   int64
 	Channel string
+	// Attempts counts the batches that tried the message and left it to retry; Since is when
+	// the first of them ended and Due when the next may start (Unix milliseconds, workflow
+	// time). Zero for a message not tried yet (and in runs of the unbatched version).
+	Attempts int   `json:",omitempty"`
+	Since    int64 `json:",omitempty"`
+	Due      int64 `json:",omitempty"`
+}
+
+// SendBatchInput is a batch of queued messages of one channel.
+type SendBatchInput struct {
+	Jobs []Job
+}
+
+// SendBatchResult is what a batch came to. Messages sent or failed for good are in the
+// message log and only counted here, so the result stays small; the others come back to
+// be retried.
+type SendBatchResult struct {
+	Sent, Failed int
+	Retries      []Retry `json:",omitempty"`
+}
+
+// Retry is a message left queued by a transient failure.
+type Retry struct {
+	LogID   int64
+	Channel string
+	// After is the least wait before the next attempt: a provider's Retry-After, or the
+	// lease of another attempt holding the message. Zero means the usual backoff.
+	After time.Duration `json:",omitempty"`
+	// Error is the failure (shortened), kept for the message log when retries run out.
+	Error string `json:",omitempty"`
 }
 
 // SendResult is what a delivered job reports.

@@ -26,7 +26,26 @@ const (
 	// maxStartsInFlight bounds the workflow runs being started at once (child workflows
 	// of sends naming a user-defined workflow; the parent waits for their start only).
 	maxStartsInFlight = 100
+
+	// Batched delivery (BatchedDeliveryChange). sendBatchSize bounds the messages of one
+	// SendMessages call (all of one channel); maxBatchesInFlight the calls running at once
+	// per run; maxQueuedJobs the messages waiting for a batch before the next slice is
+	// resolved. In batched runs maxSendsPerRun counts SendMessages calls and retry timers.
+	sendBatchSize      = 200
+	maxBatchesInFlight = 8
+	maxQueuedJobs      = 2000
 )
+
+// Retry backoff of batched delivery, as the unbatched SendMessage retry policy has it:
+// from RetryInitial doubling up to RetryMaximum between attempts, for SendRetryWindow.
+const (
+	RetryInitial = time.Second
+	RetryMaximum = 5 * time.Minute
+)
+
+// SendBatchStartToClose bounds one SendMessages attempt: a few hundred messages through
+// a slow provider, at DefaultInstanceConcurrency calls at a time.
+const SendBatchStartToClose = 10 * time.Minute
 
 // Retry of one external delivery: transient failures back off from a second up to five
 // minutes between attempts (a 429's Retry-After overrides the next delay) for at most an
@@ -57,7 +76,13 @@ const HeartbeatTimeout = 10 * time.Second
 // returns one run per recipient instead, started as abandoned child workflows, at most
 // maxStartsInFlight at a time. Requests are independent: one that fails does not stop its
 // neighbours.
+//
+// Runs of the batched version deliver the external messages in batches instead: one
+// SendMessages activity per batch of up to sendBatchSize messages of a channel. A batch
+// returns the messages to retry; each comes back in a later batch after its backoff
+// (durable timers), until SendRetryWindow has passed since its first failure.
 func Workflow(ctx workflow.Context, in Input) error {
+	batched := workflow.GetVersion(ctx, BatchedDeliveryChange, workflow.DefaultVersion, 1) >= 1
 	r := &run{
 		ctx: ctx,
 		deliverCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -85,6 +110,32 @@ func Workflow(ctx workflow.Context, in Input) error {
 		runs:    in.Runs,
 		sel:     workflow.NewSelector(ctx),
 	}
+	if batched {
+		r.batched = true
+		// DeliverBatch may send a small slice's messages itself (SendSmall): give it the
+		// time a batch has.
+		r.deliverCtx = workflow.WithStartToCloseTimeout(r.deliverCtx, SendBatchStartToClose)
+		r.batchCtx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout:    SendBatchStartToClose,
+			HeartbeatTimeout:       HeartbeatTimeout,
+			ScheduleToCloseTimeout: SendRetryWindow,
+			RetryPolicy: &temporal.RetryPolicy{
+				InitialInterval:    time.Second,
+				BackoffCoefficient: 2,
+				MaximumInterval:    time.Minute,
+			},
+		})
+		r.timers = map[int64]bool{}
+		// Jobs handed over by continue-as-new wait for their retry time again.
+		r.queue = nil
+		for _, j := range in.Jobs {
+			if j.Due > 0 {
+				r.retries = append(r.retries, j)
+			} else {
+				r.queue = append(r.queue, j)
+			}
+		}
+	}
 	return r.loop()
 }
 
@@ -92,6 +143,14 @@ func Workflow(ctx workflow.Context, in Input) error {
 type run struct {
 	ctx, deliverCtx, sendCtx workflow.Context
 	sel                      workflow.Selector
+
+	// batched runs send through SendMessages (BatchedDeliveryChange).
+	batched  bool
+	batchCtx workflow.Context
+	// retries are messages waiting for their next attempt (Job.Due); timers are the due
+	// times (Unix ms) of the pending timers that bring them back to the queue.
+	retries []Job
+	timers  map[int64]bool
 
 	pending []Cursor
 	queue   []Job
@@ -109,22 +168,23 @@ type run struct {
 func (r *run) loop() error {
 	for {
 		r.fill()
-		if r.inFlight == 0 && r.starting == 0 && !r.fetching {
+		if r.inFlight == 0 && r.starting == 0 && !r.fetching && len(r.timers) == 0 {
 			break
 		}
 		r.sel.Select(r.ctx)
 	}
 	if r.failure != nil {
-		for _, j := range r.queue {
+		for _, j := range append(r.queue, r.retries...) {
 			r.giveUp(j.LogID, "delivery stopped: "+r.failure.Error())
 		}
-		r.queue = nil
+		r.queue, r.retries = nil, nil
 	}
 	r.recordGiveUps()
 	if r.failure != nil {
 		workflow.GetLogger(r.ctx).Error("delivery gave up", "error", r.failure)
 		return failAll(r.ctx, r.pending, r.failure)
 	}
+	r.queue = append(r.queue, r.retries...)
 	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 {
 		// By name, never by function: the SDK keys functions by their short name, and
 		// send.Workflow, flowrun.Workflow and schedule.Workflow share "Workflow", so the function
@@ -137,6 +197,10 @@ func (r *run) loop() error {
 // fill starts what the limits allow: the next slice when the queue runs low, and queued
 // deliveries up to maxInFlight.
 func (r *run) fill() {
+	if r.batched {
+		r.fillBatched()
+		return
+	}
 	if r.failure == nil && !r.fetching && len(r.pending) > 0 && r.batches < maxBatchesPerRun &&
 		len(r.queue)+len(r.runs) < maxInFlight && r.sends+len(r.queue)+len(r.runs) < maxSendsPerRun {
 		r.fetching = true
@@ -173,6 +237,152 @@ func (r *run) fill() {
 	if len(r.queue) == 0 {
 		r.queue = nil
 	}
+}
+
+// fillBatched is fill for batched runs: the next slice while few messages wait, batches
+// of queued messages up to maxBatchesInFlight, and a timer for the next retry.
+func (r *run) fillBatched() {
+	if r.failure == nil && !r.fetching && len(r.pending) > 0 && r.batches < maxBatchesPerRun &&
+		len(r.queue)+len(r.runs) < maxQueuedJobs && r.sends+len(r.queue)/sendBatchSize+len(r.runs) < maxSendsPerRun {
+		r.fetch()
+	}
+	r.startRuns()
+	for len(r.queue) > 0 && r.inFlight < maxBatchesInFlight && r.sends < maxSendsPerRun {
+		jobs := r.takeBatch()
+		r.inFlight++
+		r.sends++
+		f := workflow.ExecuteActivity(r.batchCtx, SendBatchActivityName, SendBatchInput{Jobs: jobs})
+		r.sel.AddFuture(f, func(f workflow.Future) {
+			r.inFlight--
+			var res SendBatchResult
+			if err := f.Get(r.ctx, &res); err != nil {
+				// The batch could not run within the retry window.
+				for _, j := range jobs {
+					r.giveUp(j.LogID, err.Error())
+				}
+				return
+			}
+			byID := make(map[int64]Job, len(jobs))
+			for _, j := range jobs {
+				byID[j.LogID] = j
+			}
+			now := workflow.Now(r.ctx)
+			for _, rt := range res.Retries {
+				if j, ok := byID[rt.LogID]; ok {
+					r.retry(j, rt, now)
+				}
+			}
+		})
+	}
+	if len(r.queue) == 0 {
+		r.queue = nil
+	}
+	r.armTimer()
+}
+
+// fetch resolves the next slice of the pending requests.
+func (r *run) fetch() {
+	r.fetching = true
+	r.batches++
+	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, DeliverInput{Cursors: r.pending, SendSmall: true})
+	r.sel.AddFuture(f, func(f workflow.Future) {
+		r.fetching = false
+		var res DeliverResult
+		if err := f.Get(r.ctx, &res); err != nil {
+			r.failure = err
+			return
+		}
+		r.pending = res.Pending
+		r.queue = append(r.queue, res.Jobs...)
+		r.runs = append(r.runs, res.Runs...)
+		now := workflow.Now(r.ctx)
+		for _, rt := range res.Retries {
+			r.retry(Job{LogID: rt.LogID, Channel: rt.Channel}, rt, now)
+		}
+	})
+}
+
+// takeBatch removes the next batch from the queue: up to sendBatchSize messages of the
+// channel of the first one, in queue order.
+func (r *run) takeBatch() []Job {
+	ch := r.queue[0].Channel
+	batch := make([]Job, 0, min(len(r.queue), sendBatchSize))
+	rest := r.queue[:0]
+	for _, j := range r.queue {
+		if j.Channel == ch && len(batch) < sendBatchSize {
+			batch = append(batch, j)
+		} else {
+			rest = append(rest, j)
+		}
+	}
+	r.queue = rest
+	return batch
+}
+
+// retry schedules a message's next attempt: after the provider's Retry-After (or another
+// attempt's lease) when the batch gave one, else after the backoff of its attempt count;
+// a message whose next attempt would fall outside SendRetryWindow is given up.
+func (r *run) retry(j Job, rt Retry, now time.Time) {
+	j.Attempts++
+	if j.Since == 0 {
+		j.Since = now.UnixMilli()
+	}
+	delay := Backoff(j.Attempts)
+	if rt.After > 0 {
+		delay = rt.After
+	}
+	due := now.Add(delay)
+	if due.Sub(time.UnixMilli(j.Since)) > SendRetryWindow {
+		r.giveUp(j.LogID, rt.Error)
+		return
+	}
+	// Rounded up, so the timer never fires before the full delay.
+	j.Due = (due.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+	r.retries = append(r.retries, j)
+}
+
+// Backoff is the wait before the retry that follows a message's n-th failed attempt.
+func Backoff(n int) time.Duration {
+	d := RetryInitial
+	for i := 1; i < n && d < RetryMaximum; i++ {
+		d *= 2
+	}
+	return min(d, RetryMaximum)
+}
+
+// armTimer starts a timer for the earliest retry unless one at or before it is pending.
+// When it fires, the retries that are due join the queue.
+func (r *run) armTimer() {
+	if len(r.retries) == 0 || r.sends >= maxSendsPerRun {
+		return
+	}
+	earliest := r.retries[0].Due
+	for _, j := range r.retries[1:] {
+		earliest = min(earliest, j.Due)
+	}
+	for at := range r.timers {
+		if at <= earliest {
+			return
+		}
+	}
+	r.timers[earliest] = true
+	r.sends++
+	wait := time.UnixMilli(earliest).Sub(workflow.Now(r.ctx))
+	f := workflow.NewTimer(r.ctx, max(wait, 0))
+	r.sel.AddFuture(f, func(workflow.Future) {
+		delete(r.timers, earliest)
+		now := workflow.Now(r.ctx).UnixMilli()
+		waiting := r.retries[:0]
+		for _, j := range r.retries {
+			if j.Due <= now {
+				j.Due = 0
+				r.queue = append(r.queue, j)
+			} else {
+				waiting = append(waiting, j)
+			}
+		}
+		r.retries = waiting
+	})
 }
 
 // startRuns starts queued workflow runs as child workflows, waiting for each start only:

@@ -25,6 +25,12 @@ func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	return env
 }
 
+// unbatched makes the run take the version before BatchedDeliveryChange, as runs started
+// by older code do: one SendMessage activity per message.
+func unbatched(env *testsuite.TestWorkflowEnvironment) {
+	env.OnGetVersion(BatchedDeliveryChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+}
+
 // fakeDeliver advances each cursor by step recipients out of total.
 func fakeDeliver(total, step int, calls *int) func(context.Context, DeliverInput) (DeliverResult, error) {
 	return func(_ context.Context, in DeliverInput) (DeliverResult, error) {
@@ -116,6 +122,7 @@ func deliverJobs(total, perBatch int) func(context.Context, DeliverInput) (Deliv
 
 func TestWorkflowSendsEveryJob(t *testing.T) {
 	env := newEnv(t)
+	unbatched(env)
 	env.RegisterActivityWithOptions(deliverJobs(7, 3), activity.RegisterOptions{Name: DeliverActivityName})
 	var mu sync.Mutex
 	sent := map[int64]int{}
@@ -141,6 +148,7 @@ func TestWorkflowSendsEveryJob(t *testing.T) {
 
 func TestWorkflowRetriesTransientFailuresOnly(t *testing.T) {
 	env := newEnv(t)
+	unbatched(env)
 	env.RegisterActivityWithOptions(deliverJobs(3, 3), activity.RegisterOptions{Name: DeliverActivityName})
 	var mu sync.Mutex
 	attempts := map[int64]int{}
@@ -183,6 +191,7 @@ func TestWorkflowRetriesTransientFailuresOnly(t *testing.T) {
 
 func TestWorkflowRecordsJobsWhoseRetriesRanOut(t *testing.T) {
 	env := newEnv(t)
+	unbatched(env)
 	env.RegisterActivityWithOptions(deliverJobs(1, 1), activity.RegisterOptions{Name: DeliverActivityName})
 	env.RegisterActivityWithOptions(func(context.Context, Job) (SendResult, error) {
 		return SendResult{}, temporal.NewApplicationError("provider answered 503", "ProviderError")
@@ -203,6 +212,7 @@ func TestWorkflowRecordsJobsWhoseRetriesRanOut(t *testing.T) {
 
 func TestWorkflowBoundsSendsPerRun(t *testing.T) {
 	env := newEnv(t)
+	unbatched(env)
 	env.RegisterActivityWithOptions(deliverJobs(maxSendsPerRun+500, maxSendsPerRun+500), activity.RegisterOptions{Name: DeliverActivityName})
 	var mu sync.Mutex
 	calls := 0

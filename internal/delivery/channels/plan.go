@@ -35,29 +35,54 @@ type Candidate struct {
 // Without such a route, every enabled instance is tried by priority. Empty means the
 // channel is not configured.
 func (s *Service) Plan(ctx context.Context, appID int64, channel string, facts map[string]any) ([]Candidate, error) {
+	p, err := s.Planner(ctx, appID, channel)
+	if err != nil {
+		return nil, err
+	}
+	return p.Plan(facts), nil
+}
+
+// Planner holds an app's enabled instances and routes of one channel, loaded once, so a
+// batch of messages is planned without a query per message.
+type Planner struct {
+	byID      map[int64]dbsqlc.ProviderInstance
+	instances []dbsqlc.ProviderInstance
+	routes    []dbsqlc.Route
+}
+
+// Planner loads what Plan decides on for an app's channel.
+func (s *Service) Planner(ctx context.Context, appID int64, channel string) (*Planner, error) {
 	rows, err := s.db.ListEnabledProviderInstances(ctx, dbsqlc.ListEnabledProviderInstancesParams{AppID: appID, Channel: channel})
 	if err != nil {
 		return nil, db.MapError(err)
 	}
+	p := &Planner{instances: rows, byID: make(map[int64]dbsqlc.ProviderInstance, len(rows))}
 	if len(rows) == 0 {
-		return nil, nil
+		return p, nil
 	}
-	byID := make(map[int64]dbsqlc.ProviderInstance, len(rows))
 	for _, r := range rows {
-		byID[r.ID] = r
+		p.byID[r.ID] = r
 	}
-	routes, err := s.db.ListEnabledRoutes(ctx, dbsqlc.ListEnabledRoutesParams{AppID: appID, Channel: channel})
-	if err != nil {
+	if p.routes, err = s.db.ListEnabledRoutes(ctx, dbsqlc.ListEnabledRoutesParams{AppID: appID, Channel: channel}); err != nil {
 		return nil, db.MapError(err)
 	}
-	for _, r := range routes {
+	return p, nil
+}
+
+// Plan returns the instances to try for a message whose template data is facts (see
+// Service.Plan).
+func (p *Planner) Plan(facts map[string]any) []Candidate {
+	if len(p.instances) == 0 {
+		return nil
+	}
+	for _, r := range p.routes {
 		var conds []Condition
 		if json.Unmarshal(r.Conditions, &conds) != nil || !matchAll(conds, facts) {
 			continue
 		}
 		var out []Candidate
 		for _, id := range r.InstanceIds {
-			if inst, ok := byID[id]; ok {
+			if inst, ok := p.byID[id]; ok {
 				out = append(out, candidate(inst))
 			}
 		}
@@ -67,13 +92,13 @@ func (s *Service) Plan(ctx context.Context, appID int64, channel string, facts m
 		if !r.Failover {
 			out = out[:1]
 		}
-		return out, nil
+		return out
 	}
-	out := make([]Candidate, len(rows))
-	for i, r := range rows {
+	out := make([]Candidate, len(p.instances))
+	for i, r := range p.instances {
 		out[i] = candidate(r)
 	}
-	return out, nil
+	return out
 }
 
 func candidate(r dbsqlc.ProviderInstance) Candidate {

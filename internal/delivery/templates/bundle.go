@@ -69,6 +69,16 @@ type compiledLayout struct {
 	html, text *render.Template
 }
 
+// For returns a bundle of the same template and layouts for another send's notification
+// object: the sends of one batch share what was loaded, each with its own translations
+// cache.
+func (b *Bundle) For(n notify.Content) *Bundle {
+	return &Bundle{
+		Identifier: b.Identifier, notification: n, contents: b.contents, defaultLay: b.defaultLay,
+		locales: map[string]map[string]string{}, loadLocales: b.loadLocales,
+	}
+}
+
 // Bundle loads the template named identifier (or none when empty) for rendering a send
 // whose notification object is n. A missing template is ENOTFOUND.
 func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n notify.Content) (*Bundle, error) {

@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	mail "github.com/wneessen/go-mail"
@@ -51,7 +52,9 @@ const schema = `{
     "fromName": {"type": "string", "title": "From name"},
     "replyTo": {"type": "string", "format": "email", "title": "Reply-To address"},
     "helo": {"type": "string", "title": "HELO name"},
-    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 120, "default": 30, "title": "Timeout (s)"}
+    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 120, "default": 30, "title": "Timeout (s)"},
+    "maxConnections": {"type": "integer", "minimum": 1, "maximum": 64, "default": 8, "title": "Connections",
+                       "description": "most connections open to the server at once, each reused for many messages"}
   }
 }`
 
@@ -67,6 +70,7 @@ type Config struct {
 	ReplyTo        string `json:"replyTo"`
 	HELO           string `json:"helo"`
 	TimeoutSeconds int    `json:"timeoutSeconds"`
+	MaxConnections int    `json:"maxConnections"`
 }
 
 // Kind is the SMTP provider kind for the catalogue.
@@ -96,10 +100,16 @@ func Kind() providers.Kind {
 	}
 }
 
-// Provider sends through one SMTP server, one connection per message.
+// Provider sends through one SMTP server, reusing a bounded pool of connections (see
+// pool.go).
 type Provider struct {
 	cfg   Config
 	guard *netguard.Guard
+
+	once   sync.Once
+	client *mail.Client
+	pool   *pool
+	setup  error
 }
 
 // addr is the server's host:port (IPv6 addresses in brackets).
@@ -126,23 +136,66 @@ func (p *Provider) dial(ctx context.Context, _, _ string) (net.Conn, error) {
 	return tc, nil
 }
 
-// Send delivers one email. SMTP 5xx answers are permanent; 4xx answers and connection
-// failures are retried.
+// start builds the client settings shared by the pool's connections, once.
+func (p *Provider) start() error {
+	p.once.Do(func() {
+		// The pool checks connections that sat idle itself; a NOOP before every message
+		// would cost a round trip each.
+		p.client, p.setup = mail.NewClient(p.cfg.Host, append(p.options(), mail.WithoutNoop())...)
+		n := p.cfg.MaxConnections
+		if n <= 0 {
+			n = DefaultMaxConnections
+		}
+		p.pool = newPool(n, p.client.DialToSMTPClientWithContext)
+	})
+	return p.setup
+}
+
+// Send delivers one email over a pooled connection. SMTP 5xx answers are permanent; 4xx
+// answers and connection failures are retried. A reused connection the server closed in
+// the meantime is replaced once, when the message was not handed over yet.
 func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.Result, error) {
 	m, id, err := p.build(msg)
 	if err != nil {
 		return providers.Result{}, err
 	}
-	client, err := mail.NewClient(p.cfg.Host, p.options()...)
-	if err != nil {
+	if err := p.start(); err != nil {
 		return providers.Result{}, providers.Permanent("smtp client: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.TimeoutSeconds)*time.Second)
 	defer cancel()
-	if err := client.DialAndSendWithContext(ctx, m); err != nil {
+	for try := 0; ; try++ {
+		c, reused, err := p.pool.get(ctx)
+		if err != nil {
+			return providers.Result{}, p.failure(err)
+		}
+		err = p.client.SendWithSMTPClient(c.c, m)
+		p.pool.put(c, err == nil)
+		if err == nil {
+			return providers.Result{ProviderMessageID: id, Response: "accepted by " + p.cfg.Host}, nil
+		}
+		if reused && try == 0 && staleConnection(err) {
+			continue
+		}
 		return providers.Result{}, p.failure(err)
 	}
-	return providers.Result{ProviderMessageID: id, Response: "accepted by " + p.cfg.Host}, nil
+}
+
+// staleConnection reports a failure before the server answered MAIL FROM: the connection
+// was gone, nothing was handed over, and a fresh connection may try again.
+func staleConnection(err error) bool {
+	var se *mail.SendError
+	return errors.As(err, &se) && se.ErrorCode() == 0 &&
+		(se.Reason == mail.ErrSMTPMailFrom || se.Reason == mail.ErrConnCheck)
+}
+
+// Close closes the idle connections of the pool (connections in use close when their
+// message is done).
+func (p *Provider) Close() error {
+	if p.pool != nil {
+		p.pool.close()
+	}
+	return nil
 }
 
 // Test connects, says EHLO, upgrades to TLS as configured and authenticates, then quits

@@ -160,6 +160,8 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	}
 	defer res.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+	// Read a little more of a long answer so the connection can be reused (keep-alive).
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
 	if res.StatusCode >= 200 && res.StatusCode < 300 {
 		return providers.Result{ProviderMessageID: id, Response: res.Status}, nil
 	}

@@ -156,6 +156,37 @@ func copyReference(ctx context.Context, pool *pgxpool.Pool, appID int64, n int) 
 	return time.Since(start), err
 }
 
+// historySizes returns the longest history among a workflow's runs in events and bytes,
+// and how many runs there were (zeros when unknown).
+func historySizes(ctx context.Context, addr, workflowID string) (events, size int64, runs int) {
+	if addr == "" {
+		return 0, 0, 0
+	}
+	c, err := client.Dial(client.Options{HostPort: addr, Logger: silent{}})
+	if err != nil {
+		return 0, 0, 0
+	}
+	defer c.Close()
+	// The visibility store lags a little behind the last run's close.
+	time.Sleep(2 * time.Second)
+	req := &workflowservice.ListWorkflowExecutionsRequest{Query: fmt.Sprintf("WorkflowId = %q", workflowID)}
+	for {
+		page, err := c.ListWorkflow(ctx, req)
+		if err != nil {
+			return 0, 0, 0
+		}
+		for _, e := range page.Executions {
+			events = max(events, e.HistoryLength)
+			size = max(size, e.HistorySizeBytes)
+			runs++
+		}
+		if len(page.NextPageToken) == 0 {
+			return events, size, runs
+		}
+		req.NextPageToken = page.NextPageToken
+	}
+}
+
 // histories returns the longest history among a workflow's runs and how many runs there
 // were (0, 0 when unknown). A send continues as new, so each run's history stays short
 // however large the audience.

@@ -22,7 +22,9 @@ type Report struct {
 	Inbox    *InboxResult
 	// Broadcast is scenario 3.
 	Broadcast *BroadcastResult
-	Notes     []string
+	// Email and Webhook are scenarios 5 and 6: external delivery.
+	Email, Webhook *ExternalResult
+	Notes          []string
 }
 
 // NewReport fills in the machine, date and commit.
@@ -98,6 +100,12 @@ func (r *Report) Write(w io.Writer) {
 	}
 	if in := r.Inbox; in != nil {
 		in.write(w)
+	}
+	if e := r.Email; e != nil {
+		e.write(w, 5)
+	}
+	if h := r.Webhook; h != nil {
+		h.write(w, 6)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "- %s\n", n)

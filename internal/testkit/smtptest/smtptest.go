@@ -132,6 +132,13 @@ func StartAt(t testing.TB, addr string) *Server {
 	return s
 }
 
+// Accept lifts a Reject of addr.
+func (s *Server) Accept(addr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.reject, strings.ToLower(addr))
+}
+
 // Reject makes RCPT TO of addr fail with the SMTP code (for instance 550 or 451).
 func (s *Server) Reject(addr string, code int) {
 	s.mu.Lock()
