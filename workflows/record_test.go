@@ -57,8 +57,14 @@ func TestRecordHistories(t *testing.T) {
 		r.save("send-inapp", send.WorkflowID([]uuid.UUID{uuid.MustParse(in)}), "")
 		mail := r.send(`{"notification":{"title":"Hello","message":"by mail"},"channels":["email","inApp"],"sendTo":{"recipients":[{"identifier":"cat","email":"cat@example.com"}]}}`)
 		r.save("send-email", send.WorkflowID([]uuid.UUID{uuid.MustParse(mail)}), "")
-		// A send naming an unpublished workflow fails (FailRequests).
-		ghost := r.send(`{"notification":{"workflow":{"identifier":"ghost"}},"sendTo":{"recipients":["ann"]}}`)
+		// A send whose workflow is gone by the time it runs fails (FailRequests). The accept
+		// refuses a workflow that does not exist, so it is deleted after a scheduled accept.
+		r.publish("ghost", `{"steps":[{"id":"hi","type":"inApp","content":{"title":"Hi"}}]}`)
+		soon := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339Nano)
+		ghost := r.send(`{"notification":{"workflow":{"identifier":"ghost"}},"sendTo":{"recipients":["ann"]},"sendAt":"` + soon + `"}`)
+		if _, err := e.Stack.DB.Pool.Exec(context.Background(), `DELETE FROM flows WHERE app_id = $1 AND identifier = 'ghost'`, e.App.AppID); err != nil {
+			t.Fatal(err)
+		}
 		r.save("send-failed-workflow", send.WorkflowID([]uuid.UUID{uuid.MustParse(ghost)}), "")
 
 		at := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339Nano)
