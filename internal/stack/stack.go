@@ -120,10 +120,6 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
 	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}, OperationsServices: ops}
-	if cfg.RelayPackSize > visibility.MaxListedRequests {
-		log.Warn("packs larger than the search attribute can list: HeraldRequestId names only the first requests of a pack",
-			"HERALD_RELAY_PACK_SIZE", cfg.RelayPackSize, "listed", visibility.MaxListedRequests)
-	}
 	s.Apps = apps.NewService(d, box)
 	starter := outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue, RegisterSearchAttributes: func(ctx context.Context) error {
 		return visibility.Register(ctx, tc, cfg.TemporalNamespace)

@@ -34,7 +34,7 @@ var keys = []temporal.SearchAttributeKey{AppID, RequestID, Workflow, Recipient}
 // MaxListedRequests bounds the request ids one run lists in HeraldRequestId: Temporal
 // refuses a search attribute value over 2 KB by default (limit.searchAttributesSizeOfValue;
 // 50 ids take 1,951 bytes, 60 take 2,341), and it refuses the whole start, not the value. It
-// is the relay's default pack size; a larger HERALD_RELAY_PACK_SIZE lists the first 50.
+// is less than the relay's default pack size (100): a full pack lists its first 50 requests.
 const MaxListedRequests = 50
 
 // Send returns the attributes of a send or schedule run carrying requests of apps.

@@ -14,7 +14,7 @@ func TestDefaultsNeedNoEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTPAddr != "127.0.0.1:8080" || c.HeaderPrefix != "X-SERVICE-" || c.RelayPackSize != 50 || len(c.TrustedProxies) != 0 {
+	if c.HTTPAddr != "127.0.0.1:8080" || c.HeaderPrefix != "X-SERVICE-" || c.RelayPackSize != 100 || len(c.TrustedProxies) != 0 {
 		t.Errorf("defaults: %+v", c)
 	}
 }
