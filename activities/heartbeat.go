@@ -12,10 +12,11 @@ import (
 // within seconds, instead of waiting for its start-to-close timeout.
 const beatEvery = 2 * time.Second
 
-// keepAlive heartbeats for the activity of ctx until the returned stop is called; each
-// beat also runs renew when given (SendMessage renews its message lease). Outside an
-// activity it does nothing.
-func keepAlive(ctx context.Context, renew func(context.Context)) (stop func()) {
+// keepAlive heartbeats for the activity of ctx until the returned stop is called. Each beat
+// first asks beat (when given) for the heartbeat's details and runs whatever else the
+// activity does per beat (SendMessage renews its message lease; a batch reports its progress
+// and renews the leases it holds). Outside an activity it does nothing.
+func keepAlive(ctx context.Context, beat func(context.Context) []any) (stop func()) {
 	if !activity.IsActivity(ctx) {
 		return func() {}
 	}
@@ -30,10 +31,11 @@ func keepAlive(ctx context.Context, renew func(context.Context)) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				activity.RecordHeartbeat(ctx)
-				if renew != nil {
-					renew(ctx)
+				var details []any
+				if beat != nil {
+					details = beat(ctx)
 				}
+				activity.RecordHeartbeat(ctx, details...)
 			}
 		}
 	}()

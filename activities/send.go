@@ -40,10 +40,11 @@ func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResu
 	if err != nil {
 		return send.SendResult{}, db.MapError(err)
 	}
-	defer keepAlive(ctx, func(ctx context.Context) {
+	defer keepAlive(ctx, func(ctx context.Context) []any {
 		if _, err := a.DB.RenewMessageLease(ctx, dbsqlc.RenewMessageLeaseParams{ID: lg.ID, Attempts: lg.Attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil && ctx.Err() == nil {
 			a.Log.Warn("could not renew a message lease", "logId", lg.ID, "error", err)
 		}
+		return nil
 	})()
 	e, err := a.sendEntry(ctx, lg.RequestID)
 	if err != nil {

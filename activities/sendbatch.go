@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -58,7 +57,7 @@ func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (se
 	for _, lg := range claimed {
 		b.held[lg.ID] = lg.Attempts
 	}
-	stop := b.keepAlive(ctx)
+	stop := keepAlive(ctx, b.beat)
 	defer stop()
 	b.startMarks(ctx)
 	defer b.stopMarks()
@@ -379,41 +378,23 @@ func (b *batch) giveBack(ctx context.Context, lg dbsqlc.MessageLog) {
 	b.mu.Unlock()
 }
 
-// keepAlive heartbeats the batch's progress and renews the leases of the messages it
-// holds, every beat, until stop is called.
-func (b *batch) keepAlive(ctx context.Context) (stop func()) {
-	if !activity.IsActivity(ctx) {
-		return func() {}
+// beat renews the leases of the messages the batch holds and returns its progress, the
+// details of each heartbeat (see keepAlive).
+func (b *batch) beat(ctx context.Context) []any {
+	b.mu.Lock()
+	progress := b.done
+	ids := make([]int64, 0, len(b.held))
+	attempts := make([]int32, 0, len(b.held))
+	for id, n := range b.held {
+		ids, attempts = append(ids, id), append(attempts, n)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(beatEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				b.mu.Lock()
-				progress := b.done
-				ids := make([]int64, 0, len(b.held))
-				attempts := make([]int32, 0, len(b.held))
-				for id, n := range b.held {
-					ids, attempts = append(ids, id), append(attempts, n)
-				}
-				b.mu.Unlock()
-				activity.RecordHeartbeat(ctx, progress)
-				if len(ids) > 0 {
-					if _, err := b.a.DB.RenewMessageLeases(ctx, dbsqlc.RenewMessageLeasesParams{Ids: ids, Attempts: attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil && ctx.Err() == nil {
-						b.a.Log.Warn("could not renew message leases", "messages", len(ids), "error", err)
-					}
-				}
-			}
+	b.mu.Unlock()
+	if len(ids) > 0 {
+		if _, err := b.a.DB.RenewMessageLeases(ctx, dbsqlc.RenewMessageLeasesParams{Ids: ids, Attempts: attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil && ctx.Err() == nil {
+			b.a.Log.Warn("could not renew message leases", "messages", len(ids), "error", err)
 		}
-	}()
-	return func() { cancel(); <-finished }
+	}
+	return []any{progress}
 }
 
 // renew sets the leases of messages held by their claim to end in lease (0: free now).
