@@ -246,6 +246,11 @@ test("a viewer sees the key but not the secret", async ({ page }) => {
   await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
   await expect(page.getByLabel("curl command", { exact: true })).toContainText('-H "X-SERVICE-API-SECRET: $HERALD_API_SECRET"');
   await shoot(page, "viewer-get-started");
+  // Channels: the catalogue and the instances, without the buttons that change them.
+  await page.getByRole("link", { name: "Channels" }).click();
+  const catalogue = page.getByRole("region", { name: "Provider catalogue" });
+  await expect(catalogue.getByText("smtp", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^(Add|Test the connection|Disable|Enable) / })).toHaveCount(0);
 });
 
 test("two-factor challenge at sign-in", async ({ page }) => {
