@@ -387,5 +387,19 @@ test("channels: SMTP at the test's server passes its connection test; a bad form
   await page.keyboard.press("Enter"); // keyboard: the focused button, now "Enable"
   await expect(row).toContainText("Enabled");
   await expect(page.getByRole("button", { name: "Disable Relay (Email)" })).toBeFocused();
+
+  // Saved without a test at a port where nothing listens: its test shows the failure.
+  await catalogue.getByRole("button", { name: "Add SMTP on Email" }).click();
+  await form.getByLabel("Name", { exact: true }).fill("Dead relay");
+  await form.getByLabel("Host *").fill(process.env.SMTP_HOST!);
+  await form.getByLabel("Port").fill("1");
+  await form.getByLabel("Connection security").selectOption("none");
+  await form.getByLabel("From address *").fill("alerts@example.com");
+  await form.getByRole("button", { name: "Save", exact: true }).click();
+  const dead = page.getByRole("row", { name: /Dead relay/ });
+  await expect(dead).toContainText("Enabled");
+  expectFailedRequests(1);
+  await page.getByRole("button", { name: "Test the connection of Dead relay (Email)" }).click();
+  await expect(dead.getByRole("alert")).toContainText("connection test failed");
   await shoot(page, "channels");
 });
