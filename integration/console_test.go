@@ -102,6 +102,9 @@ func TestConsoleInChromium(t *testing.T) {
 		"VIEWER_EMAIL="+viewer.Email, fmt.Sprintf("VIEWER_APP_ID=%v", app["id"]),
 		"TWOFACTOR_EMAIL="+tf.Email, "OWNER_EMAIL="+owner.Email, "INVITEE_EMAIL="+invitee.Email, "SETUP_EMAIL="+settingUp.Email,
 		"SCREENSHOTS="+os.Getenv("HERALD_CONSOLE_SCREENSHOTS"),
+		// The channels journey configures an SMTP provider at the test's SMTP server
+		// (stacktest allows 127.0.0.1 through HERALD_PRIVATE_HOSTS).
+		"SMTP_HOST="+con.Mail.Host, fmt.Sprintf("SMTP_PORT=%d", con.Mail.Port),
 	)
 	out, err := cmd.CombinedOutput()
 	t.Logf("npx playwright test:\n%s", out)

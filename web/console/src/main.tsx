@@ -40,6 +40,7 @@ const routes: RouteObject[] = [
           { index: true, element: <Navigate to="get-started" replace /> },
           { path: "get-started", lazy: screen(() => import("./screens/GetStarted")) },
           { path: "settings", lazy: screen(() => import("./screens/Settings")) },
+          { path: "channels", lazy: screen(() => import("./screens/Channels")) },
           { path: "team", lazy: screen(() => import("./screens/Team")) },
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
         ],

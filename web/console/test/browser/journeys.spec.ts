@@ -246,6 +246,11 @@ test("a viewer sees the key but not the secret", async ({ page }) => {
   await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
   await expect(page.getByLabel("curl command", { exact: true })).toContainText('-H "X-SERVICE-API-SECRET: $HERALD_API_SECRET"');
   await shoot(page, "viewer-get-started");
+  // Channels: the catalogue and the instances, without the buttons that change them.
+  await page.getByRole("link", { name: "Channels" }).click();
+  const catalogue = page.getByRole("region", { name: "Provider catalogue" });
+  await expect(catalogue.getByText("smtp", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^(Add|Test the connection|Disable|Enable) / })).toHaveCount(0);
 });
 
 test("two-factor challenge at sign-in", async ({ page }) => {
@@ -336,4 +341,65 @@ test("two-factor set-up with the QR code, recovery codes, and a sign-in with one
   await page.getByLabel("Recovery code").fill(recovery);
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByRole("button", { name: "Account" })).toBeVisible();
+});
+
+test("channels: SMTP at the test's server passes its connection test; a bad form names its fields", async ({ page }) => {
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/channels`);
+  await expect(page.getByRole("heading", { name: "Channels and providers" })).toBeVisible();
+  await expect(page.getByText("No provider is configured yet")).toBeVisible();
+  const catalogue = page.getByRole("region", { name: "Provider catalogue" });
+  await expect(catalogue.getByRole("heading", { name: "SMS" })).toBeVisible();
+  await catalogue.getByRole("button", { name: "Add SMTP on Email" }).click();
+  const form = page.getByRole("form", { name: "Add SMTP on Email" });
+
+  // A bad form: every problem the API names appears under its field; nothing is saved.
+  await expect(form.getByLabel("Password", { exact: true })).toHaveAttribute("type", "password");
+  await form.getByLabel("Port").fill("0");
+  await form.getByLabel("From address *").fill("not-an-email");
+  expectFailedRequests(1);
+  await form.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(form.getByLabel("Host *")).toHaveAccessibleDescription(/config\.host is required/);
+  await expect(form.getByLabel("Port")).toHaveAccessibleDescription(/config\.port must/);
+  await expect(form.getByLabel("From address *")).toHaveAccessibleDescription(/config\.from must/);
+  await expect(form.getByLabel("Host *")).toHaveAttribute("aria-invalid", "true");
+  await shoot(page, "channels-form-errors");
+
+  // Fixed, tested against the real SMTP server, saved.
+  await form.getByLabel("Name", { exact: true }).fill("Relay");
+  await form.getByLabel("Host *").fill(process.env.SMTP_HOST!);
+  await form.getByLabel("Port").fill(process.env.SMTP_PORT!);
+  await form.getByLabel("Connection security").selectOption("none");
+  await form.getByLabel("From address *").fill("alerts@example.com");
+  await form.getByRole("button", { name: "Test connection and save" }).click();
+  await expect(page.getByText("Connection test passed: Relay is saved", { exact: true })).toBeVisible();
+  await expect(form).toBeHidden();
+  const row = page.getByRole("row", { name: /Relay/ });
+  await expect(row).toContainText("SMTP");
+  await expect(row).toContainText("Enabled");
+
+  // The saved instance's own test, then disable and enable again.
+  await page.getByRole("button", { name: "Test the connection of Relay (Email)" }).click();
+  await expect(row.getByRole("status")).toHaveText("Connection test passed");
+  await page.getByRole("button", { name: "Disable Relay (Email)" }).click();
+  await expect(row).toContainText("Disabled");
+  await expect(page.getByRole("button", { name: "Enable Relay (Email)" })).toBeFocused();
+  await page.keyboard.press("Enter"); // keyboard: the focused button, now "Enable"
+  await expect(row).toContainText("Enabled");
+  await expect(page.getByRole("button", { name: "Disable Relay (Email)" })).toBeFocused();
+
+  // Saved without a test at a port where nothing listens: its test shows the failure.
+  await catalogue.getByRole("button", { name: "Add SMTP on Email" }).click();
+  await form.getByLabel("Name", { exact: true }).fill("Dead relay");
+  await form.getByLabel("Host *").fill(process.env.SMTP_HOST!);
+  await form.getByLabel("Port").fill("1");
+  await form.getByLabel("Connection security").selectOption("none");
+  await form.getByLabel("From address *").fill("alerts@example.com");
+  await form.getByRole("button", { name: "Save", exact: true }).click();
+  const dead = page.getByRole("row", { name: /Dead relay/ });
+  await expect(dead).toContainText("Enabled");
+  expectFailedRequests(1);
+  await page.getByRole("button", { name: "Test the connection of Dead relay (Email)" }).click();
+  await expect(dead.getByRole("alert")).toContainText("connection test failed");
+  await shoot(page, "channels");
 });

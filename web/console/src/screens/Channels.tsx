@@ -1,0 +1,275 @@
+// Channels and providers: the app's provider instances per channel (connection test,
+// enable / disable), the catalogue of every provider kind, and an instance form generated
+// from the provider's JSON Schema (secrets masked and never sent back).
+import * as Label from "@radix-ui/react-label";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { useOutletContext } from "react-router-dom";
+import { api, data, fieldErrors, type components } from "../api/client";
+import { configBody, formFields, type FormField } from "../api/providerForm";
+import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { atLeast, useClients, type App } from "./queries";
+
+type Provider = components["schemas"]["ProviderEntity"];
+type Instance = components["schemas"]["AppChannelProviderEntity"];
+type Channel = NonNullable<Provider["channel"]>;
+
+const channelNames: Record<Channel, string> = {
+  inApp: "In-app",
+  email: "Email",
+  sms: "SMS",
+  whatsapp: "WhatsApp",
+  webPush: "Web push",
+  mobilePush: "Mobile push",
+  slack: "Slack",
+  discord: "Discord",
+  msTeams: "Microsoft Teams",
+  webhook: "Webhook",
+};
+
+export default function Channels() {
+  const app = useOutletContext<App>();
+  const appId = app.id!;
+  const clients = useClients();
+  const dev = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
+  const [adding, setAdding] = useState<Provider | null>(null);
+  useEffect(() => {
+    document.title = "Channels · Herald";
+  }, []);
+  const catalogue = useQuery({ queryKey: ["providers"], queryFn: () => data(api.GET("/v1/providers")), staleTime: Infinity });
+  const instances = useQuery({
+    queryKey: ["apps", appId, "channels"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/channels", { params: { path: { appId } } })),
+  });
+
+  if (catalogue.isPending || instances.isPending || clients.isPending) return <Loading label="Loading channels" />;
+  if (catalogue.isError) return <ErrorState error={catalogue.error} retry={() => catalogue.refetch()} />;
+  if (instances.isError) return <ErrorState error={instances.error} retry={() => instances.refetch()} />;
+
+  const byChannel = new Map<Channel, Provider[]>();
+  for (const p of catalogue.data) if (p.channel) byChannel.set(p.channel, [...(byChannel.get(p.channel) ?? []), p]);
+  const kindName = (id?: string) => catalogue.data.find((p) => p.identifier === id)?.name ?? id;
+
+  return (
+    <>
+      <h1>Channels and providers</h1>
+      <section className="card" aria-labelledby="instances-h">
+        <h2 id="instances-h">Configured providers</h2>
+        {instances.data.length === 0 ? (
+          <Empty title="No provider is configured yet">
+            <p className="muted">Add one from the catalogue below: messages on a channel without a provider are skipped.</p>
+          </Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Channel</th>
+                <th scope="col">Name</th>
+                <th scope="col">Provider</th>
+                <th scope="col">Status</th>
+                {dev && (
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {instances.data.map((i) => (
+                <InstanceRow key={i.id} appId={appId} inst={i} provider={kindName(i.providerIdentifier)} dev={dev} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {adding && <InstanceForm appId={appId} provider={adding} onDone={() => setAdding(null)} />}
+      <section className="card" aria-labelledby="catalogue-h">
+        <h2 id="catalogue-h">Provider catalogue</h2>
+        {catalogue.data.length === 0 ? (
+          <Empty title="This build has no providers" />
+        ) : (
+          [...byChannel].map(([ch, list]) => (
+            <div key={ch} className="catalogue-group">
+              <h3 id={`cat-${ch}`}>{channelNames[ch] ?? ch}</h3>
+              <ul className="list" aria-labelledby={`cat-${ch}`}>
+                {list.map((p) => (
+                  <li key={p.identifier} className="row">
+                    <span>
+                      {p.name} <code className="muted">{p.identifier}</code>
+                    </span>
+                    {dev && (
+                      <Button variant="secondary" aria-label={`Add ${p.name} on ${channelNames[ch] ?? ch}`} onClick={() => setAdding(p)}>
+                        Add
+                      </Button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))
+        )}
+      </section>
+    </>
+  );
+}
+
+function InstanceRow({ appId, inst, provider, dev }: { appId: number; inst: Instance; provider?: string; dev: boolean }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const path = { appId, channel: inst.channel!, providerInstance: inst.id! };
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const test = useMutation({
+    mutationFn: () =>
+      data(api.PATCH("/v1/apps/{appId}/channels/{channel}/providerInstances/{providerInstance}", { params: { path }, body: { test: true } })),
+    onMutate: () => setResult(null),
+    onSuccess: (r) => setResult({ ok: true, text: r.connectionTest === "passed" ? "Connection test passed" : "This provider has no connection test" }),
+    onError: (e) => setResult({ ok: false, text: (e as Error).message }),
+  });
+  const toggle = useMutation({
+    mutationFn: (on: boolean) =>
+      on
+        ? data(api.PUT("/v1/apps/{appId}/channels/{channel}/providerInstances/{providerInstance}/enable", { params: { path } }))
+        : data(api.PUT("/v1/apps/{appId}/channels/{channel}/providerInstances/{providerInstance}/disable", { params: { path } })),
+    onSuccess: (_r, on) => {
+      qc.invalidateQueries({ queryKey: ["apps", appId, "channels"] });
+      toast(`${inst.name} is ${on ? "enabled" : "disabled"}`);
+    },
+    onError: (e) => toast((e as Error).message),
+  });
+  const ch = channelNames[inst.channel!] ?? inst.channel;
+  return (
+    <tr>
+      <td>{ch}</td>
+      <td>{inst.name}</td>
+      <td>{provider}</td>
+      <td>
+        <span className={inst.enabled ? "badge badge-ok" : "badge"}>{inst.enabled ? "Enabled" : "Disabled"}</span>
+        {result && (
+          <p className={result.ok ? "test-ok" : "field-error"} role={result.ok ? "status" : "alert"}>
+            {result.text}
+          </p>
+        )}
+      </td>
+      {dev && (
+        <td className="actions">
+          <Button variant="secondary" busy={test.isPending} aria-label={`Test the connection of ${inst.name} (${ch})`} onClick={() => test.mutate()}>
+            Test connection
+          </Button>
+          <Button
+            variant="ghost"
+            aria-busy={toggle.isPending || undefined}
+            aria-label={`${inst.enabled ? "Disable" : "Enable"} ${inst.name} (${ch})`}
+            onClick={() => !toggle.isPending && toggle.mutate(!inst.enabled)}
+          >
+            {inst.enabled ? "Disable" : "Enable"}
+          </Button>
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function InstanceForm({ appId, provider, onDone }: { appId: number; provider: Provider; onDone: () => void }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const fields = formFields(provider.configSchema);
+  const channel = provider.channel!;
+  const [name, setName] = useState("");
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map((f) => [f.key, f.default ?? ""])),
+  );
+  const create = useMutation({
+    mutationFn: (test: boolean) =>
+      data(
+        api.POST("/v1/apps/{appId}/channels/{channel}/providerInstances", {
+          params: { path: { appId, channel } },
+          body: { providerIdentifier: provider.identifier!, name: name.trim() || undefined, config: configBody(fields, values), test },
+        }),
+      ),
+    onSuccess: (inst) => {
+      qc.invalidateQueries({ queryKey: ["apps", appId, "channels"] });
+      toast(inst.connectionTest === "passed" ? `Connection test passed: ${inst.name} is saved` : `${inst.name} is saved`);
+      onDone();
+    },
+  });
+  const errs = create.isError ? fieldErrors(create.error, ["name", ...fields.map((f) => `config.${f.key}`)]) : {};
+  const submit = (test: boolean) => (e?: FormEvent) => {
+    e?.preventDefault();
+    create.mutate(test);
+  };
+  const title = `Add ${provider.name} on ${channelNames[channel] ?? channel}`;
+  return (
+    <section className="card" aria-labelledby="form-h">
+      <h2 id="form-h">{title}</h2>
+      <form onSubmit={submit(false)} noValidate aria-labelledby="form-h">
+        <p className="hint">Fields marked * are required. Secrets are stored sealed and never shown again.</p>
+        <Field label="Name" value={name} placeholder={provider.identifier} onChange={(e) => setName(e.target.value)} errors={errs["name"]} maxLength={100} />
+        {fields.map((f) => (
+          <ConfigField key={f.key} field={f} value={values[f.key] ?? ""} errors={errs[`config.${f.key}`]} onChange={(v) => setValues((s) => ({ ...s, [f.key]: v }))} />
+        ))}
+        <FormError errors={errs[""]} />
+        <div className="row">
+          <Button type="submit" busy={create.isPending && !create.variables}>
+            Save
+          </Button>
+          <Button type="button" variant="secondary" busy={create.isPending && create.variables} onClick={submit(true)}>
+            Test connection and save
+          </Button>
+          <Button type="button" variant="ghost" onClick={onDone}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ConfigField({ field: f, value, errors, onChange }: { field: FormField; value: string; errors?: string[]; onChange: (v: string) => void }) {
+  const id = useId();
+  const label = f.required ? `${f.title} *` : f.title;
+  if (f.kind === "enum" || f.kind === "boolean") {
+    const options = f.kind === "boolean" ? ["true", "false"] : f.options;
+    return (
+      <div className="field">
+        <Label.Root htmlFor={id}>{label}</Label.Root>
+        <select
+          id={id}
+          value={value}
+          aria-required={f.required || undefined}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? `${id}-err` : f.description ? `${id}-hint` : undefined}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {!f.required && <option value="">(default)</option>}
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+        {f.description && (
+          <p className="hint" id={`${id}-hint`}>
+            {f.description}
+          </p>
+        )}
+        {errors?.length ? (
+          <p className="field-error" id={`${id}-err`} role="alert">
+            {errors.join(". ")}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <Field
+      label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      errors={errors}
+      hint={f.secret ? "Secret: write-only" : f.description}
+      type={f.secret ? "password" : f.kind === "number" ? "number" : "text"}
+      autoComplete={f.secret ? "new-password" : "off"}
+      aria-required={f.required || undefined}
+    />
+  );
+}
