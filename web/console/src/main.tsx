@@ -41,6 +41,7 @@ const routes: RouteObject[] = [
           { path: "get-started", lazy: screen(() => import("./screens/GetStarted")) },
           { path: "settings", lazy: screen(() => import("./screens/Settings")) },
           { path: "channels", lazy: screen(() => import("./screens/Channels")) },
+          { path: "templates", lazy: screen(() => import("./screens/Templates")) },
           { path: "team", lazy: screen(() => import("./screens/Team")) },
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
         ],

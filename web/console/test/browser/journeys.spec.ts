@@ -403,3 +403,67 @@ test("channels: SMTP at the test's server passes its connection test; a bad form
   await expect(dead.getByRole("alert")).toContainText("connection test failed");
   await shoot(page, "channels");
 });
+
+test("templates: create one, write its email, preview it with sample data and its missing variables, save, reload", async ({ page }) => {
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/templates`);
+  await expect(page.getByRole("heading", { name: "Templates", exact: true })).toBeVisible();
+  await expect(page.getByText("No template yet")).toBeVisible();
+  await shoot(page, "templates-empty");
+
+  // A bad form names its field; then the template is created and opens in the editor.
+  await page.getByRole("button", { name: "New template" }).click();
+  const create = page.getByRole("form", { name: "New template" });
+  await create.getByLabel("Identifier").fill("not valid!");
+  await create.getByLabel("Name").fill("Welcome");
+  expectFailedRequests(1);
+  await create.getByRole("button", { name: "Create" }).click();
+  await expect(create.getByLabel("Identifier")).toHaveAttribute("aria-invalid", "true");
+  await expect(create.getByLabel("Identifier")).toHaveAccessibleDescription(/identifier/);
+  await create.getByLabel("Identifier").fill("welcome");
+  await create.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("row", { name: /Welcome/ })).toContainText("welcome");
+  const editor = page.getByRole("form", { name: "Edit Welcome" });
+  await expect(editor.getByLabel("Email subject")).toHaveValue("");
+
+  // The email and in-app content, typed from the keyboard, saved.
+  await editor.getByLabel("Email subject").fill("Hello {{user.firstName}}");
+  await editor.getByLabel("Email HTML body").fill("<h1>Hi {{user.profile.firstName}}</h1>");
+  await editor.getByLabel("In-app title").fill("Welcome, {{user.profile.firstName}}");
+  await editor.getByLabel("In-app message").fill("Glad you are here.");
+  await editor.getByLabel("In-app message").press("Tab");
+  await expect(editor.getByRole("button", { name: "Save" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Welcome is saved", { exact: true })).toBeVisible();
+
+  // The preview renders the saved content with the sample data; user.firstName is not in it.
+  const preview = page.getByRole("region", { name: "Preview of the saved content" });
+  await expect(preview.frameLocator("iframe[title='Email preview']").getByRole("heading", { name: "Hi Ada" })).toBeVisible();
+  await expect(preview.locator("iframe[title='Email preview']")).toHaveAttribute("sandbox", "");
+  await expect(preview.getByRole("article")).toContainText("Welcome, Ada");
+  const warnings = page.getByRole("list", { name: "Missing variables" });
+  await expect(warnings).toContainText("Email subject, line 1: variable user.firstName is not in the data");
+
+  // Sample data the user edits: a new name re-renders; broken JSON is named and not sent.
+  const sample = page.getByLabel("Sample data (JSON)");
+  await sample.fill('{"user": {"profile": {"firstName": "Grace"}}}');
+  await expect(preview.getByRole("article")).toContainText("Welcome, Grace");
+  await sample.fill('{"user": ');
+  await expect(sample).toHaveAccessibleDescription(/Sample data is not JSON/);
+  await sample.fill('{"user": {"profile": {}}}');
+  await expect(warnings).toContainText("In-app title, line 1: variable user.profile.firstName is not in the data");
+  await sample.fill('{"user": {"profile": {"firstName": "Ada"}}}');
+
+  // The subject fixed: its warning goes, the subject renders.
+  await editor.getByLabel("Email subject").fill("Hello {{user.profile.firstName}}");
+  await editor.getByRole("button", { name: "Save" }).click();
+  await expect(preview.getByTestId("preview-subject")).toHaveText("Hello Ada");
+  await expect(page.getByText("The sample data holds every variable the saved content uses.")).toBeVisible();
+  await shoot(page, "templates");
+
+  // Reloaded: the same template is open with what was saved.
+  await page.reload();
+  await expect(editor.getByLabel("Email subject")).toHaveValue("Hello {{user.profile.firstName}}");
+  await expect(editor.getByLabel("Email HTML body")).toHaveValue("<h1>Hi {{user.profile.firstName}}</h1>");
+  await expect(editor.getByLabel("In-app title")).toHaveValue("Welcome, {{user.profile.firstName}}");
+});
