@@ -44,6 +44,8 @@ const routes: RouteObject[] = [
           { path: "templates", lazy: screen(() => import("./screens/Templates")) },
           { path: "team", lazy: screen(() => import("./screens/Team")) },
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
+          { path: "users", lazy: screen(() => import("./screens/Users")) },
+          { path: "users/:identifier", lazy: async () => ({ Component: (await import("./screens/Users")).UserDetail }) },
         ],
       },
       { path: "*", element: <NotFound /> },
