@@ -518,4 +518,31 @@ test("users: a user sent a notification through the v3 API is found by search an
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByText("No user matches")).toBeVisible();
   await expect(page.getByRole("link", { name: who })).toHaveCount(0);
+
+  // Paging: 21 users sharing a prefix fill a page of 20 and one more.
+  const batch = `pager-${Date.now()}-`;
+  const many = await page.request.post("/v3/notifications", {
+    headers: { "X-SERVICE-API-KEY": key!, "X-SERVICE-API-SECRET": secret! },
+    data: {
+      notification: { title: "Hello", message: "Paging" },
+      sendTo: { recipients: Array.from({ length: 21 }, (_, i) => `${batch}${String(i).padStart(2, "0")}`) },
+    },
+  });
+  expect(many.status()).toBe(202);
+  await page.getByLabel("Identifier starts with").fill(batch);
+  await expect
+    .poll(async () => {
+      await page.getByRole("button", { name: "Search" }).click();
+      return page.getByText("21 users", { exact: false }).count();
+    })
+    .toBe(1);
+  const pager = page.getByRole("navigation", { name: "Pages of users" });
+  await expect(pager).toContainText("Page 1 of 2");
+  await expect(page.getByRole("link", { name: new RegExp(`^${batch}`) })).toHaveCount(20);
+  await expect(pager.getByRole("button", { name: "Previous page" })).toBeDisabled();
+  await pager.getByRole("button", { name: "Next page" }).click();
+  await expect(pager).toContainText("Page 2 of 2");
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByRole("link", { name: new RegExp(`^${batch}`) })).toHaveCount(1);
+  await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
 });
