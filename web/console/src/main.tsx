@@ -45,6 +45,7 @@ const routes: RouteObject[] = [
           { path: "team", lazy: screen(() => import("./screens/Team")) },
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
           { path: "users", lazy: screen(() => import("./screens/Users")) },
+          { path: "topics", lazy: screen(() => import("./screens/Topics")) },
           { path: "users/:identifier", lazy: async () => ({ Component: (await import("./screens/Users")).UserDetail }) },
         ],
       },

@@ -546,3 +546,29 @@ test("users: a user sent a notification through the v3 API is found by search an
   await expect(page.getByRole("link", { name: new RegExp(`^${batch}`) })).toHaveCount(1);
   await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
 });
+
+test("topics: a topic created through the v3 API is listed with its subscriber count", async ({ page }) => {
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/settings`);
+  const key = (await page.getByLabel("API key", { exact: true }).textContent())?.trim();
+  await page.getByRole("button", { name: "Reveal secret" }).click();
+  await expect(page.getByLabel("API secret", { exact: true })).not.toBeEmpty();
+  const secret = (await page.getByLabel("API secret", { exact: true }).textContent())?.trim();
+  const headers = { "X-SERVICE-API-KEY": key!, "X-SERVICE-API-SECRET": secret! };
+  const ident = `digest-${Date.now()}`;
+  const made = await page.request.post("/v3/topics", { headers, data: { identifier: ident, name: "Weekly digest" } });
+  expect(made.status()).toBe(201);
+  const { id } = await made.json();
+  const attached = await page.request.post(`/v3/topics/${id}/users`, {
+    headers,
+    data: { users: [{ identifier: `${ident}-a` }, { identifier: `${ident}-b` }, { identifier: `${ident}-c` }] },
+  });
+  expect(attached.status()).toBe(200);
+
+  await page.getByRole("link", { name: "Topics" }).click();
+  await expect(page.getByRole("heading", { name: "Topics" })).toBeVisible();
+  const row = page.getByRole("row", { name: new RegExp(ident) });
+  await expect(row).toContainText("Weekly digest");
+  await expect(row.getByRole("cell").nth(2)).toHaveText("3");
+  await shoot(page, "topics");
+});
