@@ -545,6 +545,12 @@ test("users: a user sent a notification through the v3 API is found by search an
   await expect(page).toHaveURL(/page=2/);
   await expect(page.getByRole("link", { name: new RegExp(`^${batch}`) })).toHaveCount(1);
   await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
+
+  // A user that does not exist: the detail shows the API's error, not an empty profile.
+  expectFailedRequests(2);
+  await page.goto(`/apps/${appId}/users/nobody-${Date.now()}`);
+  await expect(page.getByRole("region", { name: "Profile" }).getByRole("alert")).toBeVisible();
+  await expect(page.getByText("This user has no profile fields.")).toHaveCount(0);
 });
 
 test("topics: a topic created through the v3 API is listed with its subscriber count", async ({ page }) => {
