@@ -125,6 +125,8 @@ export function AppLayout() {
         <NavLink to="get-started">Get started</NavLink>
         <NavLink to="settings">Settings</NavLink>
         <NavLink to="logs">Message logs</NavLink>
+        <NavLink to="users">Users</NavLink>
+        <NavLink to="topics">Topics</NavLink>
         <NavLink to="channels">Channels</NavLink>
         <NavLink to="templates">Templates</NavLink>
         <NavLink to="team">Team</NavLink>

@@ -467,3 +467,114 @@ test("templates: create one, write its email, preview it with sample data and it
   await expect(editor.getByLabel("Email HTML body")).toHaveValue("<h1>Hi {{user.profile.firstName}}</h1>");
   await expect(editor.getByLabel("In-app title")).toHaveValue("Welcome, {{user.profile.firstName}}");
 });
+
+test("users: a user sent a notification through the v3 API is found by search and opened; no match shows the empty state", async ({ page }) => {
+  await signIn(page, process.env.OWNER_EMAIL!);
+  const appId = process.env.VIEWER_APP_ID;
+  // The app's key and secret, read from Settings as a developer would.
+  await page.goto(`/apps/${appId}/settings`);
+  const key = (await page.getByLabel("API key", { exact: true }).textContent())?.trim();
+  await page.getByRole("button", { name: "Reveal secret" }).click();
+  await expect(page.getByLabel("API secret", { exact: true })).not.toBeEmpty();
+  const secret = (await page.getByLabel("API secret", { exact: true }).textContent())?.trim();
+  const who = `ursula-${Date.now()}`;
+  const sent = await page.request.post("/v3/notifications", {
+    headers: { "X-SERVICE-API-KEY": key!, "X-SERVICE-API-SECRET": secret! },
+    data: {
+      notification: { title: "Your order shipped", message: "It arrives on Friday" },
+      sendTo: { recipients: [{ identifier: who, name: "Ursula Usher", email: `${who}@example.com` }] },
+    },
+  });
+  expect(sent.status()).toBe(202);
+
+  // Found by a prefix of the identifier (the user is created as the send is accepted).
+  await page.getByRole("link", { name: "Users" }).click();
+  await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
+  const search = page.getByRole("search", { name: "Search users" });
+  await search.getByLabel("Identifier starts with").fill(who.slice(0, -3));
+  await expect
+    .poll(async () => {
+      await search.getByRole("button", { name: "Search" }).click();
+      return page.getByRole("link", { name: who }).count();
+    })
+    .toBe(1);
+  await expect(page).toHaveURL(/q=ursula-/);
+  await expect(page.getByRole("row", { name: new RegExp(who) })).toContainText("Ursula Usher");
+  await shoot(page, "users");
+
+  // Opened with the keyboard: the profile and the preference matrix.
+  await page.getByRole("link", { name: who }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: who, level: 1 })).toBeVisible();
+  const profile = page.getByRole("region", { name: "Profile" });
+  await expect(profile.getByRole("definition").filter({ hasText: "Ursula Usher" })).toBeVisible();
+  await expect(profile).toContainText(`${who}@example.com`);
+  await expect(page.getByRole("region", { name: "Preferences" })).toBeVisible();
+  await shoot(page, "user-detail");
+
+  // Back to the list; a search with no match shows the empty state.
+  await page.getByRole("link", { name: "← All users" }).click();
+  await page.getByLabel("Identifier starts with").fill("nobody-by-this-name");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByText("No user matches")).toBeVisible();
+  await expect(page.getByRole("link", { name: who })).toHaveCount(0);
+
+  // Paging: 21 users sharing a prefix fill a page of 20 and one more.
+  const batch = `pager-${Date.now()}-`;
+  const many = await page.request.post("/v3/notifications", {
+    headers: { "X-SERVICE-API-KEY": key!, "X-SERVICE-API-SECRET": secret! },
+    data: {
+      notification: { title: "Hello", message: "Paging" },
+      sendTo: { recipients: Array.from({ length: 21 }, (_, i) => `${batch}${String(i).padStart(2, "0")}`) },
+    },
+  });
+  expect(many.status()).toBe(202);
+  await page.getByLabel("Identifier starts with").fill(batch);
+  await expect
+    .poll(async () => {
+      await page.getByRole("button", { name: "Search" }).click();
+      return page.getByText("21 users", { exact: false }).count();
+    })
+    .toBe(1);
+  const pager = page.getByRole("navigation", { name: "Pages of users" });
+  await expect(pager).toContainText("Page 1 of 2");
+  await expect(page.getByRole("link", { name: new RegExp(`^${batch}`) })).toHaveCount(20);
+  await expect(pager.getByRole("button", { name: "Previous page" })).toBeDisabled();
+  await pager.getByRole("button", { name: "Next page" }).click();
+  await expect(pager).toContainText("Page 2 of 2");
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByRole("link", { name: new RegExp(`^${batch}`) })).toHaveCount(1);
+  await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
+
+  // A user that does not exist: the detail shows the API's error, not an empty profile.
+  expectFailedRequests(2);
+  await page.goto(`/apps/${appId}/users/nobody-${Date.now()}`);
+  await expect(page.getByRole("region", { name: "Profile" }).getByRole("alert")).toBeVisible();
+  await expect(page.getByText("This user has no profile fields.")).toHaveCount(0);
+});
+
+test("topics: a topic created through the v3 API is listed with its subscriber count", async ({ page }) => {
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/settings`);
+  const key = (await page.getByLabel("API key", { exact: true }).textContent())?.trim();
+  await page.getByRole("button", { name: "Reveal secret" }).click();
+  await expect(page.getByLabel("API secret", { exact: true })).not.toBeEmpty();
+  const secret = (await page.getByLabel("API secret", { exact: true }).textContent())?.trim();
+  const headers = { "X-SERVICE-API-KEY": key!, "X-SERVICE-API-SECRET": secret! };
+  const ident = `digest-${Date.now()}`;
+  const made = await page.request.post("/v3/topics", { headers, data: { identifier: ident, name: "Weekly digest" } });
+  expect(made.status()).toBe(201);
+  const { id } = await made.json();
+  const attached = await page.request.post(`/v3/topics/${id}/users`, {
+    headers,
+    data: { users: [{ identifier: `${ident}-a` }, { identifier: `${ident}-b` }, { identifier: `${ident}-c` }] },
+  });
+  expect(attached.status()).toBe(200);
+
+  await page.getByRole("link", { name: "Topics" }).click();
+  await expect(page.getByRole("heading", { name: "Topics" })).toBeVisible();
+  const row = page.getByRole("row", { name: new RegExp(ident) });
+  await expect(row).toContainText("Weekly digest");
+  await expect(row.getByRole("cell").nth(2)).toHaveText("3");
+  await shoot(page, "topics");
+});
