@@ -90,21 +90,7 @@ func (s *Service) CreateInstance(ctx context.Context, appID int64, channel strin
 	if len(in.Config) > 0 && json.Unmarshal(in.Config, &config) != nil {
 		p.Addf("config must be an object")
 	}
-	if schema != nil && len(p) == 0 {
-		merged, _ := json.Marshal(config)
-		p = append(p, schema.Validate(merged, "config")...)
-	}
-	if len(p) == 0 {
-		s.checkDestinations(ctx, schema, config, &p)
-	}
-	if err := p.Err(); err != nil {
-		return Instance{}, err
-	}
-	tested, err := s.test(ctx, in.Test, kind, config)
-	if err != nil {
-		return Instance{}, err
-	}
-	public, sealed, err := s.store(config, schema)
+	public, sealed, tested, err := s.prepare(ctx, p, schema, kind, config, in.Test)
 	if err != nil {
 		return Instance{}, err
 	}
@@ -164,21 +150,7 @@ func (s *Service) UpdateInstance(ctx context.Context, appID, id int64, in Instan
 			config[k] = v
 		}
 	}
-	if schema != nil && len(p) == 0 {
-		merged, _ := json.Marshal(config)
-		p = append(p, schema.Validate(merged, "config")...)
-	}
-	if len(p) == 0 {
-		s.checkDestinations(ctx, schema, config, &p)
-	}
-	if err := p.Err(); err != nil {
-		return Instance{}, err
-	}
-	tested, err := s.test(ctx, in.Test, kind, config)
-	if err != nil {
-		return Instance{}, err
-	}
-	public, sealed, err := s.store(config, schema)
+	public, sealed, tested, err := s.prepare(ctx, p, schema, kind, config, in.Test)
 	if err != nil {
 		return Instance{}, err
 	}
@@ -244,6 +216,28 @@ func (s *Service) instance(r dbsqlc.ProviderInstance) Instance {
 		Config: masked(s.box, r.Config, r.SecretsSealed), Enabled: r.Enabled, Priority: int(r.Priority),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+}
+
+// prepare finishes checking an instance's configuration (the problems found so far, then the
+// provider's schema, then its destinations against the outbound guard), runs the connection
+// test when asked, and splits the configuration into its public part and its sealed secrets.
+// Create and update share it, so both refuse the same input the same way.
+func (s *Service) prepare(ctx context.Context, p herald.Problems, schema *configschema.Schema, kind providers.Kind, config map[string]json.RawMessage, test bool) (public json.RawMessage, sealed []byte, tested string, err error) {
+	if schema != nil && len(p) == 0 {
+		merged, _ := json.Marshal(config)
+		p = append(p, schema.Validate(merged, "config")...)
+	}
+	if len(p) == 0 {
+		s.checkDestinations(ctx, schema, config, &p)
+	}
+	if err := p.Err(); err != nil {
+		return nil, nil, "", err
+	}
+	if tested, err = s.test(ctx, test, kind, config); err != nil {
+		return nil, nil, "", err
+	}
+	public, sealed, err = s.store(config, schema)
+	return public, sealed, tested, err
 }
 
 // store splits a validated configuration into the stored public part and sealed secrets.
