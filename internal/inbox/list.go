@@ -160,6 +160,14 @@ var listSQL = func() map[listKey]string {
 	return m
 }()
 
+// ListStatement is List's SQL for a filter (one of Filters, or empty) with or without a
+// category. Its parameters are $1 app id, $2 user identifier, $3 limit, $4 offset and, with
+// a category, $5 its identifier. The benchmark runs it straight through pgx as the reference
+// for the inbox endpoint (docs/benchmarks.md).
+func ListStatement(filter string, category bool) string {
+	return listSQL[listKey{filter, category}]
+}
+
 // listRow is a row of List's query: an item's columns, null when the page is empty. Value
 // types with a validity flag keep the scan from allocating a pointer per column.
 type listRow struct {
