@@ -29,7 +29,7 @@ func main() {
 
 func run(ctx context.Context) error {
 	quick := flag.Bool("quick", false, "short phases (about 3 minutes in all)")
-	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook", "comma-separated: accept, delivery, broadcast, inbox, email, webhook")
+	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
 	concurrency := flag.Int("c", 32, "concurrent clients")
@@ -37,6 +37,7 @@ func run(ctx context.Context) error {
 	extClients := flag.Int("ext-c", 16, "concurrent clients of the email and webhook scenarios (and of their plain-client references)")
 	extSends := flag.Int("ext-sends", 0, "single-recipient sends of the email and webhook scenarios (default 10,000; 2,000 with -quick)")
 	extMembers := flag.Int("ext-broadcast", 10_000, "topic size of the email and webhook broadcasts (0: none)")
+	fanMembers := flag.Int("fanout", 10_000, "topic size of the fan-out scenario (in-app + email + webhook)")
 	flag.Parse()
 
 	acceptDur, loadDur, latDur := 20*time.Second, 60*time.Second, 20*time.Second
@@ -149,6 +150,21 @@ func run(ctx context.Context) error {
 		}
 		fmt.Fprintf(os.Stderr, "   %.0f messages/s; reference %.0f/s per connection, %.0f/s reused; broadcast %s\n",
 			res.PerSec(), res.RefFresh, res.RefReuse, res.BroadcastTook.Round(100*time.Millisecond))
+	}
+	if want["fanout"] {
+		fmt.Fprintf(os.Stderr, "== 7. fan-out: one send to %d users over in-app + email + webhook (herald dev) ...\n", *fanMembers)
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv})
+		if err != nil {
+			return err
+		}
+		res, err := bench.FanOut(ctx, &l.Target, *fanMembers, l.PID())
+		l.Stop()
+		if err != nil {
+			return err
+		}
+		report.FanOut = &res
+		fmt.Fprintf(os.Stderr, "   in-app %s, email %s, webhook %s; peak RSS %d MiB\n", res.InApp.Round(100*time.Millisecond),
+			res.Email.Round(100*time.Millisecond), res.Webhook.Round(100*time.Millisecond), res.WorkerRSS>>20)
 	}
 	var buf bytes.Buffer
 	report.Write(&buf)

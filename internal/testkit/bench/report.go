@@ -24,7 +24,9 @@ type Report struct {
 	Broadcast *BroadcastResult
 	// Email and Webhook are scenarios 5 and 6: external delivery.
 	Email, Webhook *ExternalResult
-	Notes          []string
+	// FanOut is scenario 7: one send over in-app, email and webhook to a topic.
+	FanOut *FanOutResult
+	Notes  []string
 }
 
 // NewReport fills in the machine, date and commit.
@@ -106,6 +108,9 @@ func (r *Report) Write(w io.Writer) {
 	}
 	if h := r.Webhook; h != nil {
 		h.write(w, 6)
+	}
+	if f := r.FanOut; f != nil {
+		f.write(w)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "- %s\n", n)
