@@ -38,6 +38,21 @@ $(BIN)/temporal:
 .PHONY: temporal
 temporal: $(BIN)/temporal ## build the pinned Temporal CLI into bin/temporal (cached)
 
+# The pinned Temporal server and its SQL tool, for `make test-cluster` (not needed otherwise).
+TEMPORAL_SERVER_VERSION := v1.29.1
+TEMPORAL_SCHEMA = $(shell $(GO) env GOMODCACHE)/go.temporal.io/server@$(TEMPORAL_SERVER_VERSION)/schema/postgresql/v12
+
+$(BIN)/temporal-server $(BIN)/temporal-sql-tool &:
+	@echo "building the Temporal server $(TEMPORAL_SERVER_VERSION) and its SQL tool into bin/ (once; takes several minutes)"
+	rm -rf $(BIN)/.temporal-server && mkdir -p $(BIN)/.temporal-server
+	GOBIN=$(BIN)/.temporal-server $(GO) install go.temporal.io/server/cmd/server@$(TEMPORAL_SERVER_VERSION) go.temporal.io/server/cmd/tools/sql@$(TEMPORAL_SERVER_VERSION)
+	mv $(BIN)/.temporal-server/server $(BIN)/temporal-server && mv $(BIN)/.temporal-server/sql $(BIN)/temporal-sql-tool && rmdir $(BIN)/.temporal-server
+
+.PHONY: test-cluster
+test-cluster: build $(BIN)/temporal $(BIN)/temporal-server $(BIN)/temporal-sql-tool ## the scale test and the delivery benchmark on a Temporal server with Postgres persistence (builds the server; not part of make test)
+	$(GO) run ./cmd/temporal-cluster -bin $(BIN) -schema $(TEMPORAL_SCHEMA) -- \
+		bash -c '$(MAKE) test-scale && $(GO) run ./cmd/herald-bench -bin $(BIN) -quick -scenarios delivery,email -temporal "$$HERALD_CLUSTER_ADDRESS" -out -'
+
 $(BIN)/sqlc:
 	GOBIN=$(BIN) $(GO) install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
 

@@ -38,6 +38,7 @@ func run(ctx context.Context) error {
 	extSends := flag.Int("ext-sends", 0, "single-recipient sends of the email and webhook scenarios (default 10,000; 2,000 with -quick)")
 	extMembers := flag.Int("ext-broadcast", 10_000, "topic size of the email and webhook broadcasts (0: none)")
 	fanMembers := flag.Int("fanout", 10_000, "topic size of the fan-out scenario (in-app + email + webhook)")
+	temporal := flag.String("temporal", "", "address of a running Temporal server (a cluster, `make test-cluster`) to use instead of the dev server")
 	flag.Parse()
 
 	acceptDur, loadDur, latDur := 20*time.Second, 60*time.Second, 20*time.Second
@@ -52,6 +53,9 @@ func run(ctx context.Context) error {
 	binDir, _ := filepath.Abs(*bin)
 	data, _ := filepath.Abs(filepath.Join(".data", "bench"))
 	report := bench.NewReport(mode)
+	if *temporal != "" {
+		report.Notes = append(report.Notes, fmt.Sprintf("Temporal: the server at %s (`make test-cluster`: Postgres persistence), not the dev server.", *temporal))
+	}
 
 	if want["accept"] {
 		fmt.Fprintln(os.Stderr, "== 1. accept (herald api alone) ...")
@@ -69,7 +73,7 @@ func run(ctx context.Context) error {
 	}
 	if want["delivery"] {
 		fmt.Fprintln(os.Stderr, "== 2. sustained delivery (herald dev: API + worker + relay + Temporal dev server) ...")
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true})
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
 		if err != nil {
 			return err
 		}
@@ -91,7 +95,7 @@ func run(ctx context.Context) error {
 			members = 100_000
 		}
 		fmt.Fprintf(os.Stderr, "== 3. broadcast to a topic of %d users (herald dev) ...\n", members)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true})
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
 		if err != nil {
 			return err
 		}
@@ -134,7 +138,7 @@ func run(ctx context.Context) error {
 			sends = 10_000
 		}
 		fmt.Fprintf(os.Stderr, "== %s: %d single-recipient sends, then a broadcast to %d (herald dev) ...\n", channel, sends, *extMembers)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv})
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
 		if err != nil {
 			return err
 		}
@@ -153,7 +157,7 @@ func run(ctx context.Context) error {
 	}
 	if want["fanout"] {
 		fmt.Fprintf(os.Stderr, "== 7. fan-out: one send to %d users over in-app + email + webhook (herald dev) ...\n", *fanMembers)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv})
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
 		if err != nil {
 			return err
 		}

@@ -154,9 +154,12 @@ func (t *Temporal) waitReady(ctx context.Context, namespace string, limit time.D
 	}
 }
 
+// Existing is a server that runs elsewhere (a cluster): Stop and Kill leave it alone.
+func Existing(address string) *Temporal { return &Temporal{Address: address} }
+
 // Stop ends the server and waits for it (SIGTERM, then SIGKILL after 10 s).
 func (t *Temporal) Stop() {
-	if t == nil || t.cmd.Process == nil {
+	if t == nil || t.cmd == nil || t.cmd.Process == nil {
 		return
 	}
 	_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGTERM)
@@ -170,6 +173,9 @@ func (t *Temporal) Stop() {
 
 // Kill ends the server at once (for fault tests).
 func (t *Temporal) Kill() {
+	if t.cmd == nil {
+		return
+	}
 	_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
 	<-t.done
 }

@@ -40,6 +40,9 @@ type LocalOptions struct {
 	Full bool
 	// Env adds variables to the processes.
 	Env []string
+	// Temporal is the address of a running Temporal server (a cluster) to use instead of
+	// the dev server `herald dev` starts.
+	Temporal string
 }
 
 // StartLocal starts a stack and creates an app on it.
@@ -58,9 +61,13 @@ func StartLocal(ctx context.Context, o LocalOptions) (*Local, error) {
 	dbURL := db.WithDatabase(base, fmt.Sprintf("herald_bench_%d", time.Now().UnixNano()))
 	httpPort, _ := devenv.FreePort()
 	temporalPort, _ := devenv.FreePort()
+	temporalAddr := "127.0.0.1:" + strconv.Itoa(temporalPort)
+	if o.Temporal != "" {
+		temporalAddr = o.Temporal
+	}
 	l := &Local{Target: Target{
 		BaseURL: "http://127.0.0.1:" + strconv.Itoa(httpPort), HeaderPrefix: "X-SERVICE-", DatabaseURL: dbURL,
-		TemporalAddr: "127.0.0.1:" + strconv.Itoa(temporalPort),
+		TemporalAddr: temporalAddr,
 	}}
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, err

@@ -151,11 +151,17 @@ var (
 )
 
 // SharedTemporal returns the test process's Temporal dev server, starting it (in memory,
-// headless, on free ports) on first use. Without the CLI the test is skipped, unless
+// headless, on free ports) on first use, or the server at HERALD_TEST_TEMPORAL_ADDRESS
+// when that is set (`make test-cluster`). Without the CLI the test is skipped, unless
 // HERALD_REQUIRE_INTEGRATION is set (as `make test` does), when it fails.
 func SharedTemporal(t testing.TB) *devenv.Temporal {
 	t.Helper()
 	temporalOnce.Do(func() {
+		// `make test-cluster` points the tests at a Temporal cluster it started.
+		if addr := os.Getenv("HERALD_TEST_TEMPORAL_ADDRESS"); addr != "" {
+			temporal = devenv.Existing(addr)
+			return
+		}
 		cli, err := findCLI()
 		if err != nil {
 			temporalErr = err
