@@ -36,6 +36,7 @@ func run(ctx context.Context) (int, error) {
 	schema := flag.String("schema", "", "the server module's schema/postgresql/v12 folder")
 	pg := flag.String("postgres", "", "Postgres superuser URL for the scratch databases (default: HERALD_DATABASE_URL or Herald's default)")
 	dir := flag.String("dir", filepath.Join(".data", "temporal-cluster"), "folder for the generated configuration and the server log")
+	keep := flag.Bool("keep", false, "keep the scratch databases afterwards")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		return 2, fmt.Errorf("no command to run: temporal-cluster [flags] -- COMMAND [ARGS]")
@@ -63,7 +64,14 @@ func run(ctx context.Context) (int, error) {
 	if err != nil {
 		return 1, fmt.Errorf("%w (log: %s)", err, logPath)
 	}
-	defer c.Stop()
+	defer func() {
+		c.Stop()
+		if !*keep {
+			if err := c.DropDatabases(context.Background()); err != nil {
+				fmt.Fprintln(os.Stderr, "temporal-cluster: dropping the scratch databases:", err)
+			}
+		}
+	}()
 	fmt.Fprintf(os.Stderr, "temporal-cluster: Temporal (Postgres persistence, databases %v) answers at %s\n", c.Databases, c.Address)
 	cmd := exec.CommandContext(ctx, flag.Arg(0), flag.Args()[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr

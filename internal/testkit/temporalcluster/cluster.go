@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -104,7 +106,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 
 	ports := map[string]int{}
 	for _, k := range []string{"frontend", "frontendHTTP", "history", "matching", "worker", "mFrontend", "mHistory", "mMatching", "mWorker", "pprof", "metrics"} {
-		p, err := devenv.FreePort()
+		p, err := lowFreePort(ports)
 		if err != nil {
 			return nil, err
 		}
@@ -143,6 +145,28 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	return c, nil
 }
 
+// lowFreePort is a free port below 32768: the server stores membership ports in a
+// smallint column, so the kernel's ephemeral ports (32768 and up) make it exit.
+func lowFreePort(taken map[string]int) (int, error) {
+	used := map[int]bool{}
+	for _, p := range taken {
+		used[p] = true
+	}
+	for range 200 {
+		p := 20000 + rand.IntN(12000)
+		if used[p] {
+			continue
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
+		if err != nil {
+			continue
+		}
+		ln.Close()
+		return p, nil
+	}
+	return 0, errors.New("no free port between 20000 and 32000")
+}
+
 // register waits for the frontend and registers the namespace (a fresh cluster has none).
 func (c *Cluster) register(ctx context.Context, limit time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, limit)
@@ -179,6 +203,21 @@ func (c *Cluster) register(ctx context.Context, limit time.Duration) error {
 		}
 		last = err
 	}
+}
+
+// DropDatabases removes the scratch databases (after Stop).
+func (c *Cluster) DropDatabases(ctx context.Context) error {
+	conn, err := pgx.Connect(ctx, c.opts.PostgresURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	for _, name := range c.Databases {
+		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Stop ends the server (SIGTERM, then SIGKILL after 15 s). The scratch databases stay for
