@@ -27,6 +27,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/platform/devenv"
 )
 
@@ -207,7 +208,7 @@ func (c *Cluster) register(ctx context.Context, limit time.Duration) error {
 
 // DropDatabases removes the scratch databases (after Stop).
 func (c *Cluster) DropDatabases(ctx context.Context) error {
-	conn, err := pgx.Connect(ctx, c.opts.PostgresURL)
+	conn, err := pgx.Connect(ctx, db.WithDatabase(c.opts.PostgresURL, "postgres"))
 	if err != nil {
 		return err
 	}
