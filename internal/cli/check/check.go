@@ -194,7 +194,7 @@ func (c *checker) content(id, ch string, fields map[string]string, batching bool
 
 // stepPath finds the JSON path a workflow problem is about: "steps[2].template: …" →
 // "definition.steps[2].template".
-var stepPath = regexp.MustCompile(`^(?:definition\.)?(steps\[\d+\](?:\.[A-Za-z]+)?|start|steps)\b`)
+var stepPath = regexp.MustCompile(`^(?:definition\.)?(steps\[\d+\](?:\.[A-Za-z]+)?|start\b|steps\b)`)
 
 func (c *checker) workflow(w files.Workflow, tpls map[string]bool) {
 	file := files.WorkflowFile(w.Identifier)
