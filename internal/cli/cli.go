@@ -49,14 +49,14 @@ var Commands = []struct{ Name, Args, Summary string }{
 	{"logout", "", "forget a profile's token"},
 	{"whoami", "", "who the token acts for, on which client, with which role"},
 	{"apps list", "", "the apps (environments) of the token's client"},
-	{"pull", "--app ID [DIR]", "write the app's templates, layouts, translations, categories, workflows to DIR"},
+	{"pull", "--app APP [DIR]", "write the app's templates, layouts, translations, categories, workflows to DIR"},
 	{"validate", "[DIR]", "check DIR's files with the server's rules; every problem with file and line"},
-	{"diff", "--app ID [DIR]", "what differs between DIR and the app"},
-	{"push", "--app ID [DIR] [--dry-run] [--prune]", "upload what differs as uncommitted changes (plan first)"},
-	{"commit", "--app ID -m MSG", "commit the app's uncommitted changes"},
-	{"publish", "--app ID [--commit ID] --to APP", "publish a commit (default: the latest) to another app"},
-	{"send", "--app ID --workflow W --to USER [--data JSON]", "send a notification for a quick test"},
-	{"logs", "--app ID [--follow]", "the app's message log; --follow prints new lines as they come"},
+	{"diff", "--app APP [DIR]", "what differs between DIR and the app"},
+	{"push", "--app APP [DIR] [--dry-run] [--prune]", "upload what differs as uncommitted changes (plan first)"},
+	{"commit", "--app APP -m MSG", "commit the app's uncommitted changes"},
+	{"publish", "--app APP [--commit ID] --to APP", "publish a commit (default: the latest) to another app"},
+	{"send", "--app APP --workflow W --to USER [--data JSON]", "send a notification for a quick test"},
+	{"logs", "--app APP [--follow]", "the app's message log; --follow prints new lines as they come"},
 }
 
 // IsCommand reports whether args start a client subcommand ("apps list" is one; the
@@ -90,7 +90,7 @@ func Usage() string {
 			fmt.Fprintf(&b, "%-52s%s\n", line, c.Summary)
 		}
 	}
-	b.WriteString("  every client command takes --profile NAME, --json (output for scripts) and --no-color;\n" +
+	b.WriteString("  APP is an app's id or name. Every client command takes --profile NAME, --json (output for scripts) and --no-color;\n" +
 		"  HERALD_URL, HERALD_TOKEN, HERALD_PROFILE and HERALD_APP override the profile and --app.\n")
 	return b.String()
 }
@@ -141,6 +141,7 @@ type runner struct {
 	color   bool
 	profile string
 	app     int64
+	appRef  string
 	noColor bool
 }
 
@@ -156,12 +157,11 @@ func (r *runner) flags(name string, withApp bool) *flag.FlagSet {
 	}
 	fs.StringVar(&r.profile, "profile", r.profile, "the profile (server and token) to use")
 	if withApp {
-		fs.Func("app", "the app's id", func(s string) error {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || n < 1 {
-				return fmt.Errorf("--app must be an app id (a positive number; herald apps lists them)")
+		fs.Func("app", "the app: its id or its name", func(v string) error {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("--app must name an app (its id or name; herald apps list shows them)")
 			}
-			r.app = n
+			r.appRef = v
 			return nil
 		})
 	}
@@ -187,27 +187,60 @@ func (r *runner) parse(fs *flag.FlagSet, args []string, maxArgs int) ([]string, 
 	if len(pos) > maxArgs {
 		return nil, fmt.Errorf("%w: %s: unexpected argument %q", ErrUsage, fs.Name(), pos[maxArgs])
 	}
-	if fs.Lookup("app") != nil && r.app == 0 {
-		if v := r.env.Getenv("HERALD_APP"); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("%w: HERALD_APP must be an app id", ErrUsage)
-			}
-			r.app = n
-		} else {
-			return nil, fmt.Errorf("%w: %s needs --app ID (or HERALD_APP; herald apps lists the ids)", ErrUsage, fs.Name())
+	if fs.Lookup("app") != nil && r.appRef == "" {
+		r.appRef = r.env.Getenv("HERALD_APP")
+		if r.appRef == "" {
+			return nil, fmt.Errorf("%w: %s needs --app (an app's id or name; or HERALD_APP; herald apps list shows them)", ErrUsage, fs.Name())
 		}
 	}
 	return pos, nil
 }
 
-// client returns an API client for the profile.
+// client returns an API client for the profile, and resolves --app.
 func (r *runner) client() (*api.Client, error) {
 	p, err := r.env.profile(r.profile)
 	if err != nil {
 		return nil, err
 	}
-	return api.New(p.URL, p.Token), nil
+	c := api.New(p.URL, p.Token)
+	if r.appRef != "" {
+		if r.app, err = r.resolveApp(c, r.appRef); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// resolveApp reads an app reference: an id, or the name of one of the client's apps.
+func (r *runner) resolveApp(c *api.Client, ref string) (int64, error) {
+	if n, err := strconv.ParseInt(ref, 10, 64); err == nil && n > 0 {
+		return n, nil
+	}
+	clients, err := c.Clients(r.ctx)
+	if err != nil {
+		return 0, err
+	}
+	var names []string
+	var found []int64
+	for _, cl := range clients {
+		apps, err := c.Apps(r.ctx, cl.ID)
+		if err != nil {
+			return 0, err
+		}
+		for _, a := range apps {
+			names = append(names, a.Name)
+			if a.Name == ref {
+				found = append(found, a.ID)
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return 0, fmt.Errorf("no app named %q; the apps are: %s (or give the id)", ref, strings.Join(names, ", "))
+	}
+	return 0, fmt.Errorf("%d apps are named %q: give the id instead (herald apps list)", len(found), ref)
 }
 
 // out prints a line for people (nothing with --json).

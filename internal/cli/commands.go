@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -253,6 +254,12 @@ func (r *runner) readFolder(dir string) (files.Set, []files.Problem, error) {
 		return set, nil, err
 	}
 	probs = append(probs, check.Set(set, folder)...)
+	slices.SortStableFunc(probs, func(a, b files.Problem) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return a.Line - b.Line
+	})
 	return set, probs, nil
 }
 
@@ -471,7 +478,7 @@ func (r *runner) commit(args []string) error {
 
 func (r *runner) publish(args []string) error {
 	fs := r.flags("publish", true)
-	var commitID, to int64
+	var commitID int64
 	fs.Func("commit", "the commit's id (default: the app's latest)", func(s string) error {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 1 {
@@ -480,21 +487,18 @@ func (r *runner) publish(args []string) error {
 		commitID = n
 		return nil
 	})
-	fs.Func("to", "the id of the app to publish to", func(s string) error {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 1 {
-			return errors.New("--to must be an app id")
-		}
-		to = n
-		return nil
-	})
+	toRef := fs.String("to", "", "the app to publish to: its id or name")
 	if _, err := r.parse(fs, args, 0); err != nil {
 		return err
 	}
-	if to == 0 {
-		return fmt.Errorf("%w: publish needs --to APP (the id of the app to publish to)", ErrUsage)
+	if *toRef == "" {
+		return fmt.Errorf("%w: publish needs --to APP (the id or name of the app to publish to)", ErrUsage)
 	}
 	c, err := r.client()
+	if err != nil {
+		return err
+	}
+	to, err := r.resolveApp(c, *toRef)
 	if err != nil {
 		return err
 	}

@@ -85,12 +85,12 @@ func lineDiff(a, b []string) []string {
 			all = append(all, " "+a[i])
 			i++
 			j++
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			all = append(all, "+"+b[j])
-			j++
-		default:
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
 			all = append(all, "-"+a[i])
 			i++
+		default:
+			all = append(all, "+"+b[j])
+			j++
 		}
 	}
 	const ctx = 2
