@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -237,7 +238,14 @@ func TestRoundTrip(t *testing.T) {
 	}
 	w.ok("publish", "--app", id(w.dev), "--to", id(w.prod))
 
-	// Production runs the change.
+	// Production runs the change; logs --follow prints its delivery as it comes.
+	follow := exec.Command(w.bin, "logs", "--app", "production", "--follow", "--interval", "100ms", "--json")
+	follow.Env = []string{"HOME=" + w.home, "HERALD_URL=" + w.e.BaseURL, "HERALD_TOKEN=" + w.token}
+	var followOut syncBuffer
+	follow.Stdout, follow.Stderr = &followOut, &followOut
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
 	out = w.ok("send", "--app", id(w.prod), "--workflow", "welcome", "--to", "ada", "--data", `{"name": "Ada"}`)
 	if !strings.Contains(out, "Accepted") {
 		t.Errorf("send: %s", out)
@@ -249,6 +257,13 @@ func TestRoundTrip(t *testing.T) {
 	w.e.Eventually(60*time.Second, "the send in production's log", func() bool {
 		return strings.Contains(w.ok("logs", "--app", id(w.prod)), "ada")
 	})
+	w.e.Eventually(60*time.Second, "logs --follow printing the send", func() bool { return strings.Contains(followOut.String(), `"userIdentifier":"ada"`) })
+	if err := follow.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := follow.Wait(); err != nil {
+		t.Errorf("logs --follow after an interrupt: %v\n%s", err, followOut.String())
+	}
 
 	// Pulling again gives the same files, and the folder matches the app.
 	again := filepath.Join(t.TempDir(), "again")
@@ -267,6 +282,24 @@ func TestRoundTrip(t *testing.T) {
 	prodDir := filepath.Join(t.TempDir(), "prod")
 	w.ok("pull", "--app", id(w.prod), prodDir)
 	w.ok("diff", "--app", id(w.prod), "--exit-code", dir)
+}
+
+// syncBuffer is a buffer a process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func keys[V any](m map[string]V) []string {
