@@ -100,7 +100,7 @@ func TestDocsWalkthrough(t *testing.T) {
 		t.Fatalf("the walk-through failed: %v\n--- script\n%s\n--- output\n%s", err, script, out)
 	}
 	t.Logf("the walk-through's output:\n%s", out)
-	for _, want := range []string{"Logged in to", "~ template welcome (inApp content)", "Dry run", "Pushed 1 change", "Created commit", "Published commit", "Accepted"} {
+	for _, want := range []string{"Logged in to", "~ template welcome (inApp content)", "Dry run", "No uncommitted changes", "Pushed 1 change", "Warmer welcome", "Created commit", "Published commit", "Accepted"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the walk-through's output lacks %q:\n%s", want, out)
 		}

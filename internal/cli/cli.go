@@ -53,7 +53,9 @@ var Commands = []struct{ Name, Args, Summary string }{
 	{"validate", "[DIR]", "check DIR's files with the server's rules; every problem with file and line"},
 	{"diff", "--app APP [DIR]", "what differs between DIR and the app"},
 	{"push", "--app APP [DIR] [--dry-run] [--prune]", "upload what differs as uncommitted changes (plan first)"},
+	{"changes", "--app APP", "the app's uncommitted changes"},
 	{"commit", "--app APP -m MSG", "commit the app's uncommitted changes"},
+	{"commits", "--app APP [--limit N]", "the app's latest commits and where each is published"},
 	{"publish", "--app APP [--commit ID] --to APP", "publish a commit (default: the latest) to another app"},
 	{"send", "--app APP --workflow W --to USER [--data JSON]", "send a notification for a quick test"},
 	{"logs", "--app APP [--follow]", "the app's message log; --follow prints new lines as they come"},
@@ -121,8 +123,12 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return r.diff(args[1:])
 	case "push":
 		return r.push(args[1:])
+	case "changes":
+		return r.changes(args[1:])
 	case "commit":
 		return r.commit(args[1:])
+	case "commits":
+		return r.commits(args[1:])
 	case "publish":
 		return r.publish(args[1:])
 	case "send":

@@ -476,6 +476,76 @@ func (r *runner) commit(args []string) error {
 	return nil
 }
 
+func (r *runner) changes(args []string) error {
+	fs := r.flags("changes", true)
+	if _, err := r.parse(fs, args, 0); err != nil {
+		return err
+	}
+	c, err := r.client()
+	if err != nil {
+		return err
+	}
+	list, err := c.Uncommitted(r.ctx, r.app)
+	if err != nil {
+		return err
+	}
+	if r.json {
+		if list == nil {
+			list = []api.Change{}
+		}
+		return r.printJSON(list)
+	}
+	if len(list) == 0 {
+		r.out("No uncommitted changes in app %d.", r.app)
+		return nil
+	}
+	rows := make([][]string, len(list))
+	for i, ch := range list {
+		rows[i] = []string{ch.Action, ch.Type, ch.Key}
+	}
+	r.table([]string{"ACTION", "TYPE", "KEY"}, rows)
+	return nil
+}
+
+func (r *runner) commits(args []string) error {
+	fs := r.flags("commits", true)
+	limit := fs.Int("limit", 10, "how many of the latest commits (1-100)")
+	if _, err := r.parse(fs, args, 0); err != nil {
+		return err
+	}
+	if *limit < 1 || *limit > 100 {
+		return fmt.Errorf("%w: --limit must be 1 to 100", ErrUsage)
+	}
+	c, err := r.client()
+	if err != nil {
+		return err
+	}
+	list, err := c.Commits(r.ctx, r.app, *limit)
+	if err != nil {
+		return err
+	}
+	if r.json {
+		if list == nil {
+			list = []api.Commit{}
+		}
+		return r.printJSON(list)
+	}
+	if len(list) == 0 {
+		r.out("App %d has no commits.", r.app)
+		return nil
+	}
+	rows := make([][]string, len(list))
+	for i, cm := range list {
+		var pubs []string
+		for _, p := range cm.Publications {
+			pubs = append(pubs, p.AppName)
+		}
+		rows[i] = []string{strconv.FormatInt(cm.ID, 10), cm.CreatedAt.Local().Format("2006-01-02 15:04"), strconv.Itoa(len(cm.Changes)), strings.Join(pubs, ", "), cm.Message}
+	}
+	r.table([]string{"ID", "CREATED", "CHANGES", "PUBLISHED TO", "MESSAGE"}, rows)
+	return nil
+}
+
 func (r *runner) publish(args []string) error {
 	fs := r.flags("publish", true)
 	var commitID int64
