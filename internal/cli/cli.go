@@ -21,6 +21,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"golang.org/x/term"
+
 	"github.com/heraldhq/herald/internal/cli/api"
 )
 
@@ -41,6 +43,9 @@ type Env struct {
 	// OpenAPI is the management API's OpenAPI document, the source of the workflow
 	// file schema that pull writes.
 	OpenAPI []byte
+	// ReadSecret reads a line from the terminal without echoing it (nil: stdin is no
+	// terminal, and login reads the token from Stdin).
+	ReadSecret func() (string, error)
 }
 
 // Commands are the client subcommands, each with its one-line summary.
@@ -310,5 +315,12 @@ func isTerminal(f *os.File) bool {
 
 // StdEnv is the environment of the process.
 func StdEnv(openAPI []byte) Env {
-	return Env{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: isTerminal(os.Stdout), OpenAPI: openAPI}
+	env := Env{Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: isTerminal(os.Stdout), OpenAPI: openAPI}
+	if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
+		env.ReadSecret = func() (string, error) {
+			b, err := term.ReadPassword(fd)
+			return string(b), err
+		}
+	}
+	return env
 }

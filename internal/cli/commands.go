@@ -41,13 +41,19 @@ func (r *runner) login(args []string) error {
 	if tok == "" {
 		tok = r.env.Getenv("HERALD_TOKEN")
 	}
-	if tok == "" {
-		if r.env.Terminal {
-			fmt.Fprint(r.env.Stderr, "CLI token (create one in the console under Settings → CLI tokens): ")
+	if tok == "" && r.env.ReadSecret != nil {
+		// Typed at a terminal: not echoed, not left in the shell's history.
+		fmt.Fprint(r.env.Stderr, "CLI token (create one in the console under Settings → CLI tokens): ")
+		line, err := r.env.ReadSecret()
+		fmt.Fprintln(r.env.Stderr)
+		if err != nil {
+			return err
 		}
+		tok = strings.TrimSpace(line)
+	} else if tok == "" {
 		line, err := bufio.NewReader(r.env.Stdin).ReadString('\n')
 		if err != nil && line == "" {
-			return errors.New("no token given: pass --token or type it on standard input")
+			return errors.New("no token given: pass --token, set HERALD_TOKEN or give it on standard input")
 		}
 		tok = strings.TrimSpace(line)
 	}
