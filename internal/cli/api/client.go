@@ -37,6 +37,7 @@ type Error struct {
 	Messages []string
 }
 
+// Error says what the server refused and, for 401 and 403, what to do about it.
 func (e *Error) Error() string {
 	msg := strings.Join(e.Messages, "; ")
 	if msg == "" {

@@ -22,6 +22,7 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
+// String formats the problem as file:line: message, the way compilers do.
 func (p Problem) String() string {
 	if p.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
@@ -77,11 +78,17 @@ func FieldFile(id, channel, field string, batching bool) string {
 	return b + "." + field + ".hbs"
 }
 
-// LayoutMeta is the JSON file of a layout; LayoutBody the file of its html or text.
-func LayoutMeta(id string) string          { return "layouts/" + id + ".json" }
-func LayoutBody(id, field string) string   { return "layouts/" + id + "." + field + ".hbs" }
+// LayoutMeta is the JSON file of a layout.
+func LayoutMeta(id string) string { return "layouts/" + id + ".json" }
+
+// LayoutBody is the file of a layout's html or text.
+func LayoutBody(id, field string) string { return "layouts/" + id + "." + field + ".hbs" }
+
+// TranslationFile is the file of a locale's strings.
 func TranslationFile(locale string) string { return "translations/" + locale + ".json" }
-func WorkflowFile(id string) string        { return "workflows/" + id + WorkflowSuffix }
+
+// WorkflowFile is the file of a workflow.
+func WorkflowFile(id string) string { return "workflows/" + id + WorkflowSuffix }
 
 // Read reads a folder into a set. Files that cannot be read as their kind are problems;
 // the rest is returned, so every problem of a folder is found in one run.
