@@ -81,3 +81,52 @@ func TestCLITokens(t *testing.T) {
 		t.Errorf("token of a removed member: %d", res.Status)
 	}
 }
+
+// TestCLITokenRolesOnConfiguration: the herald CLI's calls with a CLI token get the role
+// of the token's creator: a viewer reads the configuration but cannot change it, a
+// developer changes it but cannot publish, an admin publishes.
+func TestCLITokenRolesOnConfiguration(t *testing.T) {
+	e := newEnv(t)
+	owner := e.user(t, "roles@example.com")
+	client := e.client(t, owner, "Acme")
+	dev := int64(e.app(t, owner, client, "development")["id"].(float64))
+	prod := int64(e.app(t, owner, client, "production")["id"].(float64))
+	base := fmt.Sprintf("/v1/clients/%d/cli-token", client)
+	token := func(session string) string {
+		return must(t, e.Do("POST", base, map[string]string{"name": "cli"}, bearer(session)), 201, "token").Map(t)["token"].(string)
+	}
+	viewer := token(e.member(t, owner, client, "viewer@example.com", "viewer"))
+	developer := token(e.member(t, owner, client, "dev@example.com", "developer"))
+	admin := token(e.member(t, owner, client, "admin@example.com", "admin"))
+	app := fmt.Sprintf("/v1/apps/%d", dev)
+	tpl := map[string]string{"identifier": "welcome", "name": "Welcome"}
+
+	must(t, e.Do("GET", app+"/templates", nil, bearer(viewer)), 200, "viewer lists templates")
+	must(t, e.Do("GET", app+"/workflows", nil, bearer(viewer)), 200, "viewer lists workflows")
+	for _, req := range []struct {
+		method, path string
+		body         any
+	}{
+		{"POST", app + "/templates", tpl},
+		{"POST", app + "/layouts", map[string]any{"identifier": "l", "html": "{{{content}}}"}},
+		{"POST", app + "/translations", map[string]any{"locale": "en", "entries": map[string]string{}}},
+		{"POST", app + "/categories", map[string]string{"identifier": "c", "name": "C"}},
+		{"POST", app + "/commits", map[string]string{"message": "m"}},
+		{"POST", app + "/notifications", map[string]any{"notification": map[string]string{"title": "t"}, "sendTo": map[string]any{"recipients": []string{"u"}}}},
+	} {
+		if res := e.Do(req.method, req.path, req.body, bearer(viewer)); res.Status != 403 {
+			t.Errorf("viewer token: %s %s: %d %s", req.method, req.path, res.Status, res.Body)
+		}
+	}
+	id := int64(must(t, e.Do("POST", app+"/templates", tpl, bearer(developer)), 201, "developer creates a template").Map(t)["id"].(float64))
+	if res := e.Do("PUT", fmt.Sprintf("/v1/templates/%d/contents/inApp", id), map[string]any{"content": map[string]string{"title": "x"}}, bearer(viewer)); res.Status != 403 {
+		t.Errorf("viewer token sets content: %d", res.Status)
+	}
+	must(t, e.Do("PUT", fmt.Sprintf("/v1/templates/%d/contents/inApp", id), map[string]any{"content": map[string]string{"title": "x"}}, bearer(developer)), 200, "developer sets content")
+	commit := int64(must(t, e.Do("POST", app+"/commits", map[string]string{"message": "first"}, bearer(developer)), 201, "developer commits").Map(t)["id"].(float64))
+	publish := map[string]int64{"commitId": commit, "publishTo": prod}
+	if res := e.Do("POST", app+"/publish", publish, bearer(developer)); res.Status != 403 {
+		t.Errorf("developer token publishes: %d %s", res.Status, res.Body)
+	}
+	must(t, e.Do("POST", app+"/publish", publish, bearer(admin)), 200, "admin publishes")
+}

@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	v1 "github.com/heraldhq/herald/api/v1"
+	"github.com/heraldhq/herald/internal/cli"
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/platform/logctx"
 )
@@ -33,6 +35,8 @@ Usage:
                               docs/configuration.md
   herald help                 this text
 
+Resources as code (client commands over the /v1 API with a CLI token; docs/cli.md):
+%s
 Configuration comes from HERALD_* environment variables; see herald config and
 docs/configuration.md.
 `
@@ -45,9 +49,13 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		if errors.Is(err, errUsage) {
+		if errors.Is(err, errUsage) || errors.Is(err, cli.ErrUsage) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
+		}
+		if errors.Is(err, cli.ErrFailed) {
+			// The command printed why.
+			os.Exit(1)
 		}
 		fmt.Fprintln(os.Stderr, "herald:", err)
 		os.Exit(1)
@@ -57,8 +65,14 @@ func main() {
 // run executes one subcommand.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usageText())
 		return fmt.Errorf("%w: a subcommand is required", errUsage)
+	}
+	if cli.IsCommand(args) {
+		// Client commands talk to a server: they need none of the server's settings.
+		env := cli.StdEnv(v1.Document)
+		env.Getenv, env.Stdout, env.Stderr = getenv, stdout, stderr
+		return cli.Run(ctx, args, env)
 	}
 	if args[0] == "config" {
 		// Before Load: the settings are printed even when some are bad, then the problems.
@@ -83,13 +97,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "devdb":
 		return runDevDB(ctx, cfg, args[1:], stdout)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usageText())
 		return nil
 	default:
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usageText())
 		return fmt.Errorf("%w: unknown subcommand %q", errUsage, args[0])
 	}
 }
+
+// usageText is the help of every subcommand.
+func usageText() string { return fmt.Sprintf(usage, cli.Usage()) }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}

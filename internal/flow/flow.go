@@ -53,6 +53,33 @@ type input struct {
 }
 
 func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bool) (input, error) {
+	var exists func(string) bool
+	if s.templates != nil {
+		exists = func(id string) bool { return s.templates(ctx, appID, id) }
+	}
+	return parse(body, create, exists)
+}
+
+// Check checks a workflow body ({identifier, name, definition}, the identifier when
+// create) as Create and Update do, without a database: templateExists tells whether the
+// app has a template (nil skips that check). The herald CLI validates with it. It returns
+// every problem.
+func Check(body []byte, create bool, templateExists func(string) bool) []string {
+	_, err := parse(body, create, templateExists)
+	var he *herald.Error
+	if errors.As(err, &he) {
+		if len(he.Details) > 0 {
+			return he.Details
+		}
+		return []string{he.Message}
+	}
+	if err != nil {
+		return []string{err.Error()}
+	}
+	return nil
+}
+
+func parse(body []byte, create bool, templateExists func(string) bool) (input, error) {
 	var p herald.Problems
 	top := js.Fields(body)
 	if top == nil {
@@ -81,10 +108,7 @@ func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bo
 	if js.Kind(raw) != "object" {
 		p.Addf("definition must be an object")
 	} else {
-		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent}
-		if s.templates != nil {
-			ck.TemplateExists = func(id string) bool { return s.templates(ctx, appID, id) }
-		}
+		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists}
 		if _, err := flowdef.Parse(raw, ck); err != nil {
 			var he *herald.Error
 			if errors.As(err, &he) {

@@ -4,6 +4,7 @@ package categories
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"time"
@@ -74,16 +75,31 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Categor
 	if f == nil {
 		return Category{}, herald.Invalid("body must be a JSON object")
 	}
-	var p herald.Problems
-	identifier := js.RequiredString(f, "identifier", MaxIdentifierLength, &p)
-	if strings.TrimSpace(identifier) != "" && len(identifier) <= MaxIdentifierLength && !identifierPattern.MatchString(identifier) {
-		p.Addf("identifier must be 1 to %d letters, digits or _ . : -", MaxIdentifierLength)
-	}
-	name := js.RequiredString(f, "name", MaxNameLength, &p)
+	identifier, name, p := check(f)
 	if err := p.Err(); err != nil {
 		return Category{}, err
 	}
 	return s.insert(ctx, appID, identifier, name)
+}
+
+// Check checks a category body {identifier, name} as Create does, without a database
+// (the herald CLI validates with it), and returns every problem.
+func Check(body []byte) []string {
+	f := js.Fields(body)
+	if f == nil {
+		return []string{"body must be a JSON object"}
+	}
+	_, _, p := check(f)
+	return p
+}
+
+func check(f map[string]json.RawMessage) (identifier, name string, p herald.Problems) {
+	identifier = js.RequiredString(f, "identifier", MaxIdentifierLength, &p)
+	if strings.TrimSpace(identifier) != "" && len(identifier) <= MaxIdentifierLength && !identifierPattern.MatchString(identifier) {
+		p.Addf("identifier must be 1 to %d letters, digits or _ . : -", MaxIdentifierLength)
+	}
+	name = js.RequiredString(f, "name", MaxNameLength, &p)
+	return identifier, name, p
 }
 
 func (s *Service) insert(ctx context.Context, appID int64, identifier, name string) (Category, error) {

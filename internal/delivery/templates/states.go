@@ -4,12 +4,10 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/inbox"
 )
 
 // MaxStateLabel caps a content state's label.
@@ -34,19 +32,10 @@ type StateInput struct {
 // CreateContentState declares a state of the template (declaring it again changes its label).
 func (s *Service) CreateContentState(ctx context.Context, appID, templateID int64, in StateInput) (ContentState, error) {
 	var p herald.Problems
-	state := strings.TrimSpace(in.State)
-	switch {
-	case state == "":
-		p.Addf("state should not be empty")
-	case utf8.RuneCountInString(state) > inbox.MaxStateLength:
-		p.Addf("state must be at most %d characters", inbox.MaxStateLength)
-	}
-	label := strings.TrimSpace(in.Label)
+	state, label := strings.TrimSpace(in.State), strings.TrimSpace(in.Label)
+	checkState(state, label, &p)
 	if label == "" {
 		label = state
-	}
-	if utf8.RuneCountInString(label) > MaxStateLabel {
-		p.Addf("label must be at most %d characters", MaxStateLabel)
 	}
 	if err := p.Err(); err != nil {
 		return ContentState{}, err

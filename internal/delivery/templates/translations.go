@@ -45,32 +45,7 @@ type TranslationInput struct {
 // PutTranslation creates or replaces the translation of a locale.
 func (s *Service) PutTranslation(ctx context.Context, appID int64, locale string, in TranslationInput) (Translation, error) {
 	var p herald.Problems
-	if !localePattern.MatchString(locale) {
-		p.Addf("locale must be a language tag such as en or pt-BR")
-	}
-	entries := map[string]string{}
-	obj := js.Fields(in.Entries)
-	switch {
-	case obj == nil:
-		p.Addf("entries must be an object of strings")
-	case len(obj) > MaxTranslationEntries:
-		p.Addf("entries must contain no more than %d keys", MaxTranslationEntries)
-	default:
-		for _, k := range sortedKeys(obj) {
-			v, ok := js.String(obj[k])
-			switch {
-			case !ok:
-				p.Addf("entries.%s must be a string", k)
-			case len(v) > MaxTranslationLength:
-				p.Addf("entries.%s must be at most %d bytes", k, MaxTranslationLength)
-			default:
-				if _, err := render.Parse(v); err != nil {
-					p.Addf("entries.%s: %v", k, err)
-				}
-				entries[k] = v
-			}
-		}
-	}
+	entries := checkTranslation(locale, in.Entries, &p)
 	if err := p.Err(); err != nil {
 		return Translation{}, err
 	}
@@ -143,4 +118,35 @@ func translation(r dbsqlc.Translation) Translation {
 	t := Translation{Locale: r.Locale, Default: r.IsDefault, Entries: map[string]string{}, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 	_ = json.Unmarshal(r.Entries, &t.Entries)
 	return t
+}
+
+// checkTranslation checks a locale and its entries and returns the entries.
+func checkTranslation(locale string, raw json.RawMessage, p *herald.Problems) map[string]string {
+	if !localePattern.MatchString(locale) {
+		p.Addf("locale must be a language tag such as en or pt-BR")
+	}
+	entries := map[string]string{}
+	obj := js.Fields(raw)
+	switch {
+	case obj == nil:
+		p.Addf("entries must be an object of strings")
+	case len(obj) > MaxTranslationEntries:
+		p.Addf("entries must contain no more than %d keys", MaxTranslationEntries)
+	default:
+		for _, k := range sortedKeys(obj) {
+			v, ok := js.String(obj[k])
+			switch {
+			case !ok:
+				p.Addf("entries.%s must be a string", k)
+			case len(v) > MaxTranslationLength:
+				p.Addf("entries.%s must be at most %d bytes", k, MaxTranslationLength)
+			default:
+				if _, err := render.Parse(v); err != nil {
+					p.Addf("entries.%s: %v", k, err)
+				}
+				entries[k] = v
+			}
+		}
+	}
+	return entries
 }

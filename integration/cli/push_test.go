@@ -1,0 +1,75 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPushCreatesAndPrunes: a folder pulled from development, pushed into the empty
+// production app, creates every resource there (production then pulls the same folder);
+// a template removed from the folder stays in the app until a push with --prune.
+func TestPushCreatesAndPrunes(t *testing.T) {
+	w := newWorld(t)
+	env := []string{"HERALD_URL=" + w.e.BaseURL, "HERALD_TOKEN=" + w.token}
+	run := func(args ...string) result {
+		t.Helper()
+		r := w.herald(env, args...)
+		if r.code != 0 {
+			t.Fatalf("herald %s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+		return r
+	}
+	dir := filepath.Join(t.TempDir(), "n")
+	run("pull", "--app", "development", dir)
+	// A second template, with a digest version and a state, to create.
+	tdir := filepath.Join(dir, "templates", "digest")
+	if err := os.MkdirAll(tdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"template.json":           "{\n  \"description\": \"Daily digest\",\n  \"name\": \"Digest\",\n  \"states\": {\n    \"archived\": \"Archived\"\n  }\n}\n",
+		"email.json":              "{\n  \"layout\": \"main\",\n  \"subject\": \"News\"\n}\n",
+		"email.text.hbs":          "One update: {{data.title}}\n",
+		"email.batching.json":     "{\n  \"subject\": \"{{batch.count}} updates\"\n}\n",
+		"email.batching.text.hbs": "{{#each batch.items}}- {{data.title}}\n{{/each}}",
+	} {
+		if err := os.WriteFile(filepath.Join(tdir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run("push", "--app", "production", dir)
+	for _, want := range []string{"+ category account", "+ layout main", "+ translation en", "+ template welcome", "+ template digest (email content)",
+		"~ template digest (email batching content)", "~ template digest (state archived)", "+ workflow welcome (published)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan into an empty app lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	run("diff", "--app", "production", "--exit-code", dir)
+	back := filepath.Join(t.TempDir(), "back")
+	run("pull", "--app", "production", back)
+	a, b := readTree(t, dir), readTree(t, back)
+	for f, c := range a {
+		if b[f] != c {
+			t.Errorf("%s differs when pulled back from production:\n%s\n---\n%s", f, c, b[f])
+		}
+	}
+	if len(a) != len(b) {
+		t.Errorf("pulled back %v, pushed %v", keys(b), keys(a))
+	}
+
+	// The folder loses a template: kept without --prune, deleted with it.
+	if err := os.RemoveAll(tdir); err != nil {
+		t.Fatal(err)
+	}
+	r = run("push", "--app", "production", dir)
+	if !strings.Contains(r.stdout, "Nothing to push") || !strings.Contains(r.stdout, "1 resource(s) of the app are not in the folder") {
+		t.Errorf("push without the template:\n%s", r.stdout)
+	}
+	r = run("push", "--app", "production", "--prune", dir)
+	if !strings.Contains(r.stdout, "- template digest") {
+		t.Errorf("push --prune:\n%s", r.stdout)
+	}
+	run("diff", "--app", "production", "--exit-code", dir)
+}
