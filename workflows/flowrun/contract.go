@@ -146,6 +146,10 @@ type DigestEnqueueInput struct {
 type DigestInput struct {
 	Run  RunInput
 	Step flowdef.Step
+	// Pending are triggers already collected when the collector starts: those that arrived
+	// while the previous collector of the key walked the steps after its digest (it
+	// continues as new with them rather than drop them).
+	Pending []Trigger `json:",omitempty"`
 }
 
 // Trigger is one collected event.

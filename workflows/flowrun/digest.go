@@ -12,6 +12,11 @@ import (
 // DigestWorkflow collects the triggers sent to one key (signal-with-start by the runs that
 // reach a digest step) for the step's window or until its count, then continues the
 // workflow once from the step after the digest with every collected item in batch.
+//
+// Triggers that arrive while it walks those steps (signal-with-start finds it still
+// running) start the next digest of the key: it continues as new with them as Pending,
+// and their window starts then (change id digest-late-triggers; before it they were
+// dropped).
 func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
 	defer drainInbox(ctx)
 	ch := workflow.GetSignalChannel(ctx, DigestSignal)
@@ -19,7 +24,7 @@ func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
 	if in.Step.Window != "" {
 		window, _ = flowdef.ParseDuration(in.Step.Window)
 	}
-	var triggers []Trigger
+	triggers := append([]Trigger(nil), in.Pending...)
 	tctx, cancel := workflow.WithCancel(ctx)
 	var timer workflow.Future
 	if window > 0 {
@@ -59,8 +64,22 @@ func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
 	}
 	r := newRun(ctx, run)
 	r.record(ctx, in.Step, "digested", fmt.Sprintf("collected %d", len(triggers)))
-	if run.StartAt == "" {
-		return RunResult{Outcome: OutcomeCompleted}, nil
+	res := RunResult{Outcome: OutcomeCompleted}
+	var err error
+	if run.StartAt != "" {
+		res, err = r.walk(ctx, run.StartAt)
 	}
-	return r.walk(ctx, run.StartAt)
+	// Triggers that arrived during the walk belong to the key's next digest.
+	var late []Trigger
+	for {
+		var t Trigger
+		if !ch.ReceiveAsync(&t) {
+			break
+		}
+		late = append(late, t)
+	}
+	if len(late) > 0 && workflow.GetVersion(ctx, "digest-late-triggers", workflow.DefaultVersion, 1) == 1 {
+		return res, workflow.NewContinueAsNewError(ctx, DigestWorkflowName, DigestInput{Run: in.Run, Step: in.Step, Pending: late})
+	}
+	return res, err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -429,5 +430,52 @@ func TestFailedDeliveryIsRecordedAndTheRunGoesOn(t *testing.T) {
 	}
 	if r := f.records[0]; r.StepID != "mail" || r.Outcome != "failed" || !strings.Contains(r.Detail, "550") {
 		t.Errorf("failed step in the log: %+v", r)
+	}
+}
+
+func TestDigestTriggersDuringTheWalkStartTheNextDigest(t *testing.T) {
+	def := definition(t, `{"steps":[
+		{"id":"collect","type":"digest","count":2,"window":"1h","next":"wait"},
+		{"id":"wait","type":"delay","duration":"10m","next":"mail"},
+		{"id":"mail","type":"email","content":{}}]}`)
+	run := input(def)
+	run.StartAt = "wait"
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	f := &fakes{}
+	f.register(env)
+	// Two triggers fill the digest at 2m; the third arrives during the 10m delay after it.
+	for i, at := range []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute} {
+		env.RegisterDelayedCallback(func() {
+			env.SignalWorkflow(DigestSignal, Trigger{RequestID: "r" + string(rune('1'+i)), Data: map[string]any{"n": float64(i + 1)}})
+		}, at)
+	}
+	env.ExecuteWorkflow(DigestWorkflowName, DigestInput{Run: run, Step: def.Steps[0]})
+	if len(f.delivered) != 1 || f.delivered[0].Batch.Count != 2 {
+		t.Fatalf("first digest delivered %+v, want one email of 2", f.delivered)
+	}
+	var cont *workflow.ContinueAsNewError
+	if !errors.As(env.GetWorkflowError(), &cont) || cont.WorkflowType.Name != DigestWorkflowName {
+		t.Fatalf("the collector ended with %v, want to continue as new with the late trigger", env.GetWorkflowError())
+	}
+	var next DigestInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(cont.Input, &next); err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Pending) != 1 || next.Pending[0].RequestID != "r3" || next.Run.StartAt != "wait" {
+		t.Fatalf("next collector's input: %+v", next)
+	}
+
+	// The next collector digests it with what arrives in its window.
+	env2 := s.NewTestWorkflowEnvironment()
+	f2 := &fakes{}
+	f2.register(env2)
+	env2.RegisterDelayedCallback(func() { env2.SignalWorkflow(DigestSignal, Trigger{RequestID: "r4", Data: map[string]any{"n": 4.0}}) }, time.Minute)
+	env2.ExecuteWorkflow(DigestWorkflowName, next)
+	if err := env2.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(f2.delivered) != 1 || f2.delivered[0].Batch.Count != 2 || f2.delivered[0].Batch.Items[0]["n"] != 3.0 || f2.delivered[0].RequestID != "r4" {
+		t.Fatalf("second digest delivered %+v", f2.delivered)
 	}
 }
