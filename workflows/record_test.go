@@ -201,6 +201,20 @@ func TestRecordHistories(t *testing.T) {
 		r.send(`{"notification":{"workflow":{"identifier":"comments"}},"sendTo":{"recipients":["ann"]},"data":{"c":"two"}}`)
 		r.save("digest-collector", flowrun.DigestWorkflowID(e.App.AppID, "comments", "collect", "ann"), "")
 
+		// A trigger that arrives while the collector walks the steps after its digest: the
+		// collector continues as new with it (change id digest-late-triggers).
+		r.publish("comments-slow", `{"steps":[
+			{"id":"collect","type":"digest","count":2,"window":"1m","next":"pause"},
+			{"id":"pause","type":"delay","duration":"3s","next":"note"},
+			{"id":"note","type":"inApp","content":{"title":"{{batch.count}} new comments"}}]}`)
+		r.send(`{"notification":{"workflow":{"identifier":"comments-slow"}},"sendTo":{"recipients":["ann"]},"data":{"c":"one"}}`)
+		ds := r.send(`{"notification":{"workflow":{"identifier":"comments-slow"}},"sendTo":{"recipients":["ann"]},"data":{"c":"two"}}`)
+		r.waitFlowLog(ds, "collect:digested")
+		r.send(`{"notification":{"workflow":{"identifier":"comments-slow"}},"sendTo":{"recipients":["ann"]},"data":{"c":"three"}}`)
+		slow := flowrun.DigestWorkflowID(e.App.AppID, "comments-slow", "collect", "ann")
+		r.waitContinued(slow)
+		r.save("digest-collector-late", slow, r.firstRun(slow))
+
 		r.publish("reminder", `{"steps":[
 			{"id":"first","type":"inApp","content":{"title":"first"},"next":"pause"},
 			{"id":"pause","type":"delay","duration":"1h","next":"second"},
@@ -307,6 +321,18 @@ func (r *recorder) waitClosed(workflowID, runID string) {
 	r.e.Eventually(120*time.Second, workflowID+" closed", func() bool {
 		d, err := r.e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), workflowID, runID)
 		return err == nil && d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+	})
+}
+
+// waitContinued waits until a run of the workflow has continued as new (visibility is
+// eventually consistent).
+func (r *recorder) waitContinued(workflowID string) {
+	r.t.Helper()
+	r.e.Eventually(60*time.Second, workflowID+" continued as new", func() bool {
+		res, err := r.e.Stack.Temporal.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{
+			Query: fmt.Sprintf("WorkflowId = '%s' AND ExecutionStatus = 'ContinuedAsNew'", workflowID),
+		})
+		return err == nil && len(res.Executions) > 0
 	})
 }
 
