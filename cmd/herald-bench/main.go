@@ -29,7 +29,7 @@ func main() {
 
 func run(ctx context.Context) error {
 	quick := flag.Bool("quick", false, "short phases (about 3 minutes in all)")
-	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout")
+	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout,rate", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout, rate")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
 	concurrency := flag.Int("c", 32, "concurrent clients")
@@ -37,6 +37,7 @@ func run(ctx context.Context) error {
 	extClients := flag.Int("ext-c", 16, "concurrent clients of the email and webhook scenarios (and of their plain-client references)")
 	extSends := flag.Int("ext-sends", 0, "single-recipient sends of the email and webhook scenarios (default 10,000; 2,000 with -quick)")
 	extMembers := flag.Int("ext-broadcast", 10_000, "topic size of the email and webhook broadcasts (0: none)")
+	sendRate := flag.Float64("send-rate", 50, "config.sendRate of the rate scenario's SMTP instance (messages per second)")
 	fanMembers := flag.Int("fanout", 10_000, "topic size of the fan-out scenario (in-app + email + webhook)")
 	temporal := flag.String("temporal", "", "address of a running Temporal server (a cluster, `make test-cluster`) to use instead of the dev server")
 	flag.Parse()
@@ -169,6 +170,21 @@ func run(ctx context.Context) error {
 		report.FanOut = &res
 		fmt.Fprintf(os.Stderr, "   in-app %s, email %s, webhook %s; peak RSS %d MiB\n", res.InApp.Round(100*time.Millisecond),
 			res.Email.Round(100*time.Millisecond), res.Webhook.Round(100*time.Millisecond), res.WorkerRSS>>20)
+	}
+	if want["rate"] {
+		n := int(*sendRate * 10) // ten seconds at the configured rate
+		fmt.Fprintf(os.Stderr, "== 8. provider send rate: %d emails through an instance limited to %g/s (herald dev) ...\n", n, *sendRate)
+		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+		if err != nil {
+			return err
+		}
+		res, err := bench.ProviderRate(ctx, &l.Target, *sendRate, n)
+		l.Stop()
+		if err != nil {
+			return err
+		}
+		report.Rate = &res
+		fmt.Fprintf(os.Stderr, "   observed %.1f/s (most in one second: %d)\n", res.Observed, res.MaxWindow)
 	}
 	var buf bytes.Buffer
 	report.Write(&buf)

@@ -56,11 +56,17 @@ type sink struct {
 	last atomic.Int64 // UnixNano of the last message
 	// arrived holds when each SMTP recipient's message ended its DATA (first arrival).
 	arrived sync.Map // recipient address → time.Time
+	// onMessage, when set before the sink serves, sees every message's arrival.
+	onMessage func(time.Time)
 }
 
 func (s *sink) got() {
+	now := time.Now()
 	s.n.Add(1)
-	s.last.Store(time.Now().UnixNano())
+	s.last.Store(now.UnixNano())
+	if s.onMessage != nil {
+		s.onMessage(now)
+	}
 }
 
 // waitFor waits until the sink has n messages (or limit passes) and returns when the last

@@ -26,6 +26,8 @@ type Report struct {
 	Email, Webhook *ExternalResult
 	// FanOut is scenario 7: one send over in-app, email and webhook to a topic.
 	FanOut *FanOutResult
+	// Rate is scenario 8: a provider instance's configured send rate, observed.
+	Rate *RateResult
 	Notes  []string
 }
 
@@ -111,6 +113,9 @@ func (r *Report) Write(w io.Writer) {
 	}
 	if f := r.FanOut; f != nil {
 		f.write(w)
+	}
+	if rt := r.Rate; rt != nil {
+		rt.write(w)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "- %s\n", n)
