@@ -27,8 +27,8 @@ type Report struct {
 	// FanOut is scenario 7: one send over in-app, email and webhook to a topic.
 	FanOut *FanOutResult
 	// Rate is scenario 8: a provider instance's configured send rate, observed.
-	Rate *RateResult
-	Notes  []string
+	Rate  *RateResult
+	Notes []string
 }
 
 // NewReport fills in the machine, date and commit.
