@@ -87,7 +87,11 @@ export default function CodeEditor(p: CodeEditorProps) {
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           p.lang === "html" ? [html(), syntaxHighlighting(htmlStyle)] : [],
           handlebarsTags,
-          autocompletion({ override: [complete], activateOnTyping: true }),
+          // The list opens only inside {{ }}, where Enter is no newline: it takes the
+          // highlighted path at once (no interaction delay).
+          autocompletion({ override: [complete], activateOnTyping: true, interactionDelay: 0 }),
+          // A one-line field (a subject, a title, a URL) takes no newline.
+          p.lines <= 1 ? [keymap.of([{ key: "Enter", run: () => true }]), EditorState.transactionFilter.of((tr) => (tr.docChanged && tr.newDoc.lines > 1 ? [] : tr))] : [],
           EditorView.lineWrapping,
           theme,
           placeholder(p.placeholderText ?? ""),
