@@ -188,9 +188,9 @@ test("templates: a locale's strings are written in Translations", async ({ page 
   await expect(form.getByRole("alert")).toContainText("row 2 has text but no key");
   await form.getByRole("button", { name: "Remove string 2" }).click();
   await form.getByLabel("The default locale").check();
+  await shoot(page, "templates-translations");
   await form.getByRole("button", { name: "Save locale" }).click();
   const row = page.getByRole("row", { name: /de/ });
   await expect(row).toContainText("1");
   await expect(row).toContainText("Default");
-  await shoot(page, "templates-translations");
 });

@@ -64,7 +64,8 @@ export function Editor({ app, templateId, identifier, dev }: { app: App; templat
     return () => clearTimeout(t);
   }, [request]);
   const preview = useQuery({
-    queryKey: ["templates", templateId, "preview", debounced],
+    // Not under ["templates", id]: a save refetches the template, not the preview.
+    queryKey: ["preview", templateId, debounced],
     enabled: !!debounced,
     placeholderData: (prev) => prev,
     queryFn: () => data(api.POST("/v1/templates/{templateId}/preview", { params: { path: { templateId } }, body: JSON.parse(debounced!) })) as Promise<Preview>,
