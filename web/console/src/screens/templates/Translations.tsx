@@ -100,13 +100,18 @@ function TranslationForm({ appId, dev, translation, onDone }: { appId: number; d
     setProblems(problems);
     if (problems.length === 0) save.mutate(entries);
   };
-  const setRow = (i: number, r: Partial<EntryRow>) => setRows((rs) => rs.map((x, j) => (j === i ? { ...x, ...r } : x)));
+  // Any change of the rows clears the problems found at the last save.
+  const edit = (f: (rs: EntryRow[]) => EntryRow[]) => {
+    setRows(f);
+    setProblems([]);
+  };
+  const setRow = (i: number, r: Partial<EntryRow>) => edit((rs) => rs.map((x, j) => (j === i ? { ...x, ...r } : x)));
   const title = translation ? `Locale ${translation.locale}` : "New locale";
   return (
     <section className="card" aria-labelledby="translation-form-h">
       <h2 id="translation-form-h">{title}</h2>
       <form onSubmit={submit} noValidate aria-labelledby="translation-form-h">
-        <fieldset disabled={!dev}>
+        <fieldset disabled={!dev} className="plain">
           {!translation && <Field label="Locale" value={locale} onChange={(e) => setLocale(e.target.value)} errors={errs["locale"]} hint="A language tag: en, pt-BR." autoComplete="off" aria-required />}
           <table className="table entries">
             <thead>
@@ -128,7 +133,7 @@ function TranslationForm({ appId, dev, translation, onDone }: { appId: number; d
                     <input aria-label={`Text ${i + 1}`} value={r.text} onChange={(e) => setRow(i, { text: e.target.value })} />
                   </td>
                   <td className="actions">
-                    <Button type="button" variant="ghost" aria-label={`Remove string ${i + 1}`} onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
+                    <Button type="button" variant="ghost" aria-label={`Remove string ${i + 1}`} onClick={() => edit((rs) => rs.filter((_, j) => j !== i))}>
                       Remove
                     </Button>
                   </td>
@@ -136,7 +141,7 @@ function TranslationForm({ appId, dev, translation, onDone }: { appId: number; d
               ))}
             </tbody>
           </table>
-          <Button type="button" variant="ghost" onClick={() => setRows((rs) => [...rs, { key: "", text: "" }])}>
+          <Button type="button" variant="ghost" onClick={() => edit((rs) => [...rs, { key: "", text: "" }])}>
             Add a string
           </Button>
           <label className="check-row">
