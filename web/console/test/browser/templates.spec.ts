@@ -22,7 +22,7 @@ async function newTemplate(page: Page, name: string, identifier: string) {
   return page.getByRole("form", { name: `Edit ${name}` });
 }
 
-test("templates: SMTP configured, an email written with live preview and completion, saved, sent as a test that arrives and is logged", async ({ page }) => {
+test("templates: SMTP configured, an email written with live preview and completion, saved, sent as a test that arrives and is logged", async ({ page, browser }) => {
   await signIn(page, process.env.OWNER_EMAIL!);
 
   // An SMTP provider at the test's server, tested and saved.
@@ -111,6 +111,18 @@ test("templates: SMTP configured, an email written with live preview and complet
   await expect(code(page, "Email subject")).toHaveText("Order {{data.orderId}} shipped");
   await page.reload();
   await expect(code(page, "Email HTML body")).toContainText("Tracking: {{data.tracking}}");
+
+  // A viewer of the team sees it read-only: no save, no test send.
+  const viewer = await browser.newPage();
+  await signIn(viewer, process.env.VIEWER_EMAIL!);
+  await viewer.goto(`/apps/${appId}/templates`);
+  await viewer.getByRole("button", { name: "View Order shipped" }).click();
+  await expect(code(viewer, "Email subject")).toHaveText("Order {{data.orderId}} shipped");
+  await expect(code(viewer, "Email subject")).toHaveAttribute("contenteditable", "false");
+  await expect(viewer.getByRole("region", { name: "Live preview" }).getByTestId("preview-subject")).toHaveText("Order  shipped");
+  await expect(viewer.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(viewer.getByRole("form", { name: "Send a test" })).toHaveCount(0);
+  await viewer.close();
 });
 
 test("templates: an SMS template previews its text as typed and flags a missing variable", async ({ page }) => {
