@@ -62,6 +62,13 @@ func TestConsoleInChromium(t *testing.T) {
 	}
 	e.Must(e.Do("PATCH", "/v1/ee/auth/2fa/enable", map[string]string{"code": now}, stacktest.Bearer(tf.AccessToken)), 200, "enable 2fa")
 
+	// The templates journeys (web/console/test/browser/templates.spec.ts): an app of their
+	// own (they configure an SMTP provider and create templates and layouts), with a user
+	// who has an email address to send a test to.
+	studio := con.App(owner.AccessToken, client, "Studio")
+	e.Must(e.Do("POST", fmt.Sprintf("/v1/apps/%v/users", studio["id"]), map[string]any{"identifier": "tess-tester",
+		"profile": map[string]any{"email": "tess@example.com", "firstName": "Tess"}}, stacktest.Bearer(owner.AccessToken)), 200, "templates user")
+
 	// The test's side door: the last email to an address (the browser reads its code from
 	// the real SMTP server's copy), and the authenticator app of the 2FA account.
 	mux := http.NewServeMux()
@@ -105,6 +112,8 @@ func TestConsoleInChromium(t *testing.T) {
 		// The channels journey configures an SMTP provider at the test's SMTP server
 		// (stacktest allows 127.0.0.1 through HERALD_PRIVATE_HOSTS).
 		"SMTP_HOST="+con.Mail.Host, fmt.Sprintf("SMTP_PORT=%d", con.Mail.Port),
+		// The templates journeys.
+		fmt.Sprintf("TEMPLATES_APP_ID=%v", studio["id"]), "TEMPLATES_USER=tess-tester", "TEMPLATES_USER_EMAIL=tess@example.com",
 	)
 	out, err := cmd.CombinedOutput()
 	t.Logf("npx playwright test:\n%s", out)

@@ -244,8 +244,9 @@ func (h *Configuration) createContentState(c *fiber.Ctx, s appScope, id int64) e
 	return c.Status(fiber.StatusCreated).JSON(st)
 }
 
-// previewTemplate renders the stored template with sample data (TemplatePreviewDto
-// {channels, data, user: {identifier, profile}, batch}).
+// previewTemplate renders the template with sample data (TemplatePreviewDto {channels,
+// data, user: {identifier, profile}, batch, contents}); contents replaces stored channel
+// contents with unsaved ones.
 func (h *Configuration) previewTemplate(c *fiber.Ctx, s appScope, id int64) error {
 	b, err := readBody(c)
 	if err != nil {
@@ -259,6 +260,9 @@ func (h *Configuration) previewTemplate(c *fiber.Ctx, s appScope, id int64) erro
 		for _, m := range ub.p {
 			b.p.Addf("user.%s", m)
 		}
+	}
+	if contents := b.object("contents"); contents != nil {
+		in.Contents = jsonshape.Fields(contents)
 	}
 	if err := b.err(); err != nil {
 		return err

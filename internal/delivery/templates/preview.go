@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/send/notify"
@@ -22,6 +24,12 @@ type PreviewInput struct {
 	Data, Profile, Batch json.RawMessage
 	UserIdentifier       string
 	AppName              string
+	// Contents, when set, replaces the stored content of the channels it names with
+	// unsaved content ({"sms": {"content": {"body": "..."}}, "email": {"content": {...},
+	// "layoutIdentifier": "..."}}): the console previews what is being edited. A field that
+	// does not parse is that channel's error; a channel whose fields are all empty is left
+	// out.
+	Contents map[string]json.RawMessage
 }
 
 // PreviewContent is one channel's rendered content; only the fields of the channel are set.
@@ -84,6 +92,15 @@ func (s *Service) Preview(ctx context.Context, appID, templateID int64, in Previ
 			p.Addf("%s must be an object", name)
 		}
 	}
+	edited := map[string]*compiled{}
+	for _, ch := range sortedKeys(in.Contents) {
+		c, err := s.editedContent(ctx, appID, ch, in.Contents[ch], &p)
+		if err == nil {
+			edited[ch] = c
+		} else if herald.ErrorCode(err) != herald.EINVALID {
+			return Preview{}, err
+		}
+	}
 	if err := p.Err(); err != nil {
 		return Preview{}, err
 	}
@@ -91,6 +108,16 @@ func (s *Service) Preview(ctx context.Context, appID, templateID int64, in Previ
 	b, err := s.Bundle(ctx, appID, tpl.Identifier, n)
 	if err != nil {
 		return Preview{}, err
+	}
+	for ch, c := range edited {
+		if c.layout == nil {
+			c.layout = b.defaultLay
+		}
+		if len(c.fields) == 0 && c.broken == nil {
+			delete(b.contents, ch)
+		} else {
+			b.contents[ch] = c
+		}
 	}
 	send, err := SendData(in.Data, appID, in.AppName, nil, n)
 	if err != nil {
@@ -137,4 +164,64 @@ func (s *Service) Preview(ctx context.Context, appID, templateID int64, in Previ
 		}
 	}
 	return out, nil
+}
+
+// editedContent compiles unsaved content for a preview. Shape problems (an unknown channel
+// or field, a value that is not a string, an unknown layout) are added to p as
+// contents.<channel>...; a field that does not parse is kept as the content's error, as a
+// stored broken field would be. The returned error is EINVALID when p got a problem.
+func (s *Service) editedContent(ctx context.Context, appID int64, channel string, raw json.RawMessage, p *herald.Problems) (*compiled, error) {
+	spec, ok := channelFields[channel]
+	if !ok {
+		p.Addf("contents.%s is not a channel (channels: %s)", channel, strings.Join(notify.Channels, ", "))
+		return nil, herald.Invalid("contents")
+	}
+	in := js.Fields(raw)
+	if in == nil {
+		p.Addf("contents.%s must be an object", channel)
+		return nil, herald.Invalid("contents")
+	}
+	obj := js.Fields(in["content"])
+	if obj == nil {
+		p.Addf("contents.%s.content must be an object", channel)
+		return nil, herald.Invalid("contents")
+	}
+	before := len(*p)
+	layout, isString := js.String(in["layoutIdentifier"])
+	if !isString && js.Present(in["layoutIdentifier"]) {
+		p.Addf("contents.%s.layoutIdentifier must be a string", channel)
+	}
+	fields := map[string]string{}
+	for _, name := range sortedKeys(obj) {
+		v, isString := js.String(obj[name])
+		switch {
+		case !slices.Contains(spec.allowed, name):
+			p.Addf("contents.%s.content.%s is not a field of %s content (fields: %s)", channel, name, channel, strings.Join(spec.allowed, ", "))
+		case !isString && js.Present(obj[name]):
+			p.Addf("contents.%s.content.%s must be a string", channel, name)
+		case len(v) > MaxFieldLength:
+			p.Addf("contents.%s.content.%s must be at most %d bytes", channel, name, MaxFieldLength)
+		case v != "":
+			fields[name] = v
+		}
+	}
+	c := &compiled{}
+	if layout != "" {
+		if channel != notify.ChannelEmail {
+			p.Addf("contents.%s.layoutIdentifier applies to email content only", channel)
+		} else if l, err := s.db.GetLayoutByIdentifier(ctx, dbsqlc.GetLayoutByIdentifierParams{AppID: appID, Identifier: layout}); err != nil {
+			if herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND {
+				return nil, db.MapError(err)
+			}
+			p.Addf("contents.%s.layoutIdentifier %q is not a layout of this app", channel, layout)
+		} else {
+			c.layout = compileLayout(l)
+		}
+	}
+	if len(*p) > before {
+		return nil, herald.Invalid("contents")
+	}
+	text, _ := json.Marshal(fields)
+	c.fields, c.broken = compileFields(channel, text)
+	return c, nil
 }

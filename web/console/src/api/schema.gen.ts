@@ -2127,7 +2127,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Render the template with sample data, layouts and translations as delivery would; warnings list the variables the data does not hold (they render blank) */
+        /** Render the template (or unsaved contents) with sample data, layouts and translations as delivery would; warnings list the variables the data does not hold (they render blank) */
         post: operations["post/v1/templates/{templateId}/preview"];
         delete?: never;
         options?: never;
@@ -3255,6 +3255,16 @@ export interface components {
                 }[];
             };
             channels?: ("inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook")[];
+            /** @description unsaved contents that replace the stored ones of the channels named: {"sms": {"content": {"body": "..."}}, "email": {"content": {...}, "layoutIdentifier": "..."}}; a field that does not parse is the channel's error, all-empty fields leave the channel out */
+            contents?: {
+                [key: string]: {
+                    content: {
+                        [key: string]: string;
+                    };
+                    /** @description email: the layout; empty uses the app's default */
+                    layoutIdentifier?: string;
+                };
+            };
             data?: {
                 [key: string]: unknown;
             };
