@@ -52,6 +52,9 @@ func TestConsoleInChromium(t *testing.T) {
 	// An account that sets up two-factor authentication in the console.
 	settingUp := con.User("settingup@example.com", consolePassword)
 
+	// An account whose password the reset journey changes (no other journey signs in as it).
+	forgetful := con.User("forgetful@example.com", consolePassword)
+
 	// An account with two-factor authentication.
 	tf := con.User("twofactor@example.com", consolePassword)
 	setup := e.Must(e.Do("GET", "/v1/ee/auth/2fa", nil, stacktest.Bearer(tf.AccessToken)), 200, "2fa setup").Map(t)
@@ -107,7 +110,7 @@ func TestConsoleInChromium(t *testing.T) {
 		"HERALD_URL="+e.BaseURL, "SIDE_URL="+side.URL, "HERALD_CHROMIUM="+chromium,
 		"CONSOLE_PASSWORD="+consolePassword, "CONSOLE_URL="+stacktest.ConsoleURL,
 		"VIEWER_EMAIL="+viewer.Email, fmt.Sprintf("VIEWER_APP_ID=%v", app["id"]),
-		"TWOFACTOR_EMAIL="+tf.Email, "OWNER_EMAIL="+owner.Email, "INVITEE_EMAIL="+invitee.Email, "SETUP_EMAIL="+settingUp.Email,
+		"TWOFACTOR_EMAIL="+tf.Email, "OWNER_EMAIL="+owner.Email, "INVITEE_EMAIL="+invitee.Email, "SETUP_EMAIL="+settingUp.Email, "RESET_EMAIL="+forgetful.Email,
 		"SCREENSHOTS="+os.Getenv("HERALD_CONSOLE_SCREENSHOTS"),
 		// The channels journey configures an SMTP provider at the test's SMTP server
 		// (stacktest allows 127.0.0.1 through HERALD_PRIVATE_HOSTS).

@@ -192,7 +192,7 @@ test("two-factor challenge at sign-in", async ({ page }) => {
 });
 
 test("password reset from the emailed link", async ({ page }) => {
-  const email = process.env.VIEWER_EMAIL!;
+  const email = process.env.RESET_EMAIL!;
   await page.goto("/signin");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
   await page.getByLabel("Email").fill(email);
@@ -394,7 +394,7 @@ test("users: a user sent a notification through the v3 API is found by search an
     .poll(async () => {
       await page.getByRole("button", { name: "Search" }).click();
       return page.getByText("21 users", { exact: false }).count();
-    })
+    }, { timeout: 60_000, message: "the 21 recipients of the send, created by its delivery" })
     .toBe(1);
   const pager = page.getByRole("navigation", { name: "Pages of users" });
   await expect(pager).toContainText("Page 1 of 2");
