@@ -20,8 +20,8 @@ export type Condition = {
 };
 
 export type StepNodeData = { step: Step; start: boolean; problems: string[] };
-export type StepNode = { id: string; type: "step"; position: { x: number; y: number }; data: StepNodeData };
-export type StepEdge = { id: string; source: string; target: string; sourceHandle: string; label?: string };
+export type StepNode = { id: string; type: "step"; position: { x: number; y: number }; data: StepNodeData; selected?: boolean };
+export type StepEdge = { id: string; source: string; target: string; sourceHandle: string; label?: string; selected?: boolean };
 
 /** Output is one way out of a step: a handle on its node and the step it leads to. */
 export type Output = { handle: string; label: string; target?: string };

@@ -1,0 +1,117 @@
+// The canvas of the designer: React Flow draws the steps as nodes (a handle per way out)
+// and the ways out as edges. Loaded only with the designer's route.
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Connection,
+  type EdgeChange,
+  type Node,
+  type NodeChange,
+  type NodeProps,
+  type Edge,
+} from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { memo } from "react";
+import { useTheme } from "../../ui/theme";
+import { outputs, type StepEdge, type StepNode, type StepNodeData } from "./graph";
+
+type FlowNode = Node<StepNodeData, "step">;
+
+/** summary is the one line a node shows under its id. */
+function summary(s: StepNodeData["step"]): string {
+  const v = (k: string) => (typeof s[k] === "string" || typeof s[k] === "number" ? String(s[k]) : "");
+  switch (s.type) {
+    case "delay":
+      return v("duration") || (v("until") && `until ${v("until")}`) || (v("timeOfDay") && `at ${v("timeOfDay")}`) || "";
+    case "digest":
+      return [v("window") && `window ${v("window")}`, v("count") && `${v("count")} items`, v("key") && `key ${v("key")}`].filter(Boolean).join(" · ");
+    case "throttle":
+      return `${v("limit")} per ${v("window")}`;
+    case "waitForRead":
+      return `${v("step")} ${v("state") || "read"} within ${v("timeout")}`;
+    case "fetch":
+      return `${v("method") || "GET"} ${v("url")}`;
+    case "branch":
+      return `${Array.isArray(s.conditions) ? s.conditions.length : 0} condition(s)`;
+    default:
+      return v("template") ? `template ${v("template")}` : s.content ? "inline content" : "";
+  }
+}
+
+const StepNodeView = memo(function StepNodeView({ data, selected }: NodeProps<FlowNode>) {
+  const outs = outputs(data.step);
+  return (
+    <div className={`wf-node${selected ? " selected" : ""}${data.problems.length ? " has-problems" : ""}`} data-type={data.step.type}>
+      <Handle type="target" position={Position.Top} aria-label={`Into ${data.step.id}`} />
+      <div className="wf-node-head">
+        <span className="wf-node-type">{data.step.type}</span>
+        {data.start && <span className="badge">start</span>}
+      </div>
+      <div className="wf-node-id">{data.step.id}</div>
+      <div className="wf-node-summary">{summary(data.step)}</div>
+      {data.problems.length > 0 && (
+        <ul className="wf-node-problems" aria-label={`Problems of ${data.step.id}`}>
+          {data.problems.map((p, i) => (
+            <li key={i}>{p}</li>
+          ))}
+        </ul>
+      )}
+      <div className="wf-node-outs">
+        {outs.map((o, i) => (
+          <div key={o.handle} className="wf-node-out" style={{ left: `${((i + 1) / (outs.length + 1)) * 100}%` }}>
+            {o.label && <span className="wf-node-out-label">{o.label.length > 18 ? o.label.slice(0, 17) + "…" : o.label}</span>}
+            <Handle type="source" position={Position.Bottom} id={o.handle} aria-label={`${data.step.id}: ${o.label || "next"}`} />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+});
+
+const nodeTypes = { step: StepNodeView };
+
+export type CanvasProps = {
+  nodes: StepNode[];
+  edges: StepEdge[];
+  onNodesChange: (c: NodeChange<FlowNode>[]) => void;
+  onEdgesChange: (c: EdgeChange<Edge>[]) => void;
+  onConnect: (c: Connection) => void;
+  onDragStart: () => void;
+};
+
+/** Canvas draws the graph; changes go back to the designer, which keeps the history. */
+export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onConnect, onDragStart }: CanvasProps) {
+  const theme = useTheme();
+  const flowNodes: FlowNode[] = nodes.map((n) => ({ ...n, ariaLabel: `Step ${n.id} (${n.data.step.type})` }));
+  const flowEdges: Edge[] = edges.map((e) => ({
+    ...e,
+    type: "smoothstep",
+    markerEnd: { type: MarkerType.ArrowClosed },
+    ariaLabel: `${e.source} ${e.label ? `(${e.label}) ` : ""}to ${e.target}`,
+  }));
+  return (
+    <div className="wf-canvas" aria-label="Workflow canvas">
+      <ReactFlow
+        nodes={flowNodes}
+        edges={flowEdges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        onNodeDragStart={onDragStart}
+        deleteKeyCode={["Delete", "Backspace"]}
+        colorMode={theme}
+        fitView
+        fitViewOptions={{ maxZoom: 1 }}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background />
+        <Controls />
+      </ReactFlow>
+    </div>
+  );
+}
