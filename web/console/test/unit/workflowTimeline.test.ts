@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { current, durationMs, finished, nextAfter, remaining, type RunView } from "../../src/screens/workflows/timeline.ts";
-import { diffLines } from "../../src/screens/workflows/diff.ts";
+import { canonical, diffLines, pretty } from "../../src/screens/workflows/diff.ts";
 import type { Definition } from "../../src/screens/workflows/graph.ts";
 
 const def: Definition = {
@@ -71,4 +71,12 @@ test("diffLines: kept, removed and added lines in order", () => {
   ]);
   assert.deepEqual(diffLines("x", "x"), [{ op: " ", text: "x" }]);
   assert.deepEqual(diffLines("", "y").filter((l) => l.op !== " "), [{ op: "-", text: "" }, { op: "+", text: "y" }]);
+});
+
+test("canonical: key order does not make a difference", () => {
+  const a = { steps: [{ next: "b", type: "delay", id: "a", duration: "1s" }], start: "a" };
+  const b = { start: "a", steps: [{ id: "a", duration: "1s", type: "delay", next: "b" }] };
+  assert.equal(pretty(canonical(a)), pretty(canonical(b)));
+  assert.deepEqual(Object.keys(canonical(a) as object), ["start", "steps"]);
+  assert.deepEqual(Object.keys((canonical(a) as { steps: object[] }).steps[0]!), ["id", "type", "duration", "next"]);
 });

@@ -13,9 +13,10 @@ import {
   type NodeChange,
   type NodeProps,
   type Edge,
+  type ReactFlowInstance,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { memo } from "react";
+import { memo, useEffect, useRef } from "react";
 import { useTheme } from "../../ui/theme";
 import { outputs, type StepEdge, type StepNode, type StepNodeData } from "./graph";
 
@@ -45,7 +46,11 @@ function summary(s: StepNodeData["step"]): string {
 const StepNodeView = memo(function StepNodeView({ data, selected }: NodeProps<FlowNode>) {
   const outs = outputs(data.step);
   return (
-    <div className={`wf-node${selected ? " selected" : ""}${data.problems.length ? " has-problems" : ""}`} data-type={data.step.type}>
+    <div
+      className={`wf-node${selected ? " selected" : ""}${data.problems.length ? " has-problems" : ""}`}
+      data-type={data.step.type}
+      style={{ minWidth: Math.max(170, outs.length * 112) }}
+    >
       <Handle type="target" position={Position.Top} aria-label={`Into ${data.step.id}`} />
       <div className="wf-node-head">
         <span className="wf-node-type">{data.step.type}</span>
@@ -63,7 +68,7 @@ const StepNodeView = memo(function StepNodeView({ data, selected }: NodeProps<Fl
       <div className="wf-node-outs">
         {outs.map((o, i) => (
           <div key={o.handle} className="wf-node-out" style={{ left: `${((i + 1) / (outs.length + 1)) * 100}%` }}>
-            {o.label && <span className="wf-node-out-label">{o.label.length > 18 ? o.label.slice(0, 17) + "…" : o.label}</span>}
+            {o.label && <span className="wf-node-out-label">{o.label.length > 16 ? o.label.slice(0, 15) + "…" : o.label}</span>}
             <Handle type="source" position={Position.Bottom} id={o.handle} aria-label={`${data.step.id}: ${o.label || "next"}`} />
           </div>
         ))}
@@ -81,11 +86,19 @@ export type CanvasProps = {
   onEdgesChange: (c: EdgeChange<Edge>[]) => void;
   onConnect: (c: Connection) => void;
   onDragStart: () => void;
+  /** fitKey: a change fits every step into view (steps added or removed, a new layout). */
+  fitKey: string;
 };
 
 /** Canvas draws the graph; changes go back to the designer, which keeps the history. */
-export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onConnect, onDragStart }: CanvasProps) {
+export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onConnect, onDragStart, fitKey }: CanvasProps) {
   const theme = useTheme();
+  const flow = useRef<ReactFlowInstance<FlowNode, Edge> | null>(null);
+  useEffect(() => {
+    // After the new nodes are measured.
+    const t = setTimeout(() => flow.current?.fitView({ maxZoom: 1 }), 60);
+    return () => clearTimeout(t);
+  }, [fitKey]);
   const flowNodes: FlowNode[] = nodes.map((n) => ({ ...n, ariaLabel: `Step ${n.id} (${n.data.step.type})` }));
   const flowEdges: Edge[] = edges.map((e) => ({
     ...e,
@@ -94,8 +107,10 @@ export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onC
     ariaLabel: `${e.source} ${e.label ? `(${e.label}) ` : ""}to ${e.target}`,
   }));
   return (
-    <div className="wf-canvas" aria-label="Workflow canvas">
+    <div className="wf-canvas">
       <ReactFlow
+        aria-label="Workflow canvas"
+        onInit={(inst) => (flow.current = inst)}
         nodes={flowNodes}
         edges={flowEdges}
         nodeTypes={nodeTypes}

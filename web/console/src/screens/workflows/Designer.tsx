@@ -76,6 +76,7 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   const [saved, setSaved] = useState(() => pretty(graphToDefinition(definitionToGraph(flow.definition).nodes, definitionToGraph(flow.definition).edges)));
   const [problems, setProblems] = useState<Record<string, string[]>>({});
   const [tab, setTab] = useState("canvas");
+  const [layouts, setLayouts] = useState(0);
   const pushed = useRef(false);
 
   const { nodes, edges } = hist.present;
@@ -198,14 +199,17 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
       return { nodes: ns, edges: s.edges.filter((e) => !gone.has(e.source) && !gone.has(e.target) && !e.selected) };
     });
 
-  const autoLayout = () =>
+  const autoLayout = () => {
+    setLayouts((n) => n + 1);
     commit((s) => {
       const pos = layout(graphToDefinition(s.nodes, s.edges));
       return { ...s, nodes: s.nodes.map((n) => ({ ...n, position: pos[n.id] ?? n.position })) };
     });
+  };
 
   const openDefinition = (def: Definition) => {
     commit(() => definitionToGraph(def));
+    setLayouts((n) => n + 1);
     setProblems({});
   };
 
@@ -312,8 +316,7 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
           <div className="designer-grid">
             {canEdit && (
               <nav className="palette" aria-label="Add a step">
-                <h2 className="small">Add a step</h2>
-                <p className="hint">Added after the selected step.</p>
+                <h2 className="small" title="Added after the selected step">Add a step</h2>
                 {["Channels", "Control"].map((group) => (
                   <div key={group} role="group" aria-label={group}>
                     <h3 className="small muted">{group}</h3>
@@ -335,6 +338,7 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
               onEdgesChange={onEdgesChange}
               onConnect={canEdit ? onConnect : () => {}}
               onDragStart={() => commit((s) => ({ ...s }))}
+              fitKey={`${layouts}:${nodes.length}`}
             />
             <aside className="side-panel" aria-label="Selected step">
               {one ? (

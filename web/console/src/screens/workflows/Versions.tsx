@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, data } from "../../api/client";
 import { Button, Empty, ErrorState, Loading } from "../../ui/kit";
-import { diffLines, pretty } from "./diff";
+import { canonical, diffLines, pretty } from "./diff";
 import type { Definition } from "./graph";
 
 export function Versions({ appId, identifier, draft, onLoad }: { appId: number; identifier: string; draft: Definition; onLoad?: (d: Definition) => void }) {
@@ -18,7 +18,7 @@ export function Versions({ appId, identifier, draft, onLoad }: { appId: number; 
   if (versions.isError) return <ErrorState error={versions.error} retry={() => versions.refetch()} />;
   const list = versions.data;
   if (list.length === 0) return <Empty title="Not published yet"><p className="muted">Publish the draft to make its first version: sends run the published version.</p></Empty>;
-  const text = (v: string) => pretty(v === "draft" ? draft : list.find((x) => String(x.version) === v)?.definition ?? {});
+  const text = (v: string) => pretty(canonical(v === "draft" ? draft : list.find((x) => String(x.version) === v)?.definition ?? {}));
   const a = from || String(list[0]!.version);
   const lines = diffLines(text(a), text(to));
   const changed = lines.filter((l) => l.op !== " ").length;

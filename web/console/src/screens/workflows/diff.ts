@@ -28,3 +28,18 @@ export function diffLines(a: string, b: string): Line[] {
 
 /** pretty is the JSON form the diff and the JSON view use. */
 export const pretty = (v: unknown) => JSON.stringify(v, null, 2);
+
+const first = ["id", "type", "start", "steps"];
+
+/**
+ * canonical orders every object's keys (id, type, start, steps first, then by name) so two
+ * definitions differ in the diff only where their content does: the API stores them as
+ * jsonb, which keeps its own key order.
+ */
+export function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (!v || typeof v !== "object") return v;
+  const rank = (k: string) => (first.includes(k) ? first.indexOf(k) : first.length);
+  const keys = Object.keys(v).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(keys.map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+}
