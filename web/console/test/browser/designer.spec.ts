@@ -198,6 +198,11 @@ test("designer: build inApp → delay → branch(not read) → email, publish, t
   const rita = `rita-${Date.now()}`;
   timeline = await startRun(page, rita);
   await markRead(page, app.apiKey, rita);
+  // The delay counting down, for the docs (not asserted: it lasts the delay only).
+  await timeline
+    .getByRole("timer")
+    .waitFor({ timeout: 5_000 })
+    .then(() => shoot(page, "workflow-test-run-waiting"), () => {});
   await expect(timeline.getByLabel("Run status: completed")).toBeVisible({ timeout: 60_000 });
   const ritaSteps = timeline.getByRole("list", { name: `Steps of ${rita}'s run` });
   await expect(ritaSteps.getByRole("listitem")).toHaveCount(3);

@@ -81,7 +81,7 @@ const nodeTypes = { step: StepNodeView };
 
 export type CanvasProps = {
   nodes: StepNode[];
-  edges: StepEdge[];
+  edges: (StepEdge & { way?: string })[];
   onNodesChange: (c: NodeChange<FlowNode>[]) => void;
   onEdgesChange: (c: EdgeChange<Edge>[]) => void;
   onConnect: (c: Connection) => void;
@@ -100,11 +100,11 @@ export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onC
     return () => clearTimeout(t);
   }, [fitKey]);
   const flowNodes: FlowNode[] = nodes.map((n) => ({ ...n, ariaLabel: `Step ${n.id} (${n.data.step.type})` }));
-  const flowEdges: Edge[] = edges.map((e) => ({
+  const flowEdges: Edge[] = edges.map(({ way, ...e }) => ({
     ...e,
     type: "smoothstep",
     markerEnd: { type: MarkerType.ArrowClosed },
-    ariaLabel: `${e.source} ${e.label ? `(${e.label}) ` : ""}to ${e.target}`,
+    ariaLabel: `${e.source} ${way ? `(${way}) ` : ""}to ${e.target}`,
   }));
   return (
     <div className="wf-canvas">

@@ -248,8 +248,10 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   const shownEdges = useMemo(() => {
     const byId = new Map(nodes.map((n) => [n.id, n.data.step]));
     return edges.map((e) => {
+      // The handle shows the way's label; the edge carries it for assistive technology only.
       const label = outputs(byId.get(e.source) ?? { id: "", type: "" }).find((o) => o.handle === e.sourceHandle)?.label;
-      return label ? { ...e, label } : e;
+      const { label: _drop, ...rest } = e;
+      return label ? { ...rest, way: label } : rest;
     });
   }, [nodes, edges]);
   const problemCount = Object.values(problems).flat().length;
