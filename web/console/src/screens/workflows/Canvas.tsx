@@ -88,10 +88,12 @@ export type CanvasProps = {
   onDragStart: () => void;
   /** fitKey: a change fits every step into view (steps added or removed, a new layout). */
   fitKey: string;
+  /** readOnly: look and select only (viewers). */
+  readOnly?: boolean;
 };
 
 /** Canvas draws the graph; changes go back to the designer, which keeps the history. */
-export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onConnect, onDragStart, fitKey }: CanvasProps) {
+export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onConnect, onDragStart, fitKey, readOnly }: CanvasProps) {
   const theme = useTheme();
   const flow = useRef<ReactFlowInstance<FlowNode, Edge> | null>(null);
   useEffect(() => {
@@ -118,7 +120,9 @@ export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onC
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
         onNodeDragStart={onDragStart}
-        deleteKeyCode={["Delete", "Backspace"]}
+        deleteKeyCode={readOnly ? null : ["Delete", "Backspace"]}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
         colorMode={theme}
         fitView
         fitViewOptions={{ maxZoom: 1 }}

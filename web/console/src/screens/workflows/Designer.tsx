@@ -86,12 +86,18 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   const selected = nodes.filter((n) => n.selected);
   const one = selected.length === 1 ? selected[0] : undefined;
 
-  /** commit makes a change undoable: the present goes to the past (once per event). */
-  const commit = useCallback((fn: (s: Snapshot) => Snapshot) => {
+  /**
+   * commit makes a change undoable: the present goes to the past, once per event, and once
+   * per run of changes with the same key (typing in one step's form is one undo step).
+   */
+  const lastKey = useRef("");
+  const commit = useCallback((fn: (s: Snapshot) => Snapshot, key = "") => {
+    const same = key !== "" && key === lastKey.current;
+    lastKey.current = key;
     setHist((h) => {
       const next = fn(h.present);
       if (next === h.present) return h;
-      const past = pushed.current ? h.past : [...h.past.slice(-99), h.present];
+      const past = pushed.current || same ? h.past : [...h.past.slice(-99), h.present];
       pushed.current = true;
       queueMicrotask(() => (pushed.current = false));
       return { past, present: next, future: [] };
@@ -100,11 +106,11 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   /** quiet changes the present without history (selection, sizes, a drag in progress). */
   const quiet = useCallback((fn: (s: Snapshot) => Snapshot) => setHist((h) => ({ ...h, present: fn(h.present) })), []);
   const undo = useCallback(
-    () => setHist((h) => (h.past.length ? { past: h.past.slice(0, -1), present: h.past[h.past.length - 1]!, future: [h.present, ...h.future] } : h)),
+    () => (lastKey.current = "", setHist((h) => (h.past.length ? { past: h.past.slice(0, -1), present: h.past[h.past.length - 1]!, future: [h.present, ...h.future] } : h))),
     [],
   );
   const redo = useCallback(
-    () => setHist((h) => (h.future.length ? { past: [...h.past, h.present], present: h.future[0]!, future: h.future.slice(1) } : h)),
+    () => (lastKey.current = "", setHist((h) => (h.future.length ? { past: [...h.past, h.present], present: h.future[0]!, future: h.future.slice(1) } : h))),
     [],
   );
 
@@ -168,7 +174,7 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
     });
 
   const updateStep = (id: string, step: Step) =>
-    commit((s) => ({ ...s, nodes: s.nodes.map((n) => (n.id === id ? { ...n, data: { ...n.data, step } } : n)) }));
+    commit((s) => ({ ...s, nodes: s.nodes.map((n) => (n.id === id ? { ...n, data: { ...n.data, step } } : n)) }), `edit:${id}`);
 
   const renameStep = (from: string, to: string) => {
     if (!to.trim() || to === from || nodes.some((n) => n.id === to)) return false;
@@ -341,6 +347,7 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
               onConnect={canEdit ? onConnect : () => {}}
               onDragStart={() => commit((s) => ({ ...s }))}
               fitKey={`${layouts}:${nodes.length}`}
+              readOnly={!canEdit}
             />
             <aside className="side-panel" aria-label="Selected step">
               {one ? (
