@@ -30,6 +30,13 @@ async function setup(page: Page) {
   return app;
 }
 
+/** ownerToken is an API session of the owner, apart from the page's. */
+async function ownerToken(page: Page) {
+  const auth = await page.request.post("/v1/auth?redirect=%2F", { data: { email: process.env.OWNER_EMAIL, password } });
+  expect(auth.status(), await auth.text()).toBe(200);
+  return { Authorization: `Bearer ${(await auth.json()).accessToken as string}` };
+}
+
 /** markRead reads the user's in-app notification through the developer API, as the inbox would. */
 async function markRead(page: Page, apiKey: string, user: string) {
   const headers = { "X-SERVICE-API-KEY": apiKey, "X-SERVICE-USER-ID": user };
@@ -209,4 +216,65 @@ test("designer: build inApp → delay → branch(not read) → email, publish, t
   await expect(ritaSteps.getByRole("listitem").nth(2)).toContainText("else → end");
   const none = await page.request.get(`${side}/mail?to=${encodeURIComponent(`${rita}@example.com`)}`);
   expect(none.status()).toBe(404);
+});
+
+test("designer: a viewer sees a workflow made through the API, laid out, read-only; an unknown workflow is not found", async ({ page }) => {
+  const app = await setup(page);
+  const headers = await ownerToken(page);
+  const definition = {
+    steps: [
+      { id: "load", type: "fetch", url: "https://example.com/profile", next: "note", onError: "fallback" },
+      { id: "note", type: "inApp", content: { title: "Hello" }, next: "wait" },
+      { id: "wait", type: "waitForRead", step: "note", timeout: "1h", next: "done", timeoutNext: "pick" },
+      {
+        id: "pick",
+        type: "branch",
+        conditions: [{ if: { field: "data.plan", op: "eq", value: "pro" }, next: "fallback" }],
+        else: "done",
+      },
+      { id: "fallback", type: "email", content: { subject: "Hi", text: "Hello" } },
+      { id: "done", type: "throttle", limit: 1, window: "1d" },
+    ],
+  };
+  const made = await page.request.post(`/v1/apps/${app.id}/workflows`, { headers, data: { identifier: "onboarding", name: "Onboarding", definition } });
+  expect(made.status(), await made.text()).toBe(201);
+  expect((await page.request.post(`/v1/apps/${app.id}/workflows/onboarding/publish`, { headers })).status()).toBe(200);
+
+  await signIn(page, process.env.VIEWER_EMAIL!);
+  await page.goto(`/apps/${app.id}/workflows`);
+  await expect(page.getByRole("row", { name: /Onboarding/ })).toContainText("v1");
+  await expect(page.getByRole("form", { name: "New workflow" })).toHaveCount(0);
+  await shoot(page, "workflows");
+  await page.getByRole("link", { name: "Onboarding" }).click();
+
+  // Every step and way out is drawn, in layers: each edge points down.
+  const canvas = page.getByLabel("Workflow canvas");
+  await expect(canvas.locator(".react-flow__node")).toHaveCount(6);
+  await expect(canvas.locator(".react-flow__edge")).toHaveCount(7);
+  const top = async (id: string) => (await canvas.locator(`.react-flow__node[data-id="${id}"]`).boundingBox())!.y;
+  expect(await top("load")).toBeLessThan(await top("note"));
+  expect(await top("note")).toBeLessThan(await top("wait"));
+  expect(await top("wait")).toBeLessThan(await top("pick"));
+  expect(await top("pick")).toBeLessThan(await top("fallback"));
+  expect(await top("pick")).toBeLessThan(await top("done"));
+  await shoot(page, "workflow-layout");
+
+  // Read-only: no palette, no save or publish; the step's form is disabled.
+  await expect(page.getByRole("navigation", { name: "Add a step" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Save draft" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
+  await canvas.locator('.react-flow__node[data-id="wait"]').click();
+  const panel = page.getByRole("complementary", { name: "Selected step" });
+  await expect(panel.getByLabel("Timeout (required)")).toHaveValue("1h");
+  await expect(panel.getByLabel("Timeout (required)")).toBeDisabled();
+  await page.getByRole("tab", { name: "JSON" }).click();
+  await expect(page.getByLabel("Workflow JSON")).toHaveAttribute("readonly", "");
+  expect(JSON.parse(await page.getByLabel("Workflow JSON").inputValue())).toEqual(definition);
+  await page.getByRole("tab", { name: "Versions" }).click();
+  await expect(page.getByText("No differences.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Open v1 as the draft/ })).toHaveCount(0);
+
+  expectFailedRequests(1);
+  await page.goto(`/apps/${app.id}/workflows/nope`);
+  await expect(page.getByRole("alert")).toContainText("Not found");
 });

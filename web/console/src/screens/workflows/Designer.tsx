@@ -369,7 +369,11 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
               ) : (
                 <div className="muted">
                   <h2 className="small">No step selected</h2>
-                  <p>Select a step on the canvas to edit it. Drag from a step's bottom handle to another step to connect them; Delete removes the selection; Ctrl+Z undoes.</p>
+                  <p>
+                    {canEdit
+                      ? "Select a step on the canvas to edit it. Drag from a step's bottom handle to another step to connect them; Delete removes the selection; Ctrl+Z undoes."
+                      : "Select a step on the canvas to see its settings."}
+                  </p>
                   {problems[""]?.length ? <FormError errors={problems[""]} /> : null}
                 </div>
               )}
