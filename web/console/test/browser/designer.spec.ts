@@ -267,6 +267,11 @@ test("designer: a viewer sees a workflow made through the API, laid out, read-on
   const panel = page.getByRole("complementary", { name: "Selected step" });
   await expect(panel.getByLabel("Timeout (required)")).toHaveValue("1h");
   await expect(panel.getByLabel("Timeout (required)")).toBeDisabled();
+  // Keyboard: a focused step is selected with Enter.
+  await canvas.getByRole("group", { name: "Step pick (branch)" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(panel.getByRole("group", { name: "branch step pick" })).toBeVisible();
+  await expect(panel.getByLabel("Condition 1: field")).toHaveValue("data.plan");
   await page.getByRole("tab", { name: "JSON" }).click();
   await expect(page.getByLabel("Workflow JSON")).toHaveAttribute("readonly", "");
   expect(JSON.parse(await page.getByLabel("Workflow JSON").inputValue())).toEqual(definition);
