@@ -216,6 +216,21 @@ test("designer: build inApp → delay → branch(not read) → email, publish, t
   await expect(ritaSteps.getByRole("listitem").nth(2)).toContainText("else → end");
   const none = await page.request.get(`${side}/mail?to=${encodeURIComponent(`${rita}@example.com`)}`);
   expect(none.status()).toBe(404);
+
+  // The JSON view opens an edited definition on the canvas; the diff names the change; undo restores it.
+  await page.getByRole("tab", { name: "JSON" }).click();
+  const text = await page.getByLabel("Workflow JSON").inputValue();
+  await page.getByLabel("Workflow JSON").fill(text.replace(`"duration": "${delay}"`, '"duration": "2m"'));
+  await page.getByRole("button", { name: "Apply JSON" }).click();
+  await expect(page.getByText("unsaved changes")).toBeVisible();
+  await page.getByRole("tab", { name: "Versions" }).click();
+  await expect(page.getByText("2 changed lines.")).toBeVisible();
+  await expect(page.getByLabel("Diff from v1 to the draft")).toContainText('+     "duration": "2m",');
+  await page.getByRole("tab", { name: "Canvas" }).click();
+  await expect(node("delay-1")).toContainText("2m");
+  await page.keyboard.press("Control+z");
+  await expect(node("delay-1")).toContainText(delay);
+  await expect(page.getByText("draft saved")).toBeVisible();
 });
 
 test("designer: a viewer sees a workflow made through the API, laid out, read-only; an unknown workflow is not found", async ({ page }) => {
