@@ -101,6 +101,7 @@ func TestConfigurationRoutesCheckCredentialsRolesAndTenancy(t *testing.T) {
 		{"GET", app + "/workflows/onboarding", "viewer"},
 		{"PUT", app + "/workflows/onboarding", "developer"},
 		{"POST", app + "/workflows/onboarding/publish", "developer"},
+		{"GET", app + "/workflows/onboarding/versions", "viewer"},
 		{"GET", app + "/scheduled-notifications", "viewer"},
 		{"DELETE", fmt.Sprintf("%s/scheduled-notifications/%v", app, sched[0]["id"]), "developer"},
 		{"GET", app + "/uncommited-changes", "viewer"},

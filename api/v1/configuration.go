@@ -28,6 +28,9 @@ type Configuration struct {
 	Schedules *schedules.Service
 	Topics    *topics.Service
 	Commits   *commits.Service
+	// TemporalUI is the Temporal Web UI's address of the namespace's workflows
+	// (<ui>/namespaces/<namespace>/workflows); empty: runs carry no link.
+	TemporalUI string
 }
 
 // Register mounts the routes on r (the /v1 group).
@@ -107,6 +110,8 @@ func (h *Configuration) Register(r fiber.Router) {
 	r.Get("/apps/:appId/workflows/:identifier", member, h.app(view, h.getWorkflow))
 	r.Put("/apps/:appId/workflows/:identifier", member, h.app(dev, h.updateWorkflow))
 	r.Post("/apps/:appId/workflows/:identifier/publish", member, h.app(dev, h.publishWorkflow))
+	r.Get("/apps/:appId/workflows/:identifier/versions", member, h.app(view, h.workflowVersions))
+	r.Get("/apps/:appId/workflows/:identifier/runs/:requestId", member, h.app(view, h.workflowRun))
 	r.Get("/apps/:appId/scheduled-notifications", member, h.app(view, h.listScheduled))
 	r.Delete("/apps/:appId/scheduled-notifications/:scheduledNotificationId", member, h.app(dev, h.cancelScheduled))
 

@@ -1,6 +1,8 @@
 package v1
 
 import (
+	"net/url"
+
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
@@ -70,6 +72,40 @@ func (h *Configuration) publishWorkflow(c *fiber.Ctx, s appScope) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"version": v, "workflow": f})
+}
+
+// workflowVersions lists a workflow's published versions, newest first, with their
+// definitions (the designer's version history and diff).
+func (h *Configuration) workflowVersions(c *fiber.Ctx, s appScope) error {
+	list, err := h.Flows.Versions(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+// runView is a run of the timeline with its link in the Temporal Web UI, when one is
+// configured.
+type runView struct {
+	flow.Run
+	TemporalURL string `json:"temporalUrl,omitempty"`
+}
+
+// workflowRun is the timeline of the runs of a workflow that one send request started
+// (the designer's test run polls it).
+func (h *Configuration) workflowRun(c *fiber.Ctx, s appScope) error {
+	t, err := h.Flows.Timeline(c.UserContext(), s.AppID, param(c, "identifier"), param(c, "requestId"))
+	if err != nil {
+		return err
+	}
+	runs := make([]runView, len(t.Runs))
+	for i, r := range t.Runs {
+		runs[i] = runView{Run: r}
+		if h.TemporalUI != "" {
+			runs[i].TemporalURL = h.TemporalUI + "/" + url.PathEscape(r.WorkflowID)
+		}
+	}
+	return c.JSON(fiber.Map{"requestId": t.RequestID, "workflow": t.Workflow, "runs": runs})
 }
 
 // logPage is a page of the workflow log.

@@ -45,6 +45,10 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.
 		}
 		defer srv.Stop()
 		temporalUI = srv.UIURL
+		// The console's workflow test runs link to the dev server's Web UI.
+		if cfg.TemporalUIURL == "" {
+			cfg.TemporalUIURL = temporalUI
+		}
 	}
 
 	s, err := open(ctx, cfg, log, true)

@@ -231,6 +231,53 @@ func (q *Queries) FlowInboxRunsOfUser(ctx context.Context, arg FlowInboxRunsOfUs
 	return items, nil
 }
 
+const flowLogsOfRequest = `-- name: FlowLogsOfRequest :many
+SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at FROM flow_logs
+WHERE app_id = $1 AND request_id = $2 AND flow_identifier = $3
+ORDER BY created_at, id
+LIMIT 1000
+`
+
+type FlowLogsOfRequestParams struct {
+	AppID          int64
+	RequestID      string
+	FlowIdentifier string
+}
+
+// The step outcomes of the runs of a workflow one send request started, oldest first.
+func (q *Queries) FlowLogsOfRequest(ctx context.Context, arg FlowLogsOfRequestParams) ([]FlowLog, error) {
+	rows, err := q.db.Query(ctx, flowLogsOfRequest, arg.AppID, arg.RequestID, arg.FlowIdentifier)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FlowLog{}
+	for rows.Next() {
+		var i FlowLog
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.RequestID,
+			&i.FlowIdentifier,
+			&i.FlowVersion,
+			&i.UserIdentifier,
+			&i.StepID,
+			&i.StepType,
+			&i.Outcome,
+			&i.Detail,
+			&i.WorkflowID,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const flowPublishedVersion = `-- name: FlowPublishedVersion :one
 SELECT published_version FROM flows WHERE app_id = $1 AND identifier = $2
 `
@@ -261,6 +308,50 @@ func (q *Queries) FlowRunStatus(ctx context.Context, arg FlowRunStatusParams) (s
 	var status string
 	err := row.Scan(&status)
 	return status, err
+}
+
+const flowRunsOfRequest = `-- name: FlowRunsOfRequest :many
+SELECT id, app_id, request_id, flow_identifier, user_identifier, cancellation_key, workflow_id, status, created_at, finished_at FROM flow_runs
+WHERE app_id = $1 AND request_id = $2::uuid AND flow_identifier = $3
+ORDER BY user_identifier, id
+`
+
+type FlowRunsOfRequestParams struct {
+	AppID          int64
+	RequestID      uuid.UUID
+	FlowIdentifier string
+}
+
+// The runs of a workflow one send request started, by recipient.
+func (q *Queries) FlowRunsOfRequest(ctx context.Context, arg FlowRunsOfRequestParams) ([]FlowRun, error) {
+	rows, err := q.db.Query(ctx, flowRunsOfRequest, arg.AppID, arg.RequestID, arg.FlowIdentifier)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FlowRun{}
+	for rows.Next() {
+		var i FlowRun
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.RequestID,
+			&i.FlowIdentifier,
+			&i.UserIdentifier,
+			&i.CancellationKey,
+			&i.WorkflowID,
+			&i.Status,
+			&i.CreatedAt,
+			&i.FinishedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const getFlow = `-- name: GetFlow :one
@@ -584,6 +675,47 @@ func (q *Queries) ListFlowLogs(ctx context.Context, arg ListFlowLogsParams) ([]F
 	return items, nil
 }
 
+const listFlowVersions = `-- name: ListFlowVersions :many
+
+SELECT v.version, v.definition, v.created_at
+FROM flows f JOIN flow_versions v ON v.flow_id = f.id
+WHERE f.app_id = $1 AND f.identifier = $2
+ORDER BY v.version DESC
+`
+
+type ListFlowVersionsParams struct {
+	AppID      int64
+	Identifier string
+}
+
+type ListFlowVersionsRow struct {
+	Version    int32
+	Definition json.RawMessage
+	CreatedAt  time.Time
+}
+
+// Queries of the console's workflow designer: version history and the timeline of a run.
+// The published versions of a workflow of the app, newest first.
+func (q *Queries) ListFlowVersions(ctx context.Context, arg ListFlowVersionsParams) ([]ListFlowVersionsRow, error) {
+	rows, err := q.db.Query(ctx, listFlowVersions, arg.AppID, arg.Identifier)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListFlowVersionsRow{}
+	for rows.Next() {
+		var i ListFlowVersionsRow
+		if err := rows.Scan(&i.Version, &i.Definition, &i.CreatedAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listFlows = `-- name: ListFlows :many
 SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at FROM flows
 WHERE app_id = $1 AND (NOT $2::bool OR published_version IS NOT NULL)
@@ -722,6 +854,23 @@ func (q *Queries) RegisterFlowRuns(ctx context.Context, arg RegisterFlowRunsPara
 		arg.WorkflowIds,
 	)
 	return err
+}
+
+const requestOfApp = `-- name: RequestOfApp :one
+SELECT EXISTS (SELECT 1 FROM notification_requests WHERE app_id = $1 AND id = $2::uuid)
+`
+
+type RequestOfAppParams struct {
+	AppID     int64
+	RequestID uuid.UUID
+}
+
+// Whether the app accepted a send request with this id.
+func (q *Queries) RequestOfApp(ctx context.Context, arg RequestOfAppParams) (bool, error) {
+	row := q.db.QueryRow(ctx, requestOfApp, arg.AppID, arg.RequestID)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
 }
 
 const settleStepLog = `-- name: SettleStepLog :exec

@@ -162,3 +162,29 @@ WHERE n.app_id = @app_id AND n.user_id = @user_id AND n.source_key LIKE 'flow:%'
       AND s ->> 'type' = 'waitForRead' AND s ->> 'step' = substr(n.source_key, 6))
 ORDER BY n.id DESC
 LIMIT @max_rows;
+
+-- Queries of the console's workflow designer: version history and the timeline of a run.
+
+-- name: ListFlowVersions :many
+-- The published versions of a workflow of the app, newest first.
+SELECT v.version, v.definition, v.created_at
+FROM flows f JOIN flow_versions v ON v.flow_id = f.id
+WHERE f.app_id = @app_id AND f.identifier = @identifier
+ORDER BY v.version DESC;
+
+-- name: RequestOfApp :one
+-- Whether the app accepted a send request with this id.
+SELECT EXISTS (SELECT 1 FROM notification_requests WHERE app_id = @app_id AND id = @request_id::uuid);
+
+-- name: FlowRunsOfRequest :many
+-- The runs of a workflow one send request started, by recipient.
+SELECT * FROM flow_runs
+WHERE app_id = @app_id AND request_id = @request_id::uuid AND flow_identifier = @flow_identifier
+ORDER BY user_identifier, id;
+
+-- name: FlowLogsOfRequest :many
+-- The step outcomes of the runs of a workflow one send request started, oldest first.
+SELECT * FROM flow_logs
+WHERE app_id = @app_id AND request_id = @request_id AND flow_identifier = @flow_identifier
+ORDER BY created_at, id
+LIMIT 1000;

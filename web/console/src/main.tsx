@@ -46,6 +46,8 @@ const routes: RouteObject[] = [
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
           { path: "users", lazy: screen(() => import("./screens/Users")) },
           { path: "topics", lazy: screen(() => import("./screens/Topics")) },
+          { path: "workflows", lazy: screen(() => import("./screens/workflows/WorkflowList")) },
+          { path: "workflows/:identifier", lazy: screen(() => import("./screens/workflows/Designer")) },
           { path: "users/:identifier", lazy: async () => ({ Component: (await import("./screens/Users")).UserDetail }) },
         ],
       },

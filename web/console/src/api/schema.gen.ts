@@ -868,6 +868,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The timeline of the runs of a workflow that one send request started: per recipient, its status and the steps recorded so far (the designer's test run polls it) */
+        get: operations["get/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/workflows/{identifier}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A workflow's published versions with their definitions, newest first (empty before the first publish) */
+        get: operations["get/v1/apps/{appId}/workflows/{identifier}/versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/workflows/logs": {
         parameters: {
             query?: never;
@@ -3657,6 +3691,37 @@ export interface components {
             version?: number;
             workflow?: components["schemas"]["WorkflowEntity"];
         };
+        WorkflowRunTimeline: {
+            requestId: string;
+            /** @description one per recipient; empty until the send reaches its recipients */
+            runs: {
+                /** Format: date-time */
+                finishedAt: string | null;
+                /** Format: date-time */
+                startedAt: string;
+                /** @enum {string} */
+                status: "running" | "completed" | "digested" | "throttled" | "failed" | "cancelled";
+                /** @description step outcomes in the order they were recorded */
+                steps: {
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description e.g. the branch taken (condition 0 → email, else → end), the wait's end (read, timed out), a delivery's reason */
+                    detail: string;
+                    /** @description sent, skipped, failed, waited, branched, fetched, throttled, digested or passed */
+                    outcome: string;
+                    stepId: string;
+                    stepType: string;
+                    version: number;
+                }[];
+                /** @description the run in the Temporal Web UI (only when HERALD_TEMPORAL_UI_URL is set) */
+                temporalUrl?: string;
+                userIdentifier: string;
+                /** @description the Temporal workflow id of the run */
+                workflowId: string;
+            }[];
+            /** @description the workflow's identifier */
+            workflow: string;
+        };
         /** @description one step; type selects the kind and its fields (properties here only give the JSON type every step field must have on any step; the variants describe each kind) */
         WorkflowStep: {
             body?: string;
@@ -3706,6 +3771,12 @@ export interface components {
             type: "throttle";
             window: components["schemas"]["WorkflowDuration"];
         };
+        WorkflowVersionList: {
+            definition: components["schemas"]["WorkflowDefinition"];
+            /** Format: date-time */
+            publishedAt: string;
+            version: number;
+        }[];
         /** @description Wait until the in-app notification of step reaches state (then next) or timeout passes (then timeoutNext) */
         WorkflowWaitForReadStep: {
             /** @description unique within the definition; other steps name it */
@@ -8218,6 +8289,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowPublished"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+                /** @description the requestId a send answered with */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunTimeline"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/workflows/{identifier}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowVersionList"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */

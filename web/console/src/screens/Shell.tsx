@@ -129,6 +129,7 @@ export function AppLayout() {
         <NavLink to="topics">Topics</NavLink>
         <NavLink to="channels">Channels</NavLink>
         <NavLink to="templates">Templates</NavLink>
+        <NavLink to="workflows">Workflows</NavLink>
         <NavLink to="team">Team</NavLink>
       </nav>
       <main className="page">

@@ -25,6 +25,18 @@ export function startTheme() {
   dark().addEventListener("change", () => apply(current()));
 }
 
+/** useTheme is the theme in use, followed live (for widgets that draw their own colours). */
+export function useTheme(): Theme {
+  const [theme, setTheme] = useState<Theme>(current);
+  useEffect(() => {
+    listeners.add(setTheme);
+    return () => {
+      listeners.delete(setTheme);
+    };
+  }, []);
+  return theme;
+}
+
 export function ThemeToggle() {
   const [theme, setTheme] = useState<Theme>(current);
   useEffect(() => {

@@ -1,0 +1,110 @@
+package flow
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+
+	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+)
+
+// Version is one published version of a workflow, as the version history shows it.
+type Version struct {
+	Version     int32           `json:"version"`
+	Definition  json.RawMessage `json:"definition"`
+	PublishedAt time.Time       `json:"publishedAt"`
+}
+
+// Versions returns the published versions of a workflow of the app, newest first (empty
+// before the first publish).
+func (s *Service) Versions(ctx context.Context, appID int64, identifier string) ([]Version, error) {
+	if _, err := s.Get(ctx, appID, identifier); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.ListFlowVersions(ctx, dbsqlc.ListFlowVersionsParams{AppID: appID, Identifier: identifier})
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	out := make([]Version, len(rows))
+	for i, r := range rows {
+		out[i] = Version{Version: r.Version, Definition: r.Definition, PublishedAt: r.CreatedAt}
+	}
+	return out, nil
+}
+
+// Step is one recorded step outcome of a run.
+type Step struct {
+	StepID    string    `json:"stepId"`
+	StepType  string    `json:"stepType"`
+	Outcome   string    `json:"outcome"`
+	Detail    string    `json:"detail"`
+	Version   int32     `json:"version"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Run is one recipient's run of a workflow with the steps it recorded so far.
+type Run struct {
+	UserIdentifier string `json:"userIdentifier"`
+	WorkflowID     string `json:"workflowId"`
+	// Status: running, completed, digested, throttled, failed or cancelled.
+	Status     string     `json:"status"`
+	StartedAt  time.Time  `json:"startedAt"`
+	FinishedAt *time.Time `json:"finishedAt"`
+	Steps      []Step     `json:"steps"`
+}
+
+// Timeline is what one send request did in a workflow: its runs, one per recipient (none
+// until the send reaches its recipients).
+type Timeline struct {
+	RequestID string `json:"requestId"`
+	Workflow  string `json:"workflow"`
+	Runs      []Run  `json:"runs"`
+}
+
+// Timeline returns the runs of a workflow that a send request of the app started, each with
+// its steps in the order they were recorded. Steps recorded by a digest's collector (which
+// continues the run under another id) are listed under the run of their recipient.
+func (s *Service) Timeline(ctx context.Context, appID int64, identifier, requestID string) (Timeline, error) {
+	id, err := uuid.Parse(requestID)
+	if err != nil {
+		return Timeline{}, herald.Invalid("requestId must be a UUID")
+	}
+	if _, err := s.Get(ctx, appID, identifier); err != nil {
+		return Timeline{}, err
+	}
+	known, err := s.db.RequestOfApp(ctx, dbsqlc.RequestOfAppParams{AppID: appID, RequestID: id})
+	if err != nil {
+		return Timeline{}, db.MapError(err)
+	}
+	if !known {
+		return Timeline{}, herald.NotFound("notification request")
+	}
+	runs, err := s.db.FlowRunsOfRequest(ctx, dbsqlc.FlowRunsOfRequestParams{AppID: appID, RequestID: id, FlowIdentifier: identifier})
+	if err != nil {
+		return Timeline{}, db.MapError(err)
+	}
+	logs, err := s.db.FlowLogsOfRequest(ctx, dbsqlc.FlowLogsOfRequestParams{AppID: appID, RequestID: id.String(), FlowIdentifier: identifier})
+	if err != nil {
+		return Timeline{}, db.MapError(err)
+	}
+	t := Timeline{RequestID: id.String(), Workflow: identifier, Runs: make([]Run, 0, len(runs))}
+	byUser := map[string]int{}
+	for _, r := range runs {
+		byUser[r.UserIdentifier] = len(t.Runs)
+		t.Runs = append(t.Runs, Run{UserIdentifier: r.UserIdentifier, WorkflowID: r.WorkflowID, Status: r.Status,
+			StartedAt: r.CreatedAt, FinishedAt: r.FinishedAt, Steps: []Step{}})
+	}
+	for _, l := range logs {
+		i, ok := byUser[l.UserIdentifier]
+		if !ok {
+			continue
+		}
+		t.Runs[i].Steps = append(t.Runs[i].Steps, Step{StepID: l.StepID, StepType: l.StepType, Outcome: l.Outcome,
+			Detail: l.Detail, Version: l.FlowVersion, CreatedAt: l.CreatedAt})
+	}
+	return t, nil
+}

@@ -1,0 +1,436 @@
+// The side panel's form of the selected step, built from the workflow JSON Schema
+// (schemaForm.ts): one input per field of the step type's variant, chosen by the field's
+// kind. Ways out (next, else, …) are edited as edges, on the canvas or in "Goes to" below.
+import { useId, useState, type ReactNode } from "react";
+import type { Condition, Step } from "./graph";
+import {
+  checkStep,
+  conditionMode,
+  conditionModes,
+  conditionProp,
+  fields,
+  parseValue,
+  type Components,
+  type FieldSpec,
+} from "./schemaForm";
+
+type Props = {
+  components: Components;
+  step: Step;
+  /** steps: the other steps (step pickers offer them). */
+  steps: Step[];
+  templates: string[];
+  /** server: the server's messages about this step. */
+  server: string[];
+  onChange: (step: Step) => void;
+};
+
+/** StepForm edits one step's fields. */
+export function StepForm({ components, step, steps, templates, server, onChange }: Props) {
+  const specs = fields(components, step.type);
+  const local = checkStep(components, step);
+  const set = (name: string, value: unknown) => {
+    const next: Step = { ...step };
+    if (value === undefined || value === "") delete next[name];
+    else next[name] = value;
+    onChange(next);
+  };
+  const serverFor = (name: string) => server.filter((m) => m === name || m.startsWith(name + " ") || m.startsWith(name + ":") || m.startsWith(name + "["));
+  const general = server.filter((m) => !specs.some((f) => serverFor(f.name).includes(m)));
+  return (
+    <div className="step-form">
+      {[...(local[""] ?? []), ...general].length > 0 && (
+        <div className="form-error" role="alert">
+          {[...(local[""] ?? []), ...general].join(". ")}
+        </div>
+      )}
+      {specs.map((f) => (
+        <FieldInput
+          key={`${step.id}:${f.name}`}
+          spec={f}
+          value={step[f.name]}
+          errors={[...(local[f.name] ?? []), ...serverFor(f.name)]}
+          steps={steps}
+          templates={templates}
+          components={components}
+          onChange={(v) => set(f.name, v)}
+        />
+      ))}
+    </div>
+  );
+}
+
+function Labelled({ id, spec, errors, children }: { id: string; spec: FieldSpec; errors: string[]; children: ReactNode }) {
+  const hint = [spec.description, spec.group ? `one of ${spec.group.join(", ")}` : ""].filter(Boolean).join(" · ");
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {spec.label}
+        {spec.required ? " (required)" : ""}
+      </label>
+      {children}
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {errors.length > 0 && (
+        <p className="field-error" id={`${id}-err`} role="alert">
+          {errors.join(". ")}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FieldInput({
+  spec,
+  value,
+  errors,
+  steps,
+  templates,
+  components,
+  onChange,
+}: {
+  spec: FieldSpec;
+  value: unknown;
+  errors: string[];
+  steps: Step[];
+  templates: string[];
+  components: Components;
+  onChange: (v: unknown) => void;
+}) {
+  const id = useId();
+  const aria = {
+    id,
+    "aria-invalid": errors.length ? true : undefined,
+    "aria-describedby": [spec.description || spec.group ? `${id}-hint` : "", errors.length ? `${id}-err` : ""].filter(Boolean).join(" ") || undefined,
+  };
+  const str = typeof value === "string" ? value : value === undefined ? "" : String(value);
+  switch (spec.kind) {
+    case "enum":
+      return (
+        <Labelled id={id} spec={spec} errors={errors}>
+          <select {...aria} value={str} onChange={(e) => onChange(e.target.value)}>
+            <option value="">{spec.required ? "Choose…" : "(default)"}</option>
+            {spec.enum!.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
+        </Labelled>
+      );
+    case "integer":
+      return (
+        <Labelled id={id} spec={spec} errors={errors}>
+          <input
+            {...aria}
+            type="number"
+            min={spec.minimum}
+            max={spec.maximum}
+            step={1}
+            value={typeof value === "number" ? value : ""}
+            onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))}
+          />
+        </Labelled>
+      );
+    case "duration":
+      return (
+        <Labelled id={id} spec={spec} errors={errors}>
+          <input {...aria} value={str} placeholder="e.g. 30s, 15m, 2h, 1d" onChange={(e) => onChange(e.target.value)} />
+        </Labelled>
+      );
+    case "template":
+      return (
+        <Labelled id={id} spec={spec} errors={errors}>
+          <select {...aria} value={str} onChange={(e) => onChange(e.target.value)}>
+            <option value="">(none: inline content)</option>
+            {str && !templates.includes(str) && <option value={str}>{str} (not in this app)</option>}
+            {templates.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </Labelled>
+      );
+    case "stepRef":
+      return (
+        <Labelled id={id} spec={spec} errors={errors}>
+          <select {...aria} value={str} onChange={(e) => onChange(e.target.value)}>
+            <option value="">Choose a step…</option>
+            {steps.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.id} ({s.type})
+              </option>
+            ))}
+          </select>
+        </Labelled>
+      );
+    case "map":
+      return <MapInput spec={spec} value={value} errors={errors} onChange={onChange} />;
+    case "conditions":
+      return <ConditionsInput spec={spec} value={value} errors={errors} steps={steps} components={components} onChange={onChange} />;
+    case "json":
+      return <JsonInput spec={spec} value={value} errors={errors} onChange={onChange} />;
+    default:
+      return (
+        <Labelled id={id} spec={spec} errors={errors}>
+          <input {...aria} value={str} onChange={(e) => onChange(e.target.value)} />
+        </Labelled>
+      );
+  }
+}
+
+/** MapInput edits an object of strings (content, headers) as key/value rows. */
+function MapInput({ spec, value, errors, onChange }: { spec: FieldSpec; value: unknown; errors: string[]; onChange: (v: unknown) => void }) {
+  const entries = Object.entries((value && typeof value === "object" ? value : {}) as Record<string, string>);
+  const [key, setKey] = useState("");
+  const write = (e: [string, string][]) => onChange(e.length ? Object.fromEntries(e) : undefined);
+  return (
+    <fieldset className="subform">
+      <legend>
+        {spec.label}
+        {spec.required ? " (required)" : ""}
+      </legend>
+      {spec.description && <p className="hint">{spec.description}</p>}
+      {entries.map(([k, v], i) => (
+        <div className="map-row" key={k}>
+          <label>
+            <span>{k}</span>
+            <textarea
+              rows={k === "html" ? 4 : 1}
+              aria-label={`${spec.label}: ${k}`}
+              value={v}
+              onChange={(e) => write(entries.map((x, j) => (j === i ? [k, e.target.value] : x)))}
+            />
+          </label>
+          <button type="button" className="btn btn-ghost" aria-label={`Remove ${spec.label.toLowerCase()} ${k}`} onClick={() => write(entries.filter((_, j) => j !== i))}>
+            ✕
+          </button>
+        </div>
+      ))}
+      <div className="inline-form">
+        <input aria-label={`New ${spec.label.toLowerCase()} key`} placeholder="key (e.g. title, subject, text)" value={key} onChange={(e) => setKey(e.target.value)} />
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={!key.trim() || entries.some(([k]) => k === key.trim())}
+          onClick={() => {
+            write([...entries, [key.trim(), ""]]);
+            setKey("");
+          }}
+        >
+          Add {spec.label.toLowerCase()} field
+        </button>
+      </div>
+      {errors.length > 0 && (
+        <p className="field-error" role="alert">
+          {errors.join(". ")}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** JsonInput edits a field of no simpler kind as JSON. */
+function JsonInput({ spec, value, errors, onChange }: { spec: FieldSpec; value: unknown; errors: string[]; onChange: (v: unknown) => void }) {
+  const id = useId();
+  const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value));
+  const [bad, setBad] = useState(false);
+  return (
+    <Labelled id={id} spec={spec} errors={bad ? [...errors, `${spec.name} must be JSON`] : errors}>
+      <textarea
+        id={id}
+        className="mono"
+        rows={2}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim() === "") return (setBad(false), onChange(undefined));
+          try {
+            onChange(JSON.parse(e.target.value));
+            setBad(false);
+          } catch {
+            setBad(true);
+          }
+        }}
+      />
+    </Labelled>
+  );
+}
+
+type Case = { if?: Condition; next?: string };
+
+/** ConditionsInput is the condition builder of a branch: one case per condition, in order. */
+function ConditionsInput({
+  spec,
+  value,
+  errors,
+  steps,
+  components,
+  onChange,
+}: {
+  spec: FieldSpec;
+  value: unknown;
+  errors: string[];
+  steps: Step[];
+  components: Components;
+  onChange: (v: unknown) => void;
+}) {
+  const cases = (Array.isArray(value) ? value : []) as Case[];
+  const write = (c: Case[]) => onChange(c);
+  return (
+    <fieldset className="subform">
+      <legend>{spec.label}</legend>
+      <p className="hint">The first condition that holds chooses the way; else when none does. Each condition has its own edge on the canvas.</p>
+      {cases.map((c, i) => (
+        <fieldset key={i} className="subform case">
+          <legend>Condition {i + 1}</legend>
+          <ConditionInput
+            components={components}
+            steps={steps}
+            value={c.if}
+            name={`Condition ${i + 1}`}
+            onChange={(cond) => write(cases.map((x, j) => (j === i ? { ...x, if: cond } : x)))}
+          />
+          <button type="button" className="btn btn-ghost" onClick={() => write(cases.filter((_, j) => j !== i))} disabled={cases.length <= (spec.schema.minItems ?? 0)}>
+            Remove condition {i + 1}
+          </button>
+        </fieldset>
+      ))}
+      <button type="button" className="btn btn-secondary" onClick={() => write([...cases, { if: { field: "data.", op: "eq", value: "" }, next: "" }])}>
+        Add condition
+      </button>
+      {errors.length > 0 && (
+        <p className="field-error" role="alert">
+          {errors.join(". ")}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+const modeNames: Record<string, string> = { field: "Data field", step: "State of a step's notification", and: "All of", or: "Any of", not: "Not" };
+
+/** ConditionInput edits one predicate in the form its mode (the schema's oneOf) asks for. */
+function ConditionInput({
+  components,
+  steps,
+  value,
+  name,
+  onChange,
+}: {
+  components: Components;
+  steps: Step[];
+  value: Condition | undefined;
+  name: string;
+  onChange: (c: Condition) => void;
+}) {
+  const modes = conditionModes(components);
+  const mode = conditionMode(components, value);
+  const c = value ?? {};
+  const ops = conditionProp(components, "op").enum ?? [];
+  const states = conditionProp(components, "is").enum ?? [];
+  const first = (m: number) => modes[m]?.[0] ?? "";
+  const fresh = (m: number): Condition => {
+    switch (first(m)) {
+      case "field":
+        return { field: "data.", op: "eq", value: "" };
+      case "step":
+        return { step: steps.find((s) => s.type === "inApp")?.id ?? "", is: "read" };
+      case "and":
+      case "or":
+        return { [first(m)]: [{ field: "data.", op: "eq", value: "" }] } as Condition;
+      default:
+        return { not: { field: "data.", op: "exists" } };
+    }
+  };
+  const list = (key: "and" | "or") => (c[key] ?? []) as Condition[];
+  return (
+    <div className="condition">
+      <label>
+        <span>{name}: kind</span>
+        <select value={mode} onChange={(e) => onChange(fresh(Number(e.target.value)))}>
+          {mode === -1 && <option value={-1}>Choose…</option>}
+          {modes.map((m, i) => (
+            <option key={i} value={i}>
+              {modeNames[m[0] ?? ""] ?? m.join(" + ")}
+            </option>
+          ))}
+        </select>
+      </label>
+      {first(mode) === "field" && (
+        <div className="row">
+          <label>
+            <span>{name}: field</span>
+            <input value={c.field ?? ""} placeholder="data.plan" onChange={(e) => onChange({ ...c, field: e.target.value })} />
+          </label>
+          <label>
+            <span>{name}: operator</span>
+            <select value={c.op ?? ""} onChange={(e) => onChange({ ...c, op: e.target.value })}>
+              {ops.map((o) => (
+                <option key={o}>{o}</option>
+              ))}
+            </select>
+          </label>
+          {c.op !== "exists" && c.op !== "notExists" && (
+            <label>
+              <span>{name}: value</span>
+              <input
+                value={typeof c.value === "string" ? c.value : JSON.stringify(c.value ?? "")}
+                onChange={(e) => onChange({ ...c, value: parseValue(e.target.value) })}
+              />
+            </label>
+          )}
+        </div>
+      )}
+      {first(mode) === "step" && (
+        <div className="row">
+          <label>
+            <span>{name}: step</span>
+            <select value={c.step ?? ""} onChange={(e) => onChange({ ...c, step: e.target.value })}>
+              <option value="">Choose a step…</option>
+              {steps.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.id} ({s.type})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span>{name}: state</span>
+            <select value={c.is ?? ""} onChange={(e) => onChange({ ...c, is: e.target.value })}>
+              {states.map((o) => (
+                <option key={o}>{o}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      {(first(mode) === "and" || first(mode) === "or") && (
+        <div className="nested">
+          {list(first(mode) as "and" | "or").map((sub, i) => (
+            <ConditionInput
+              key={i}
+              components={components}
+              steps={steps}
+              value={sub}
+              name={`${name}.${i + 1}`}
+              onChange={(n) => onChange({ [first(mode)]: list(first(mode) as "and" | "or").map((x, j) => (j === i ? n : x)) } as Condition)}
+            />
+          ))}
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => onChange({ [first(mode)]: [...list(first(mode) as "and" | "or"), { field: "data.", op: "eq", value: "" }] } as Condition)}
+          >
+            Add to {name}
+          </button>
+        </div>
+      )}
+      {first(mode) === "not" && (
+        <div className="nested">
+          <ConditionInput components={components} steps={steps} value={c.not} name={`${name} (not)`} onChange={(n) => onChange({ not: n })} />
+        </div>
+      )}
+    </div>
+  );
+}

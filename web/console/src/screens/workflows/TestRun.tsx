@@ -1,0 +1,139 @@
+// A test run of the published version: send the workflow to one user with some data, then
+// follow each run step by step (polling its timeline): the steps done, the one in progress
+// with a delay's time left, the branch taken, each delivery's outcome.
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { api, data, fieldErrors } from "../../api/client";
+import { Button, ErrorState, Field, FormError, Loading } from "../../ui/kit";
+import type { Definition } from "./graph";
+import { current, finished, remaining, type RunView } from "./timeline";
+
+export function TestRun({ appId, identifier, published, dirty }: { appId: number; identifier: string; published: number | null; dirty: boolean }) {
+  const [user, setUser] = useState("");
+  const [email, setEmail] = useState("");
+  const [dataText, setDataText] = useState("{}");
+  const [dataError, setDataError] = useState("");
+  const [requestId, setRequestId] = useState<string | null>(null);
+  const users = useQuery({
+    queryKey: ["apps", appId, "users", "picker"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/users", { params: { path: { appId }, query: { limit: 100 } } })),
+  });
+  const send = useMutation({
+    mutationFn: (payload: Record<string, unknown>) =>
+      data(api.POST("/v1/apps/{appId}/notifications", { params: { path: { appId } }, body: { notification: { workflow: { identifier } }, sendTo: { recipients: [email.trim() ? { identifier: user.trim(), email: email.trim() } : user.trim()] }, data: payload } })),
+    onSuccess: (res) => setRequestId((res as { requestId?: string }).requestId ?? null),
+  });
+  const errs = fieldErrors(send.error, ["sendTo", "data", "notification"]);
+  const known = ((users.data as { data?: { identifier?: string }[] } | undefined)?.data ?? []).map((u) => u.identifier ?? "");
+  return (
+    <div className="test-run">
+      <form
+        className="card"
+        aria-label="Test run"
+        onSubmit={(e) => {
+          e.preventDefault();
+          let payload: Record<string, unknown>;
+          try {
+            payload = JSON.parse(dataText || "{}");
+            if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new Error();
+          } catch {
+            return setDataError("data must be a JSON object");
+          }
+          setDataError("");
+          setRequestId(null);
+          send.mutate(payload);
+        }}
+      >
+        {published === null ? (
+          <p className="notice">Publish the workflow first: a test run sends the published version.</p>
+        ) : dirty ? (
+          <p className="notice">The draft has changes that are not published: the test run sends v{published}.</p>
+        ) : (
+          <p className="muted">Sends v{published} to one user, as your backend would.</p>
+        )}
+        <Field label="User identifier" value={user} onChange={(e) => setUser(e.target.value)} list="test-run-users" required hint="an existing user, or a new one the send creates" errors={errs.sendTo} />
+        <datalist id="test-run-users">
+          {known.map((u) => <option key={u} value={u} />)}
+        </datalist>
+        <Field label="Email address (optional)" type="email" value={email} onChange={(e) => setEmail(e.target.value)} hint="sets the user's email address for this send" />
+        <div className="field">
+          <label htmlFor="test-run-data">Data (JSON)</label>
+          <textarea id="test-run-data" className="mono" rows={4} value={dataText} onChange={(e) => setDataText(e.target.value)} aria-invalid={dataError || errs.data ? true : undefined} />
+          {(dataError || errs.data) && <p className="field-error" role="alert">{dataError || errs.data?.join(". ")}</p>}
+        </div>
+        <FormError errors={[...(errs[""] ?? []), ...(errs.notification ?? [])]} />
+        <Button type="submit" busy={send.isPending} disabled={published === null || !user.trim()}>
+          Start test run
+        </Button>
+      </form>
+      {requestId && <Timeline appId={appId} identifier={identifier} requestId={requestId} />}
+    </div>
+  );
+}
+
+function Timeline({ appId, identifier, requestId }: { appId: number; identifier: string; requestId: string }) {
+  const run = useQuery({
+    queryKey: ["apps", appId, "workflows", identifier, "runs", requestId],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}", { params: { path: { appId, identifier, requestId } } })),
+    refetchInterval: (q) => (q.state.data && finished(q.state.data.runs as RunView[]) ? false : 1000),
+  });
+  // The definition the runs follow: the published version they recorded.
+  const versions = useQuery({
+    queryKey: ["apps", appId, "workflows", identifier, "versions"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows/{identifier}/versions", { params: { path: { appId, identifier } } })),
+  });
+  const [now, setNow] = useState(() => Date.now());
+  const done = run.data ? finished(run.data.runs as RunView[]) : false;
+  useEffect(() => {
+    if (done) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [done]);
+  if (run.isError) return <ErrorState error={run.error} retry={() => run.refetch()} />;
+  if (!run.data) return <Loading label="Starting the run" />;
+  const runs = run.data.runs as (RunView & { workflowId: string; temporalUrl?: string })[];
+  return (
+    <section className="card" aria-label="Run timeline">
+      <h2>Timeline</h2>
+      <p className="muted small">
+        Request <code>{requestId}</code>
+      </p>
+      {runs.length === 0 && <Loading label="Waiting for the send to reach the user" />}
+      {runs.map((r) => {
+        const version = r.steps[0] ? (r.steps[0] as { version?: number }).version : undefined;
+        const def = (versions.data?.find((v) => v.version === version) ?? versions.data?.[0])?.definition as Definition | undefined;
+        const at = def ? current(r, def) : undefined;
+        return (
+          <div key={r.workflowId} className="run">
+            <h3>
+              {r.userIdentifier} <span className={`badge badge-${r.status === "completed" ? "ok" : r.status}`} aria-label={`Run status: ${r.status}`}>{r.status}</span>
+              {r.temporalUrl && (
+                <>
+                  {" "}
+                  <a href={r.temporalUrl} target="_blank" rel="noreferrer">
+                    Open in Temporal
+                  </a>
+                </>
+              )}
+            </h3>
+            <ol className="timeline" aria-label={`Steps of ${r.userIdentifier}'s run`}>
+              {r.steps.map((s, i) => (
+                <li key={i} className={`timeline-step outcome-${s.outcome}`}>
+                  <span className="timeline-time">{new Date(s.createdAt).toLocaleTimeString()}</span> <strong>{s.stepId}</strong> <span className="muted">({s.stepType})</span>{" "}
+                  <span className={`badge badge-${s.outcome}`}>{s.outcome}</span> {s.detail && <span className="muted">{s.detail}</span>}
+                </li>
+              ))}
+              {at && (
+                <li className="timeline-step current" aria-current="step">
+                  <strong>{at.step.id}</strong> <span className="muted">({at.step.type})</span>{" "}
+                  {at.endsAt !== undefined ? <span role="timer">waiting, {remaining(at.endsAt, now)} s left</span> : <span>in progress…</span>}
+                </li>
+              )}
+            </ol>
+          </div>
+        );
+      })}
+      {done && <p role="status">All runs finished.</p>}
+    </section>
+  );
+}
