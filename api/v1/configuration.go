@@ -26,8 +26,10 @@ type Configuration struct {
 	Templates *templates.Service
 	Flows     *flow.Service
 	Schedules *schedules.Service
-	Topics    *topics.Service
-	Commits   *commits.Service
+	// FlowSchedules keeps the recurring triggers of published workflows.
+	FlowSchedules *flow.ScheduleService
+	Topics        *topics.Service
+	Commits       *commits.Service
 }
 
 // Register mounts the routes on r (the /v1 group).
@@ -109,6 +111,10 @@ func (h *Configuration) Register(r fiber.Router) {
 	r.Post("/apps/:appId/workflows/:identifier/publish", member, h.app(dev, h.publishWorkflow))
 	r.Get("/apps/:appId/scheduled-notifications", member, h.app(view, h.listScheduled))
 	r.Delete("/apps/:appId/scheduled-notifications/:scheduledNotificationId", member, h.app(dev, h.cancelScheduled))
+	r.Get("/apps/:appId/workflow-schedules", member, h.app(view, h.listFlowSchedules))
+	r.Post("/apps/:appId/workflow-schedules", member, h.app(dev, h.createFlowSchedule))
+	r.Patch("/apps/:appId/workflow-schedules/:scheduleId", member, h.app(dev, h.updateFlowSchedule))
+	r.Delete("/apps/:appId/workflow-schedules/:scheduleId", member, h.app(dev, h.deleteFlowSchedule))
 
 	r.Get("/apps/:appId/uncommited-changes", member, h.app(view, h.uncommitted))
 	r.Post("/apps/:appId/commits", member, h.app(dev, h.createCommit))

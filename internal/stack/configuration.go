@@ -6,5 +6,5 @@ import v1 "github.com/heraldhq/herald/api/v1"
 // templates, topics, workflows, commits), sharing the console's auth and app scoping.
 func (s *Stack) configurationHandlers(console *v1.Console) *v1.Configuration {
 	return &v1.Configuration{Console: console, Channels: s.Channels, Templates: s.Templates, Flows: s.Flows,
-		Schedules: s.Schedules, Topics: s.Topics, Commits: s.Commits}
+		Schedules: s.Schedules, FlowSchedules: s.FlowSchedules, Topics: s.Topics, Commits: s.Commits}
 }
