@@ -90,7 +90,7 @@ export default function Analytics() {
               {cols.map((c) => (
                 <div className="stat" key={c.key}>
                   <dt>{c.label}</dt>
-                  <dd>{totals[c.key]}</dd>
+                  <dd aria-label={c.label}>{totals[c.key]}</dd>
                 </div>
               ))}
             </dl>

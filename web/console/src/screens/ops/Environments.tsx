@@ -141,8 +141,15 @@ function History({ app, canPublish }: { app: App; canPublish: boolean }) {
   });
   const apps = useApps(app.clientId);
   const rows = commits.data?.data ?? [];
-  // The commit last published to this app is what it runs: an older one rolls back.
-  const current = rows.find((c) => c.publications?.some((p) => p.appId === appId));
+  // What each app runs: the commit last published to it (a later publication wins).
+  const current = new Map<number, { id: number; at: string }>();
+  for (const c of rows)
+    for (const p of c.publications ?? []) {
+      const had = current.get(p.appId!);
+      if (!had || (p.publishedAt ?? "") > had.at) current.set(p.appId!, { id: c.id!, at: p.publishedAt ?? "" });
+    }
+  // Other apps first (publishing), then this app (rolling it back).
+  const targets = [...(apps.data ?? []).filter((a) => a.id !== appId), app];
   return (
     <section className="card" aria-labelledby="hist-h">
       <h2 id="hist-h">History</h2>
@@ -167,13 +174,17 @@ function History({ app, canPublish }: { app: App; canPublish: boolean }) {
                       ? ` · published to ${c.publications.map((p) => `${p.appName} (${when(p.publishedAt)})`).join(", ")}`
                       : ""}
                   </div>
+                  {[...current].filter(([, v]) => v.id === c.id).length > 0 && (
+                    <div className="small">
+                      Running in{" "}
+                      {[...current]
+                        .filter(([, v]) => v.id === c.id)
+                        .map(([id]) => targets.find((a) => a.id === id)?.name ?? `app ${id}`)
+                        .join(", ")}
+                    </div>
+                  )}
                 </div>
-                {canPublish && (
-                  <div className="row">
-                    <Publish app={app} commit={c} apps={(apps.data ?? []).filter((a) => a.id !== appId)} />
-                    {current && c.id! < current.id! && <Publish app={app} commit={c} apps={[app]} rollback />}
-                  </div>
-                )}
+                {canPublish && <Publish app={app} commit={c} targets={targets} current={current} />}
               </div>
               <details>
                 <summary className="small">What commit #{c.id} contains</summary>
@@ -187,57 +198,58 @@ function History({ app, canPublish }: { app: App; canPublish: boolean }) {
   );
 }
 
-function Publish({ app, commit, apps, rollback }: { app: App; commit: Commit; apps: App[]; rollback?: boolean }) {
+function Publish({ app, commit, targets, current }: { app: App; commit: Commit; targets: App[]; current: Map<number, { id: number }> }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [target, setTarget] = useState<number | undefined>(apps[0]?.id);
+  const [target, setTarget] = useState<number | undefined>(targets[0]?.id);
   const [warnings, setWarnings] = useState<string[]>([]);
   const selId = useId();
+  const targetName = targets.find((a) => a.id === target)?.name ?? "";
+  const running = target !== undefined ? current.get(target)?.id : undefined;
+  const rollback = running !== undefined && running > commit.id!;
   const pub = useMutation({
     mutationFn: () =>
       data(api.POST("/v1/apps/{appId}/publish", { params: { path: { appId: app.id! } }, body: { commitId: commit.id!, publishTo: target ?? 0 } })),
     onSuccess: (r) => {
       setWarnings(r.warnings ?? []);
-      toast(rollback ? `Rolled back to #${commit.id}` : `Published #${commit.id}`);
+      toast(rollback ? `Rolled ${targetName} back to #${commit.id}` : `Published #${commit.id} to ${targetName}`);
       qc.invalidateQueries({ queryKey: ["apps"] });
     },
   });
   const fe = fieldErrors(pub.error, ["publishTo", "commitId"]);
-  const targetName = apps.find((a) => a.id === target)?.name ?? "";
-  const verb = rollback ? "Roll back" : "Publish";
   return (
     <>
       <Confirm
-        trigger={rollback ? "Roll back to this" : "Publish…"}
-        triggerLabel={`${verb} commit #${commit.id}`}
-        title={rollback ? `Roll ${app.name} back to commit #${commit.id}?` : `Publish commit #${commit.id}`}
-        confirm={rollback ? "Roll back" : `Publish to ${targetName || "…"}`}
+        trigger="Publish…"
+        triggerLabel={`Publish commit #${commit.id}`}
+        title={`Publish commit #${commit.id}`}
+        confirm={rollback ? `Roll ${targetName} back` : `Publish to ${targetName || "…"}`}
         variant="primary"
         busy={pub.isPending}
         error={[...(fe[""] ?? []), ...(fe.commitId ?? [])]}
         onOpenChange={() => pub.reset()}
         onConfirm={() => pub.mutateAsync()}
       >
-        {!rollback && (
-          <div className="field">
-            <label htmlFor={selId}>Publish to</label>
-            <select id={selId} value={target ?? ""} onChange={(e) => setTarget(Number(e.target.value))} aria-invalid={fe.publishTo ? true : undefined}>
-              {apps.length === 0 && <option value="">No other app in this team</option>}
-              {apps.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-            {fe.publishTo && (
-              <p className="field-error" role="alert">
-                {fe.publishTo.join(". ")}
-              </p>
-            )}
-          </div>
-        )}
+        <div className="field">
+          <label htmlFor={selId}>Publish to</label>
+          <select id={selId} value={target ?? ""} onChange={(e) => setTarget(Number(e.target.value))} aria-invalid={fe.publishTo ? true : undefined}>
+            {targets.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.id === app.id ? `${a.name} (this app)` : a.name}
+              </option>
+            ))}
+          </select>
+          {fe.publishTo && (
+            <p className="field-error" role="alert">
+              {fe.publishTo.join(". ")}
+            </p>
+          )}
+        </div>
         <p>
-          {rollback ? `${app.name}` : targetName || "The app"} will match commit #{commit.id} “{commit.message}”. It brings:
+          {rollback
+            ? `${targetName} runs commit #${running}: publishing #${commit.id} “${commit.message}” rolls it back.`
+            : `${targetName} will match commit #${commit.id} “${commit.message}”${running !== undefined ? ` (it runs #${running} now)` : ""}.`}{" "}
+          The commit brings:
         </p>
         {commit.changes?.length ? <Diff changes={commit.changes} label="What publishing changes" /> : <p>no changes of its own.</p>}
         <p className="small">Provider instances keep the target's own secrets; an instance new to it waits for its secrets.</p>
