@@ -8,8 +8,8 @@ const shop = () => process.env.VIEWER_APP_ID!;
 
 /** v1 signs the owner in through the API (as the CLI would) for setting up data. */
 async function v1(page: Page) {
-  const res = await page.request.post("/v1/auth", { data: { email: owner(), password: process.env.CONSOLE_PASSWORD! } });
-  expect(res.status()).toBe(200);
+  const res = await page.request.post("/v1/auth?redirect=/apps", { data: { email: owner(), password: process.env.CONSOLE_PASSWORD! } });
+  expect(res.status(), await res.text()).toBe(200);
   const { accessToken } = await res.json();
   return { Authorization: `Bearer ${accessToken}` };
 }
@@ -51,9 +51,9 @@ test("ops schedules: a send scheduled through the v3 API is inspected and cancel
   await expect(row).toContainText("scheduled");
   await expect(row.getByRole("cell").nth(2)).toHaveText("2");
   // Inspect: the notification as it will go out.
-  await row.getByRole("button", { name: title }).click();
+  await row.getByRole("button", { name: title, exact: true }).click();
   await expect(page.getByLabel(`Details of ${title}`)).toBeVisible();
-  await expect(page.getByLabel("Notification")).toContainText("Starts in three hours");
+  await expect(page.getByLabel("Notification as it goes out")).toContainText("Starts in three hours");
   await shoot(page, "schedules");
 
   // Cancel it: gone from the waiting list, shown as cancelled with the others.
@@ -182,10 +182,12 @@ test("ops environments and analytics: a change is committed, published to a seco
 
   // A range the API refuses shows its error next to the dates.
   expectFailedRequests(3);
-  await page.getByLabel("From").fill("2026-01-10");
-  await page.getByLabel("To").fill("2026-01-01");
-  await page.getByRole("button", { name: "Show" }).click();
-  await expect(page.getByLabel("To")).toHaveAttribute("aria-invalid", "true");
+  const range = page.getByRole("form", { name: "Date range" });
+  await range.getByLabel("From").fill("2026-01-10");
+  await range.getByLabel("To").fill("2026-01-01");
+  await range.getByRole("button", { name: "Show" }).click();
+  await expect(range.getByLabel("To")).toHaveAttribute("aria-invalid", "true");
+  await expect(range.getByText("toDate must not be before fromDate")).toBeVisible();
 
   // Roll back: a second commit goes to production, then the first is published again.
   expect((await page.request.post(`/v1/apps/${shop()}/templates`, { headers: auth, data: { identifier: `${tpl}-extra` } })).status()).toBe(201);

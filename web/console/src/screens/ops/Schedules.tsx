@@ -155,7 +155,7 @@ function ScheduledRow({ s, open, toggle, cancel }: { s: Scheduled; open: boolean
                 </>
               )}
             </dl>
-            <pre className="code" aria-label="Notification">{JSON.stringify(s.notification, null, 2)}</pre>
+            <pre className="code" aria-label="Notification as it goes out">{JSON.stringify(s.notification, null, 2)}</pre>
           </td>
         </tr>
       )}
