@@ -64,7 +64,7 @@ test("ops schedules: a send scheduled through the v3 API is inspected and cancel
   await expect(dialog).toBeHidden();
   await expect(sends.getByRole("row").filter({ hasText: title })).toHaveCount(0);
   await page.getByLabel("Show sent and cancelled").check();
-  await expect(page.getByRole("table", { name: "Scheduled sends" }).getByRole("row").filter({ hasText: title })).toContainText("cancelled");
+  await expect(page.getByRole("table", { name: "Scheduled sends" }).getByRole("row").filter({ hasText: title }).first()).toContainText("cancelled");
 
   // Recurring: a bad expression is refused next to its field, before and by the API.
   const form = page.getByRole("form", { name: "New recurring schedule" });
@@ -103,6 +103,8 @@ test("ops schedules: a send scheduled through the v3 API is inspected and cancel
   await again.getByRole("button", { name: `Delete the schedule of ${wf} (0 9 * * MON-FRI)` }).click();
   const del = page.getByRole("dialog", { name: `Delete the schedule of ${wf}?` });
   await del.getByRole("button", { name: "Delete the schedule" }).click();
+  await expect(del).toBeHidden();
+  await expect(page.getByText("No recurring schedules")).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: wf })).toHaveCount(0);
   const left = await (await page.request.get(`/v1/apps/${shop()}/workflow-schedules`, { headers: auth })).json();
   expect(left.filter((s: { workflow: string }) => s.workflow === wf)).toEqual([]);
@@ -163,7 +165,7 @@ test("ops environments and analytics: a change is committed, published to a seco
     .poll(async () => {
       await page.getByRole("button", { name: "Apply filters" }).click();
       return messages.getByRole("row").filter({ hasText: "delivered" }).count();
-    })
+    }, { message: "three delivered in-app messages in production's logs", timeout: 60_000 })
     .toBe(3);
   const logged = await messages.getByRole("row").filter({ hasText: "delivered" }).count();
 

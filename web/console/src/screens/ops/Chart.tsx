@@ -25,7 +25,7 @@ export function DaysChart({ days, title }: { days: Record<string, unknown>[]; ti
           <Tooltip {...tip} />
           <Legend />
           {series.map((s) => (
-            <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} dot={false} strokeWidth={2} isAnimationActive={false} />
+            <Line key={s.key} type="linear" dataKey={s.key} name={s.label} stroke={s.color} dot={false} strokeWidth={2} isAnimationActive={false} />
           ))}
         </LineChart>
       </ResponsiveContainer>

@@ -15,6 +15,7 @@ export function Confirm({
   busy,
   error,
   onOpenChange,
+  dismiss = "Keep it",
 }: {
   trigger: ReactNode;
   triggerLabel: string;
@@ -26,6 +27,8 @@ export function Confirm({
   busy?: boolean;
   error?: string[];
   onOpenChange?: (open: boolean) => void;
+  /** dismiss names the button that closes without acting. */
+  dismiss?: string;
 }) {
   const [open, setOpen] = useState(false);
   const change = (o: boolean) => {
@@ -49,7 +52,7 @@ export function Confirm({
           <FormError errors={error} />
           <div className="dialog-actions">
             <Dialog.Close asChild>
-              <Button variant="secondary">Keep it</Button>
+              <Button variant="secondary">{dismiss}</Button>
             </Dialog.Close>
             <Button variant={variant} busy={busy} onClick={() => onConfirm().then(() => change(false), () => {})}>
               {confirm}

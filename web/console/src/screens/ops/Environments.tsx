@@ -225,6 +225,7 @@ function Publish({ app, commit, targets, current }: { app: App; commit: Commit; 
         title={`Publish commit #${commit.id}`}
         confirm={rollback ? `Roll ${targetName} back` : `Publish to ${targetName || "…"}`}
         variant="primary"
+        dismiss="Not now"
         busy={pub.isPending}
         error={[...(fe[""] ?? []), ...(fe.commitId ?? [])]}
         onOpenChange={() => pub.reset()}
