@@ -120,6 +120,7 @@ func (h *Configuration) Register(r fiber.Router) {
 	r.Post("/apps/:appId/commits", member, h.app(dev, h.createCommit))
 	r.Get("/apps/:appId/commits", member, h.app(view, h.listCommits))
 	r.Post("/apps/:appId/publish", member, h.app(admin, h.publish))
+	r.Post("/apps/:appId/publish/preview", member, h.app(admin, h.previewPublish))
 }
 
 // owned wraps a handler of a resource addressed by its own id (/templates/:templateId,
