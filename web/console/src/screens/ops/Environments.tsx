@@ -201,9 +201,19 @@ function History({ app, canPublish }: { app: App; canPublish: boolean }) {
 function Publish({ app, commit, targets, current }: { app: App; commit: Commit; targets: App[]; current: Map<number, { id: number }> }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [target, setTarget] = useState<number | undefined>(targets[0]?.id);
+  // The first other app until the user picks one (the apps load after the commits).
+  const [picked, setTarget] = useState<number>();
+  const target = picked ?? targets[0]?.id;
   const [warnings, setWarnings] = useState<string[]>([]);
+  const [open, setOpen] = useState(false);
   const selId = useId();
+  const preview = useQuery({
+    queryKey: ["apps", app.id, "publish-preview", commit.id, target],
+    queryFn: () =>
+      data(api.POST("/v1/apps/{appId}/publish/preview", { params: { path: { appId: app.id! } }, body: { commitId: commit.id!, publishTo: target ?? 0 } })),
+    enabled: open && target !== undefined,
+    staleTime: 0,
+  });
   const targetName = targets.find((a) => a.id === target)?.name ?? "";
   const running = target !== undefined ? current.get(target)?.id : undefined;
   const rollback = running !== undefined && running > commit.id!;
@@ -228,7 +238,7 @@ function Publish({ app, commit, targets, current }: { app: App; commit: Commit; 
         dismiss="Not now"
         busy={pub.isPending}
         error={[...(fe[""] ?? []), ...(fe.commitId ?? [])]}
-        onOpenChange={() => pub.reset()}
+        onOpenChange={(o) => (setOpen(o), pub.reset())}
         onConfirm={() => pub.mutateAsync()}
       >
         <div className="field">
@@ -250,9 +260,17 @@ function Publish({ app, commit, targets, current }: { app: App; commit: Commit; 
           {rollback
             ? `${targetName} runs commit #${running}: publishing #${commit.id} “${commit.message}” rolls it back.`
             : `${targetName} will match commit #${commit.id} “${commit.message}”${running !== undefined ? ` (it runs #${running} now)` : ""}.`}{" "}
-          The commit brings:
+          What changes there:
         </p>
-        {commit.changes?.length ? <Diff changes={commit.changes} label="What publishing changes" /> : <p>no changes of its own.</p>}
+        {preview.isPending ? (
+          <Loading label="Comparing with the target" />
+        ) : preview.isError ? (
+          <ErrorState error={preview.error} retry={() => preview.refetch()} />
+        ) : preview.data.changes.length === 0 ? (
+          <p role="status">Nothing: {targetName} already matches this commit.</p>
+        ) : (
+          <Diff changes={preview.data.changes} label="What publishing changes" />
+        )}
         <p className="small">Provider instances keep the target's own secrets; an instance new to it waits for its secrets.</p>
       </Confirm>
       {warnings.length > 0 && (
