@@ -1,7 +1,7 @@
 // Schedules: the app's scheduled notifications (sends with sendAt) — list, inspect, cancel —
 // and its recurring workflow schedules — create (cron in a time zone, previewed in words
 // with its next five runs), pause, resume and delete.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../../api/client";
@@ -31,11 +31,13 @@ export default function Schedules() {
 
 function ScheduledSends({ appId }: { appId: number }) {
   const [all, setAll] = useState(false);
+  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
   const qc = useQueryClient();
   const list = useQuery({
-    queryKey: ["apps", appId, "scheduled", all],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/scheduled-notifications", { params: { path: { appId }, query: { all, limit: 100 } } })),
+    queryKey: ["apps", appId, "scheduled", all, page],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/scheduled-notifications", { params: { path: { appId }, query: { all, page, limit: pageSize } } })),
+    placeholderData: keepPreviousData,
   });
   const cancel = useMutation({
     mutationFn: (id: number) =>
@@ -48,14 +50,14 @@ function ScheduledSends({ appId }: { appId: number }) {
       <div className="row" style={{ justifyContent: "space-between" }}>
         <h2 id="sched-h">Scheduled sends</h2>
         <label className="row small">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Show sent and cancelled
+          <input type="checkbox" checked={all} onChange={(e) => (setAll(e.target.checked), setPage(1))} /> Show sent and cancelled
         </label>
       </div>
       {list.isPending ? (
         <Loading label="Loading the scheduled sends" />
       ) : list.isError ? (
         <ErrorState error={list.error} retry={() => list.refetch()} />
-      ) : list.data.length === 0 ? (
+      ) : list.data.length === 0 && page === 1 ? (
         <Empty title={all ? "No scheduled sends" : "Nothing waiting to go out"}>
           <p className="muted">A send with <code>sendAt</code> in the future waits here until its time; you can cancel it before then.</p>
         </Empty>
@@ -100,9 +102,22 @@ function ScheduledSends({ appId }: { appId: number }) {
           </tbody>
         </table>
       )}
+      {(page > 1 || (list.data?.length ?? 0) === pageSize) && (
+        <nav className="pager" aria-label="Pages of scheduled sends">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous page
+          </Button>
+          <span aria-live="polite">Page {page}</span>
+          <Button variant="secondary" disabled={(list.data?.length ?? 0) < pageSize} onClick={() => setPage(page + 1)}>
+            Next page
+          </Button>
+        </nav>
+      )}
     </section>
   );
 }
+
+const pageSize = 50;
 
 function label(s: Scheduled): string {
   const n = s.notification as { title?: unknown; workflow?: { identifier?: unknown } | string; template?: unknown } | undefined;

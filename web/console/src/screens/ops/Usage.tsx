@@ -103,7 +103,7 @@ function UsageCard({ clientId }: { clientId: number }) {
       )}
       {!!u.history?.length && (
         <>
-          <h3>Months before</h3>
+          <h3>Last 12 months</h3>
           <table className="table" aria-label="Usage per month">
             <thead>
               <tr>
