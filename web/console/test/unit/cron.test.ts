@@ -18,3 +18,10 @@ test("a bad expression is an error, not a preview", async () => {
   assert.ok("error" in (await describeCron("0 9 * *", "UTC")));
   assert.ok("error" in (await describeCron("61 9 * * *", "UTC")));
 });
+
+test("an unknown time zone is named as the zone's problem", async () => {
+  const p = await describeCron("0 9 * * *", "Mars/Base");
+  assert.ok("error" in p && p.field === "timezone", JSON.stringify(p));
+  const q = await describeCron("0 9 * *", "UTC");
+  assert.ok("error" in q && q.field === "cron", JSON.stringify(q));
+});

@@ -372,12 +372,12 @@ function NewSchedule({ appId, onCreated }: { appId: number; onCreated: () => voi
         name="cron"
         value={cron}
         onChange={(e) => (setCron(e.target.value), create.reset())}
-        errors={fe.cron ?? (preview && "error" in preview && cron.trim() ? [preview.error] : undefined)}
+        errors={fe.cron ?? (preview && "error" in preview && preview.field === "cron" && cron.trim() ? [preview.error] : undefined)}
         hint="minute hour day-of-month month day-of-week, e.g. 0 9 * * MON-FRI"
         spellCheck={false}
         autoComplete="off"
       />
-      <Field label="Time zone" name="timezone" value={tz} onChange={(e) => (setTz(e.target.value), create.reset())} errors={fe.timezone} hint="an IANA name such as Europe/Berlin" autoComplete="off" />
+      <Field label="Time zone" name="timezone" value={tz} onChange={(e) => (setTz(e.target.value), create.reset())} errors={fe.timezone ?? (preview && "error" in preview && preview.field === "timezone" ? [preview.error] : undefined)} hint="an IANA name such as Europe/Berlin" autoComplete="off" />
       {preview && "next" in preview && (
         <div className="notice" aria-label="Schedule preview" role="group">
           <p style={{ margin: 0 }}>
