@@ -161,9 +161,12 @@ test("ops environments and analytics: a change is committed, published to a seco
   // Delivered: the message logs of production show three in-app rows.
   await page.goto(`/apps/${prod.id}/logs`);
   const messages = page.getByRole("region", { name: "Messages" });
+  // (The screen keeps its first answer for the same filters, so each look reloads it.)
   await expect
     .poll(async () => {
-      await page.getByRole("button", { name: "Apply filters" }).click();
+      await page.reload();
+      await expect(page.getByRole("heading", { name: "Message logs" })).toBeVisible();
+      await expect(messages.or(page.getByText("No messages match"))).toBeVisible();
       return messages.getByRole("row").filter({ hasText: "delivered" }).count();
     }, { message: "three delivered in-app messages in production's logs", timeout: 60_000 })
     .toBe(3);
@@ -210,6 +213,8 @@ test("ops environments and analytics: a change is committed, published to a seco
   d = page.getByRole("dialog");
   await d.getByLabel("Publish to").selectOption({ label: prodName });
   await expect(d).toContainText("rolls it back");
+  // The preview is production's diff: the later template goes.
+  await expect(d.getByRole("group", { name: "What publishing changes" }).getByRole("listitem").filter({ hasText: `${tpl}-extra` })).toContainText("deleted");
   await shoot(page, "environments-rollback");
   await d.getByRole("button", { name: `Roll ${prodName} back` }).click();
   await expect(d).toBeHidden();

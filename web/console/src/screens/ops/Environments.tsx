@@ -64,7 +64,7 @@ export default function Environments() {
       <h1>Environments</h1>
       <p className="muted">
         Commit what changed in <strong>{app.name}</strong>, then publish the commit to another app of the team, such as production. Publishing an
-        older commit to this app rolls it back.
+        older commit to an app rolls it back.
       </p>
       <Uncommitted appId={appId} canCommit={atLeast(role, "developer")} />
       <History app={app} canPublish={atLeast(role, "admin")} />
