@@ -3,6 +3,7 @@ package v1_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,12 +91,30 @@ func TestCommitsAndPublishing(t *testing.T) {
 		t.Errorf("snapshot: %s", snap)
 	}
 
+	// The preview names what publishing would change there, and changes nothing.
+	type change struct{ Type, Key, Action string }
+	var preview struct{ Changes []change }
+	f.do(t, f.admin, "POST", dev+"/publish/preview", map[string]any{"commitId": first, "publishTo": prodID}, 200).JSON(t, &preview)
+	var again struct{ Changes []change }
+	f.do(t, f.admin, "POST", dev+"/publish/preview", map[string]any{"commitId": first, "publishTo": prodID}, 200).JSON(t, &again)
+	if len(preview.Changes) != 8 || !slices.Equal(preview.Changes, again.Changes) {
+		t.Errorf("preview %+v, then %+v", preview, again)
+	}
+
 	// Publish to production: everything arrives; the SendGrid instance lacks its key there.
 	var pub struct {
-		Changes  []struct{ Type, Key, Action string }
+		Changes  []change
 		Warnings []string
 	}
 	f.do(t, f.admin, "POST", dev+"/publish", map[string]any{"commitId": first, "publishTo": prodID}, 200).JSON(t, &pub)
+	if !slices.Equal(pub.Changes, preview.Changes) {
+		t.Errorf("published %+v, previewed %+v", pub.Changes, preview.Changes)
+	}
+	f.do(t, f.admin, "POST", dev+"/publish/preview", map[string]any{"commitId": first, "publishTo": prodID}, 200).JSON(t, &again)
+	// Production runs the commit: only the instance waiting for its key (disabled there) differs.
+	if want := []change{{"providerInstance", "email/sg", "updated"}}; !slices.Equal(again.Changes, want) {
+		t.Errorf("after publishing, the preview says %+v, want %+v", again.Changes, want)
+	}
 	if len(pub.Changes) != 8 || len(pub.Warnings) != 1 || !contains(pub.Warnings[0], "email/sg is disabled until", "apiKey") {
 		t.Errorf("publish: %+v", pub)
 	}
@@ -204,6 +223,12 @@ func TestCommitsAndPublishing(t *testing.T) {
 		{name: "bad body", method: "POST", path: dev + "/publish", as: f.owner, status: 400, body: map[string]any{"commitId": "1", "publishTo": 0},
 			msgs: []string{"commitId must be an integer number", "publishTo must be a positive integer"}},
 		{name: "empty body", method: "POST", path: dev + "/publish", as: f.owner, status: 400, msgs: []string{"commitId should not be empty", "publishTo should not be empty"}},
+		{name: "preview to another client's app", method: "POST", path: dev + "/publish/preview", as: f.owner, status: 404, body: fmt.Sprintf(`{"commitId":%d,"publishTo":%s}`, first, strangerApp)},
+		{name: "preview a commit of another app", method: "POST", path: prod + "/publish/preview", as: f.owner, status: 404, body: map[string]any{"commitId": first, "publishTo": f.appID}},
+		{name: "preview by a developer", method: "POST", path: dev + "/publish/preview", as: f.dev, status: 403, body: map[string]any{"commitId": first, "publishTo": prodID}},
+		{name: "preview without a session", method: "POST", path: dev + "/publish/preview", status: 401, body: map[string]any{"commitId": first, "publishTo": prodID}},
+		{name: "preview a bad body", method: "POST", path: dev + "/publish/preview", as: f.owner, status: 400, body: map[string]any{"commitId": "1", "publishTo": 0},
+			msgs: []string{"commitId must be an integer number", "publishTo must be a positive integer"}},
 		{name: "publishTo filter", method: "GET", path: dev + "/commits?publishTo=x", as: f.viewer, status: 400, msgs: []string{"publishTo must be an integer number"}},
 		{name: "roll development back too", method: "POST", path: dev + "/publish", as: f.owner, status: 200, body: map[string]any{"commitId": first, "publishTo": f.appID}},
 	})

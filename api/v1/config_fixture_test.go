@@ -25,7 +25,12 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	e := newEnv(t)
+	return fixtureOn(t, newEnv(t))
+}
+
+// fixtureOn casts the fixture on a running env.
+func fixtureOn(t *testing.T, e *env) *fixture {
+	t.Helper()
 	f := &fixture{env: e, smtp: smtptest.Start(t)}
 	f.owner = e.user(t, "owner@example.com")
 	f.client = e.client(t, f.owner, "Acme")

@@ -26,8 +26,10 @@ type Configuration struct {
 	Templates *templates.Service
 	Flows     *flow.Service
 	Schedules *schedules.Service
-	Topics    *topics.Service
-	Commits   *commits.Service
+	// FlowSchedules keeps the recurring triggers of published workflows.
+	FlowSchedules *flow.ScheduleService
+	Topics        *topics.Service
+	Commits       *commits.Service
 	// TemporalUI is the Temporal Web UI's address of the namespace's workflows
 	// (<ui>/namespaces/<namespace>/workflows); empty: runs carry no link.
 	TemporalUI string
@@ -114,11 +116,16 @@ func (h *Configuration) Register(r fiber.Router) {
 	r.Get("/apps/:appId/workflows/:identifier/runs/:requestId", member, h.app(view, h.workflowRun))
 	r.Get("/apps/:appId/scheduled-notifications", member, h.app(view, h.listScheduled))
 	r.Delete("/apps/:appId/scheduled-notifications/:scheduledNotificationId", member, h.app(dev, h.cancelScheduled))
+	r.Get("/apps/:appId/workflow-schedules", member, h.app(view, h.listFlowSchedules))
+	r.Post("/apps/:appId/workflow-schedules", member, h.app(dev, h.createFlowSchedule))
+	r.Patch("/apps/:appId/workflow-schedules/:scheduleId", member, h.app(dev, h.updateFlowSchedule))
+	r.Delete("/apps/:appId/workflow-schedules/:scheduleId", member, h.app(dev, h.deleteFlowSchedule))
 
 	r.Get("/apps/:appId/uncommited-changes", member, h.app(view, h.uncommitted))
 	r.Post("/apps/:appId/commits", member, h.app(dev, h.createCommit))
 	r.Get("/apps/:appId/commits", member, h.app(view, h.listCommits))
 	r.Post("/apps/:appId/publish", member, h.app(admin, h.publish))
+	r.Post("/apps/:appId/publish/preview", member, h.app(admin, h.previewPublish))
 }
 
 // owned wraps a handler of a resource addressed by its own id (/templates/:templateId,

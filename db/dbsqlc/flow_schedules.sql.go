@@ -28,7 +28,7 @@ func (q *Queries) DeleteFlowSchedule(ctx context.Context, arg DeleteFlowSchedule
 }
 
 const getFlowSchedule = `-- name: GetFlowSchedule :one
-SELECT id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at FROM flow_schedules WHERE id = $1 AND app_id = $2
+SELECT id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at, paused FROM flow_schedules WHERE id = $1 AND app_id = $2
 `
 
 type GetFlowScheduleParams struct {
@@ -48,6 +48,7 @@ func (q *Queries) GetFlowSchedule(ctx context.Context, arg GetFlowScheduleParams
 		&i.Timezone,
 		&i.SendBody,
 		&i.CreatedAt,
+		&i.Paused,
 	)
 	return i, err
 }
@@ -55,7 +56,7 @@ func (q *Queries) GetFlowSchedule(ctx context.Context, arg GetFlowScheduleParams
 const insertFlowSchedule = `-- name: InsertFlowSchedule :one
 INSERT INTO flow_schedules (app_id, schedule_id, flow_identifier, cron, timezone, send_body)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at
+RETURNING id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at, paused
 `
 
 type InsertFlowScheduleParams struct {
@@ -86,12 +87,13 @@ func (q *Queries) InsertFlowSchedule(ctx context.Context, arg InsertFlowSchedule
 		&i.Timezone,
 		&i.SendBody,
 		&i.CreatedAt,
+		&i.Paused,
 	)
 	return i, err
 }
 
 const listFlowSchedules = `-- name: ListFlowSchedules :many
-SELECT id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at FROM flow_schedules WHERE app_id = $1 ORDER BY id
+SELECT id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at, paused FROM flow_schedules WHERE app_id = $1 ORDER BY id
 `
 
 func (q *Queries) ListFlowSchedules(ctx context.Context, appID int64) ([]FlowSchedule, error) {
@@ -112,6 +114,7 @@ func (q *Queries) ListFlowSchedules(ctx context.Context, appID int64) ([]FlowSch
 			&i.Timezone,
 			&i.SendBody,
 			&i.CreatedAt,
+			&i.Paused,
 		); err != nil {
 			return nil, err
 		}
@@ -121,4 +124,32 @@ func (q *Queries) ListFlowSchedules(ctx context.Context, appID int64) ([]FlowSch
 		return nil, err
 	}
 	return items, nil
+}
+
+const setFlowSchedulePaused = `-- name: SetFlowSchedulePaused :one
+UPDATE flow_schedules SET paused = $1 WHERE id = $2 AND app_id = $3
+RETURNING id, app_id, schedule_id, flow_identifier, cron, timezone, send_body, created_at, paused
+`
+
+type SetFlowSchedulePausedParams struct {
+	Paused bool
+	ID     int64
+	AppID  int64
+}
+
+func (q *Queries) SetFlowSchedulePaused(ctx context.Context, arg SetFlowSchedulePausedParams) (FlowSchedule, error) {
+	row := q.db.QueryRow(ctx, setFlowSchedulePaused, arg.Paused, arg.ID, arg.AppID)
+	var i FlowSchedule
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.ScheduleID,
+		&i.FlowIdentifier,
+		&i.Cron,
+		&i.Timezone,
+		&i.SendBody,
+		&i.CreatedAt,
+		&i.Paused,
+	)
+	return i, err
 }

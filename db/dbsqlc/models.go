@@ -294,6 +294,7 @@ type FlowSchedule struct {
 	Timezone       string
 	SendBody       json.RawMessage
 	CreatedAt      time.Time
+	Paused         bool
 }
 
 type FlowThrottle struct {

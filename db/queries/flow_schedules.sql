@@ -11,3 +11,7 @@ SELECT * FROM flow_schedules WHERE id = @id AND app_id = @app_id;
 
 -- name: DeleteFlowSchedule :execrows
 DELETE FROM flow_schedules WHERE id = @id AND app_id = @app_id;
+
+-- name: SetFlowSchedulePaused :one
+UPDATE flow_schedules SET paused = @paused WHERE id = @id AND app_id = @app_id
+RETURNING *;

@@ -35,7 +35,9 @@ type Schedule struct {
 	SendTo     json.RawMessage `json:"sendTo"`
 	Data       json.RawMessage `json:"data,omitempty"`
 	ScheduleID string          `json:"scheduleId"`
-	CreatedAt  time.Time       `json:"createdAt"`
+	// Paused is true while the schedule sends nothing (SetPaused).
+	Paused    bool      `json:"paused"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // ScheduleService keeps flow schedules: a row per trigger (its audience and data) and
@@ -197,10 +199,36 @@ func (s *ScheduleService) Delete(ctx context.Context, appID, id int64) error {
 	return nil
 }
 
+// SetPaused pauses a trigger (its ticks send nothing) or resumes it; the Temporal Schedule
+// changes first, so the stored state never claims what Temporal does not do.
+func (s *ScheduleService) SetPaused(ctx context.Context, appID, id int64, paused bool) (Schedule, error) {
+	row, err := s.db.GetFlowSchedule(ctx, dbsqlc.GetFlowScheduleParams{ID: id, AppID: appID})
+	if err != nil {
+		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
+			return Schedule{}, herald.NotFound("recurring schedule")
+		}
+		return Schedule{}, err
+	}
+	h := s.temporal.ScheduleClient().GetHandle(ctx, row.ScheduleID)
+	if paused {
+		err = h.Pause(ctx, client.SchedulePauseOptions{Note: "paused from the console"})
+	} else {
+		err = h.Unpause(ctx, client.ScheduleUnpauseOptions{Note: "resumed from the console"})
+	}
+	if err != nil {
+		return Schedule{}, fmt.Errorf("pause Temporal schedule %s: %w", row.ScheduleID, err)
+	}
+	row, err = s.db.SetFlowSchedulePaused(ctx, dbsqlc.SetFlowSchedulePausedParams{ID: id, AppID: appID, Paused: paused})
+	if err != nil {
+		return Schedule{}, db.MapError(err)
+	}
+	return scheduleOf(row), nil
+}
+
 func scheduleOf(r dbsqlc.FlowSchedule) Schedule {
 	f := js.Fields(r.SendBody)
 	out := Schedule{ID: r.ID, Workflow: r.FlowIdentifier, Cron: r.Cron, Timezone: r.Timezone,
-		SendTo: f["sendTo"], ScheduleID: r.ScheduleID, CreatedAt: r.CreatedAt}
+		SendTo: f["sendTo"], ScheduleID: r.ScheduleID, Paused: r.Paused, CreatedAt: r.CreatedAt}
 	if js.Present(f["data"]) {
 		out.Data = f["data"]
 	}

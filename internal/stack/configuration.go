@@ -11,7 +11,8 @@ import (
 // templates, topics, workflows, commits), sharing the console's auth and app scoping.
 func (s *Stack) configurationHandlers(console *v1.Console) *v1.Configuration {
 	return &v1.Configuration{Console: console, Channels: s.Channels, Templates: s.Templates, Flows: s.Flows,
-		Schedules: s.Schedules, Topics: s.Topics, Commits: s.Commits, TemporalUI: temporalUI(s.Cfg.TemporalUIURL, s.Cfg.TemporalNamespace)}
+		Schedules: s.Schedules, FlowSchedules: s.FlowSchedules, Topics: s.Topics, Commits: s.Commits,
+		TemporalUI: temporalUI(s.Cfg.TemporalUIURL, s.Cfg.TemporalNamespace)}
 }
 
 // temporalUI is the Web UI's address of the namespace's workflows, or "" without a UI URL.

@@ -257,6 +257,35 @@ func (s *Service) Publish(ctx context.Context, fromApp, commitID, target, userID
 	return out, err
 }
 
+// Preview returns what publishing a commit of fromApp to target would change there (the
+// same diff Publish reports), changing nothing.
+func (s *Service) Preview(ctx context.Context, fromApp, commitID, target int64) ([]Change, error) {
+	var out []Change
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		c, err := q.GetCommit(ctx, dbsqlc.GetCommitParams{AppID: fromApp, ID: commitID})
+		if err != nil {
+			if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
+				return herald.NotFound("commit")
+			}
+			return err
+		}
+		var snap Snapshot
+		if err := json.Unmarshal(c.Snapshot, &snap); err != nil {
+			return err
+		}
+		before, err := Capture(ctx, q, target)
+		if err != nil {
+			return err
+		}
+		out = Diff(before, snap)
+		return nil
+	})
+	if out == nil {
+		out = []Change{}
+	}
+	return out, err
+}
+
 func userRef(id int64) *int64 {
 	if id == 0 {
 		return nil

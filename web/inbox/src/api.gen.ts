@@ -962,6 +962,8 @@ export interface components {
             };
         };
         WorkflowSchedule: {
+            /** @description true while paused from the console: its ticks send nothing */
+            paused?: boolean;
             /** Format: int64 */
             id: number;
             workflow: string;

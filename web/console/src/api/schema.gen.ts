@@ -554,6 +554,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/publish/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What publishing a commit of this app to an app of the same client would change there, changing nothing (admins of the client) */
+        post: operations["post/v1/apps/{appId}/publish/preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/rsa-key": {
         parameters: {
             query?: never;
@@ -813,6 +830,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/workflow-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's recurring workflow schedules (flow schedules), oldest first */
+        get: operations["get/v1/apps/{appId}/workflow-schedules"];
+        put?: never;
+        /** Send a published workflow to an audience on every tick of a cron expression in a time zone (developers); 409 past 100 schedules */
+        post: operations["post/v1/apps/{appId}/workflow-schedules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/workflow-schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a recurring workflow schedule; runs already started go on (developers) */
+        delete: operations["delete/v1/apps/{appId}/workflow-schedules/{scheduleId}"];
+        options?: never;
+        head?: never;
+        /** Pause a recurring workflow schedule (its ticks send nothing) or resume it (developers) */
+        patch: operations["patch/v1/apps/{appId}/workflow-schedules/{scheduleId}"];
         trace?: never;
     };
     "/v1/apps/{appId}/workflows": {
@@ -2622,6 +2675,21 @@ export interface components {
             /** @description label; "CLI token" by default */
             name?: string;
         };
+        CreateFlowScheduleDTO: {
+            /** @description 5 fields: minute hour day-of-month month day-of-week (names such as MON allowed) */
+            cron: string;
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description the audience, as a send's sendTo (recipients, topics, …) */
+            sendTo: {
+                [key: string]: unknown;
+            };
+            /** @description IANA name; default UTC */
+            timezone?: string;
+            /** @description identifier of a published workflow of the app */
+            workflow: string;
+        };
         CreateLayoutDTO: {
             /** @description make it the app's default layout */
             default?: boolean;
@@ -2769,6 +2837,29 @@ export interface components {
             /** @enum {string} */
             folder?: "uploads" | "workflows" | "layouts";
         };
+        FlowSchedule: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description 5 fields: minute hour day-of-month month day-of-week */
+            cron: string;
+            /** @description the data of every tick */
+            data?: {
+                [key: string]: unknown;
+            };
+            id: number;
+            paused: boolean;
+            /** @description the Temporal Schedule's id */
+            scheduleId: string;
+            /** @description the audience of every tick, as a send's sendTo */
+            sendTo: {
+                [key: string]: unknown;
+            };
+            /** @description IANA name */
+            timezone: string;
+            /** @description the workflow's identifier */
+            workflow: string;
+        };
+        FlowScheduleList: components["schemas"]["FlowSchedule"][];
         GeneratePromptDTO: {
             /** @description inApp, email, sms, whatsapp, webPush, mobilePush, slack, discord, msTeams or webhook */
             channel: string;
@@ -3059,6 +3150,12 @@ export interface components {
             publishedAt?: string;
             publishTo?: number;
             warnings?: string[];
+        };
+        PublishPreview: {
+            /** @description what the target would change: the same list publishing reports */
+            changes: components["schemas"]["Change"][];
+            commitId: number;
+            publishTo: number;
         };
         RecoveryCodes: {
             recoveryCodes?: string[];
@@ -3446,6 +3543,9 @@ export interface components {
         UpdateClientUserRoleDTO: {
             /** @enum {string} */
             role: "owner" | "admin" | "developer" | "viewer";
+        };
+        UpdateFlowScheduleDTO: {
+            paused: boolean;
         };
         UpdateLayoutDTO: {
             /** @description make it the app's default layout */
@@ -6650,6 +6750,77 @@ export interface operations {
             };
         };
     };
+    "post/v1/apps/{appId}/publish/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishCommitDTO"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishPreview"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "get/v1/apps/{appId}/rsa-key": {
         parameters: {
             query?: never;
@@ -7989,6 +8160,284 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/workflow-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowScheduleList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/workflow-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFlowScheduleDTO"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowSchedule"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency (database, email, captcha or code host) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "delete/v1/apps/{appId}/workflow-schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                scheduleId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Boolean"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency (database, email, captcha or code host) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch/v1/apps/{appId}/workflow-schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                scheduleId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFlowScheduleDTO"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowSchedule"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a dependency (database, email, captcha or code host) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -130,6 +130,10 @@ export function AppLayout() {
         <NavLink to="channels">Channels</NavLink>
         <NavLink to="templates">Templates</NavLink>
         <NavLink to="workflows">Workflows</NavLink>
+        <NavLink to="schedules">Schedules</NavLink>
+        <NavLink to="environments">Environments</NavLink>
+        <NavLink to="analytics">Analytics</NavLink>
+        <NavLink to="usage">Usage and billing</NavLink>
         <NavLink to="team">Team</NavLink>
       </nav>
       <main className="page">
