@@ -80,8 +80,12 @@ type Stack struct {
 	Realtime *realtime.Service
 	// SocketIO serves Realtime at /socket.io/ (WebSocket and long-polling).
 	SocketIO *socketio.Server
-	// SendLimit is this process's per-app send rate limit (nil when off).
-	SendLimit *ratelimit.Limiter
+	// SendLimit is the per-app send rate limit shared by every API process (nil when off).
+	SendLimit *ratelimit.Shared
+	// Limits keeps the state every process shares: the send rate limits, the provider
+	// instances' send rates and the quota reservations (Postgres, or Redis).
+	Limits ratelimit.Store
+	redis  *ratelimit.Redis
 	ConsoleServices
 	FlowServices
 	OperationsServices
@@ -146,7 +150,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Devices.Keys = s.Apps.VAPIDKeys
 	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps(cfg))
 	s.Channels.Keys = s.Apps.VAPIDKeys
-	s.SendLimit = sendLimiter(cfg)
+	if err := s.openLimits(ctx, cfg); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{
 		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
 		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
@@ -169,6 +176,9 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 func (s *Stack) Close() {
 	s.Temporal.Close()
 	s.DB.Close()
+	if s.redis != nil {
+		s.redis.Close()
+	}
 	if s.Tracing != nil {
 		s.Tracing.Shutdown()
 	}
@@ -295,12 +305,26 @@ func SecretKey(cfg config.Config, generate bool) (string, error) {
 	return key, nil
 }
 
-// sendLimiter builds the per-app send rate limit of HERALD_SEND_RATE_LIMIT; the burst
+// openLimits opens the shared store of rate limits (Redis when HERALD_REDIS_URL is set,
+// else Postgres) and the per-app send rate limit of HERALD_SEND_RATE_LIMIT, whose burst
 // defaults to one second's worth of sends.
-func sendLimiter(cfg config.Config) *ratelimit.Limiter {
+func (s *Stack) openLimits(ctx context.Context, cfg config.Config) error {
+	s.Limits = ratelimit.NewPostgres(s.DB.Queries)
+	if cfg.RedisURL != "" {
+		r, err := ratelimit.NewRedis(ctx, cfg.RedisURL)
+		if err != nil {
+			return err
+		}
+		s.redis, s.Limits = r, r
+	}
 	burst := cfg.SendRateBurst
 	if burst == 0 {
 		burst = int(math.Ceil(cfg.SendRateLimit))
 	}
-	return ratelimit.New(cfg.SendRateLimit, burst)
+	s.SendLimit = ratelimit.NewShared(s.Limits, "send:app:", cfg.SendRateLimit, burst)
+	if s.SendLimit != nil {
+		log := s.Log.With("component", "ratelimit", "store", s.Limits.Name())
+		s.SendLimit.OnError = func(err error) { log.Warn("send rate limit store failed; the send was let through", "err", err) }
+	}
+	return nil
 }
