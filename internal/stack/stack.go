@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -241,7 +242,7 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
-		Metrics: s.deliveryMetrics()}
+		Metrics: s.deliveryMetrics(), Throttle: s.instanceThrottle()}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
@@ -327,4 +328,23 @@ func (s *Stack) openLimits(ctx context.Context, cfg config.Config) error {
 		s.SendLimit.OnError = func(err error) { log.Warn("send rate limit store failed; the send was let through", "err", err) }
 	}
 	return nil
+}
+
+// instanceThrottle paces the provider calls of instances that set a send rate
+// (config.sendRate) with a token bucket per instance in the shared store, so the rate holds
+// across every worker: a call over it waits for its turn (bursts of one). When the store
+// fails, the call goes ahead (logged): the provider's own limits then push back.
+func (s *Stack) instanceThrottle() func(ctx context.Context, c *channels.Candidate) error {
+	log := s.Log.With("component", "ratelimit", "store", s.Limits.Name())
+	return func(ctx context.Context, c *channels.Candidate) error {
+		if c.SendRate <= 0 {
+			return nil
+		}
+		_, err := ratelimit.Wait(ctx, s.Limits, "instance:"+strconv.FormatInt(c.InstanceID, 10), c.SendRate, 1)
+		if err != nil && ctx.Err() == nil {
+			log.Warn("instance send rate store failed; the call goes ahead", "instance", c.InstanceID, "err", err)
+			return nil
+		}
+		return err
+	}
 }
