@@ -1,0 +1,418 @@
+// Package scale is the multi-process test of issue "Performance and scale, round 2": two
+// `herald api` and two `herald worker` processes (the real binary) on one Postgres and one
+// Temporal dev server, as a deployment behind a load balancer runs them. It checks that
+// sends made through either API land exactly once while a worker is killed, that a socket
+// on one API hears of sends made through the other, that a provider instance's send rate
+// holds across both workers, and that the per-app send rate limit and the monthly quota
+// hold across both APIs. It runs with `make test-scale` (which `make test` runs) and is
+// skipped by a plain `go test ./...`; it prints a summary (go test -v).
+package scale
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+
+	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/testkit/dbtest"
+	"github.com/heraldhq/herald/internal/testkit/proctest"
+	"github.com/heraldhq/herald/internal/testkit/realtimetest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
+)
+
+func TestMain(m *testing.M) {
+	code := proctest.Main(m)
+	stacktest.StopShared()
+	os.Exit(code)
+}
+
+const (
+	bigRecipients = 20000
+	singles       = 5000
+)
+
+// api posts to one API process with one app's credentials.
+type api struct {
+	name, base  string
+	key, secret string
+	http        *http.Client
+}
+
+func newAPI(name, base, key, secret string) *api {
+	tr := &http.Transport{MaxIdleConns: 64, MaxIdleConnsPerHost: 64}
+	return &api{name: name, base: base, key: key, secret: secret, http: &http.Client{Timeout: time.Minute, Transport: tr}}
+}
+
+// post sends a body to /v3/notifications and returns the status, the requestId of a 202
+// and the body.
+func (a *api) post(body []byte) (int, string, string, error) {
+	req, err := http.NewRequest("POST", a.base+"/v3/notifications", bytes.NewReader(body))
+	if err != nil {
+		return 0, "", "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-SERVICE-API-KEY", a.key)
+	req.Header.Set("X-SERVICE-API-SECRET", a.secret)
+	res, err := a.http.Do(req)
+	if err != nil {
+		return 0, "", "", err
+	}
+	defer res.Body.Close()
+	out, err := io.ReadAll(res.Body)
+	var r struct{ RequestID string }
+	_ = json.Unmarshal(out, &r)
+	return res.StatusCode, r.RequestID, string(out), err
+}
+
+func (a *api) mustSend(t *testing.T, body []byte) string {
+	t.Helper()
+	status, id, out, err := a.post(body)
+	if err != nil || status != 202 || id == "" {
+		t.Fatalf("send through API %s: %d %v %s", a.name, status, err, out)
+	}
+	return id
+}
+
+func sendBody(title string, recipients ...string) []byte {
+	b, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": title}, "sendTo": map[string]any{"recipients": recipients}})
+	return b
+}
+
+func TestScale(t *testing.T) {
+	if os.Getenv("HERALD_SCALE") == "" || testing.Short() {
+		t.Skip("multi-process scale test: run `make test-scale` (or set HERALD_SCALE=1)")
+	}
+	start := time.Now()
+	ctx := context.Background()
+	s := proctest.New(t, dbtest.URL(t), stacktest.SharedTemporal(t).Address)
+	creds, err := s.Local.Apps.Create(ctx, "scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	procA := s.StartAPI("")
+	procB := s.StartAPI("")
+	w1, w2 := s.StartWith("worker"), s.StartWith("worker")
+	a := newAPI("A", procA.BaseURL, creds.APIKey, creds.APISecret)
+	b := newAPI("B", procB.BaseURL, creds.APIKey, creds.APISecret)
+	var summary []string
+	say := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		summary = append(summary, line)
+		t.Log(line)
+	}
+	defer func() {
+		if t.Failed() {
+			for _, p := range []*proctest.Proc{procA, procB, w1, w2} {
+				t.Logf("--- %s log tail:\n%s", p.Name, tail(p.Log()))
+			}
+		}
+		fmt.Printf("\nscale test summary (2 API + 2 worker processes, one Postgres, one Temporal; %s in all):\n", time.Since(start).Round(time.Second))
+		for _, l := range summary {
+			fmt.Println("  " + l)
+		}
+	}()
+
+	// 1. A socket on API A hears of sends made through API B (the realtime bus is
+	// Postgres LISTEN/NOTIFY, so every API process sees every commit).
+	completed := func(ids []string) int {
+		return s.Count("SELECT count(*) FROM notification_requests WHERE id = ANY($1::uuid[]) AND status = 'completed'", ids)
+	}
+	first := b.mustSend(t, sendBody("hello rt", "rt"))
+	s.Eventually(time.Minute, "the first realtime send to complete", func() bool { return completed([]string{first}) == 1 })
+	sock := realtimetest.DialRaw(t, a.base, map[string][]string{"apiKey": {creds.APIKey}, "userId": {"rt"}}, realtimetest.DialOptions{})
+	sock.Send("40")
+	if f := sock.Next(); !strings.HasPrefix(f, "40{") {
+		t.Fatalf("Socket.IO CONNECT on API A answered %q", f)
+	}
+	heard := 0
+	for i := range 3 {
+		title := fmt.Sprintf("through B #%d", i)
+		b.mustSend(t, sendBody(title, "rt"))
+		for {
+			f := sock.Next()
+			if strings.HasPrefix(f, `42["NEW_NOTIFICATION"`) && strings.Contains(f, title) {
+				heard++
+				break
+			}
+		}
+	}
+	say("realtime: a socket on API A received %d of 3 notifications sent through API B", heard)
+
+	// 2. A 20,000-recipient send through A and 5,000 single sends through both APIs, while
+	// worker 1 is killed in the middle and started again.
+	recipients := make([]string, bigRecipients)
+	for i := range recipients {
+		recipients[i] = fmt.Sprintf("b%d", i)
+	}
+	loadStart := time.Now()
+	big := a.mustSend(t, sendBody("Big announcement", recipients...))
+	ids := make([]string, singles)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var sendErr atomic.Value
+	for g := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			via := a
+			if g%2 == 1 {
+				via = b
+			}
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= singles {
+					return
+				}
+				status, id, out, err := via.post(sendBody("single", fmt.Sprintf("s%d", i)))
+				if err != nil || status != 202 {
+					sendErr.Store(fmt.Sprintf("single send %d through %s: %d %v %s", i, via.name, status, err, out))
+					return
+				}
+				ids[i] = id
+			}
+		}()
+	}
+	bigRows := func() int { return s.Count("SELECT count(*) FROM notifications WHERE request_id = $1", big) }
+	s.Eventually(3*time.Minute, "4,000 inbox rows of the big send", func() bool { return bigRows() >= 4000 })
+	atKill := bigRows()
+	w1.Kill()
+	killedAt := time.Since(loadStart)
+	w1.Restart()
+	wg.Wait()
+	if e := sendErr.Load(); e != nil {
+		t.Fatal(e)
+	}
+	accepted := time.Since(loadStart)
+	all := append([]string{big}, ids...)
+	s.Eventually(6*time.Minute, "every request of the load to complete", func() bool { return completed(all) == len(all) })
+	loadTook := time.Since(loadStart)
+	bigTotal := bigRows()
+	bigDistinct := s.Count("SELECT count(DISTINCT user_id) FROM notifications WHERE request_id = $1", big)
+	singleRows := s.Count("SELECT count(*) FROM notifications WHERE request_id = ANY($1::uuid[])", ids)
+	singleDistinct := s.Count("SELECT count(DISTINCT request_id) FROM notifications WHERE request_id = ANY($1::uuid[])", ids)
+	retried := retriedActivities(t, s, big)
+	say("load: 1 send to %d recipients through API A and %d single sends through A and B (half each), accepted in %s; all completed %s after the first send (%.0f inbox rows/s)",
+		bigRecipients, singles, accepted.Round(100*time.Millisecond), loadTook.Round(100*time.Millisecond), float64(bigRecipients+singles)/loadTook.Seconds())
+	say("worker 1 SIGKILLed %s in, with %d of %d rows of the big send written, and restarted; activities of the big send retried after it: %d",
+		killedAt.Round(100*time.Millisecond), atKill, bigRecipients, retried)
+	say("exactly once: big send %d rows for %d distinct recipients (want %d); single sends %d rows for %d distinct requests (want %d)",
+		bigTotal, bigDistinct, bigRecipients, singleRows, singleDistinct, singles)
+	if bigTotal != bigRecipients || bigDistinct != bigRecipients {
+		t.Errorf("big send: %d rows for %d distinct recipients, want exactly %d", bigTotal, bigDistinct, bigRecipients)
+	}
+	if singleRows != singles || singleDistinct != singles {
+		t.Errorf("single sends: %d rows for %d requests, want exactly %d", singleRows, singleDistinct, singles)
+	}
+
+	// 3. A provider instance's send rate holds across both workers: 16 webhook messages at
+	// 4 a second, from sends made through both APIs, arrive no faster than that.
+	instanceRate(t, s, a, b, say)
+
+	// 4. The per-app send rate limit and the monthly quota hold across both APIs.
+	procA.Kill()
+	procB.Kill()
+	limits(t, s, say)
+}
+
+// instanceRate checks config.sendRate across the two workers.
+func instanceRate(t *testing.T, s *proctest.Stack, a, b *api, say func(string, ...any)) {
+	t.Helper()
+	const messages, rate = 16, 4.0
+	var mu sync.Mutex
+	var arrivals []time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		arrivals = append(arrivals, time.Now())
+		mu.Unlock()
+		w.WriteHeader(204)
+	}))
+	t.Cleanup(srv.Close)
+	if _, err := s.Local.Channels.CreateInstance(context.Background(), a.appID(t, s), "webhook", channels.InstanceInput{Provider: "webhook", Name: "paced",
+		Config: json.RawMessage(fmt.Sprintf(`{"url":%q,"secret":"0123456789abcdef","sendRate":%g}`, srv.URL, rate))}); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, messages)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			via := a
+			if i%2 == 1 {
+				via = b
+			}
+			body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "paced"},
+				"override": map[string]any{"channels": []string{"webhook"}}, "sendTo": map[string]any{"recipients": []string{fmt.Sprintf("w%d", i)}}})
+			ids[i] = via.mustSend(t, body)
+		}()
+	}
+	wg.Wait()
+	s.Eventually(2*time.Minute, "every paced webhook to arrive", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(arrivals) >= messages
+	})
+	s.Eventually(time.Minute, "the paced sends to complete", func() bool {
+		return s.Count("SELECT count(*) FROM notification_requests WHERE id = ANY($1::uuid[]) AND status = 'completed'", ids) == messages
+	})
+	mu.Lock()
+	got := len(arrivals)
+	span := arrivals[len(arrivals)-1].Sub(arrivals[0])
+	mu.Unlock()
+	workers := map[string]bool{}
+	for _, id := range ids {
+		for _, w := range activityWorkers(t, s, id) {
+			workers[w] = true
+		}
+	}
+	// A bucket of one token refilled at rate: the last of n messages comes (n-1)/rate after
+	// the first at the earliest. Two workers pacing themselves alone would take half that.
+	least := time.Duration(float64(messages-1) / rate * float64(time.Second))
+	say("instance send rate %g/s: %d webhooks from sends through both APIs, delivered by %d worker processes, arrived over %s (at least %s at %g/s; %.2f/s observed)",
+		rate, got, len(workers), span.Round(10*time.Millisecond), least, rate, float64(got-1)/span.Seconds())
+	if got != messages {
+		t.Errorf("%d webhooks arrived, want %d", got, messages)
+	}
+	if span < least*95/100 {
+		t.Errorf("%d webhooks arrived over %s, faster than %g/s allows (%s)", got, span, rate, least)
+	}
+	if len(workers) < 2 {
+		t.Errorf("the paced sends ran on %d worker process(es) (%v), want both", len(workers), workers)
+	}
+}
+
+// appID returns the id of the app whose key the client uses.
+func (a *api) appID(t *testing.T, s *proctest.Stack) int64 {
+	t.Helper()
+	var id int64
+	if err := s.Local.DB.Pool.QueryRow(context.Background(), "SELECT id FROM apps WHERE api_key = $1", a.key).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// limits restarts two APIs with a send rate limit and an enforced quota and fires
+// concurrent sends through both.
+func limits(t *testing.T, s *proctest.Stack, say func(string, ...any)) {
+	t.Helper()
+	ctx := context.Background()
+	const burst, quota, margin = 50, 15, 5
+	env := []string{
+		"HERALD_SEND_RATE_LIMIT=0.01", fmt.Sprintf("HERALD_SEND_RATE_BURST=%d", burst),
+		"HERALD_QUOTA_MODE=enforce", fmt.Sprintf("HERALD_QUOTA_EXACT_MARGIN=%d", margin),
+		fmt.Sprintf(`HERALD_PLANS=[{"id":"free","name":"Free","monthlyQuota":%d,"currency":"usd"}]`, quota),
+	}
+	procA, procB := s.StartAPI("", env...), s.StartAPI("", env...)
+	limited, err := s.Local.Apps.Create(ctx, "limited")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := s.Local.DB.CreateClient(ctx, "Acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paying, err := s.Local.Apps.CreateInClient(ctx, client.ID, "metered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fire := func(key, secret string, n int) (ok, refused int, other []string) {
+		apis := []*api{newAPI("A", procA.BaseURL, key, secret), newAPI("B", procB.BaseURL, key, secret)}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				status, _, out, err := apis[i%2].post(sendBody("limited", fmt.Sprintf("l%d", i)))
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil && status == 202:
+					ok++
+				case err == nil && status == 429:
+					refused++
+				default:
+					other = append(other, fmt.Sprintf("%d %v %s", status, err, out))
+				}
+			}()
+		}
+		wg.Wait()
+		return ok, refused, other
+	}
+	// 0.01 sends a second refill a hundredth of a token a second: the burst is the budget.
+	const tries = 80
+	ok, refused, other := fire(limited.APIKey, limited.APISecret, tries)
+	say("send rate limit %d a burst (0.01/s) per app: %d concurrent sends through A and B, %d accepted, %d refused with 429 (one process alone would admit %d)",
+		burst, tries, ok, refused, burst)
+	if ok != burst || refused != tries-burst || len(other) > 0 {
+		t.Errorf("rate limit: %d accepted, %d refused, other %q; want %d and %d", ok, refused, other, burst, tries-burst)
+	}
+	const qtries = 40
+	ok, refused, other = fire(paying.APIKey, paying.APISecret, qtries)
+	say("monthly quota %d (exact within %d of it): %d concurrent sends through A and B, %d accepted, %d refused with 429",
+		quota, margin, qtries, ok, refused)
+	if ok != quota || refused != qtries-quota || len(other) > 0 {
+		t.Errorf("quota: %d accepted, %d refused, other %q; want %d and %d", ok, refused, other, quota, qtries-quota)
+	}
+}
+
+// retriedActivities counts the activities of the run carrying a request that completed
+// only on a later attempt.
+func retriedActivities(t *testing.T, s *proctest.Stack, requestID string) int {
+	t.Helper()
+	n := 0
+	forEachActivityStart(t, s, requestID, func(attempt int32, _ string) {
+		if attempt > 1 {
+			n++
+		}
+	})
+	return n
+}
+
+// activityWorkers returns the identities of the workers that ran the activities of the
+// run carrying a request.
+func activityWorkers(t *testing.T, s *proctest.Stack, requestID string) []string {
+	t.Helper()
+	var out []string
+	forEachActivityStart(t, s, requestID, func(_ int32, identity string) { out = append(out, identity) })
+	return out
+}
+
+func forEachActivityStart(t *testing.T, s *proctest.Stack, requestID string, f func(attempt int32, identity string)) {
+	t.Helper()
+	var wf string
+	if err := s.Local.DB.Pool.QueryRow(context.Background(), "SELECT coalesce(workflow_id, '') FROM notification_requests WHERE id = $1", requestID).Scan(&wf); err != nil {
+		t.Fatal(err)
+	}
+	it := s.Local.Temporal.GetWorkflowHistory(context.Background(), wf, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatalf("history of %s: %v", wf, err)
+		}
+		if ev.GetEventType() == enums.EVENT_TYPE_ACTIVITY_TASK_STARTED {
+			at := ev.GetActivityTaskStartedEventAttributes()
+			f(at.GetAttempt(), at.GetIdentity())
+		}
+	}
+}
+
+func tail(log string) string {
+	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+	if len(lines) > 30 {
+		lines = lines[len(lines)-30:]
+	}
+	return strings.Join(lines, "\n")
+}
