@@ -264,6 +264,17 @@ func (p *Proc) Exited() bool {
 	}
 }
 
+// Pid is the process id of the current run (0 before it started). Temporal names a worker
+// "<pid>@<host>@" unless told otherwise, which tells which process runs an activity.
+func (p *Proc) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
 // Log is everything the process (and its earlier runs) wrote.
 func (p *Proc) Log() string { return p.log.String() }
 
