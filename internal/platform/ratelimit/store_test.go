@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -259,28 +260,32 @@ func (brokenStore) Reserve(context.Context, string, int64, int64, int64, time.Du
 func (brokenStore) Name() string { return "broken" }
 
 // BenchmarkStoreTake measures one shared Take, the cost the send path pays per request
-// (docs/benchmarks.md, "Shared rate limits"): 64 apps, parallel callers.
+// (docs/benchmarks.md, "Shared rate limits"), with parallel callers spread over 64 apps
+// and all on one app (one row or key that every caller updates).
 func BenchmarkStoreTake(b *testing.B) {
 	for _, be := range backends() {
-		b.Run(be.name, func(b *testing.B) {
-			s, _ := be.open(b)
-			prefix := key("bench")
-			keys := make([]string, 64)
-			for i := range keys {
-				keys[i] = prefix + ":" + string(rune('a'+i%26)) + string(rune('a'+i/26))
-			}
-			ctx := context.Background()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				i := 0
-				for pb.Next() {
-					if _, _, err := s.Take(ctx, keys[i%len(keys)], 1e9, 1e9); err != nil {
-						b.Error(err)
-						return
-					}
-					i++
+		for _, apps := range []int{64, 1} {
+			b.Run(fmt.Sprintf("%s/apps=%d", be.name, apps), func(b *testing.B) {
+				s, _ := be.open(b)
+				prefix := key("bench")
+				keys := make([]string, apps)
+				for i := range keys {
+					keys[i] = fmt.Sprintf("%s:%d", prefix, i)
 				}
+				ctx := context.Background()
+				b.ReportAllocs()
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					i := 0
+					for pb.Next() {
+						if _, _, err := s.Take(ctx, keys[i%len(keys)], 1e9, 1e9); err != nil {
+							b.Error(err)
+							return
+						}
+						i++
+					}
+				})
 			})
-		})
+		}
 	}
 }

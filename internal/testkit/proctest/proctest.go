@@ -127,11 +127,11 @@ type Proc struct {
 	Name string
 	// BaseURL is where an api process started by StartAPI listens.
 	BaseURL string
-	t    testing.TB
-	bin  string
-	args []string
-	env  []string
-	log  *syncBuffer
+	t       testing.TB
+	bin     string
+	args    []string
+	env     []string
+	log     *syncBuffer
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
