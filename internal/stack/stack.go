@@ -245,6 +245,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 		Metrics: s.deliveryMetrics(), Throttle: s.instanceThrottle()}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
+	go s.sweepLimits(ctx)
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
 	// worker joins as soon as it does.
 	if err := s.EnsureSearchAttributes(ctx); err != nil {
@@ -346,5 +347,26 @@ func (s *Stack) instanceThrottle() func(ctx context.Context, c *channels.Candida
 			return nil
 		}
 		return err
+	}
+}
+
+// sweepLimits deletes the expired quota counters of the Postgres store hourly (a row per
+// client and month; Redis expires its keys itself).
+func (s *Stack) sweepLimits(ctx context.Context) {
+	pg, ok := s.Limits.(*ratelimit.Postgres)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := pg.Sweep(ctx); err != nil && ctx.Err() == nil {
+				s.Log.Warn("could not delete expired rate limit counters", "err", err)
+			}
+		}
 	}
 }
