@@ -150,6 +150,7 @@ func TestGateAdmitsExactlyTheQuotaUnderConcurrency(t *testing.T) {
 // each admit up to the quota less the margin before either counts exactly; with the shared
 // store their estimates draw on one reservation, and together they admit exactly the quota.
 func TestGateHoldsTheQuotaAcrossProcesses(t *testing.T) {
+	redisPrefix := "herald-test:" + secrets.HexToken(6) + ":"
 	stores := map[string]func(f fixture) ratelimit.Store{
 		"postgres": func(f fixture) ratelimit.Store { return ratelimit.NewPostgres(f.d.Queries) },
 		"redis": func(fixture) ratelimit.Store {
@@ -161,6 +162,8 @@ func TestGateHoldsTheQuotaAcrossProcesses(t *testing.T) {
 				t.Skipf("no Redis: %v", err)
 			}
 			t.Cleanup(func() { r.Close() })
+			// Client ids restart with each test database: keys of this run only.
+			r.Prefix = redisPrefix
 			return r
 		},
 	}

@@ -12,9 +12,12 @@ import (
 
 // Redis is a Store in Redis (HERALD_REDIS_URL): each operation is one Lua script run
 // atomically by the server (EVALSHA), with the server's clock, so no round trip waits on
-// a lock. Keys are prefixed "herald:" and expire once idle.
+// a lock. Keys start with Prefix and expire once idle. Ids in keys are those of one
+// Herald database: deployments sharing a Redis need a database (or Prefix) each.
 type Redis struct {
 	c *redis.Client
+	// Prefix starts every key ("herald:" by default).
+	Prefix string
 }
 
 // NewRedis connects to the Redis at url (redis://[user:password@]host:port[/db], or
@@ -29,7 +32,7 @@ func NewRedis(ctx context.Context, url string) (*Redis, error) {
 		c.Close()
 		return nil, fmt.Errorf("redis at %s: %w", opts.Addr, err)
 	}
-	return &Redis{c: c}, nil
+	return &Redis{c: c, Prefix: "herald:"}, nil
 }
 
 // Close closes the connections.
@@ -80,7 +83,7 @@ return n
 
 // Take implements Store.
 func (r *Redis) Take(ctx context.Context, key string, rate, burst float64) (bool, time.Duration, error) {
-	res, err := takeScript.Run(ctx, r.c, []string{"herald:rl:" + key}, rate, burst).Slice()
+	res, err := takeScript.Run(ctx, r.c, []string{r.Prefix + "rl:" + key}, rate, burst).Slice()
 	if err != nil {
 		return false, 0, storeErr("redis", err)
 	}
@@ -102,7 +105,7 @@ func (r *Redis) Take(ctx context.Context, key string, rate, burst float64) (bool
 // Reserve implements Store.
 func (r *Redis) Reserve(ctx context.Context, key string, n, floor, limit int64, ttl time.Duration) (bool, error) {
 	ms := int64(math.Ceil(float64(ttl) / float64(time.Millisecond)))
-	v, err := reserveScript.Run(ctx, r.c, []string{"herald:q:" + key}, n, floor, limit, max(ms, 1)).Int64()
+	v, err := reserveScript.Run(ctx, r.c, []string{r.Prefix + "q:" + key}, n, floor, limit, max(ms, 1)).Int64()
 	if err != nil {
 		return false, storeErr("redis", err)
 	}

@@ -37,7 +37,10 @@ func backends() []backend {
 			return stores[0], stores[1]
 		}},
 		{"redis", func(t testing.TB) (ratelimit.Store, ratelimit.Store) {
-			return openRedis(t), openRedis(t)
+			a, b := openRedis(t), openRedis(t)
+			prefix := "herald-test:" + secrets.HexToken(6) + ":"
+			a.Prefix, b.Prefix = prefix, prefix
+			return a, b
 		}},
 	}
 }
