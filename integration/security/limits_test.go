@@ -22,7 +22,7 @@ import (
 // send again.
 func TestSendRateLimit(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) {
-		c.SendRateLimit, c.SendRateBurst = 2, 5
+		c.SendRateLimit, c.SendRateBurst = 0.5, 5 // a token every 2 s: the burst is not refilled while a loaded machine sends it
 	}})
 	other := e.NewApp("other")
 	body := `{"notification":{"title":"Hi"},"sendTo":{"recipients":["ann"]}}`
@@ -38,7 +38,7 @@ func TestSendRateLimit(t *testing.T) {
 		t.Errorf("Retry-After %q", res.Header.Get("Retry-After"))
 	}
 	msg, _ := res.Map(t)["message"].(string)
-	if !strings.Contains(msg, "send rate limit exceeded: this app may send 2 notifications per second (bursts of 5)") {
+	if !strings.Contains(msg, "send rate limit exceeded: this app may send 0.5 notifications per second (bursts of 5)") {
 		t.Errorf("message %q", msg)
 	}
 	var stored int
@@ -51,7 +51,7 @@ func TestSendRateLimit(t *testing.T) {
 	e.Must(e.Do("GET", "/v3/notifications", nil, e.UserHeaders("ann")), 200, "inbox read")
 	time.Sleep(time.Duration(retry) * time.Second)
 	e.Must(e.Do("POST", "/v3/notifications", body, e.AppHeaders()), 202, "send after Retry-After")
-	t.Logf("send rate limit 2/s, burst 5: 5 accepted, the 6th refused with 429 and Retry-After %d s; another app unaffected; accepted again after the wait", retry)
+	t.Logf("send rate limit 0.5/s, burst 5: 5 accepted, the 6th refused with 429 and Retry-After %d s; another app unaffected; accepted again after the wait", retry)
 }
 
 // Bodies over HERALD_BODY_LIMIT are refused with 413 and a message giving the limit; a
