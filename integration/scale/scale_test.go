@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"go.temporal.io/api/enums/v1"
 
 	"github.com/heraldhq/herald/internal/delivery/channels"
@@ -232,10 +233,21 @@ func TestScale(t *testing.T) {
 	// 4 a second, from sends made through both APIs, arrive no faster than that.
 	instanceRate(t, s, a, b, say)
 
-	// 4. The per-app send rate limit and the monthly quota hold across both APIs.
+	// 4. The per-app send rate limit and the monthly quota hold across both APIs, with the
+	// shared state in Postgres and then in Redis.
 	procA.Kill()
 	procB.Kill()
-	limits(t, s, say)
+	limits(t, s, say, "")
+	limits(t, s, say, redisURL(t))
+}
+
+// redisURL is the Redis of the tests (HERALD_TEST_REDIS_URL or the local default).
+func redisURL(t *testing.T) string {
+	url := os.Getenv("HERALD_TEST_REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	return url
 }
 
 // instanceRate checks config.sendRate across the two workers.
@@ -315,23 +327,24 @@ func (a *api) appID(t *testing.T, s *proctest.Stack) int64 {
 	return id
 }
 
-// limits restarts two APIs with a send rate limit and an enforced quota and fires
-// concurrent sends through both.
-func limits(t *testing.T, s *proctest.Stack, say func(string, ...any)) {
+// limits starts two APIs with a send rate limit and an enforced quota, keeping the shared
+// state in Redis when redisURL is set (else in Postgres), and fires concurrent sends of two
+// new apps through both; the APIs are stopped at the end.
+func limits(t *testing.T, s *proctest.Stack, say func(string, ...any), redisURL string) {
 	t.Helper()
 	ctx := context.Background()
+	store := "Postgres"
 	const burst, quota, margin = 50, 15, 5
 	env := []string{
 		"HERALD_SEND_RATE_LIMIT=0.01", fmt.Sprintf("HERALD_SEND_RATE_BURST=%d", burst),
 		"HERALD_QUOTA_MODE=enforce", fmt.Sprintf("HERALD_QUOTA_EXACT_MARGIN=%d", margin),
 		fmt.Sprintf(`HERALD_PLANS=[{"id":"free","name":"Free","monthlyQuota":%d,"currency":"usd"}]`, quota),
 	}
-	procA, procB := s.StartAPI("", env...), s.StartAPI("", env...)
-	limited, err := s.Local.Apps.Create(ctx, "limited")
+	limited, err := s.Local.Apps.Create(ctx, "limited "+redisURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := s.Local.DB.CreateClient(ctx, "Acme")
+	client, err := s.Local.DB.CreateClient(ctx, "Acme "+redisURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,6 +352,25 @@ func limits(t *testing.T, s *proctest.Stack, say func(string, ...any)) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if redisURL != "" {
+		store = "Redis"
+		env = append(env, "HERALD_REDIS_URL="+redisURL)
+		// Ids restart with each test database: drop what an earlier run left under them.
+		opts, err := redis.ParseURL(redisURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc := redis.NewClient(opts)
+		defer rc.Close()
+		keys := []string{fmt.Sprintf("herald:rl:send:app:%d", limited.AppID), fmt.Sprintf("herald:rl:send:app:%d", paying.ID),
+			fmt.Sprintf("herald:q:quota:%d:%s", client.ID, time.Now().UTC().Format("2006-01"))}
+		if err := rc.Del(ctx, keys...).Err(); err != nil {
+			t.Fatalf("Redis at %s (HERALD_TEST_REDIS_URL): %v", redisURL, err)
+		}
+	}
+	procA, procB := s.StartAPI("", env...), s.StartAPI("", env...)
+	defer procA.Kill()
+	defer procB.Kill()
 	fire := func(key, secret string, n int) (ok, refused int, other []string) {
 		apis := []*api{newAPI("A", procA.BaseURL, key, secret), newAPI("B", procB.BaseURL, key, secret)}
 		var mu sync.Mutex
@@ -366,15 +398,15 @@ func limits(t *testing.T, s *proctest.Stack, say func(string, ...any)) {
 	// 0.01 sends a second refill a hundredth of a token a second: the burst is the budget.
 	const tries = 80
 	ok, refused, other := fire(limited.APIKey, limited.APISecret, tries)
-	say("send rate limit of bursts of %d (0.01/s) per app: %d concurrent sends through A and B, %d accepted, %d refused with 429 (buckets per process would have let all %d through)",
-		burst, tries, ok, refused, tries)
+	say("%s: send rate limit of bursts of %d (0.01/s) per app: %d concurrent sends through A and B, %d accepted, %d refused with 429 (buckets per process would have let all %d through)",
+		store, burst, tries, ok, refused, tries)
 	if ok != burst || refused != tries-burst || len(other) > 0 {
 		t.Errorf("rate limit: %d accepted, %d refused, other %q; want %d and %d", ok, refused, other, burst, tries-burst)
 	}
 	const qtries = 40
 	ok, refused, other = fire(paying.APIKey, paying.APISecret, qtries)
-	say("monthly quota %d (exact within %d of it): %d concurrent sends through A and B, %d accepted, %d refused with 429",
-		quota, margin, qtries, ok, refused)
+	say("%s: monthly quota %d (exact within %d of it): %d concurrent sends through A and B, %d accepted, %d refused with 429",
+		store, quota, margin, qtries, ok, refused)
 	if ok != quota || refused != qtries-quota || len(other) > 0 {
 		t.Errorf("quota: %d accepted, %d refused, other %q; want %d and %d", ok, refused, other, quota, qtries-quota)
 	}
