@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,7 @@ import (
 	"github.com/heraldhq/herald/internal/testkit/proctest"
 	"github.com/heraldhq/herald/internal/testkit/realtimetest"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
+	"github.com/heraldhq/herald/workflows/send"
 )
 
 func TestMain(m *testing.M) {
@@ -98,6 +100,9 @@ func TestScale(t *testing.T) {
 	start := time.Now()
 	ctx := context.Background()
 	s := proctest.New(t, dbtest.URL(t), stacktest.SharedTemporal(t).Address)
+	// Six processes share the machine's Postgres (and other tests may too): small pools
+	// keep them under max_connections, as (N + M) × HERALD_DB_MAX_CONNS must be in production.
+	s.Env = append(s.Env, "HERALD_DB_MAX_CONNS=10")
 	creds, err := s.Local.Apps.Create(ctx, "scale")
 	if err != nil {
 		t.Fatal(err)
@@ -292,6 +297,13 @@ func instanceRate(t *testing.T, s *proctest.Stack, a, b *api, say func(string, .
 			}()
 		}
 		wg.Wait()
+		// A request is completed once its messages are queued, before they go out: wait for
+		// the webhooks themselves.
+		s.Eventually(2*time.Minute, "every paced webhook to arrive", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(arrivals) >= messages
+		})
 		s.Eventually(2*time.Minute, "the paced sends to complete", func() bool {
 			return s.Count("SELECT count(*) FROM notification_requests WHERE id = ANY($1::uuid[]) AND status = 'completed'", ids) == messages
 		})
@@ -304,11 +316,12 @@ func instanceRate(t *testing.T, s *proctest.Stack, a, b *api, say func(string, .
 		mu.Unlock()
 		workers := map[string]bool{}
 		for _, id := range ids {
-			for _, w := range activityWorkers(t, s, id) {
+			for _, w := range activityWorkers(t, s, id, // a send of a few messages sends them within DeliverBatch
+				send.DeliverActivityName, send.SendActivityName, send.SendBatchActivityName) {
 				workers[w] = true
 			}
 		}
-		say("instance send rate %g/s, round %d: %d webhooks from sends through both APIs, delivered by %d worker processes, arrived over %s (at least %s at %g/s; %.2f/s observed)",
+		say("instance send rate %g/s, round %d: %d webhooks from sends through both APIs, sent by %d worker processes, arrived over %s (at least %s at %g/s; %.2f/s observed)",
 			rate, round, got, len(workers), span.Round(10*time.Millisecond), least, rate, float64(got-1)/span.Seconds())
 		if got != messages {
 			t.Errorf("%d webhooks arrived, want %d", got, messages)
@@ -456,7 +469,7 @@ func runningWorker(t *testing.T, s *proctest.Stack, requestID, name string, work
 func retriedActivities(t *testing.T, s *proctest.Stack, requestID string) int {
 	t.Helper()
 	n := 0
-	forEachActivityStart(t, s, requestID, func(attempt int32, _ string) {
+	forEachActivityStart(t, s, requestID, func(_ string, attempt int32, _ string) {
 		if attempt > 1 {
 			n++
 		}
@@ -465,29 +478,37 @@ func retriedActivities(t *testing.T, s *proctest.Stack, requestID string) int {
 }
 
 // activityWorkers returns the identities of the workers that ran the activities of the
-// run carrying a request.
-func activityWorkers(t *testing.T, s *proctest.Stack, requestID string) []string {
+// given names of the run carrying a request.
+func activityWorkers(t *testing.T, s *proctest.Stack, requestID string, names ...string) []string {
 	t.Helper()
 	var out []string
-	forEachActivityStart(t, s, requestID, func(_ int32, identity string) { out = append(out, identity) })
+	forEachActivityStart(t, s, requestID, func(activity string, _ int32, identity string) {
+		if slices.Contains(names, activity) {
+			out = append(out, identity)
+		}
+	})
 	return out
 }
 
-func forEachActivityStart(t *testing.T, s *proctest.Stack, requestID string, f func(attempt int32, identity string)) {
+func forEachActivityStart(t *testing.T, s *proctest.Stack, requestID string, f func(activity string, attempt int32, identity string)) {
 	t.Helper()
 	var wf string
 	if err := s.Local.DB.Pool.QueryRow(context.Background(), "SELECT coalesce(workflow_id, '') FROM notification_requests WHERE id = $1", requestID).Scan(&wf); err != nil {
 		t.Fatal(err)
 	}
 	it := s.Local.Temporal.GetWorkflowHistory(context.Background(), wf, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	names := map[int64]string{}
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
 			t.Fatalf("history of %s: %v", wf, err)
 		}
-		if ev.GetEventType() == enums.EVENT_TYPE_ACTIVITY_TASK_STARTED {
+		switch ev.GetEventType() {
+		case enums.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+			names[ev.GetEventId()] = ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()
+		case enums.EVENT_TYPE_ACTIVITY_TASK_STARTED:
 			at := ev.GetActivityTaskStartedEventAttributes()
-			f(at.GetAttempt(), at.GetIdentity())
+			f(names[at.GetScheduledEventId()], at.GetAttempt(), at.GetIdentity())
 		}
 	}
 }
