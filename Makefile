@@ -65,10 +65,11 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 	$(BIN)/herald dev
 
 .PHONY: test
-test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-faults
+test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-web, test-faults and test-scale
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-web
 	$(MAKE) test-faults
+	$(MAKE) test-scale
 
 WIDGET := web/inbox
 
@@ -96,6 +97,10 @@ widget-screenshots: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ##
 .PHONY: test-faults
 test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)
 	HERALD_FAULTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v $(GO_TEST_FLAGS) ./integration/faults/
+
+.PHONY: test-scale
+test-scale: $(BIN)/temporal ## 2 API + 2 worker processes on one Postgres and Temporal: exactly-once under a worker kill, cross-API realtime, shared limits; prints a summary (docs/deployment.md)
+	HERALD_SCALE=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v -timeout 15m $(GO_TEST_FLAGS) ./integration/scale/
 
 HISTORY_SET ?= current
 

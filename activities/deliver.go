@@ -53,10 +53,11 @@ type Delivery struct {
 	// InstanceConcurrency bounds the provider calls SendMessages has in flight per provider
 	// instance in this worker (0: DefaultInstanceConcurrency).
 	InstanceConcurrency int
-	// Throttle, when set, is called before each provider call of SendMessages with the
-	// instance it goes to, and may wait: the hook for a per-instance rate limit (providers
-	// have no rate setting yet). An error fails the call as a transient failure of Herald's.
-	Throttle func(ctx context.Context, instanceID int64) error
+	// Throttle, when set, is called before each provider call with the instance it goes
+	// to, and may wait: the stack paces instances that have a send rate (config.sendRate)
+	// with a token bucket shared by every worker. An error fails the call as a transient
+	// failure of Herald's.
+	Throttle func(ctx context.Context, c *channels.Candidate) error
 
 	// slots holds a semaphore per provider instance (see admit).
 	slots     sync.Map

@@ -129,6 +129,10 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 			if called, recorded, err = admit(ctx, c); err != nil {
 				return a.release(ctx, lg, err)
 			}
+		} else if a.Throttle != nil {
+			if err := a.Throttle(ctx, c); err != nil {
+				return a.release(ctx, lg, err)
+			}
 		}
 		start := time.Now()
 		res, err := a.sendVia(ctx, c, e, lg, m)

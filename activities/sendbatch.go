@@ -235,7 +235,7 @@ func (a *Delivery) admit(ctx context.Context, c *channels.Candidate) (called, re
 		return nil, nil, ctx.Err()
 	}
 	if a.Throttle != nil {
-		if err := a.Throttle(ctx, c.InstanceID); err != nil {
+		if err := a.Throttle(ctx, c); err != nil {
 			<-s.calls
 			<-s.unrecorded
 			return nil, nil, err

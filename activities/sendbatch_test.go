@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/workflows/send"
 )
@@ -167,9 +168,9 @@ func TestSendMessagesBoundsCallsPerInstance(t *testing.T) {
 	t.Cleanup(srv.Close)
 	webhookInstance(t, a, appID, "hook", srv.URL)
 	var throttled []int64
-	a.Throttle = func(_ context.Context, instance int64) error {
+	a.Throttle = func(_ context.Context, c *channels.Candidate) error {
 		mu.Lock()
-		throttled = append(throttled, instance)
+		throttled = append(throttled, c.InstanceID)
 		mu.Unlock()
 		return nil
 	}
@@ -263,7 +264,7 @@ func TestSendMessagesRetriesWhatTheThrottleRefuses(t *testing.T) {
 	d, appID, a, _ := setup(t)
 	rc := newReceiver(t)
 	webhookInstance(t, a, appID, "hook", rc.srv.URL)
-	a.Throttle = func(context.Context, int64) error { return errors.New("over the instance's rate") }
+	a.Throttle = func(context.Context, *channels.Candidate) error { return errors.New("over the instance's rate") }
 	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["ok-1"]}}`)
 	_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})
 	res, err := a.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})

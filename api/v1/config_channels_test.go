@@ -256,3 +256,46 @@ func (f *fixture) instances(t *testing.T, as, channel string) []map[string]any {
 	f.do(t, as, "GET", f.appPath+"/channels/"+channel+"/providerInstances", nil, 200).JSON(t, &out)
 	return out
 }
+
+// A provider instance's send rate (config.sendRate, messages per second) is set, answered,
+// refused when it is not a positive number (with the provider's own problems), and removed
+// with null, through the /v1 API.
+func TestProviderInstanceSendRate(t *testing.T) {
+	f := newFixture(t)
+	instances := f.appPath + "/channels/webhook/providerInstances"
+	var id int64
+	rate := func(want any) func(t *testing.T, res *stacktest.Response) {
+		return func(t *testing.T, res *stacktest.Response) {
+			var inst struct {
+				ID     int64
+				Config map[string]any
+			}
+			res.JSON(t, &inst)
+			id = inst.ID
+			if got, ok := inst.Config["sendRate"]; got != want || (want == nil && ok) {
+				t.Errorf("config.sendRate %v (present %v), want %v: %s", got, ok, want, res.Body)
+			}
+		}
+	}
+	f.run(t, []call{
+		{name: "bad rate and bad url", method: "POST", path: instances, as: f.dev, status: 400,
+			body: map[string]any{"providerIdentifier": "webhook", "config": map[string]any{"url": "nope", "secret": "0123456789abcdef", "sendRate": -1}},
+			msgs: []string{"config.url must be an absolute URL", "config.sendRate must be more than 0 and at most 100000 messages per second"}},
+		{name: "rate not a number", method: "POST", path: instances, as: f.dev, status: 400,
+			body: map[string]any{"providerIdentifier": "webhook", "config": map[string]any{"url": "https://example.com/hook", "secret": "0123456789abcdef", "sendRate": "fast"}},
+			msgs: []string{"config.sendRate must be a number (messages per second)"}},
+		{name: "with a rate", method: "POST", path: instances, as: f.dev, status: 201,
+			body:  map[string]any{"providerIdentifier": "webhook", "config": map[string]any{"url": "https://example.com/hook", "secret": "0123456789abcdef", "sendRate": 2.5}},
+			check: rate(2.5)},
+	})
+	inst := fmt.Sprintf("%s/%d", instances, id)
+	f.run(t, []call{
+		{name: "viewer cannot change it", method: "PATCH", path: inst, as: f.viewer, status: 403, body: map[string]any{"config": map[string]any{"sendRate": 1}}},
+		{name: "change", method: "PATCH", path: inst, as: f.dev, status: 200, body: map[string]any{"config": map[string]any{"sendRate": 7}}, check: rate(7.0)},
+		{name: "kept by other changes", method: "PATCH", path: inst, as: f.dev, status: 200, body: map[string]any{"name": "paced"}, check: rate(7.0)},
+		{name: "bad change keeps it", method: "PATCH", path: inst, as: f.dev, status: 400, body: map[string]any{"config": map[string]any{"sendRate": 0}},
+			msgs: []string{"config.sendRate must be more than 0 and at most 100000 messages per second"}},
+		{name: "read", method: "GET", path: inst, as: f.viewer, status: 200, check: rate(7.0)},
+		{name: "removed", method: "PATCH", path: inst, as: f.dev, status: 200, body: map[string]any{"config": map[string]any{"sendRate": nil}}, check: rate(nil)},
+	})
+}

@@ -32,7 +32,7 @@ type Handlers struct {
 	Templates *templates.Service
 	Workflows *Workflows
 	// SendLimit caps sends per app and second (nil: no limit).
-	SendLimit *ratelimit.Limiter
+	SendLimit ratelimit.KeyLimiter
 }
 
 // Register mounts the developer API on r (the /v3 group).

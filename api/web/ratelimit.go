@@ -19,17 +19,18 @@ func (r retryAfter) Wait() time.Duration { return time.Duration(r) }
 
 // SendRateLimit refuses a send with 429 and Retry-After when the caller's app has spent
 // its budget in l (HERALD_SEND_RATE_LIMIT). It runs after app authentication; a nil
-// limiter lets everything through. The budget is per process (see package ratelimit).
-func SendRateLimit(l *ratelimit.Limiter) fiber.Handler {
+// limiter lets everything through. The budget is shared by every API process when l is a
+// ratelimit.Shared (as the stack builds it).
+func SendRateLimit(l ratelimit.KeyLimiter) fiber.Handler {
+	if l == nil || isNilLimiter(l) {
+		return func(c *fiber.Ctx) error { return c.Next() }
+	}
 	return func(c *fiber.Ctx) error {
-		if l == nil {
-			return c.Next()
-		}
 		p := PrincipalOf(c)
 		if p == nil {
 			return c.Next()
 		}
-		if ok, wait := l.Allow(p.App.ID); !ok {
+		if ok, wait := l.Take(c.UserContext(), p.App.ID); !ok {
 			secs := math.Ceil(wait.Seconds())
 			return &herald.Error{Code: herald.ERATELIMIT, Err: retryAfter(wait), Message: fmt.Sprintf(
 				"send rate limit exceeded: this app may send %g notifications per second (bursts of %d); retry after %g s",
@@ -37,4 +38,15 @@ func SendRateLimit(l *ratelimit.Limiter) fiber.Handler {
 		}
 		return c.Next()
 	}
+}
+
+// isNilLimiter tells a typed nil limiter (no limit configured) inside the interface.
+func isNilLimiter(l ratelimit.KeyLimiter) bool {
+	switch v := l.(type) {
+	case *ratelimit.Shared:
+		return v == nil
+	case *ratelimit.Limiter:
+		return v == nil
+	}
+	return false
 }

@@ -473,6 +473,19 @@ type ProviderInstance struct {
 	UpdatedAt     time.Time
 }
 
+type RateLimitBucket struct {
+	Key    string
+	Tokens float64
+	Took   bool
+	At     time.Time
+}
+
+type RateLimitCounter struct {
+	Key       string
+	N         int64
+	ExpiresAt time.Time
+}
+
 type Route struct {
 	ID          int64
 	AppID       int64

@@ -1,12 +1,16 @@
 package security
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
@@ -18,7 +22,7 @@ import (
 // send again.
 func TestSendRateLimit(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) {
-		c.SendRateLimit, c.SendRateBurst = 2, 5
+		c.SendRateLimit, c.SendRateBurst = 0.5, 5 // a token every 2 s: the burst is not refilled while a loaded machine sends it
 	}})
 	other := e.NewApp("other")
 	body := `{"notification":{"title":"Hi"},"sendTo":{"recipients":["ann"]}}`
@@ -34,7 +38,7 @@ func TestSendRateLimit(t *testing.T) {
 		t.Errorf("Retry-After %q", res.Header.Get("Retry-After"))
 	}
 	msg, _ := res.Map(t)["message"].(string)
-	if !strings.Contains(msg, "send rate limit exceeded: this app may send 2 notifications per second (bursts of 5)") {
+	if !strings.Contains(msg, "send rate limit exceeded: this app may send 0.5 notifications per second (bursts of 5)") {
 		t.Errorf("message %q", msg)
 	}
 	var stored int
@@ -47,7 +51,7 @@ func TestSendRateLimit(t *testing.T) {
 	e.Must(e.Do("GET", "/v3/notifications", nil, e.UserHeaders("ann")), 200, "inbox read")
 	time.Sleep(time.Duration(retry) * time.Second)
 	e.Must(e.Do("POST", "/v3/notifications", body, e.AppHeaders()), 202, "send after Retry-After")
-	t.Logf("send rate limit 2/s, burst 5: 5 accepted, the 6th refused with 429 and Retry-After %d s; another app unaffected; accepted again after the wait", retry)
+	t.Logf("send rate limit 0.5/s, burst 5: 5 accepted, the 6th refused with 429 and Retry-After %d s; another app unaffected; accepted again after the wait", retry)
 }
 
 // Bodies over HERALD_BODY_LIMIT are refused with 413 and a message giving the limit; a
@@ -127,4 +131,45 @@ func TestPagingBoundsOnEveryListRoute(t *testing.T) {
 		t.Errorf("only %d paged reads found: %v", len(paged), paged)
 	}
 	t.Logf("paging bounds enforced on: %s", strings.Join(paged, "; "))
+}
+
+// With HERALD_REDIS_URL the send rate limit's buckets live in Redis: the burst passes, the
+// next send is refused, and the bucket is the Redis key of the app.
+func TestSendRateLimitInRedis(t *testing.T) {
+	url := os.Getenv("HERALD_TEST_REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	probe, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := redis.NewClient(probe)
+	defer rc.Close()
+	if err := rc.Ping(t.Context()).Err(); err != nil {
+		if os.Getenv("HERALD_REQUIRE_INTEGRATION") != "" {
+			t.Fatalf("Redis is required: %v", err)
+		}
+		t.Skipf("no Redis: %v", err)
+	}
+	e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) {
+		c.SendRateLimit, c.SendRateBurst, c.RedisURL = 0.01, 3, url
+	}})
+	if e.Stack.Limits.Name() != "redis" {
+		t.Fatalf("the limits are kept in %s, want redis", e.Stack.Limits.Name())
+	}
+	// Test databases restart app ids at 1: start from a fresh bucket for this app.
+	bucket := fmt.Sprintf("herald:rl:send:app:%d", e.App.AppID)
+	rc.Del(t.Context(), bucket)
+	t.Cleanup(func() { rc.Del(context.Background(), bucket) })
+	body := `{"notification":{"title":"Hi"},"sendTo":{"recipients":["ann"]}}`
+	for i := range 3 {
+		e.Must(e.Do("POST", "/v3/notifications", body, e.AppHeaders()), 202, fmt.Sprintf("send %d of the burst", i+1))
+	}
+	if res := e.Do("POST", "/v3/notifications", body, e.AppHeaders()); res.Status != 429 {
+		t.Fatalf("send past the burst: %d %s", res.Status, res.Body)
+	}
+	if n, err := rc.Exists(t.Context(), bucket).Result(); err != nil || n != 1 {
+		t.Errorf("Redis key %s exists %d (%v), want the app's bucket", bucket, n, err)
+	}
 }

@@ -104,7 +104,7 @@ func (s *Stack) openOperations(log *slog.Logger) error {
 		e, err := s.Billing.Entitlement(ctx, clientID)
 		return usage.Quota{Plan: e.Plan.ID, PlanName: e.Plan.Name, Monthly: e.MonthlyQuota()}, err
 	}
-	s.Gate = usage.NewGate(s.DB, oc.QuotaMode, quotas, usage.GateOptions{Margin: int64(oc.QuotaExactMargin),
+	s.Gate = usage.NewGate(s.DB, oc.QuotaMode, quotas, usage.GateOptions{Margin: int64(oc.QuotaExactMargin), Shared: s.Limits,
 		OnRefused: func() { s.Metrics.Refused("quota") }})
 	s.Usage = usage.NewReports(s.DB, quotas, oc.QuotaMode)
 	s.Insights = appinsights.NewService(s.DB)

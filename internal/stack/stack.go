@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,8 +81,12 @@ type Stack struct {
 	Realtime *realtime.Service
 	// SocketIO serves Realtime at /socket.io/ (WebSocket and long-polling).
 	SocketIO *socketio.Server
-	// SendLimit is this process's per-app send rate limit (nil when off).
-	SendLimit *ratelimit.Limiter
+	// SendLimit is the per-app send rate limit shared by every API process (nil when off).
+	SendLimit *ratelimit.Shared
+	// Limits keeps the state every process shares: the send rate limits, the provider
+	// instances' send rates and the quota reservations (Postgres, or Redis).
+	Limits ratelimit.Store
+	redis  *ratelimit.Redis
 	ConsoleServices
 	FlowServices
 	OperationsServices
@@ -146,7 +151,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Devices.Keys = s.Apps.VAPIDKeys
 	s.Channels = channels.NewService(d, box, Catalogue(), providerDeps(cfg))
 	s.Channels.Keys = s.Apps.VAPIDKeys
-	s.SendLimit = sendLimiter(cfg)
+	if err := s.openLimits(ctx, cfg); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.Realtime = realtime.New(d, bus, s.Apps, s.Inbox, realtime.Options{
 		PingInterval: cfg.RealtimePingInterval, PingTimeout: cfg.RealtimePingTimeout, Queue: cfg.RealtimeQueue,
 		TokenTTL: cfg.RealtimeTokenTTL, SecretKey: cfg.SecretKey, PublicURL: cfg.PublicURL,
@@ -169,6 +177,9 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 func (s *Stack) Close() {
 	s.Temporal.Close()
 	s.DB.Close()
+	if s.redis != nil {
+		s.redis.Close()
+	}
 	if s.Tracing != nil {
 		s.Tracing.Shutdown()
 	}
@@ -231,9 +242,10 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
-		Metrics: s.deliveryMetrics()}
+		Metrics: s.deliveryMetrics(), Throttle: s.instanceThrottle()}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
+	go s.sweepLimits(ctx)
 	// Temporal may not answer yet (containers starting in any order): keep trying, so the
 	// worker joins as soon as it does.
 	if err := s.EnsureSearchAttributes(ctx); err != nil {
@@ -295,12 +307,66 @@ func SecretKey(cfg config.Config, generate bool) (string, error) {
 	return key, nil
 }
 
-// sendLimiter builds the per-app send rate limit of HERALD_SEND_RATE_LIMIT; the burst
+// openLimits opens the shared store of rate limits (Redis when HERALD_REDIS_URL is set,
+// else Postgres) and the per-app send rate limit of HERALD_SEND_RATE_LIMIT, whose burst
 // defaults to one second's worth of sends.
-func sendLimiter(cfg config.Config) *ratelimit.Limiter {
+func (s *Stack) openLimits(ctx context.Context, cfg config.Config) error {
+	s.Limits = ratelimit.NewPostgres(s.DB.Queries)
+	if cfg.RedisURL != "" {
+		r, err := ratelimit.NewRedis(ctx, cfg.RedisURL)
+		if err != nil {
+			return err
+		}
+		s.redis, s.Limits = r, r
+	}
 	burst := cfg.SendRateBurst
 	if burst == 0 {
 		burst = int(math.Ceil(cfg.SendRateLimit))
 	}
-	return ratelimit.New(cfg.SendRateLimit, burst)
+	s.SendLimit = ratelimit.NewShared(s.Limits, "send:app:", cfg.SendRateLimit, burst)
+	if s.SendLimit != nil {
+		log := s.Log.With("component", "ratelimit", "store", s.Limits.Name())
+		s.SendLimit.OnError = func(err error) { log.Warn("send rate limit store failed; the send was let through", "err", err) }
+	}
+	return nil
+}
+
+// instanceThrottle paces the provider calls of instances that set a send rate
+// (config.sendRate) with a token bucket per instance in the shared store, so the rate holds
+// across every worker: a call over it waits for its turn (bursts of one). When the store
+// fails, the call goes ahead (logged): the provider's own limits then push back.
+func (s *Stack) instanceThrottle() func(ctx context.Context, c *channels.Candidate) error {
+	log := s.Log.With("component", "ratelimit", "store", s.Limits.Name())
+	return func(ctx context.Context, c *channels.Candidate) error {
+		if c.SendRate <= 0 {
+			return nil
+		}
+		_, err := ratelimit.Wait(ctx, s.Limits, "instance:"+strconv.FormatInt(c.InstanceID, 10), c.SendRate, 1)
+		if err != nil && ctx.Err() == nil {
+			log.Warn("instance send rate store failed; the call goes ahead", "instance", c.InstanceID, "err", err)
+			return nil
+		}
+		return err
+	}
+}
+
+// sweepLimits deletes the expired quota counters of the Postgres store hourly (a row per
+// client and month; Redis expires its keys itself).
+func (s *Stack) sweepLimits(ctx context.Context) {
+	pg, ok := s.Limits.(*ratelimit.Postgres)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := pg.Sweep(ctx); err != nil && ctx.Err() == nil {
+				s.Log.Warn("could not delete expired rate limit counters", "err", err)
+			}
+		}
+	}
 }

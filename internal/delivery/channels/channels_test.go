@@ -270,3 +270,54 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// config.sendRate is Herald's, not the provider's: it is validated with the provider's
+// fields (every problem at once), kept, answered, carried by the plan's candidates, kept
+// by updates that leave it out, removed by null, and never reaches the provider.
+func TestInstanceSendRate(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	_, err := f.svc.CreateInstance(ctx, f.app, "email", InstanceInput{Provider: "smtp", Config: json.RawMessage(`{"port":"x","host":"h","from":"a@b.c","sendRate":"fast"}`)})
+	if got := problems(t, err); !reflect.DeepEqual(got, []string{"config.port must be an integer", "config.sendRate must be a number (messages per second)"}) {
+		t.Errorf("got %q", got)
+	}
+	for _, bad := range []string{"0", "-2", "100001"} {
+		_, err := f.svc.CreateInstance(ctx, f.app, "email", InstanceInput{Provider: "smtp", Config: json.RawMessage(`{"host":"h","from":"a@b.c","sendRate":` + bad + `}`)})
+		if got := problems(t, err); !reflect.DeepEqual(got, []string{"config.sendRate must be more than 0 and at most 100000 messages per second"}) {
+			t.Errorf("sendRate %s: got %q", bad, got)
+		}
+	}
+	// The webhook's schema refuses unknown fields: the provider never sees sendRate.
+	inst, err := f.svc.CreateInstance(ctx, f.app, "webhook", InstanceInput{Provider: "webhook",
+		Config: json.RawMessage(`{"url":"https://example.com","secret":"0123456789abcdef","sendRate":2.5}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	_ = json.Unmarshal(inst.Config, &cfg)
+	if cfg["sendRate"] != 2.5 || cfg["secret"] != Mask {
+		t.Errorf("answered config %v", cfg)
+	}
+	cands, _ := f.svc.Plan(ctx, f.app, "webhook", nil)
+	if len(cands) != 1 || cands[0].SendRate != 2.5 {
+		t.Fatalf("candidates %+v, want one with SendRate 2.5", cands)
+	}
+	if _, err := f.svc.Provider(ctx, cands[0], nil); err != nil {
+		t.Errorf("provider of an instance with a send rate: %v", err)
+	}
+	if p := f.svc.StoredProblems("webhook", cands[0].public, cands[0].sealed); len(p) > 0 {
+		t.Errorf("stored problems %q", p)
+	}
+	if _, err := f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"timeoutSeconds":5}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if cands, _ = f.svc.Plan(ctx, f.app, "webhook", nil); cands[0].SendRate != 2.5 {
+		t.Errorf("an update leaving sendRate out changed it to %g", cands[0].SendRate)
+	}
+	if _, err := f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"sendRate":null}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if cands, _ = f.svc.Plan(ctx, f.app, "webhook", nil); cands[0].SendRate != 0 {
+		t.Errorf("sendRate %g after null, want none", cands[0].SendRate)
+	}
+}

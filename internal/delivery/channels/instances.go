@@ -223,10 +223,13 @@ func (s *Service) instance(r dbsqlc.ProviderInstance) Instance {
 // test when asked, and splits the configuration into its public part and its sealed secrets.
 // Create and update share it, so both refuse the same input the same way.
 func (s *Service) prepare(ctx context.Context, p herald.Problems, schema *configschema.Schema, kind providers.Kind, config map[string]json.RawMessage, test bool) (public json.RawMessage, sealed []byte, tested string, err error) {
+	var rateProblems herald.Problems
+	rate := takeSendRate(config, &rateProblems)
 	if schema != nil && len(p) == 0 {
 		merged, _ := json.Marshal(config)
 		p = append(p, schema.Validate(merged, "config")...)
 	}
+	p = append(p, rateProblems...)
 	if len(p) == 0 {
 		s.checkDestinations(ctx, schema, config, &p)
 	}
@@ -236,8 +239,52 @@ func (s *Service) prepare(ctx context.Context, p herald.Problems, schema *config
 	if tested, err = s.test(ctx, test, kind, config); err != nil {
 		return nil, nil, "", err
 	}
+	if rate != nil {
+		config[SendRateKey] = rate
+	}
 	public, sealed, err = s.store(config, schema)
 	return public, sealed, tested, err
+}
+
+// SendRateKey is the key of an instance's config holding its send rate: messages per
+// second through the instance, all workers together (deliveries over it wait their turn).
+// Herald reads it; the provider never sees it.
+const SendRateKey = "sendRate"
+
+// MaxSendRate is the highest send rate an instance may set.
+const MaxSendRate = 100000
+
+// takeSendRate removes the send rate from config (null removes it for good) and returns
+// it when valid, reporting a bad one.
+func takeSendRate(config map[string]json.RawMessage, p *herald.Problems) json.RawMessage {
+	raw, ok := config[SendRateKey]
+	if !ok {
+		return nil
+	}
+	delete(config, SendRateKey)
+	if string(raw) == "null" {
+		return nil
+	}
+	var rate float64
+	if json.Unmarshal(raw, &rate) != nil {
+		p.Addf("config.%s must be a number (messages per second)", SendRateKey)
+		return nil
+	}
+	if rate <= 0 || rate > MaxSendRate {
+		p.Addf("config.%s must be more than 0 and at most %d messages per second", SendRateKey, MaxSendRate)
+		return nil
+	}
+	b, _ := json.Marshal(rate)
+	return b
+}
+
+// storedSendRate reads the send rate of a stored public configuration (0: none).
+func storedSendRate(public json.RawMessage) float64 {
+	var c struct {
+		SendRate float64 `json:"sendRate"`
+	}
+	_ = json.Unmarshal(public, &c)
+	return c.SendRate
 }
 
 // store splits a validated configuration into the stored public part and sealed secrets.

@@ -23,6 +23,9 @@ type Candidate struct {
 	// Provider is the kind's identifier.
 	Provider string
 	Name     string
+	// SendRate is the instance's send rate in messages per second (config.sendRate), which
+	// deliveries honour across every worker; 0 is no limit.
+	SendRate float64
 
 	public    json.RawMessage
 	sealed    []byte
@@ -104,7 +107,7 @@ func (p *Planner) Plan(facts map[string]any) []Candidate {
 func candidate(r dbsqlc.ProviderInstance) Candidate {
 	return Candidate{
 		InstanceID: r.ID, AppID: r.AppID, Channel: r.Channel, Provider: r.Provider, Name: r.Name,
-		public: r.Config, sealed: r.SecretsSealed, updatedAt: r.UpdatedAt,
+		public: r.Config, sealed: r.SecretsSealed, updatedAt: r.UpdatedAt, SendRate: storedSendRate(r.Config),
 	}
 }
 
@@ -150,6 +153,7 @@ func (s *Service) Provider(ctx context.Context, c Candidate, overlay json.RawMes
 	if err != nil {
 		return nil, err
 	}
+	delete(config, SendRateKey)
 	if len(overlay) > 0 {
 		extra := map[string]json.RawMessage{}
 		if json.Unmarshal(overlay, &extra) != nil {

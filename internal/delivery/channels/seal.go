@@ -99,6 +99,7 @@ func (s *Service) StoredProblems(provider string, public json.RawMessage, sealed
 	if err != nil {
 		return []string{"its stored secrets cannot be read"}
 	}
+	delete(config, SendRateKey)
 	merged, _ := json.Marshal(config)
 	if probs := schema.Validate(merged, "config"); len(probs) > 0 {
 		return probs

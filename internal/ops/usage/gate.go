@@ -20,6 +20,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
 )
 
 // Modes of the quota.
@@ -54,6 +55,14 @@ type GateOptions struct {
 	QuotaTTL time.Duration
 	// OnRefused is called for each send refused over quota.
 	OnRefused func()
+	// Shared, when set, holds the blocks of quota the processes admit on their estimates
+	// (ratelimit.Store: Postgres or Redis), so that all of them together admit at most the
+	// quota less the margin without an exact count; past that every process counts exactly.
+	// Without it each process admits on its own estimate, and N processes may together
+	// pass the margin within one refresh.
+	Shared ratelimit.Store
+	// Block is the most admissions a process reserves at once from Shared (100 by default).
+	Block int64
 }
 
 // Gate admits sends against their client's monthly quota.
@@ -91,6 +100,9 @@ type clientCount struct {
 	inflight   int64 // fast-path inserts not finished
 	readAt     time.Time
 	refreshing bool
+	// tokens are admissions reserved from the shared store for month, not spent yet.
+	tokens      int64
+	tokensMonth time.Time
 }
 
 // NewGate returns a gate in the given mode.
@@ -100,6 +112,9 @@ func NewGate(d *db.DB, mode string, quotas QuotaSource, opts GateOptions) *Gate 
 	}
 	if opts.QuotaTTL <= 0 {
 		opts.QuotaTTL = 10 * time.Second
+	}
+	if opts.Block <= 0 {
+		opts.Block = 100
 	}
 	return &Gate{db: d, mode: mode, quotas: quotas, opts: opts, Now: time.Now,
 		apps: map[int64]appClient{}, clients: map[int64]*clientCount{}}
@@ -236,12 +251,40 @@ func (g *Gate) reserve(ctx context.Context, c *clientCount, clientID int64, q Qu
 	// A stale estimate of this month still serves while another caller refreshes it.
 	known := !c.readAt.IsZero() && c.month.Equal(month)
 	ok := known && c.used+c.local+1+g.opts.Margin <= q.Monthly
+	if ok && g.opts.Shared != nil {
+		ok = g.takeShared(ctx, c, clientID, q, month)
+	}
 	if ok {
 		c.local++
 		c.inflight++
 	}
 	c.mu.Unlock()
 	return ok
+}
+
+// takeShared spends one admission reserved from the shared store, reserving a block when
+// none is left: at most a sixteenth of what remains below the margin, so the processes
+// share the last blocks, and at least one. It runs under c.mu. A refused block (all
+// processes together reached the quota less the margin) or a failing store sends the
+// caller the exact way, which is always right.
+func (g *Gate) takeShared(ctx context.Context, c *clientCount, clientID int64, q Quota, month time.Time) bool {
+	if !c.tokensMonth.Equal(month) {
+		c.tokens, c.tokensMonth = 0, month
+	}
+	if c.tokens == 0 {
+		limit := q.Monthly - g.opts.Margin
+		floor := c.used
+		n := min(g.opts.Block, max(1, (limit-floor)/16))
+		key := fmt.Sprintf("quota:%d:%s", clientID, month.Format("2006-01"))
+		ttl := month.AddDate(0, 1, 7).Sub(g.Now())
+		ok, err := g.opts.Shared.Reserve(ctx, key, n, floor, limit, ttl)
+		if err != nil || !ok {
+			return false
+		}
+		c.tokens = n
+	}
+	c.tokens--
+	return true
 }
 
 // exact counts under the client's lock and inserts in the same transaction, so sends near

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/heraldhq/herald/internal/ops/license"
 	"github.com/heraldhq/herald/internal/ops/usage"
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/internal/send/outbox"
@@ -141,6 +143,66 @@ func TestGateAdmitsExactlyTheQuotaUnderConcurrency(t *testing.T) {
 		if ok.Load() != 10 || refused.Load() != 20 {
 			t.Errorf("margin %d: %d accepted and %d refused, want 10 and 20", margin, ok.Load(), refused.Load())
 		}
+	}
+}
+
+// Two API processes (two gates on one database) admitting on their own estimates could
+// each admit up to the quota less the margin before either counts exactly; with the shared
+// store their estimates draw on one reservation, and together they admit exactly the quota.
+func TestGateHoldsTheQuotaAcrossProcesses(t *testing.T) {
+	redisPrefix := "herald-test:" + secrets.HexToken(6) + ":"
+	stores := map[string]func(f fixture) ratelimit.Store{
+		"postgres": func(f fixture) ratelimit.Store { return ratelimit.NewPostgres(f.d.Queries) },
+		"redis": func(fixture) ratelimit.Store {
+			r, err := ratelimit.NewRedis(context.Background(), "redis://127.0.0.1:6379/0")
+			if err != nil {
+				if os.Getenv("HERALD_REQUIRE_INTEGRATION") != "" {
+					t.Fatalf("Redis is required: %v", err)
+				}
+				t.Skipf("no Redis: %v", err)
+			}
+			t.Cleanup(func() { r.Close() })
+			// Client ids restart with each test database: keys of this run only.
+			r.Prefix = redisPrefix
+			return r
+		},
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			const quota, margin = 300, 100
+			var procs [2]*notify.Service
+			for i := range procs {
+				g := usage.NewGate(f.d, usage.Enforce, func(context.Context, int64) (usage.Quota, error) {
+					return usage.Quota{Plan: "free", PlanName: "Free", Monthly: quota}, nil
+				}, usage.GateOptions{Margin: margin, Refresh: time.Hour, Shared: open(f), Block: 20})
+				procs[i] = notify.NewService(f.d, nil)
+				procs[i].SetHooks(notify.Hooks{Quota: g})
+			}
+			var ok, refused atomic.Int64
+			var wg sync.WaitGroup
+			for i := range 20 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range 30 {
+						_, err := procs[i%2].Accept(context.Background(), f.appID, []byte(body), "")
+						switch {
+						case err == nil:
+							ok.Add(1)
+						case herald.ErrorCode(err) == herald.ERATELIMIT:
+							refused.Add(1)
+						default:
+							t.Error(err)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if ok.Load() != quota || refused.Load() != 600-quota {
+				t.Errorf("%d accepted and %d refused through two processes, want %d and %d", ok.Load(), refused.Load(), quota, 600-quota)
+			}
+		})
 	}
 }
 

@@ -34,12 +34,15 @@ type Config struct {
 	HeaderPrefix string     `env:"HERALD_HEADER_PREFIX" envDefault:"X-SERVICE-" example:"X-HERALD-" desc:"prefix of the credential headers (…API-KEY, …API-SECRET, …USER-ID, …); ends with -"`
 	LogLevel     slog.Level `env:"HERALD_LOG_LEVEL" envDefault:"info" example:"debug" expect:"debug, info, warn or error" desc:"debug, info, warn or error"`
 	LogFormat    string     `env:"HERALD_LOG_FORMAT" envDefault:"text" oneof:"text json" example:"json" desc:"text or json"`
-	// SendRateLimit is how many sends per second each app may make through one API process;
-	// 0 means no limit. N API processes allow N times as many.
-	SendRateLimit float64 `env:"HERALD_SEND_RATE_LIMIT" envDefault:"0" min:"0" dflt:"0 (off)" example:"12.5" expect:"a number of sends per second (0 for no limit)" desc:"sends per second each app may make through one API process (POST /v3/notifications; over it: 429 with Retry-After); a token bucket per process, so N API processes allow N times as many"`
+	// SendRateLimit is how many sends per second each app may make, all API processes
+	// together (the buckets live in the shared store: Postgres, or Redis with RedisURL);
+	// 0 means no limit.
+	SendRateLimit float64 `env:"HERALD_SEND_RATE_LIMIT" envDefault:"0" min:"0" dflt:"0 (off)" example:"12.5" expect:"a number of sends per second (0 for no limit)" desc:"sends per second each app may make (POST /v3/notifications; over it: 429 with Retry-After), all API processes together: a token bucket per app kept in Postgres, or in Redis when HERALD_REDIS_URL is set"`
 	// SendRateBurst is how many sends an app may make at once after a quiet period; 0 means
 	// one second's worth of SendRateLimit.
 	SendRateBurst int `env:"HERALD_SEND_RATE_BURST" envDefault:"0" min:"0" dflt:"0 (the rate, rounded up)" example:"40" desc:"sends an app may make at once after a quiet period"`
+	// RedisURL moves the shared rate limits and quota reservations from Postgres to Redis.
+	RedisURL string `env:"HERALD_REDIS_URL" secret:"url" example:"redis://:pw@redis:6379/0" desc:"keep the shared per-app send rate limit, the per-provider-instance send rates and the quota reservations in this Redis (redis:// or rediss:// for TLS) instead of Postgres: one round trip without a row lock per send (docs/deployment.md)"`
 	// BodyLimit is the largest request body accepted, in bytes.
 	BodyLimit  ByteSize `env:"HERALD_BODY_LIMIT" envDefault:"1048576" min:"1024" example:"2MiB" desc:"largest request body in bytes, or with a unit such as 2MiB (larger: 413)"`
 	DBMaxConns int      `env:"HERALD_DB_MAX_CONNS" envDefault:"32" min:"2" example:"64" desc:"Postgres pool size per process"`

@@ -20,9 +20,10 @@ type OperationsConfig struct {
 	// enforce (sends over the monthly quota answer 429).
 	QuotaMode string `env:"HERALD_QUOTA_MODE" envDefault:"report" oneof:"off report enforce" example:"enforce" desc:"off, report (usage is shown against the plan, sends are never refused) or enforce (sends over the monthly quota answer 429)"`
 	// QuotaExactMargin is how close to its quota a client must be before each send is
-	// checked exactly, under a per-client lock; farther away a cached count decides. It must
-	// exceed what all API processes accept for one client in about a second.
-	QuotaExactMargin int `env:"HERALD_QUOTA_EXACT_MARGIN" envDefault:"1000" min:"0" example:"5000" desc:"within this many notifications of its quota a client's sends are counted exactly under a per-client lock; it must exceed what all API processes accept for one client in about a second"`
+	// checked exactly, under a per-client lock; farther away a cached count and blocks
+	// reserved from the shared store (which hand out at most the quota less the margin over
+	// all API processes) decide.
+	QuotaExactMargin int `env:"HERALD_QUOTA_EXACT_MARGIN" envDefault:"1000" min:"0" example:"5000" desc:"within this many notifications of its quota a client's sends are counted exactly under a per-client lock; farther away the API processes admit them from blocks reserved in the shared store (Postgres, or Redis with HERALD_REDIS_URL), at most the quota less this margin in total"`
 	// BillingProvider is none (self-hosted: everyone on the free plan, no charges) or stripe.
 	BillingProvider string `env:"HERALD_BILLING_PROVIDER" envDefault:"none" oneof:"none stripe" example:"stripe" desc:"none (self-hosted: free plan, no charges) or stripe"`
 	// Stripe* configure the Stripe provider; the API URL is for tests and proxies.

@@ -153,11 +153,13 @@ func TestMessagesNameRealVariables(t *testing.T) {
 func TestSecretsAreNeverShown(t *testing.T) {
 	m := examples()
 	var secrets []string
+	plain := 0 // secrets shown as Masked (URLs only hide their password)
 	for _, s := range Settings() {
 		switch {
 		case s.Secret:
 			m[s.Name] = "secret-value-of-" + s.Name
 			secrets = append(secrets, m[s.Name])
+			plain++
 		case s.MaskURL:
 			m[s.Name] = "https://user:pass-" + s.Name + "@host.example/x"
 			secrets = append(secrets, "pass-"+s.Name)
@@ -185,7 +187,7 @@ func TestSecretsAreNeverShown(t *testing.T) {
 			t.Errorf("%q is shown", s)
 		}
 	}
-	if n := strings.Count(table.String(), Masked); n < len(secrets)-2 {
+	if n := strings.Count(table.String(), Masked); n < plain {
 		t.Errorf("%d secrets masked:\n%s", n, table.String())
 	}
 }

@@ -1,10 +1,9 @@
-// Package ratelimit holds Herald's per-app request rate limits: a token bucket per app,
-// kept in the memory of one process.
-//
-// The buckets are per process on purpose: a limit that needs no shared store costs a map
-// lookup and a mutex per request and adds no round trip to the send path. The price is
-// that N API processes behind a load balancer allow N times the configured rate in total;
-// operators size the limit per process (docs/reliability.md).
+// Package ratelimit holds Herald's rate limits. Limiter is a token bucket per key kept in
+// the memory of one process (a map lookup and a mutex, no allocation). Shared, Wait and the
+// quota reservations keep their state in a Store that every process sees (Postgres, or
+// Redis with HERALD_REDIS_URL), so N processes together allow a rate once, not N times; the
+// stack uses them for the per-app send rate limit, the per-provider-instance send rates and
+// the quota gate (docs/deployment.md).
 package ratelimit
 
 import (

@@ -125,11 +125,13 @@ func (s *Stack) environ() []string {
 // Proc is one herald process.
 type Proc struct {
 	Name string
-	t    testing.TB
-	bin  string
-	args []string
-	env  []string
-	log  *syncBuffer
+	// BaseURL is where an api process started by StartAPI listens.
+	BaseURL string
+	t       testing.TB
+	bin     string
+	args    []string
+	env     []string
+	log     *syncBuffer
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -147,6 +149,36 @@ func (s *Stack) Start(subcommand string) *Proc {
 	if subcommand == "api" {
 		s.WaitHealthy(time.Minute)
 	}
+	return p
+}
+
+// StartAPI runs one more `herald api`, on addr (host:port; empty: a free port of
+// 127.0.0.1) rather than the stack's own address, with extra HERALD_* variables (name=value,
+// winning over the stack's), and waits until it answers. Several API processes on one
+// database and Temporal are what a deployment behind a load balancer runs.
+func (s *Stack) StartAPI(addr string, env ...string) *Proc {
+	s.T.Helper()
+	if addr == "" {
+		port, err := devenv.FreePort()
+		if err != nil {
+			s.T.Fatal(err)
+		}
+		addr = "127.0.0.1:" + strconv.Itoa(port)
+	}
+	env = append([]string{"HERALD_HTTP_ADDR=" + addr}, env...)
+	p := s.StartWith("api", env...)
+	p.BaseURL = "http://" + addr
+	s.waitHealthy(p.BaseURL, time.Minute)
+	return p
+}
+
+// StartWith runs `herald <subcommand>` with extra HERALD_* variables (name=value, winning
+// over the stack's); it does not wait for an api process to answer (StartAPI does).
+func (s *Stack) StartWith(subcommand string, env ...string) *Proc {
+	s.T.Helper()
+	p := &Proc{Name: subcommand, t: s.T, bin: Binary(s.T), args: []string{subcommand}, env: append(s.environ(), env...), log: &syncBuffer{}}
+	p.start()
+	s.T.Cleanup(p.Kill)
 	return p
 }
 
@@ -232,16 +264,32 @@ func (p *Proc) Exited() bool {
 	}
 }
 
+// Pid is the process id of the current run (0 before it started). Temporal names a worker
+// "<pid>@<host>@" unless told otherwise, which tells which process runs an activity.
+func (p *Proc) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
 // Log is everything the process (and its earlier runs) wrote.
 func (p *Proc) Log() string { return p.log.String() }
 
 // WaitHealthy waits until the API answers /v1/health with any status.
 func (s *Stack) WaitHealthy(limit time.Duration) {
 	s.T.Helper()
+	s.waitHealthy(s.BaseURL, limit)
+}
+
+func (s *Stack) waitHealthy(base string, limit time.Duration) {
+	s.T.Helper()
 	deadline := time.Now().Add(limit)
 	c := &http.Client{Timeout: 2 * time.Second}
 	for time.Now().Before(deadline) {
-		res, err := c.Get(s.BaseURL + "/v1/health")
+		res, err := c.Get(base + "/v1/health")
 		if err == nil {
 			_, _ = io.Copy(io.Discard, res.Body)
 			res.Body.Close()
@@ -249,7 +297,7 @@ func (s *Stack) WaitHealthy(limit time.Duration) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	s.T.Fatalf("herald api did not answer at %s within %s", s.BaseURL, limit)
+	s.T.Fatalf("herald api did not answer at %s within %s", base, limit)
 }
 
 // Count runs a count query on the test database.

@@ -2352,6 +2352,9 @@ export interface components {
             channel?: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
             /** @description the provider's configuration, validated against its configSchema; secret keys are answered as ******** */
             config?: {
+                /** @description messages per second through this instance, all workers together (absent: no limit) */
+                sendRate?: number;
+            } & {
                 [key: string]: unknown;
             };
             /** @enum {string} */
@@ -2701,8 +2704,11 @@ export interface components {
             text?: string;
         };
         CreateProviderInstanceDto: {
-            /** @description the provider's configuration, validated against its configSchema; secret keys are answered as ******** */
+            /** @description the provider's configuration, validated against its configSchema; secret keys are answered as ********; sendRate (messages per second) paces deliveries through the instance */
             config?: {
+                /** @description messages per second through this instance, all workers together; deliveries over it wait their turn (null or absent: no limit). Herald reads it, the provider does not see it */
+                sendRate?: number | null;
+            } & {
                 [key: string]: unknown;
             };
             enabled?: boolean;
@@ -3566,8 +3572,11 @@ export interface components {
             newPassword: string;
         };
         UpdateProviderInstanceDto: {
-            /** @description the provider's configuration, validated against its configSchema; secret keys are answered as ******** */
+            /** @description the provider's configuration, validated against its configSchema; secret keys are answered as ********; sendRate (messages per second) paces deliveries through the instance */
             config?: {
+                /** @description messages per second through this instance, all workers together; deliveries over it wait their turn (null or absent: no limit). Herald reads it, the provider does not see it */
+                sendRate?: number | null;
+            } & {
                 [key: string]: unknown;
             };
             enabled?: boolean;
