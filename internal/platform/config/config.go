@@ -25,7 +25,10 @@ type Config struct {
 	DatabaseURL       string `env:"HERALD_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/herald?sslmode=disable" secret:"url" example:"postgres://herald:pw@db:5432/herald" desc:"Postgres; migrate and dev create the database"`
 	TemporalAddress   string `env:"HERALD_TEMPORAL_ADDRESS" envDefault:"127.0.0.1:7233" example:"temporal:7233" desc:"Temporal frontend host:port"`
 	TemporalNamespace string `env:"HERALD_TEMPORAL_NAMESPACE" envDefault:"default" example:"herald" desc:"Temporal namespace"`
-	TaskQueue         string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
+	// TemporalUIURL is the Temporal Web UI the console links each message's run to; empty
+	// hides the links.
+	TemporalUIURL string `env:"HERALD_TEMPORAL_UI_URL" format:"url" example:"https://temporal.example.com" desc:"Temporal Web UI; the console's message logs link each message to its run there (unset: no links)"`
+	TaskQueue     string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
 	// SecretKey encrypts stored secrets. Never logged.
 	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"0123456789abcdef0123" desc:"encrypts stored secrets (API secrets, provider credentials, keys); at least 16 characters; keep it stable"`
 	// HeaderPrefix prefixes the credential headers; it must end with "-".
