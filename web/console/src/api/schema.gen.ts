@@ -781,6 +781,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/users/{identifier}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's devices (the 100 seen last) with their push tokens shortened */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/devices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/users/{identifier}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's in-app notifications (their inbox), newest first */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/users/{identifier}/preferences": {
         parameters: {
             query?: never;
@@ -795,7 +829,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a user's preference switches (developers): the body of PATCH /v3/preferences; answers the effective preferences */
+        patch: operations["patch/v1/apps/{appId}/users/{identifier}/preferences"];
         trace?: never;
     };
     "/v1/apps/{appId}/users/{identifier}/profile": {
@@ -1747,6 +1782,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ee/auth/codehost/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The code hosts the sign-in page offers (none when code-host sign-in is not configured) */
+        get: operations["get/v1/ee/auth/codehost/options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/files": {
         parameters: {
             query?: never;
@@ -2525,6 +2577,12 @@ export interface components {
             token?: string;
         };
         CliTokenList: components["schemas"]["CliToken"][];
+        CodeHostOptions: {
+            codeHosts: {
+                /** @description HERALD_CODEHOST_NAME, e.g. github */
+                name: string;
+            }[];
+        };
         CodeHostSignInDto: {
             /** @description authorization code */
             code: string;
@@ -2909,6 +2967,8 @@ export interface components {
                 /** @description the workflow step, '' for a plain send */
                 stepKey?: string;
                 templateIdentifier?: string | null;
+                /** @description the run in the Temporal Web UI; absent unless HERALD_TEMPORAL_UI_URL is set */
+                temporalUrl?: string;
                 /** Format: date-time */
                 updatedAt?: string;
                 userIdentifier?: string;
@@ -3448,9 +3508,63 @@ export interface components {
         UpdateTopicDto: {
             name: string;
         };
+        UpdateUserPreferencesDto: {
+            preference: {
+                categoryId: number;
+                channels: {
+                    /** @enum {string} */
+                    channel: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
+                    enabled: boolean;
+                }[];
+            }[];
+        };
         UpdateWorkflowDTO: {
             definition: components["schemas"]["WorkflowDefinition"];
             name: string;
+        };
+        UserDeviceList: {
+            /** Format: date-time */
+            createdAt?: string;
+            deviceId?: string;
+            /** @description browser, android or ios */
+            deviceType?: string;
+            /** Format: date-time */
+            lastSeenAt?: string;
+            /** @description the first 12 characters of the mobile push token, then … */
+            pushToken?: string | null;
+            /** @description browser push subscriptions of the device */
+            webPushSubscriptions?: number;
+        }[];
+        UserInboxPage: {
+            data?: {
+                blocks?: unknown;
+                category?: null | {
+                    id?: number;
+                    identifier?: string;
+                    name?: string;
+                };
+                /** Format: date-time */
+                clickedAt?: string | null;
+                /** Format: date-time */
+                createdAt?: string;
+                data?: unknown;
+                icon?: string;
+                id?: number;
+                message?: string;
+                /** Format: date-time */
+                readAt?: string | null;
+                /** Format: date-time */
+                seenAt?: string | null;
+                state?: string | null;
+                title?: string;
+                url?: string;
+            }[];
+            pagination?: {
+                limit?: number;
+                pageNo?: number;
+                totalCount?: number;
+            };
+            unreadCount?: number;
         };
         UserPage: {
             data?: components["schemas"]["AppUser"][];
@@ -7799,6 +7913,129 @@ export interface operations {
             };
         };
     };
+    "get/v1/apps/{appId}/users/{identifier}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDeviceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/users/{identifier}/notifications": {
+        parameters: {
+            query?: {
+                /** @description 1 to 20, default 20 */
+                limit?: number;
+                /** @description 1-based, default 1 */
+                pageNo?: number;
+            };
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInboxPage"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "get/v1/apps/{appId}/users/{identifier}/preferences": {
         parameters: {
             query?: never;
@@ -7849,6 +8086,78 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch/v1/apps/{appId}/users/{identifier}/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreferenceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12079,6 +12388,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/ee/auth/codehost/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeHostOptions"];
                 };
             };
         };

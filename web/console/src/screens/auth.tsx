@@ -78,9 +78,88 @@ export function SignIn() {
           Sign in
         </Button>
       </form>
+      <CodeHostButtons target={target} />
       <p className="muted">
         <Link to="/forgot-password">Forgot your password?</Link>
       </p>
+    </AuthPage>
+  );
+}
+
+/** codeHostLabel names a code host as its button says it ("github" → "GitHub"). */
+export function codeHostLabel(name: string): string {
+  const known: Record<string, string> = { github: "GitHub", gitea: "Gitea", gitlab: "GitLab", forgejo: "Forgejo", codeberg: "Codeberg" };
+  return known[name.toLowerCase()] ?? (name ? name[0]!.toUpperCase() + name.slice(1) : name);
+}
+
+/** CodeHostButtons offers "Sign in with <code host>" when code-host sign-in is configured. */
+function CodeHostButtons({ target }: { target: string }) {
+  const options = useQuery({
+    queryKey: ["codehost", "options"],
+    queryFn: () => data(api.GET("/v1/ee/auth/codehost/options")),
+    staleTime: Infinity,
+  });
+  const start = useMutation({
+    mutationFn: () => data(api.GET("/v1/ee/auth/codehost", { params: { query: { redirect: target } } })),
+    onSuccess: (r) => {
+      if (r.url) window.location.assign(r.url);
+    },
+  });
+  const hosts = options.data?.codeHosts ?? [];
+  if (hosts.length === 0) return null;
+  return (
+    <div className="codehost" role="group" aria-label="Other ways to sign in">
+      <p className="muted small">or</p>
+      {hosts.map((h) => (
+        <Button key={h.name} variant="secondary" type="button" busy={start.isPending} onClick={() => start.mutate()}>
+          Sign in with {codeHostLabel(h.name)}
+        </Button>
+      ))}
+      <FormError errors={start.error ? [(start.error as Error).message] : undefined} />
+    </div>
+  );
+}
+
+/** CodeHostCallback is where the code host sends the browser back: it completes the sign-in
+ * with the code and state, then goes to the page the sign-in started from. */
+export function CodeHostCallback() {
+  const { signedIn } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const code = params.get("code") ?? "";
+  const state = params.get("state") ?? "";
+  const denied = params.get("error_description") ?? params.get("error");
+  const sent = useRef(false);
+  const m = useMutation({
+    mutationFn: () => data(api.POST("/v1/ee/auth/codehost", { body: { code, state } })),
+    onSuccess: (r: SignInAnswer & { redirect?: string }) => {
+      const next = r.redirect && r.redirect.startsWith("/") && !r.redirect.startsWith("//") ? r.redirect : "/";
+      if (r.twoFactorRequired && r.challengeToken) {
+        navigate(`/two-factor?next=${encodeURIComponent(next)}`, { state: { challengeToken: r.challengeToken }, replace: true });
+      } else if (r.accessToken && r.user) {
+        signedIn(r.accessToken, r.user);
+        navigate(next, { replace: true });
+      }
+    },
+  });
+  useEffect(() => {
+    if (sent.current || denied || !code || !state) return;
+    sent.current = true;
+    m.mutate();
+  }, [code, state, denied, m]);
+  const failed = denied ? denied : !code || !state ? "The code host sent no authorization code." : m.isError ? (m.error as Error).message : null;
+  return (
+    <AuthPage title="Signing in">
+      {failed ? (
+        <>
+          <FormError errors={[failed]} />
+          <p>
+            <Link to="/signin">Back to sign in</Link>
+          </p>
+        </>
+      ) : (
+        <Loading label="Completing the sign-in" />
+      )}
     </AuthPage>
   );
 }
