@@ -94,6 +94,13 @@ function CreateCategory({ appId }: { appId: number }) {
     },
   });
   const errs = m.isError ? fieldErrors(m.error, ["name", "identifier"]) : {};
+  // A taken identifier is a conflict ("a category with identifier … already exists"): shown
+  // next to the identifier too.
+  const taken = (errs[""] ?? []).filter((e) => e.includes("identifier"));
+  if (taken.length) {
+    errs.identifier = [...(errs.identifier ?? []), ...taken];
+    errs[""] = (errs[""] ?? []).filter((e) => !taken.includes(e));
+  }
   return (
     <section className="card" aria-labelledby="new-cat-h">
       <h2 id="new-cat-h">New category</h2>

@@ -9,6 +9,7 @@ import { api, ApiError, data, type components } from "../api/client";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
 
+type Prefs = components["schemas"]["PreferenceList"];
 type Channel = components["schemas"]["UpdateUserPreferencesDto"]["preference"][number]["channels"][number]["channel"];
 
 const pageSize = 20;
@@ -201,6 +202,19 @@ function ProfileAndPreferences({ app, identifier }: { app: App; identifier: stri
           body: { preference: [{ categoryId: v.categoryId, channels: [{ channel: v.channel, enabled: v.enabled }] }] },
         }),
       ),
+    // The switch moves at once; a refused change puts it back.
+    onMutate: (v) => {
+      const before = qc.getQueryData<Prefs>(prefsKey);
+      qc.setQueryData<Prefs>(prefsKey, (list) =>
+        list?.map((r) =>
+          r.category?.id !== v.categoryId
+            ? r
+            : { ...r, channelPreferences: r.channelPreferences?.map((c) => (c.channel === v.channel ? { ...c, enabled: v.enabled } : c)) },
+        ),
+      );
+      return { before };
+    },
+    onError: (_e, _v, ctx) => qc.setQueryData(prefsKey, ctx?.before),
     onSuccess: (list, v) => {
       qc.setQueryData(prefsKey, list);
       toast(`${v.enabled ? "On" : "Off"}: ${channelNames[v.channel] ?? v.channel}`);
@@ -272,7 +286,7 @@ function ProfileAndPreferences({ app, identifier }: { app: App; identifier: stri
                               type="checkbox"
                               aria-label={`${name} on ${channelNames[c] ?? c}`}
                               checked={p.enabled ?? true}
-                              disabled={!dev || !r.category || set.isPending}
+                              disabled={!dev || !r.category}
                               aria-busy={busy || undefined}
                               title={!r.category ? "Notifications without a category follow the user's channel settings in the inbox widget" : undefined}
                               onChange={(e) => set.mutate({ categoryId: r.category!.id!, channel: c as Channel, enabled: e.target.checked })}
