@@ -349,11 +349,20 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
   const change = useMutation({
     mutationFn: (v: { route: Route; body: { enabled?: boolean; failover?: boolean } }) =>
       data(api.PUT("/v1/routes/{routeId}", { params: { path: { routeId: v.route.id! } }, body: v.body })),
+    // The switch moves at once; a refused change puts it back.
+    onMutate: (v) => {
+      const before = qc.getQueryData<Route[]>(key);
+      qc.setQueryData<Route[]>(key, (list) => list?.map((r) => (r.id === v.route.id ? { ...r, ...v.body } : r)));
+      return { before };
+    },
+    onError: (e, _v, ctx) => {
+      qc.setQueryData(key, ctx?.before);
+      toast((e as Error).message);
+    },
     onSuccess: (r) => {
       qc.invalidateQueries({ queryKey: key });
       toast(`Route ${r.name} saved`);
     },
-    onError: (e) => toast((e as Error).message),
   });
   const remove = useMutation({
     mutationFn: (r: Route) => data(api.DELETE("/v1/routes/{routeId}", { params: { path: { routeId: r.id! } } })),
@@ -408,7 +417,6 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
                       type="checkbox"
                       aria-label={`Failover on route ${r.name}`}
                       checked={r.failover ?? false}
-                      disabled={change.isPending}
                       onChange={(e) => change.mutate({ route: r, body: { failover: e.target.checked } })}
                     />
                   ) : r.failover ? (
