@@ -244,3 +244,23 @@ test("channels: instance priority, a failover route between two instances, enabl
   await again.getByRole("button", { name: `Delete route Failover ${stamp}` }).click();
   await expect(page.getByRole("region", { name: "Routes: Email" }).getByRole("row", { name: new RegExp(`Failover ${stamp}`) })).toHaveCount(0);
 });
+
+// Run by TestConsoleCodeHostInChromium, whose stack has a code host configured (a fake of
+// GitHub's OAuth); skipped elsewhere.
+test("code host: sign in with GitHub from the sign-in page; a refusal shows its error", async ({ page }) => {
+  test.skip(!process.env.CODEHOST_EMAIL, "needs the code-host stack of TestConsoleCodeHostInChromium");
+  await page.goto("/signin");
+  const button = page.getByRole("button", { name: "Sign in with GitHub" });
+  await expect(button).toBeVisible();
+  await shoot(page, "signin-codehost");
+  await button.click();
+  // Back from the code host: a new account, signed in, onboarding.
+  await expect(page.getByRole("heading", { name: "Welcome to Herald" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Account" })).toContainText(process.env.CODEHOST_EMAIL!);
+
+  // The code host refused: its reason and a way back, no request made.
+  await page.goto("/auth/codehost?error=access_denied&error_description=The+user+denied+access");
+  await expect(page.getByRole("alert")).toContainText("The user denied access");
+  await page.getByRole("link", { name: "Back to sign in" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+});
