@@ -247,9 +247,14 @@ test("channels: instance priority, a failover route between two instances, enabl
 
 // Run by TestConsoleCodeHostInChromium, whose stack has a code host configured (a fake of
 // GitHub's OAuth); skipped elsewhere.
-test("code host: sign in with GitHub from the sign-in page; a refusal shows its error", async ({ page }) => {
+test("code host: a refusal shows its error; sign in with GitHub from the sign-in page", async ({ page }) => {
   test.skip(!process.env.CODEHOST_EMAIL, "needs the code-host stack of TestConsoleCodeHostInChromium");
-  await page.goto("/signin");
+  // The code host refused: its reason and a way back, no request made.
+  await page.goto("/auth/codehost?error=access_denied&error_description=The+user+denied+access");
+  await expect(page.getByRole("alert")).toContainText("The user denied access");
+  await page.getByRole("link", { name: "Back to sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to Herald" })).toBeVisible();
+
   const button = page.getByRole("button", { name: "Sign in with GitHub" });
   await expect(button).toBeVisible();
   await shoot(page, "signin-codehost");
@@ -257,10 +262,4 @@ test("code host: sign in with GitHub from the sign-in page; a refusal shows its 
   // Back from the code host: a new account, signed in, onboarding.
   await expect(page.getByRole("heading", { name: "Welcome to Herald" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Account" })).toContainText(process.env.CODEHOST_EMAIL!);
-
-  // The code host refused: its reason and a way back, no request made.
-  await page.goto("/auth/codehost?error=access_denied&error_description=The+user+denied+access");
-  await expect(page.getByRole("alert")).toContainText("The user denied access");
-  await page.getByRole("link", { name: "Back to sign in" }).click();
-  await expect(page).toHaveURL(/\/signin/);
 });
