@@ -2573,6 +2573,11 @@ export interface components {
             prefix?: string;
             /** Format: date-time */
             revokedAt?: string | null;
+            /**
+             * @description the token's role limit; null: its creator's current role
+             * @enum {string|null}
+             */
+            role?: "viewer" | "developer" | "admin" | "owner" | null;
             /** @description only when created */
             token?: string;
         };
@@ -2645,6 +2650,11 @@ export interface components {
         CreateCliTokenDTO: {
             /** @description label; "CLI token" by default */
             name?: string;
+            /**
+             * @description limit the token to this role (not above your own); absent: the token acts with your current role
+             * @enum {string}
+             */
+            role?: "viewer" | "developer" | "admin" | "owner";
         };
         CreateLayoutDTO: {
             /** @description make it the app's default layout */

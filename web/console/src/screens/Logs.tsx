@@ -135,7 +135,7 @@ export default function Logs() {
                     </code>
                     {r.temporalUrl && (
                       <div>
-                        <a href={r.temporalUrl} target="_blank" rel="noreferrer" className="small" aria-label={`Open the run of ${r.userIdentifier} on ${r.channel} in Temporal (new tab)`}>
+                        <a href={r.temporalUrl} target="_blank" rel="noreferrer" className="small" aria-label={`Run ${r.requestId?.slice(0, 8)} in Temporal (new tab)`}>
                           Run in Temporal ↗
                         </a>
                       </div>

@@ -90,7 +90,7 @@ export default function Team() {
         </table>
       </section>
       <Usage clientId={clientId} />
-      <CliTokens clientId={clientId} admin={admin} me={me} />
+      <CliTokens clientId={clientId} admin={admin} me={me} role={role} />
       {admin && (
         <section className="card" aria-labelledby="inv-h">
           <h2 id="inv-h">Invitations</h2>
@@ -282,17 +282,19 @@ function Usage({ clientId }: { clientId: number }) {
 }
 
 /** CliTokens: create a token (shown once, with a copy button), list and revoke them. */
-function CliTokens({ clientId, admin, me }: { clientId: number; admin: boolean; me?: number }) {
+function CliTokens({ clientId, admin, me, role }: { clientId: number; admin: boolean; me?: number; role?: Role }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState("");
+  const [limit, setLimit] = useState<Role | "">("");
+  const roleId = useId();
   const [fresh, setFresh] = useState<{ name: string; token: string } | null>(null);
   const tokens = useQuery({
     queryKey: ["clients", clientId, "cli-tokens"],
     queryFn: () => data(api.GET("/v1/clients/{clientId}/cli-token", { params: { path: { clientId } } })),
   });
   const create = useMutation({
-    mutationFn: () => data(api.POST("/v1/clients/{clientId}/cli-token", { params: { path: { clientId } }, body: { name: name.trim() } })),
+    mutationFn: () => data(api.POST("/v1/clients/{clientId}/cli-token", { params: { path: { clientId } }, body: { name: name.trim(), ...(limit ? { role: limit } : {}) } })),
     onSuccess: (t) => {
       setFresh({ name: t.name ?? "", token: t.token ?? "" });
       setName("");
@@ -307,13 +309,14 @@ function CliTokens({ clientId, admin, me }: { clientId: number; admin: boolean; 
     },
     onError: (e) => toast((e as Error).message),
   });
-  const errs = create.isError ? fieldErrors(create.error, ["name"]) : {};
+  const errs = create.isError ? fieldErrors(create.error, ["name", "role"]) : {};
   const live = (tokens.data ?? []).filter((t) => !t.revokedAt);
   return (
     <section className="card" aria-labelledby="tokens-h">
       <h2 id="tokens-h">CLI tokens</h2>
       <p className="muted small">
-        A token lets the Herald CLI and scripts call the management API as you, with your role in this team. {admin ? "You see every member's tokens." : "You see your own tokens."}
+        A token lets the Herald CLI and scripts call the management API as you, with your role in this team or a lower one you choose.{" "}
+        {admin ? "You see every member's tokens." : "You see your own tokens."}
       </p>
       <form
         className="inline-form"
@@ -325,6 +328,30 @@ function CliTokens({ clientId, admin, me }: { clientId: number; admin: boolean; 
       >
         <FormError errors={errs[""]} />
         <Field label="Token name" value={name} onChange={(e) => setName(e.target.value)} errors={errs.name} placeholder="CI deploys" />
+        <div className="field">
+          <Label.Root htmlFor={roleId}>Token role</Label.Root>
+          <select
+            id={roleId}
+            value={limit}
+            aria-invalid={errs.role ? true : undefined}
+            aria-describedby={errs.role ? `${roleId}-err` : undefined}
+            onChange={(e) => setLimit(e.target.value as Role | "")}
+          >
+            <option value="">Same as mine{role ? ` (${role})` : ""}</option>
+            {roles
+              .filter((r) => atLeast(role, r))
+              .map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+          </select>
+          {errs.role && (
+            <p className="field-error" id={`${roleId}-err`} role="alert">
+              {errs.role.join(". ")}
+            </p>
+          )}
+        </div>
         <Button type="submit" busy={create.isPending}>
           Create token
         </Button>
@@ -355,6 +382,7 @@ function CliTokens({ clientId, admin, me }: { clientId: number; admin: boolean; 
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Token</th>
+              <th scope="col">Role</th>
               <th scope="col">Created by</th>
               <th scope="col">Last used</th>
               <th scope="col">
@@ -369,6 +397,7 @@ function CliTokens({ clientId, admin, me }: { clientId: number; admin: boolean; 
                 <td>
                   <code>{t.prefix}…</code>
                 </td>
+                <td>{t.role ?? "creator's"}</td>
                 <td>{t.creatorEmail}</td>
                 <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : "never"}</td>
                 <td>

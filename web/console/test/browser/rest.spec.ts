@@ -137,6 +137,7 @@ test("team: a CLI token is shown once, works, and is revoked; usage against the 
   const tokens = page.getByRole("region", { name: "CLI tokens" });
   const name = `deploys-${Date.now()}`;
   await tokens.getByLabel("Token name").fill(name);
+  await tokens.getByLabel("Token role").selectOption("viewer");
   await tokens.getByRole("button", { name: "Create token" }).click();
   const shown = tokens.getByLabel("New CLI token");
   await expect(shown).toHaveText(/^hcli_/);
@@ -144,11 +145,14 @@ test("team: a CLI token is shown once, works, and is revoked; usage against the 
   await tokens.getByRole("button", { name: "Copy CLI token" }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   await expect(tokens.getByRole("row", { name: new RegExp(name) })).toContainText(token.slice(0, 11));
+  await expect(tokens.getByRole("row", { name: new RegExp(name) })).toContainText("viewer");
   await shoot(page, "team-tokens");
 
   // The token calls the management API; once revoked it does not.
   const auth = { Authorization: `Bearer ${token}` };
   expect((await page.request.get("/v1/clients", { headers: auth })).status()).toBe(200);
+  // Limited to viewer: the app's secret stays hidden from it.
+  expect((await page.request.get(`/v1/apps/${appId}/secret`, { headers: auth })).status()).toBe(403);
   await tokens.getByRole("button", { name: "Done" }).click();
   await expect(shown).toHaveCount(0);
   await tokens.getByRole("button", { name: `Revoke the token ${name}` }).click();
@@ -167,7 +171,7 @@ test("message logs: each message links to its run in the Temporal Web UI; the pr
   expect(sent.status()).toBe(202);
   await page.goto(`/apps/${appId}/logs?user=${who}`);
   await expect(page.getByRole("heading", { name: "Message logs" })).toBeVisible();
-  const run = page.getByRole("link", { name: `Open the run of ${who} on inApp in Temporal (new tab)` });
+  const run = page.getByRole("row").filter({ hasText: who }).getByRole("link", { name: /^Run \w{8} in Temporal \(new tab\)$/ });
   await expect
     .poll(async () => {
       await page.getByRole("button", { name: "Apply filters" }).click();
