@@ -172,11 +172,18 @@ test("message logs: each message links to its run in the Temporal Web UI; the pr
   await page.goto(`/apps/${appId}/logs?user=${who}`);
   await expect(page.getByRole("heading", { name: "Message logs" })).toBeVisible();
   const run = page.getByRole("row").filter({ hasText: who }).getByRole("link", { name: /^Run \w{8} in Temporal \(new tab\)$/ });
+  // The row appears once the worker has delivered the send (the same filters do not refetch:
+  // reload).
   await expect
-    .poll(async () => {
-      await page.getByRole("button", { name: "Apply filters" }).click();
-      return run.count();
-    })
+    .poll(
+      async () => {
+        await page.reload();
+        await expect(page.getByRole("heading", { name: "Message logs" })).toBeVisible();
+        await expect(page.getByRole("status")).toHaveCount(0);
+        return run.count();
+      },
+      { timeout: 30_000 },
+    )
     .toBe(1);
   const href = await run.getAttribute("href");
   expect(href).toMatch(/^https:\/\/temporal-ui\.example\.com\/namespaces\/[^/]+\/workflows\/sends?%2F/);
