@@ -169,7 +169,7 @@ test("message logs: each message links to its run in the Temporal Web UI; the pr
     data: { notification: { title: "Logged", message: "A message for the log" }, sendTo: { recipients: [who] } },
   });
   expect(sent.status()).toBe(202);
-  await page.goto(`/apps/${appId}/logs?user=${who}`);
+  await page.goto(`/apps/${appId}/logs?user=${who}&channel=inApp`);
   await expect(page.getByRole("heading", { name: "Message logs" })).toBeVisible();
   const run = page.getByRole("row").filter({ hasText: who }).getByRole("link", { name: /^Run \w{8} in Temporal \(new tab\)$/ });
   // The row appears once the worker has delivered the send (the same filters do not refetch:
