@@ -8,6 +8,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../api/client";
 import { configBody, formFields, type FormField } from "../api/providerForm";
+import { ConfirmButton } from "../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
 
@@ -370,7 +371,6 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
       qc.invalidateQueries({ queryKey: key });
       toast(`Route ${r.name} deleted`);
     },
-    onError: (e) => toast((e as Error).message),
   });
   const instName = (id: number) => instances.find((i) => i.id === id)?.name ?? `#${id}`;
   const hid = `routes-${channel}-h`;
@@ -433,9 +433,15 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
                     <Button variant="ghost" aria-label={`${r.enabled ? "Disable" : "Enable"} route ${r.name}`} onClick={() => change.mutate({ route: r, body: { enabled: !r.enabled } })}>
                       {r.enabled ? "Disable" : "Enable"}
                     </Button>
-                    <Button variant="ghost" aria-label={`Delete route ${r.name}`} onClick={() => remove.mutate(r)}>
+                    <ConfirmButton
+                      label={`Delete route ${r.name}`}
+                      title={`Delete the route ${r.name}?`}
+                      description="Messages it matched go through the next matching route, or every enabled instance by priority."
+                      action="Delete route"
+                      onConfirm={() => remove.mutateAsync(r)}
+                    >
                       Delete
-                    </Button>
+                    </ConfirmButton>
                   </td>
                 )}
               </tr>

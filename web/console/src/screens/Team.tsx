@@ -9,6 +9,7 @@ import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors } from "../api/client";
 import { useSession } from "../auth/session";
 import { Button, CopyButton, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { ConfirmButton } from "../ui/confirm";
 import { atLeast, useClients, type App, type Role } from "./queries";
 
 const roles: Role[] = ["viewer", "developer", "admin", "owner"];
@@ -307,7 +308,6 @@ function CliTokens({ clientId, admin, me, role }: { clientId: number; admin: boo
       qc.invalidateQueries({ queryKey: ["clients", clientId, "cli-tokens"] });
       toast("Token revoked");
     },
-    onError: (e) => toast((e as Error).message),
   });
   const errs = create.isError ? fieldErrors(create.error, ["name", "role"]) : {};
   const live = (tokens.data ?? []).filter((t) => !t.revokedAt);
@@ -402,9 +402,15 @@ function CliTokens({ clientId, admin, me, role }: { clientId: number; admin: boo
                 <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : "never"}</td>
                 <td>
                   {(admin || t.createdBy === me) && (
-                    <Button variant="ghost" aria-label={`Revoke the token ${t.name}`} busy={revoke.isPending && revoke.variables === t.id} onClick={() => revoke.mutate(t.id!)}>
+                    <ConfirmButton
+                      label={`Revoke the token ${t.name}`}
+                      title={`Revoke ${t.name}?`}
+                      description="Scripts and CLIs using it are refused from now on. This cannot be undone."
+                      action="Revoke token"
+                      onConfirm={() => revoke.mutateAsync(t.id!)}
+                    >
                       Revoke
-                    </Button>
+                    </ConfirmButton>
                   )}
                 </td>
               </tr>

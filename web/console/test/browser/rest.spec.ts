@@ -156,6 +156,7 @@ test("team: a CLI token is shown once, works, and is revoked; usage against the 
   await tokens.getByRole("button", { name: "Done" }).click();
   await expect(shown).toHaveCount(0);
   await tokens.getByRole("button", { name: `Revoke the token ${name}` }).click();
+  await page.getByRole("dialog", { name: `Revoke ${name}?` }).getByRole("button", { name: "Revoke token" }).click();
   await expect(tokens.getByRole("row", { name: new RegExp(name) })).toHaveCount(0);
   expect((await page.request.get("/v1/clients", { headers: auth })).status()).toBe(401);
 });
@@ -253,6 +254,7 @@ test("channels: instance priority, a failover route between two instances, enabl
   await expect(again).toContainText("Disabled");
   await expect(again.getByRole("checkbox", { name: `Failover on route Failover ${stamp}` })).not.toBeChecked();
   await again.getByRole("button", { name: `Delete route Failover ${stamp}` }).click();
+  await page.getByRole("dialog", { name: `Delete the route Failover ${stamp}?` }).getByRole("button", { name: "Delete route" }).click();
   await expect(page.getByRole("region", { name: "Routes: Email" }).getByRole("row", { name: new RegExp(`Failover ${stamp}`) })).toHaveCount(0);
 });
 
