@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { api, data, fieldErrors } from "../api/client";
+import { codeHostLabel } from "../api/codehost";
 import { useSession, type User } from "../auth/session";
 import { Button, ErrorState, Field, FormError, Loading } from "../ui/kit";
 import { ThemeToggle } from "../ui/theme";
@@ -84,12 +85,6 @@ export function SignIn() {
       </p>
     </AuthPage>
   );
-}
-
-/** codeHostLabel names a code host as its button says it ("github" → "GitHub"). */
-export function codeHostLabel(name: string): string {
-  const known: Record<string, string> = { github: "GitHub", gitea: "Gitea", gitlab: "GitLab", forgejo: "Forgejo", codeberg: "Codeberg" };
-  return known[name.toLowerCase()] ?? (name ? name[0]!.toUpperCase() + name.slice(1) : name);
 }
 
 /** CodeHostButtons offers "Sign in with <code host>" when code-host sign-in is configured. */
