@@ -54,7 +54,9 @@ export default function Users() {
         onSubmit={(e: FormEvent<HTMLFormElement>) => {
           e.preventDefault();
           const v = String(new FormData(e.currentTarget).get("q") ?? "").trim();
-          setParams(v ? { q: v } : {});
+          // The same search again asks again (users appear as sends are delivered).
+          if (v === q && page === 1) void users.refetch();
+          else setParams(v ? { q: v } : {});
         }}
       >
         <Field key={q} label="Identifier starts with" name="q" defaultValue={q} placeholder="user identifier" />
