@@ -8,7 +8,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../api/client";
 import { configBody, formFields, type FormField } from "../api/providerForm";
-import { ConfirmButton } from "../ui/confirm";
+import { Checkbox, ConfirmButton } from "../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
 
@@ -350,18 +350,12 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
   const change = useMutation({
     mutationFn: (v: { route: Route; body: { enabled?: boolean; failover?: boolean } }) =>
       data(api.PUT("/v1/routes/{routeId}", { params: { path: { routeId: v.route.id! } }, body: v.body })),
-    // The switch moves at once; a refused change puts it back.
-    onMutate: (v) => {
-      const before = qc.getQueryData<Route[]>(key);
-      qc.setQueryData<Route[]>(key, (list) => list?.map((r) => (r.id === v.route.id ? { ...r, ...v.body } : r)));
-      return { before };
-    },
-    onError: (e, _v, ctx) => {
-      qc.setQueryData(key, ctx?.before);
-      toast((e as Error).message);
-    },
-    onSuccess: (r) => {
-      qc.invalidateQueries({ queryKey: key });
+    onError: (e) => toast((e as Error).message),
+    // Only the fields this change set are taken from the answer (no refetch): a second
+    // change made before this answer came keeps its own value on screen.
+    onSuccess: (r, v) => {
+      const changed = Object.fromEntries(Object.keys(v.body).map((k) => [k, r[k as keyof Route]]));
+      qc.setQueryData<Route[]>(key, (list) => list?.map((x) => (x.id === r.id ? { ...x, ...changed } : x)));
       toast(`Route ${r.name} saved`);
     },
   });
@@ -372,6 +366,13 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
       toast(`Route ${r.name} deleted`);
     },
   });
+  // A switch moves at once (in the same event, so a checkbox never jumps back); a refused
+  // change puts it back.
+  const update = (route: Route, body: { enabled?: boolean; failover?: boolean }) => {
+    const before = qc.getQueryData<Route[]>(key);
+    qc.setQueryData<Route[]>(key, (list) => list?.map((r) => (r.id === route.id ? { ...r, ...body } : r)));
+    change.mutate({ route, body }, { onError: () => qc.setQueryData(key, before) });
+  };
   const instName = (id: number) => instances.find((i) => i.id === id)?.name ?? `#${id}`;
   const hid = `routes-${channel}-h`;
   return (
@@ -413,11 +414,10 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
                 <td>{(r.conditions ?? []).length ? (r.conditions ?? []).map((c) => `${c.field} ${c.operator}${c.value === undefined ? "" : " " + JSON.stringify(c.value)}`).join("; ") : "always"}</td>
                 <td>
                   {dev ? (
-                    <input
-                      type="checkbox"
+                    <Checkbox
                       aria-label={`Failover on route ${r.name}`}
                       checked={r.failover ?? false}
-                      onChange={(e) => change.mutate({ route: r, body: { failover: e.target.checked } })}
+                      onChange={(on) => update(r, { failover: on })}
                     />
                   ) : r.failover ? (
                     "Yes"
@@ -430,7 +430,7 @@ function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; chan
                 </td>
                 {dev && (
                   <td className="actions">
-                    <Button variant="ghost" aria-label={`${r.enabled ? "Disable" : "Enable"} route ${r.name}`} onClick={() => change.mutate({ route: r, body: { enabled: !r.enabled } })}>
+                    <Button variant="ghost" aria-label={`${r.enabled ? "Disable" : "Enable"} route ${r.name}`} onClick={() => update(r, { enabled: !r.enabled })}>
                       {r.enabled ? "Disable" : "Enable"}
                     </Button>
                     <ConfirmButton

@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
 import { api, ApiError, data, type components } from "../api/client";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { Checkbox } from "../ui/confirm";
 import { atLeast, useClients, type App } from "./queries";
 
 type Prefs = components["schemas"]["PreferenceList"];
@@ -204,24 +205,24 @@ function ProfileAndPreferences({ app, identifier }: { app: App; identifier: stri
           body: { preference: [{ categoryId: v.categoryId, channels: [{ channel: v.channel, enabled: v.enabled }] }] },
         }),
       ),
-    // The switch moves at once; a refused change puts it back.
-    onMutate: (v) => {
-      const before = qc.getQueryData<Prefs>(prefsKey);
-      qc.setQueryData<Prefs>(prefsKey, (list) =>
-        list?.map((r) =>
-          r.category?.id !== v.categoryId
-            ? r
-            : { ...r, channelPreferences: r.channelPreferences?.map((c) => (c.channel === v.channel ? { ...c, enabled: v.enabled } : c)) },
-        ),
-      );
-      return { before };
-    },
-    onError: (_e, _v, ctx) => qc.setQueryData(prefsKey, ctx?.before),
     onSuccess: (list, v) => {
       qc.setQueryData(prefsKey, list);
       toast(`${v.enabled ? "On" : "Off"}: ${channelNames[v.channel] ?? v.channel}`);
     },
   });
+  // The switch moves at once (in the same event, so the checkbox never jumps back); a
+  // refused change puts it back.
+  const toggle = (v: { categoryId: number; channel: Channel; enabled: boolean }) => {
+    const before = qc.getQueryData<Prefs>(prefsKey);
+    qc.setQueryData<Prefs>(prefsKey, (list) =>
+      list?.map((r) =>
+        r.category?.id !== v.categoryId
+          ? r
+          : { ...r, channelPreferences: r.channelPreferences?.map((c) => (c.channel === v.channel ? { ...c, enabled: v.enabled } : c)) },
+      ),
+    );
+    set.mutate(v, { onError: () => qc.setQueryData(prefsKey, before) });
+  };
   const channels = [...new Set((prefs.data ?? []).flatMap((r) => (r.channelPreferences ?? []).map((c) => c.channel!)))];
   const entries = Object.entries(profile.data ?? {});
 
@@ -284,14 +285,13 @@ function ProfileAndPreferences({ app, identifier }: { app: App; identifier: stri
                         const busy = set.isPending && set.variables?.categoryId === r.category?.id && set.variables?.channel === c;
                         return (
                           <td key={c}>
-                            <input
-                              type="checkbox"
+                            <Checkbox
                               aria-label={`${name} on ${channelNames[c] ?? c}`}
                               checked={p.enabled ?? true}
                               disabled={!dev || !r.category}
                               aria-busy={busy || undefined}
                               title={!r.category ? "Notifications without a category follow the user's channel settings in the inbox widget" : undefined}
-                              onChange={(e) => set.mutate({ categoryId: r.category!.id!, channel: c as Channel, enabled: e.target.checked })}
+                              onChange={(on) => toggle({ categoryId: r.category!.id!, channel: c as Channel, enabled: on })}
                             />
                           </td>
                         );

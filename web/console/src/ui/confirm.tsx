@@ -1,7 +1,8 @@
 // ConfirmButton: a button that asks before an action that cannot be undone (a Radix dialog
 // with the action's consequences, Cancel, and the action; the API's error shown in it).
+// Checkbox: a switch that moves at once while its change is saved.
 import * as Dialog from "@radix-ui/react-dialog";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { Button, FormError } from "./kit";
 
 export function ConfirmButton({
@@ -69,5 +70,30 @@ export function ConfirmButton({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/**
+ * Checkbox is a controlled checkbox that shows a click at once: its owner's state may
+ * arrive a moment later (a query cache notifies its screens after the event), and a plain
+ * controlled input would jump back meanwhile.
+ */
+export function Checkbox({
+  checked,
+  onChange,
+  ...rest
+}: { checked: boolean; onChange: (checked: boolean) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, "checked" | "onChange" | "type">) {
+  const [shown, setShown] = useState(checked);
+  useEffect(() => setShown(checked), [checked]);
+  return (
+    <input
+      type="checkbox"
+      checked={shown}
+      onChange={(e) => {
+        setShown(e.target.checked);
+        onChange(e.target.checked);
+      }}
+      {...rest}
+    />
   );
 }
