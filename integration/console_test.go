@@ -35,7 +35,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if _, err := fs.Stat(webconsole.Files(), "index.html"); err != nil {
 		t.Fatal("the console is not built into this test binary: run `make console` first (make test-web does)")
 	}
-	e, con := stacktest.NewWithConsole(t, stacktest.Options{Temporal: true})
+	e, con := stacktest.NewWithConsole(t, stacktest.Options{Temporal: true, Configure: consoleRestConfig})
 
 	// An owner's team with an app, and a viewer of that team (invited, accepted).
 	owner := con.User("owner@example.com", consolePassword)

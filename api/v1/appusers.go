@@ -13,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/audience/users"
 	"github.com/heraldhq/herald/internal/console/clients"
+	"github.com/heraldhq/herald/internal/inbox"
 	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
@@ -156,4 +157,40 @@ func (h *Console) deleteCategory(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(true)
+}
+
+// setUserPreferences changes a known user's preference switches (the body of the developer
+// API's PATCH /v3/preferences) and answers the effective preferences.
+func (h *Console) setUserPreferences(c *fiber.Ctx, s appScope) error {
+	list, err := h.AppAdmin.SetPreferences(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+// userDevices lists a known user's devices with their push tokens shortened.
+func (h *Console) userDevices(c *fiber.Ctx, s appScope) error {
+	list, err := h.AppAdmin.Devices(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+// userInbox pages through a known user's in-app notifications (pageNo, limit).
+func (h *Console) userInbox(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	q := inbox.ListQuery{
+		PageNo: web.QueryInt(c, "pageNo", 1, 1, math.MaxInt32/inbox.MaxLimit, &p),
+		Limit:  web.QueryInt(c, "limit", 20, 1, inbox.MaxLimit, &p),
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	page, err := h.AppAdmin.Inbox(c.UserContext(), s.AppID, param(c, "identifier"), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
 }

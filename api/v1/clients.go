@@ -304,8 +304,8 @@ func (h *Console) listCLITokens(c *fiber.Ctx) error {
 	return c.JSON(list)
 }
 
-// createCLIToken issues a CLI token (CreateCliTokenDTO {name}); the token is in this
-// answer only.
+// createCLIToken issues a CLI token (CreateCliTokenDTO {name, role}); the token is in
+// this answer only.
 func (h *Console) createCLIToken(c *fiber.Ctx) error {
 	id, err := clientID(c)
 	if err != nil {
@@ -316,10 +316,11 @@ func (h *Console) createCLIToken(c *fiber.Ctx) error {
 		return err
 	}
 	name := b.str("name", false)
+	role := b.str("role", false)
 	if err := b.err(); err != nil {
 		return err
 	}
-	t, err := h.Clients.CreateToken(c.UserContext(), actor(c), id, name)
+	t, err := h.Clients.CreateToken(c.UserContext(), actor(c), id, name, clients.Role(role))
 	if err != nil {
 		return err
 	}

@@ -130,3 +130,65 @@ func TestCLITokenRolesOnConfiguration(t *testing.T) {
 	}
 	must(t, e.Do("POST", app+"/publish", publish, bearer(admin)), 200, "admin publishes")
 }
+
+// TestCLITokenRoles: a token limited to a role acts with the lower of it and its creator's
+// role; a limit above the creator's own role, or no role at all, is refused.
+func TestCLITokenRoles(t *testing.T) {
+	e := newEnv(t)
+	owner := e.user(t, "cli-roles@example.com")
+	client := e.client(t, owner, "Acme")
+	app := e.app(t, owner, client, "Prod")
+	appPath := fmt.Sprintf("/v1/apps/%d", int64(app["id"].(float64)))
+	base := fmt.Sprintf("/v1/clients/%d/cli-token", client)
+
+	limited := must(t, e.Do("POST", base, map[string]string{"name": "read only", "role": "viewer"}, bearer(owner)), 201, "viewer token").Map(t)
+	if limited["role"] != "viewer" {
+		t.Errorf("created %v", limited)
+	}
+	tok := limited["token"].(string)
+	must(t, e.Do("GET", appPath, nil, bearer(tok)), 200, "a viewer token reads")
+	if res := e.Do("GET", appPath+"/secret", nil, bearer(tok)); res.Status != 403 {
+		t.Errorf("a viewer token revealing the secret: %d", res.Status)
+	}
+	full := must(t, e.Do("POST", base, map[string]string{"name": "full"}, bearer(owner)), 201, "unlimited token").Map(t)
+	if full["role"] != nil {
+		t.Errorf("unlimited %v", full)
+	}
+	must(t, e.Do("GET", appPath+"/secret", nil, bearer(full["token"].(string))), 200, "an unlimited owner token")
+	var list []map[string]any
+	must(t, e.Do("GET", base, nil, bearer(owner)), 200, "list").JSON(t, &list)
+	if len(list) != 2 || list[0]["role"] != "viewer" || list[1]["role"] != nil {
+		t.Errorf("list %v", list)
+	}
+
+	// A developer cannot mint an admin token; unknown roles and wrong types are refused,
+	// every problem at once, and nothing is created.
+	dev := e.member(t, owner, client, "cli-dev@example.com", "developer")
+	if msgs := problems(t, e.Do("POST", base, map[string]string{"name": strings.Repeat("x", 101), "role": "admin"}, bearer(dev))); strings.Join(msgs, "|") !=
+		"name must be at most 100 characters|role must not be above your own role (developer)" {
+		t.Errorf("problems %q", msgs)
+	}
+	if msgs := problems(t, e.Do("POST", base, map[string]string{"role": "root"}, bearer(dev))); strings.Join(msgs, "|") !=
+		"role must be one of the following values: viewer, developer, admin, owner" {
+		t.Errorf("problems %q", msgs)
+	}
+	if res := e.Do("POST", base, map[string]any{"role": 3}, bearer(dev)); res.Status != 400 {
+		t.Errorf("a number as role: %d", res.Status)
+	}
+	must(t, e.Do("GET", base, nil, bearer(dev)), 200, "dev list").JSON(t, &list)
+	if len(list) != 0 {
+		t.Errorf("refused tokens were created: %v", list)
+	}
+	// A developer's token limited to developer stays a developer after a promotion.
+	dt := must(t, e.Do("POST", base, map[string]string{"role": "developer"}, bearer(dev)), 201, "dev token").Map(t)["token"].(string)
+	devID := must(t, e.Do("GET", "/v1/auth/me", nil, bearer(dev)), 200, "me").Map(t)["id"].(float64)
+	must(t, e.Do("PUT", fmt.Sprintf("/v1/clients/%d/clientUsers/%d", client, int64(devID)), map[string]string{"role": "admin"}, bearer(owner)), 200, "promote")
+	if res := e.Do("GET", fmt.Sprintf("/v1/clients/%d/clientUserInvitations", client), nil, bearer(dt)); res.Status != 403 {
+		t.Errorf("a developer-limited token of an admin listing invitations: %d", res.Status)
+	}
+	// Another client's id is not found.
+	other := e.client(t, e.user(t, "cli-roles-other@example.com"), "Other")
+	if res := e.Do("POST", fmt.Sprintf("/v1/clients/%d/cli-token", other), map[string]string{"role": "viewer"}, bearer(owner)); res.Status != 404 {
+		t.Errorf("another client's id: %d", res.Status)
+	}
+}

@@ -60,6 +60,7 @@ func (h *Console) Register(r fiber.Router) {
 	r.Post("/ee/auth/2fa/validate", h.completeTwoFactor)
 	r.Post("/ee/auth/2fa/recovery", h.completeRecovery)
 	r.Get("/ee/auth/codehost", h.startCodeHost)
+	r.Get("/ee/auth/codehost/options", h.codeHostOptions)
 	r.Post("/ee/auth/codehost", h.codeHostSignIn)
 
 	r.Get("/clients", member, h.listClients)
@@ -103,6 +104,9 @@ func (h *Console) Register(r fiber.Router) {
 	r.Delete("/apps/:appId/users/:identifier", member, h.app(clients.Developer, h.deleteUser))
 	r.Get("/apps/:appId/users/:identifier/profile", member, h.app(clients.Viewer, h.userProfile))
 	r.Get("/apps/:appId/users/:identifier/preferences", member, h.app(clients.Viewer, h.userPreferences))
+	r.Patch("/apps/:appId/users/:identifier/preferences", member, h.app(clients.Developer, h.setUserPreferences))
+	r.Get("/apps/:appId/users/:identifier/devices", member, h.app(clients.Viewer, h.userDevices))
+	r.Get("/apps/:appId/users/:identifier/notifications", member, h.app(clients.Viewer, h.userInbox))
 	r.Post("/apps/:appId/categories", member, h.app(clients.Developer, h.createCategory))
 	r.Get("/apps/:appId/categories", member, h.app(clients.Viewer, h.listCategories))
 

@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,6 +19,21 @@ type Observability struct {
 	Analytics *analytics.Service
 	// Now is the clock of default date ranges (time.Now when nil).
 	Now func() time.Time
+	// TemporalUI links each message of the log to its run (no links when its URL is empty).
+	TemporalUI TemporalUI
+}
+
+// TemporalUI is the Temporal Web UI (HERALD_TEMPORAL_UI_URL) and the namespace of the runs.
+type TemporalUI struct {
+	URL, Namespace string
+}
+
+// RunURL is the page of a workflow's latest run in the Web UI, or "" when none is set.
+func (t TemporalUI) RunURL(workflowID string) string {
+	if t.URL == "" || workflowID == "" {
+		return ""
+	}
+	return strings.TrimRight(t.URL, "/") + "/namespaces/" + url.PathEscape(t.Namespace) + "/workflows/" + url.PathEscape(workflowID)
 }
 
 // Register mounts the routes on r (the /v1 group).
@@ -61,6 +77,9 @@ func (h *Observability) logs(c *fiber.Ctx, s appScope) error {
 	page, err := h.Analytics.Logs(c.UserContext(), s.AppID, q)
 	if err != nil {
 		return err
+	}
+	for i := range page.Data {
+		page.Data[i].TemporalURL = h.TemporalUI.RunURL(page.Data[i].WorkflowID)
 	}
 	return c.JSON(page)
 }

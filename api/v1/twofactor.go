@@ -135,6 +135,12 @@ func (h *Console) completeRecovery(c *fiber.Ctx) error {
 	return h.signedIn(c, res)
 }
 
+// codeHostOptions answers which code hosts the sign-in page offers ({codeHosts: []} when
+// code-host sign-in is not configured), so a browser can show its buttons without an error.
+func (h *Console) codeHostOptions(c *fiber.Ctx) error {
+	return c.JSON(fiber.Map{"codeHosts": h.Console.CodeHostOptions()})
+}
+
 // startCodeHost returns the code host's authorization URL and the state to hand back.
 func (h *Console) startCodeHost(c *fiber.Ctx) error {
 	var p herald.Problems

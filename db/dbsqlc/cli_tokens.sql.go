@@ -15,7 +15,7 @@ UPDATE cli_tokens t SET last_used_at = now()
 FROM client_users cu
 WHERE t.token_hash = $1 AND t.revoked_at IS NULL
   AND cu.client_id = t.client_id AND cu.console_user_id = t.console_user_id
-RETURNING t.id, t.client_id, t.console_user_id, cu.role
+RETURNING t.id, t.client_id, t.console_user_id, cu.role, t.role AS token_role
 `
 
 type AuthCLITokenRow struct {
@@ -23,10 +23,11 @@ type AuthCLITokenRow struct {
 	ClientID      int64
 	ConsoleUserID int64
 	Role          string
+	TokenRole     *string
 }
 
-// Resolves a token to its client and its creator's current role there; revoked tokens and
-// creators no longer in the client find nothing.
+// Resolves a token to its client, its creator's current role there and the token's own
+// limit (NULL: none); revoked tokens and creators no longer in the client find nothing.
 func (q *Queries) AuthCLIToken(ctx context.Context, tokenHash []byte) (AuthCLITokenRow, error) {
 	row := q.db.QueryRow(ctx, authCLIToken, tokenHash)
 	var i AuthCLITokenRow
@@ -35,14 +36,15 @@ func (q *Queries) AuthCLIToken(ctx context.Context, tokenHash []byte) (AuthCLITo
 		&i.ClientID,
 		&i.ConsoleUserID,
 		&i.Role,
+		&i.TokenRole,
 	)
 	return i, err
 }
 
 const createCLIToken = `-- name: CreateCLIToken :one
-INSERT INTO cli_tokens (client_id, console_user_id, name, token_hash, token_prefix)
-VALUES ($1, $2, $3, $4, $5)
-RETURNING id, client_id, console_user_id, name, token_hash, token_prefix, last_used_at, revoked_at, created_at
+INSERT INTO cli_tokens (client_id, console_user_id, name, token_hash, token_prefix, role)
+VALUES ($1, $2, $3, $4, $5, $6)
+RETURNING id, client_id, console_user_id, name, token_hash, token_prefix, last_used_at, revoked_at, created_at, role
 `
 
 type CreateCLITokenParams struct {
@@ -51,6 +53,7 @@ type CreateCLITokenParams struct {
 	Name          string
 	TokenHash     []byte
 	TokenPrefix   string
+	Role          *string
 }
 
 func (q *Queries) CreateCLIToken(ctx context.Context, arg CreateCLITokenParams) (CliToken, error) {
@@ -60,6 +63,7 @@ func (q *Queries) CreateCLIToken(ctx context.Context, arg CreateCLITokenParams) 
 		arg.Name,
 		arg.TokenHash,
 		arg.TokenPrefix,
+		arg.Role,
 	)
 	var i CliToken
 	err := row.Scan(
@@ -72,12 +76,13 @@ func (q *Queries) CreateCLIToken(ctx context.Context, arg CreateCLITokenParams) 
 		&i.LastUsedAt,
 		&i.RevokedAt,
 		&i.CreatedAt,
+		&i.Role,
 	)
 	return i, err
 }
 
 const getCLIToken = `-- name: GetCLIToken :one
-SELECT id, client_id, console_user_id, name, token_hash, token_prefix, last_used_at, revoked_at, created_at FROM cli_tokens WHERE id = $1 AND client_id = $2
+SELECT id, client_id, console_user_id, name, token_hash, token_prefix, last_used_at, revoked_at, created_at, role FROM cli_tokens WHERE id = $1 AND client_id = $2
 `
 
 type GetCLITokenParams struct {
@@ -98,12 +103,13 @@ func (q *Queries) GetCLIToken(ctx context.Context, arg GetCLITokenParams) (CliTo
 		&i.LastUsedAt,
 		&i.RevokedAt,
 		&i.CreatedAt,
+		&i.Role,
 	)
 	return i, err
 }
 
 const listCLITokens = `-- name: ListCLITokens :many
-SELECT t.id, t.client_id, t.console_user_id, t.name, t.token_hash, t.token_prefix, t.last_used_at, t.revoked_at, t.created_at, u.email AS creator_email FROM cli_tokens t JOIN console_users u ON u.id = t.console_user_id
+SELECT t.id, t.client_id, t.console_user_id, t.name, t.token_hash, t.token_prefix, t.last_used_at, t.revoked_at, t.created_at, t.role, u.email AS creator_email FROM cli_tokens t JOIN console_users u ON u.id = t.console_user_id
 WHERE t.client_id = $1 AND ($2::bigint = 0 OR t.console_user_id = $2)
 ORDER BY t.id
 `
@@ -123,6 +129,7 @@ type ListCLITokensRow struct {
 	LastUsedAt    *time.Time
 	RevokedAt     *time.Time
 	CreatedAt     time.Time
+	Role          *string
 	CreatorEmail  string
 }
 
@@ -146,6 +153,7 @@ func (q *Queries) ListCLITokens(ctx context.Context, arg ListCLITokensParams) ([
 			&i.LastUsedAt,
 			&i.RevokedAt,
 			&i.CreatedAt,
+			&i.Role,
 			&i.CreatorEmail,
 		); err != nil {
 			return nil, err

@@ -29,6 +29,59 @@ func (q *Queries) DeviceRegistered(ctx context.Context, arg DeviceRegisteredPara
 	return exists, err
 }
 
+const listUserDevices = `-- name: ListUserDevices :many
+SELECT d.device_id, d.device_type, d.push_token, d.created_at, d.last_seen_at,
+       (SELECT count(*) FROM web_push_subscriptions w
+        WHERE w.app_id = d.app_id AND w.user_id = d.user_id AND w.device_id = d.device_id)::bigint AS web_push_subscriptions
+FROM devices d
+WHERE d.app_id = $1 AND d.user_id = $2
+ORDER BY d.last_seen_at DESC, d.id DESC
+LIMIT 100
+`
+
+type ListUserDevicesParams struct {
+	AppID  int64
+	UserID int64
+}
+
+type ListUserDevicesRow struct {
+	DeviceID             string
+	DeviceType           string
+	PushToken            *string
+	CreatedAt            time.Time
+	LastSeenAt           time.Time
+	WebPushSubscriptions int64
+}
+
+// A user's devices for the console, newest seen first, with how many browser push
+// subscriptions each holds.
+func (q *Queries) ListUserDevices(ctx context.Context, arg ListUserDevicesParams) ([]ListUserDevicesRow, error) {
+	rows, err := q.db.Query(ctx, listUserDevices, arg.AppID, arg.UserID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListUserDevicesRow{}
+	for rows.Next() {
+		var i ListUserDevicesRow
+		if err := rows.Scan(
+			&i.DeviceID,
+			&i.DeviceType,
+			&i.PushToken,
+			&i.CreatedAt,
+			&i.LastSeenAt,
+			&i.WebPushSubscriptions,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const upsertDevice = `-- name: UpsertDevice :exec
 
 INSERT INTO devices (app_id, user_id, device_id, device_type)

@@ -120,6 +120,7 @@ type CliToken struct {
 	LastUsedAt    *time.Time
 	RevokedAt     *time.Time
 	CreatedAt     time.Time
+	Role          *string
 }
 
 type Client struct {

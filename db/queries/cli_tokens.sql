@@ -1,6 +1,6 @@
 -- name: CreateCLIToken :one
-INSERT INTO cli_tokens (client_id, console_user_id, name, token_hash, token_prefix)
-VALUES (@client_id, @console_user_id, @name, @token_hash, @token_prefix)
+INSERT INTO cli_tokens (client_id, console_user_id, name, token_hash, token_prefix, role)
+VALUES (@client_id, @console_user_id, @name, @token_hash, @token_prefix, sqlc.narg('role'))
 RETURNING *;
 
 -- name: ListCLITokens :many
@@ -13,13 +13,13 @@ ORDER BY t.id;
 SELECT * FROM cli_tokens WHERE id = @id AND client_id = @client_id;
 
 -- name: AuthCLIToken :one
--- Resolves a token to its client and its creator's current role there; revoked tokens and
--- creators no longer in the client find nothing.
+-- Resolves a token to its client, its creator's current role there and the token's own
+-- limit (NULL: none); revoked tokens and creators no longer in the client find nothing.
 UPDATE cli_tokens t SET last_used_at = now()
 FROM client_users cu
 WHERE t.token_hash = @token_hash AND t.revoked_at IS NULL
   AND cu.client_id = t.client_id AND cu.console_user_id = t.console_user_id
-RETURNING t.id, t.client_id, t.console_user_id, cu.role;
+RETURNING t.id, t.client_id, t.console_user_id, cu.role, t.role AS token_role;
 
 -- name: RevokeCLIToken :execrows
 UPDATE cli_tokens SET revoked_at = now() WHERE id = @id AND client_id = @client_id AND revoked_at IS NULL;

@@ -18,3 +18,14 @@ ON CONFLICT (user_id, endpoint) DO UPDATE
 SET device_id = EXCLUDED.device_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
     expiration_time = EXCLUDED.expiration_time, updated_at = now()
 RETURNING *;
+
+-- name: ListUserDevices :many
+-- A user's devices for the console, newest seen first, with how many browser push
+-- subscriptions each holds.
+SELECT d.device_id, d.device_type, d.push_token, d.created_at, d.last_seen_at,
+       (SELECT count(*) FROM web_push_subscriptions w
+        WHERE w.app_id = d.app_id AND w.user_id = d.user_id AND w.device_id = d.device_id)::bigint AS web_push_subscriptions
+FROM devices d
+WHERE d.app_id = @app_id AND d.user_id = @user_id
+ORDER BY d.last_seen_at DESC, d.id DESC
+LIMIT 100;

@@ -18,6 +18,7 @@ var unauthenticated = map[string]string{
 	"POST /v1/auth/refresh":                      "the refresh token in the body is the credential",
 	"POST /v1/auth/console/refresh":              "the refresh cookie is the credential (204 without one; 403 without X-Herald-Console)",
 	"GET /v1/ee/auth/codehost":                   "starts the code host sign-in",
+	"GET /v1/ee/auth/codehost/options":           "tells the sign-in page which code hosts it offers (names only)",
 	"POST /v1/ee/auth/codehost":                  "completes the code host sign-in (signed state)",
 	"GET /v1/health":                             "health checks of load balancers",
 	"GET /v1/openapi.json":                       "the API description",

@@ -39,6 +39,25 @@ func (c CodeHostConfig) oauth() *oauth2.Config {
 	}
 }
 
+// CodeHostOption is a code host the sign-in page offers a button for.
+type CodeHostOption struct {
+	// Name is the configured name of the code host (HERALD_CODEHOST_NAME), e.g. "github".
+	Name string `json:"name"`
+}
+
+// CodeHostOptions lists the code hosts a browser may sign in with: none when code-host
+// sign-in is not configured. It reveals nothing but the configured name.
+func (s *Service) CodeHostOptions() []CodeHostOption {
+	if !s.cfg.CodeHost.Enabled() {
+		return []CodeHostOption{}
+	}
+	name := s.cfg.CodeHost.Name
+	if name == "" {
+		name = "github"
+	}
+	return []CodeHostOption{{Name: name}}
+}
+
 func errNoCodeHost() error {
 	return herald.Errorf(herald.ENOTFOUND, "code-host sign-in is not configured (HERALD_CODEHOST_CLIENT_ID)")
 }

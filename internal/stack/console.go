@@ -45,6 +45,7 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 		})
 	s.Clients = clients.NewService(s.DB, s.Mailer, s.Audit, log.With("component", "clients"), cc.URL)
 	s.AppAdmin = appadmin.NewService(s.DB, s.Apps, s.Users)
+	s.AppAdmin.Detail = appadmin.Detail{Prefs: s.Prefs, Inbox: s.Inbox}
 	var store files.Storage
 	if cc.FilesS3Bucket != "" {
 		s3, err := files.NewS3(files.S3Config{Endpoint: cc.FilesS3Endpoint, Region: cc.FilesS3Region, Bucket: cc.FilesS3Bucket,

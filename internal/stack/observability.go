@@ -20,7 +20,8 @@ func (s *Stack) openObservability() {
 
 // observabilityHandlers are the /v1 handlers of the message log and analytics.
 func (s *Stack) observabilityHandlers(console *v1.Console) *v1.Observability {
-	return &v1.Observability{Console: console, Analytics: s.Analytics}
+	return &v1.Observability{Console: console, Analytics: s.Analytics,
+		TemporalUI: v1.TemporalUI{URL: s.Cfg.TemporalUIURL, Namespace: s.Cfg.TemporalNamespace}}
 }
 
 // deliveryMetrics is what the delivery activities record into: the metrics registry when

@@ -22,6 +22,8 @@ type Service struct {
 	apps  *apps.Service
 	users *users.Service
 	now   func() time.Time
+	// Detail serves the user page's preferences and inbox (set by the wiring).
+	Detail Detail
 }
 
 // NewService builds the service; user writes go through the developer API's users service

@@ -28,32 +28,53 @@ type CLIToken struct {
 	LastUsedAt   *time.Time `json:"lastUsedAt"`
 	RevokedAt    *time.Time `json:"revokedAt"`
 	CreatedAt    time.Time  `json:"createdAt"`
-	Token        string     `json:"token,omitempty"`
+	// Role limits the token: it acts with the lower of this and its creator's current role
+	// (nil: the creator's role).
+	Role  *Role  `json:"role"`
+	Token string `json:"token,omitempty"`
 }
 
-// CreateToken issues a CLI token acting on the client with the creator's role (console
-// sessions only: a token cannot mint tokens). The token is shown once; only its hash is
-// kept.
-func (s *Service) CreateToken(ctx context.Context, a Actor, clientID int64, name string) (CLIToken, error) {
+// CreateToken issues a CLI token acting on the client with the creator's role, or with
+// role when given ("" for none), which may not be above the creator's (console sessions
+// only: a token cannot mint tokens). The token is shown once; only its hash is kept.
+func (s *Service) CreateToken(ctx context.Context, a Actor, clientID int64, name string, role Role) (CLIToken, error) {
 	if a.ViaToken() {
 		return CLIToken{}, herald.Errorf(herald.EFORBIDDEN, "a CLI token cannot create CLI tokens")
 	}
-	if _, err := s.Access(ctx, a, clientID, Viewer); err != nil {
+	mine, err := s.Access(ctx, a, clientID, Viewer)
+	if err != nil {
 		return CLIToken{}, err
 	}
+	var p herald.Problems
 	name = strings.TrimSpace(name)
 	if name == "" {
 		name = "CLI token"
 	}
 	if len(name) > 100 {
-		return CLIToken{}, herald.Invalid("name must be at most 100 characters")
+		p.Addf("name must be at most 100 characters")
+	}
+	var limit *string
+	if role != "" {
+		switch {
+		case role.rank() == 0:
+			p.Addf("role must be one of the following values: viewer, developer, admin, owner")
+		case !mine.AtLeast(role):
+			p.Addf("role must not be above your own role (%s)", mine)
+		default:
+			r := string(role)
+			limit = &r
+		}
+	}
+	if err := p.Err(); err != nil {
+		return CLIToken{}, err
 	}
 	tok := TokenPrefix + secrets.Token(32)
 	var r dbsqlc.CliToken
-	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+	err = s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
 		var err error
 		r, err = q.CreateCLIToken(ctx, dbsqlc.CreateCLITokenParams{
 			ClientID: clientID, ConsoleUserID: a.UserID, Name: name, TokenHash: secrets.Hash(tok), TokenPrefix: tok[:len(TokenPrefix)+6],
+			Role: limit,
 		})
 		if err != nil {
 			return db.MapError(err)
@@ -64,7 +85,17 @@ func (s *Service) CreateToken(ctx context.Context, a Actor, clientID int64, name
 	if err != nil {
 		return CLIToken{}, err
 	}
-	return CLIToken{ID: r.ID, ClientID: r.ClientID, Name: r.Name, Prefix: r.TokenPrefix, CreatedBy: r.ConsoleUserID, CreatedAt: r.CreatedAt, Token: tok}, nil
+	return CLIToken{ID: r.ID, ClientID: r.ClientID, Name: r.Name, Prefix: r.TokenPrefix, CreatedBy: r.ConsoleUserID, CreatedAt: r.CreatedAt,
+		Role: roleOf(r.Role), Token: tok}, nil
+}
+
+// roleOf is a token's stored role limit.
+func roleOf(s *string) *Role {
+	if s == nil {
+		return nil
+	}
+	r := Role(*s)
+	return &r
 }
 
 // Tokens lists a client's CLI tokens: admins see all, other members their own.
@@ -84,7 +115,7 @@ func (s *Service) Tokens(ctx context.Context, a Actor, clientID int64) ([]CLITok
 	out := make([]CLIToken, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, CLIToken{ID: r.ID, ClientID: r.ClientID, Name: r.Name, Prefix: r.TokenPrefix, CreatedBy: r.ConsoleUserID,
-			CreatorEmail: r.CreatorEmail, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt, CreatedAt: r.CreatedAt})
+			CreatorEmail: r.CreatorEmail, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt, CreatedAt: r.CreatedAt, Role: roleOf(r.Role)})
 	}
 	return out, nil
 }
@@ -119,7 +150,7 @@ func (s *Service) RevokeToken(ctx context.Context, a Actor, clientID, tokenID in
 }
 
 // AuthenticateToken resolves a CLI token to the actor it stands for: its creator, limited
-// to its client, with the creator's current role there.
+// to its client, with the creator's current role there or the token's role when lower.
 func (s *Service) AuthenticateToken(ctx context.Context, tok string) (Actor, error) {
 	r, err := s.db.AuthCLIToken(ctx, secrets.Hash(tok))
 	if err != nil {
@@ -128,5 +159,9 @@ func (s *Service) AuthenticateToken(ctx context.Context, tok string) (Actor, err
 		}
 		return Actor{}, db.MapError(err)
 	}
-	return Actor{UserID: r.ConsoleUserID, TokenClientID: r.ClientID, TokenRole: Role(r.Role), TokenID: r.ID}, nil
+	role := Role(r.Role)
+	if r.TokenRole != nil && Role(*r.TokenRole).rank() < role.rank() {
+		role = Role(*r.TokenRole)
+	}
+	return Actor{UserID: r.ConsoleUserID, TokenClientID: r.ClientID, TokenRole: role, TokenID: r.ID}, nil
 }

@@ -74,9 +74,12 @@ func (q LogQuery) Check(p *herald.Problems) {
 // LogEntry is one message of the log: a recipient × channel (× workflow step) of a send,
 // with the request and the Temporal workflow that carried it.
 type LogEntry struct {
-	ID                 int64      `json:"id"`
-	RequestID          uuid.UUID  `json:"requestId"`
-	WorkflowID         string     `json:"workflowId"`
+	ID         int64     `json:"id"`
+	RequestID  uuid.UUID `json:"requestId"`
+	WorkflowID string    `json:"workflowId"`
+	// TemporalURL opens the run in the Temporal Web UI (absent when HERALD_TEMPORAL_UI_URL
+	// is unset).
+	TemporalURL        string     `json:"temporalUrl,omitempty"`
 	UserIdentifier     string     `json:"userIdentifier"`
 	Channel            string     `json:"channel"`
 	StepKey            string     `json:"stepKey"`

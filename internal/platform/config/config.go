@@ -25,8 +25,9 @@ type Config struct {
 	DatabaseURL       string `env:"HERALD_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/herald?sslmode=disable" secret:"url" example:"postgres://herald:pw@db:5432/herald" desc:"Postgres; migrate and dev create the database"`
 	TemporalAddress   string `env:"HERALD_TEMPORAL_ADDRESS" envDefault:"127.0.0.1:7233" example:"temporal:7233" desc:"Temporal frontend host:port"`
 	TemporalNamespace string `env:"HERALD_TEMPORAL_NAMESPACE" envDefault:"default" example:"herald" desc:"Temporal namespace"`
-	// TemporalUIURL is the base URL of the Temporal Web UI; the console links workflow runs to it.
-	TemporalUIURL string `env:"HERALD_TEMPORAL_UI_URL" format:"url" dflt:"— (no links; herald dev: the UI of the Temporal dev server it starts)" example:"http://localhost:8233" desc:"Temporal Web UI, which the console's workflow test runs link to"`
+	// TemporalUIURL is the base URL of the Temporal Web UI; the console links workflow runs
+	// and message-log rows to it. Empty hides the links.
+	TemporalUIURL string `env:"HERALD_TEMPORAL_UI_URL" format:"url" dflt:"— (no links; herald dev: the UI of the Temporal dev server it starts)" example:"http://localhost:8233" desc:"Temporal Web UI, which the console's message logs and workflow test runs link to"`
 	TaskQueue     string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
 	// SecretKey encrypts stored secrets. Never logged.
 	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"0123456789abcdef0123" desc:"encrypts stored secrets (API secrets, provider credentials, keys); at least 16 characters; keep it stable"`

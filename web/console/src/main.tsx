@@ -12,7 +12,7 @@ import "./styles.css";
 startTheme();
 
 // Screens load lazily: the first load carries the shell and the session only.
-const auth = (name: "SignIn" | "SignUp" | "Verify" | "ForgotPassword" | "ResetPassword" | "TwoFactor" | "Invitation"): RouteObject["lazy"] =>
+const auth = (name: "SignIn" | "SignUp" | "Verify" | "ForgotPassword" | "ResetPassword" | "TwoFactor" | "Invitation" | "CodeHostCallback"): RouteObject["lazy"] =>
   async () => ({ Component: (await import("./screens/auth"))[name] });
 const screen = (load: () => Promise<{ default: React.ComponentType }>): RouteObject["lazy"] => async () => ({
   Component: (await load()).default,
@@ -26,6 +26,7 @@ const routes: RouteObject[] = [
   { path: "/forgot-password", lazy: auth("ForgotPassword") },
   { path: "/reset-password", lazy: auth("ResetPassword") },
   { path: "/invitations/:code", lazy: auth("Invitation") },
+  { path: "/auth/codehost", lazy: auth("CodeHostCallback") },
   {
     element: <RequireSession />,
     children: [
@@ -52,6 +53,7 @@ const routes: RouteObject[] = [
           { path: "environments", lazy: screen(() => import("./screens/ops/Environments")) },
           { path: "analytics", lazy: screen(() => import("./screens/ops/Analytics")) },
           { path: "usage", lazy: screen(() => import("./screens/ops/Usage")) },
+          { path: "categories", lazy: screen(() => import("./screens/Categories")) },
           { path: "users/:identifier", lazy: async () => ({ Component: (await import("./screens/Users")).UserDetail }) },
         ],
       },

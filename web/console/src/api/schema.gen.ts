@@ -798,6 +798,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/users/{identifier}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's devices (the 100 seen last) with their push tokens shortened */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/devices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/users/{identifier}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's in-app notifications (their inbox), newest first */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/users/{identifier}/preferences": {
         parameters: {
             query?: never;
@@ -812,7 +846,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a user's preference switches (developers): the body of PATCH /v3/preferences; answers the effective preferences */
+        patch: operations["patch/v1/apps/{appId}/users/{identifier}/preferences"];
         trace?: never;
     };
     "/v1/apps/{appId}/users/{identifier}/profile": {
@@ -1834,6 +1869,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ee/auth/codehost/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The code hosts the sign-in page offers (none when code-host sign-in is not configured) */
+        get: operations["get/v1/ee/auth/codehost/options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/files": {
         parameters: {
             query?: never;
@@ -2611,10 +2663,21 @@ export interface components {
             prefix?: string;
             /** Format: date-time */
             revokedAt?: string | null;
+            /**
+             * @description the token's role limit; null: its creator's current role
+             * @enum {string|null}
+             */
+            role?: "viewer" | "developer" | "admin" | "owner" | null;
             /** @description only when created */
             token?: string;
         };
         CliTokenList: components["schemas"]["CliToken"][];
+        CodeHostOptions: {
+            codeHosts: {
+                /** @description HERALD_CODEHOST_NAME, e.g. github */
+                name: string;
+            }[];
+        };
         CodeHostSignInDto: {
             /** @description authorization code */
             code: string;
@@ -2677,6 +2740,11 @@ export interface components {
         CreateCliTokenDTO: {
             /** @description label; "CLI token" by default */
             name?: string;
+            /**
+             * @description limit the token to this role (not above your own); absent: the token acts with your current role
+             * @enum {string}
+             */
+            role?: "viewer" | "developer" | "admin" | "owner";
         };
         CreateFlowScheduleDTO: {
             /** @description 5 fields: minute hour day-of-month month day-of-week (names such as MON allowed) */
@@ -3040,6 +3108,8 @@ export interface components {
                 /** @description the workflow step, '' for a plain send */
                 stepKey?: string;
                 templateIdentifier?: string | null;
+                /** @description the run in the Temporal Web UI; absent unless HERALD_TEMPORAL_UI_URL is set */
+                temporalUrl?: string;
                 /** Format: date-time */
                 updatedAt?: string;
                 userIdentifier?: string;
@@ -3601,9 +3671,63 @@ export interface components {
         UpdateTopicDto: {
             name: string;
         };
+        UpdateUserPreferencesDto: {
+            preference: {
+                categoryId: number;
+                channels: {
+                    /** @enum {string} */
+                    channel: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
+                    enabled: boolean;
+                }[];
+            }[];
+        };
         UpdateWorkflowDTO: {
             definition: components["schemas"]["WorkflowDefinition"];
             name: string;
+        };
+        UserDeviceList: {
+            /** Format: date-time */
+            createdAt?: string;
+            deviceId?: string;
+            /** @description browser, android or ios */
+            deviceType?: string;
+            /** Format: date-time */
+            lastSeenAt?: string;
+            /** @description the first 12 characters of the mobile push token, then … */
+            pushToken?: string | null;
+            /** @description browser push subscriptions of the device */
+            webPushSubscriptions?: number;
+        }[];
+        UserInboxPage: {
+            data?: {
+                blocks?: unknown;
+                category?: null | {
+                    id?: number;
+                    identifier?: string;
+                    name?: string;
+                };
+                /** Format: date-time */
+                clickedAt?: string | null;
+                /** Format: date-time */
+                createdAt?: string;
+                data?: unknown;
+                icon?: string;
+                id?: number;
+                message?: string;
+                /** Format: date-time */
+                readAt?: string | null;
+                /** Format: date-time */
+                seenAt?: string | null;
+                state?: string | null;
+                title?: string;
+                url?: string;
+            }[];
+            pagination?: {
+                limit?: number;
+                pageNo?: number;
+                totalCount?: number;
+            };
+            unreadCount?: number;
         };
         UserPage: {
             data?: components["schemas"]["AppUser"][];
@@ -8060,6 +8184,129 @@ export interface operations {
             };
         };
     };
+    "get/v1/apps/{appId}/users/{identifier}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDeviceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/users/{identifier}/notifications": {
+        parameters: {
+            query?: {
+                /** @description 1 to 20, default 20 */
+                limit?: number;
+                /** @description 1-based, default 1 */
+                pageNo?: number;
+            };
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserInboxPage"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "get/v1/apps/{appId}/users/{identifier}/preferences": {
         parameters: {
             query?: never;
@@ -8110,6 +8357,78 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch/v1/apps/{appId}/users/{identifier}/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreferenceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12738,6 +13057,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/ee/auth/codehost/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeHostOptions"];
                 };
             };
         };

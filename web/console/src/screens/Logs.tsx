@@ -1,8 +1,8 @@
 // Message logs: every recipient × channel of the app's sends with its outcome and reason,
-// filtered by date, user, channel and event (kept in the URL), newest first, paged by
-// cursor.
+// filtered by date, user, channel, provider and event (kept in the URL), newest first,
+// paged by cursor; each row links to its run in the Temporal Web UI when one is configured.
 import * as Label from "@radix-ui/react-label";
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, type FormEvent } from "react";
 import { useOutletContext, useSearchParams } from "react-router-dom";
 import { api, data } from "../api/client";
@@ -39,8 +39,12 @@ export default function Logs() {
     toDate: params.get("toDate") ?? "",
     user: params.get("user") ?? "",
     channel: params.get("channel") ?? "",
+    provider: params.get("provider") ?? "",
     event: params.get("event") ?? "",
   };
+  const catalogue = useQuery({ queryKey: ["providers"], queryFn: () => data(api.GET("/v1/providers")), staleTime: Infinity });
+  const providers = [...new Set((catalogue.data ?? []).map((p) => p.identifier!).filter(Boolean))].sort();
+  if (f.provider && !providers.includes(f.provider)) providers.unshift(f.provider);
   useEffect(() => {
     document.title = `Message logs · ${app.name} · Herald`;
   }, [app.name]);
@@ -59,6 +63,7 @@ export default function Logs() {
               ...(f.toDate ? { toDate: f.toDate } : {}),
               ...(f.user ? { userIdentifier: [f.user] } : {}),
               ...(f.channel ? { channel: f.channel } : {}),
+              ...(f.provider ? { providerIdentifier: f.provider } : {}),
               ...(f.event ? { event: f.event } : {}),
             },
           },
@@ -85,6 +90,7 @@ export default function Logs() {
         <Field label="To" name="toDate" type="date" defaultValue={f.toDate} />
         <Field label="User" name="user" defaultValue={f.user} placeholder="user identifier" />
         <Select label="Channel" name="channel" options={channels} value={f.channel} />
+        <Select key={providers.length} label="Provider" name="provider" options={providers} value={f.provider} />
         <Select label="Event" name="event" options={events} value={f.event} />
         <Button type="submit">Apply filters</Button>
       </form>
@@ -127,6 +133,13 @@ export default function Logs() {
                     <code className="small" title={r.workflowId}>
                       {r.requestId?.slice(0, 8)}
                     </code>
+                    {r.temporalUrl && (
+                      <div>
+                        <a href={r.temporalUrl} target="_blank" rel="noreferrer" className="small" aria-label={`Run ${r.requestId?.slice(0, 8)} in Temporal (new tab)`}>
+                          Run in Temporal ↗
+                        </a>
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}

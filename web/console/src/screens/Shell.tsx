@@ -127,6 +127,7 @@ export function AppLayout() {
         <NavLink to="logs">Message logs</NavLink>
         <NavLink to="users">Users</NavLink>
         <NavLink to="topics">Topics</NavLink>
+        <NavLink to="categories">Categories</NavLink>
         <NavLink to="channels">Channels</NavLink>
         <NavLink to="templates">Templates</NavLink>
         <NavLink to="workflows">Workflows</NavLink>

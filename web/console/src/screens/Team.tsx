@@ -1,5 +1,6 @@
 // Team: the members of the app's client with their roles, pending invitations, and an
-// invitation form (admins and owners).
+// invitation form (admins and owners); CLI tokens (each member's own, admins see all); the
+// team's usage this month against its plan's quota.
 import * as Dialog from "@radix-ui/react-dialog";
 import * as Label from "@radix-ui/react-label";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -7,7 +8,8 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors } from "../api/client";
 import { useSession } from "../auth/session";
-import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { Button, CopyButton, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { ConfirmButton } from "../ui/confirm";
 import { atLeast, useClients, type App, type Role } from "./queries";
 
 const roles: Role[] = ["viewer", "developer", "admin", "owner"];
@@ -88,6 +90,8 @@ export default function Team() {
           </tbody>
         </table>
       </section>
+      <Usage clientId={clientId} />
+      <CliTokens clientId={clientId} admin={admin} me={me} role={role} />
       {admin && (
         <section className="card" aria-labelledby="inv-h">
           <h2 id="inv-h">Invitations</h2>
@@ -207,5 +211,213 @@ function RemoveMember({ clientId, user }: { clientId: number; user: { id?: numbe
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+const num = (n?: number | null) => (n ?? 0).toLocaleString();
+
+/** Usage: this month's notifications of the team against its plan's quota, per app. */
+function Usage({ clientId }: { clientId: number }) {
+  const usage = useQuery({
+    queryKey: ["clients", clientId, "usage"],
+    queryFn: () => data(api.GET("/v1/clients/{clientId}/usage", { params: { path: { clientId } } })),
+  });
+  const u = usage.data;
+  const quota = u?.quota ?? null;
+  return (
+    <section className="card" aria-labelledby="usage-h">
+      <h2 id="usage-h">Usage</h2>
+      {usage.isPending ? (
+        <Loading label="Loading the usage" />
+      ) : usage.isError ? (
+        <ErrorState error={usage.error} retry={() => usage.refetch()} />
+      ) : (
+        <>
+          <p>
+            <strong>{num(u!.notifications)}</strong> notifications to <strong>{num(u!.recipients)}</strong> recipients in {u!.month} (UTC)
+            {quota !== null ? (
+              <>
+                {" "}
+                of <strong>{num(quota)}</strong> on the {u!.planName || u!.plan} plan; {num(u!.remaining)} left
+              </>
+            ) : (
+              <> on the {u!.planName || u!.plan || "current"} plan, without a monthly quota</>
+            )}
+            .
+          </p>
+          {quota !== null && (
+            <meter className="meter" aria-label="Share of the monthly quota used" min={0} max={quota} value={Math.min(u!.notifications ?? 0, quota)} high={quota * 0.8} optimum={0} />
+          )}
+          {u!.overQuota && (
+            <p className="form-error" role="alert">
+              {u!.enforcement === "enforce"
+                ? "The quota is used up: new sends are refused until it resets."
+                : "The quota is used up; sends still go through while enforcement is off."}
+            </p>
+          )}
+          {u!.resetsAt && <p className="muted small">Resets on {new Date(u!.resetsAt).toLocaleDateString()}.</p>}
+          {(u!.apps ?? []).length > 0 && (
+            <table className="table" aria-label="Usage per app this month">
+              <thead>
+                <tr>
+                  <th scope="col">App</th>
+                  <th scope="col">Notifications</th>
+                  <th scope="col">Recipients</th>
+                </tr>
+              </thead>
+              <tbody>
+                {u!.apps!.map((a) => (
+                  <tr key={a.appId}>
+                    <td>{a.name}</td>
+                    <td>{num(a.notifications)}</td>
+                    <td>{num(a.recipients)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** CliTokens: create a token (shown once, with a copy button), list and revoke them. */
+function CliTokens({ clientId, admin, me, role }: { clientId: number; admin: boolean; me?: number; role?: Role }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState("");
+  const [limit, setLimit] = useState<Role | "">("");
+  const roleId = useId();
+  const [fresh, setFresh] = useState<{ name: string; token: string } | null>(null);
+  const tokens = useQuery({
+    queryKey: ["clients", clientId, "cli-tokens"],
+    queryFn: () => data(api.GET("/v1/clients/{clientId}/cli-token", { params: { path: { clientId } } })),
+  });
+  const create = useMutation({
+    mutationFn: () => data(api.POST("/v1/clients/{clientId}/cli-token", { params: { path: { clientId } }, body: { name: name.trim(), ...(limit ? { role: limit } : {}) } })),
+    onSuccess: (t) => {
+      setFresh({ name: t.name ?? "", token: t.token ?? "" });
+      setName("");
+      qc.invalidateQueries({ queryKey: ["clients", clientId, "cli-tokens"] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: number) => data(api.DELETE("/v1/clients/{clientId}/cli-token/{tokenId}", { params: { path: { clientId, tokenId: id } } })),
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: ["clients", clientId, "cli-tokens"] });
+      toast("Token revoked");
+    },
+  });
+  const errs = create.isError ? fieldErrors(create.error, ["name", "role"]) : {};
+  const live = (tokens.data ?? []).filter((t) => !t.revokedAt);
+  return (
+    <section className="card" aria-labelledby="tokens-h">
+      <h2 id="tokens-h">CLI tokens</h2>
+      <p className="muted small">
+        A token lets the Herald CLI and scripts call the management API as you, with your role in this team or a lower one you choose.{" "}
+        {admin ? "You see every member's tokens." : "You see your own tokens."}
+      </p>
+      <form
+        className="inline-form"
+        noValidate
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <FormError errors={errs[""]} />
+        <Field label="Token name" value={name} onChange={(e) => setName(e.target.value)} errors={errs.name} placeholder="CI deploys" />
+        <div className="field">
+          <Label.Root htmlFor={roleId}>Token role</Label.Root>
+          <select
+            id={roleId}
+            value={limit}
+            aria-invalid={errs.role ? true : undefined}
+            aria-describedby={errs.role ? `${roleId}-err` : undefined}
+            onChange={(e) => setLimit(e.target.value as Role | "")}
+          >
+            <option value="">Same as mine{role ? ` (${role})` : ""}</option>
+            {roles
+              .filter((r) => atLeast(role, r))
+              .map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+          </select>
+          {errs.role && (
+            <p className="field-error" id={`${roleId}-err`} role="alert">
+              {errs.role.join(". ")}
+            </p>
+          )}
+        </div>
+        <Button type="submit" busy={create.isPending}>
+          Create token
+        </Button>
+      </form>
+      {fresh && (
+        <div className="notice" role="status" aria-labelledby="fresh-h">
+          <p id="fresh-h">
+            <strong>{fresh.name}</strong>: copy the token now, it is not shown again.
+          </p>
+          <div className="token-once">
+            <code aria-label="New CLI token">{fresh.token}</code>
+            <CopyButton text={fresh.token} what="CLI token" />
+            <Button variant="ghost" onClick={() => setFresh(null)}>
+              Done
+            </Button>
+          </div>
+        </div>
+      )}
+      {tokens.isPending ? (
+        <Loading label="Loading the tokens" />
+      ) : tokens.isError ? (
+        <ErrorState error={tokens.error} retry={() => tokens.refetch()} />
+      ) : live.length === 0 ? (
+        <Empty title="No CLI tokens" />
+      ) : (
+        <table className="table" aria-label="CLI tokens">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Token</th>
+              <th scope="col">Role</th>
+              <th scope="col">Created by</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {live.map((t) => (
+              <tr key={t.id}>
+                <td>{t.name}</td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
+                <td>{t.role ?? "creator's"}</td>
+                <td>{t.creatorEmail}</td>
+                <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : "never"}</td>
+                <td>
+                  {(admin || t.createdBy === me) && (
+                    <ConfirmButton
+                      label={`Revoke the token ${t.name}`}
+                      title={`Revoke ${t.name}?`}
+                      description="Scripts and CLIs using it are refused from now on. This cannot be undone."
+                      action="Revoke token"
+                      onConfirm={() => revoke.mutateAsync(t.id!)}
+                    >
+                      Revoke
+                    </ConfirmButton>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }

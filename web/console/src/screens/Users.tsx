@@ -1,12 +1,17 @@
 // Users: search the app's users by identifier prefix (kept in the URL), paged; a user's
-// detail with the profile and the effective preference matrix (category × channel,
-// read-only: the /v1 API has no route that writes a user's preferences).
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, type FormEvent } from "react";
+// detail with the profile, the preference matrix (category × channel, editable by
+// developers), the user's devices and their inbox, as tabs.
+import * as Tabs from "@radix-ui/react-tabs";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
-import { api, data } from "../api/client";
-import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
-import type { App } from "./queries";
+import { api, ApiError, data, type components } from "../api/client";
+import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { Checkbox } from "../ui/confirm";
+import { atLeast, useClients, type App } from "./queries";
+
+type Prefs = components["schemas"]["PreferenceList"];
+type Channel = components["schemas"]["UpdateUserPreferencesDto"]["preference"][number]["channels"][number]["channel"];
 
 const pageSize = 20;
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
@@ -50,7 +55,9 @@ export default function Users() {
         onSubmit={(e: FormEvent<HTMLFormElement>) => {
           e.preventDefault();
           const v = String(new FormData(e.currentTarget).get("q") ?? "").trim();
-          setParams(v ? { q: v } : {});
+          // The same search again asks again (users appear as sends are delivered).
+          if (v === q && page === 1) void users.refetch();
+          else setParams(v ? { q: v } : {});
         }}
       >
         <Field key={q} label="Identifier starts with" name="q" defaultValue={q} placeholder="user identifier" />
@@ -120,31 +127,107 @@ function text(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-/** UserDetail shows one user's profile and preference matrix. */
+const channelNames: Record<string, string> = {
+  inApp: "In-app",
+  email: "Email",
+  sms: "SMS",
+  whatsapp: "WhatsApp",
+  webPush: "Web push",
+  mobilePush: "Mobile push",
+  slack: "Slack",
+  discord: "Discord",
+  msTeams: "Teams",
+  webhook: "Webhook",
+};
+
+/** UserDetail shows one user: profile and preferences (editable by developers), devices
+ * and inbox, as tabs. */
 export function UserDetail() {
   const app = useOutletContext<App>();
   const identifier = useParams().identifier ?? "";
+  const [params, setParams] = useSearchParams();
+  const tab = params.get("tab") ?? "profile";
   useEffect(() => {
     document.title = `${identifier} · Users · ${app.name} · Herald`;
   }, [app.name, identifier]);
-  const path = { appId: app.id!, identifier };
-  const profile = useQuery({
-    queryKey: ["apps", app.id, "users", identifier, "profile"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/profile", { params: { path } })),
-  });
-  const prefs = useQuery({
-    queryKey: ["apps", app.id, "users", identifier, "preferences"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/preferences", { params: { path } })),
-  });
-  const channels = [...new Set((prefs.data ?? []).flatMap((r) => (r.channelPreferences ?? []).map((c) => c.channel!)))];
-  const entries = Object.entries(profile.data ?? {});
-
   return (
     <>
       <p>
         <Link to=".." relative="path">← All users</Link>
       </p>
       <h1>{identifier}</h1>
+      <Tabs.Root value={tab} onValueChange={(v) => setParams(v === "profile" ? {} : { tab: v }, { replace: true })} className="tabs">
+        <Tabs.List aria-label="About this user" className="tab-list">
+          <Tabs.Trigger value="profile" className="tab">
+            Profile and preferences
+          </Tabs.Trigger>
+          <Tabs.Trigger value="devices" className="tab">
+            Devices
+          </Tabs.Trigger>
+          <Tabs.Trigger value="inbox" className="tab">
+            Inbox
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="profile" className="tab-panel">
+          <ProfileAndPreferences app={app} identifier={identifier} />
+        </Tabs.Content>
+        <Tabs.Content value="devices" className="tab-panel">
+          <Devices app={app} identifier={identifier} />
+        </Tabs.Content>
+        <Tabs.Content value="inbox" className="tab-panel">
+          <Inbox app={app} identifier={identifier} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </>
+  );
+}
+
+function ProfileAndPreferences({ app, identifier }: { app: App; identifier: string }) {
+  const clients = useClients();
+  const dev = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
+  const qc = useQueryClient();
+  const toast = useToast();
+  const path = { appId: app.id!, identifier };
+  const prefsKey = ["apps", app.id, "users", identifier, "preferences"];
+  const profile = useQuery({
+    queryKey: ["apps", app.id, "users", identifier, "profile"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/profile", { params: { path } })),
+  });
+  const prefs = useQuery({
+    queryKey: prefsKey,
+    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/preferences", { params: { path } })),
+  });
+  const set = useMutation({
+    mutationFn: (v: { categoryId: number; channel: Channel; enabled: boolean }) =>
+      data(
+        api.PATCH("/v1/apps/{appId}/users/{identifier}/preferences", {
+          params: { path },
+          body: { preference: [{ categoryId: v.categoryId, channels: [{ channel: v.channel, enabled: v.enabled }] }] },
+        }),
+      ),
+    onSuccess: (list, v) => {
+      qc.setQueryData(prefsKey, list);
+      toast(`${v.enabled ? "On" : "Off"}: ${channelNames[v.channel] ?? v.channel}`);
+    },
+  });
+  // The switch moves at once (in the same event, so the checkbox never jumps back); a
+  // refused change puts it back.
+  const toggle = (v: { categoryId: number; channel: Channel; enabled: boolean }) => {
+    const before = qc.getQueryData<Prefs>(prefsKey);
+    qc.setQueryData<Prefs>(prefsKey, (list) =>
+      list?.map((r) =>
+        r.category?.id !== v.categoryId
+          ? r
+          : { ...r, channelPreferences: r.channelPreferences?.map((c) => (c.channel === v.channel ? { ...c, enabled: v.enabled } : c)) },
+      ),
+    );
+    set.mutate(v, { onError: () => qc.setQueryData(prefsKey, before) });
+  };
+  const channels = [...new Set((prefs.data ?? []).flatMap((r) => (r.channelPreferences ?? []).map((c) => c.channel!)))];
+  const entries = Object.entries(profile.data ?? {});
+
+  return (
+    <>
       <section className="card" aria-labelledby="profile-h">
         <h2 id="profile-h">Profile</h2>
         {profile.isPending ? (
@@ -166,7 +249,11 @@ export function UserDetail() {
       </section>
       <section className="card" aria-labelledby="prefs-h">
         <h2 id="prefs-h">Preferences</h2>
-        <p className="muted small">What this user receives, per category and channel. The user changes these from the inbox widget.</p>
+        <p className="muted small">
+          What this user receives, per category and channel; the user changes these from the inbox widget too.
+          {dev ? " Changes apply at once." : " Developers and admins can change them."}
+        </p>
+        <FormError errors={set.error ? (set.error instanceof ApiError ? set.error.messages : [(set.error as Error).message]) : undefined} />
         {prefs.isPending ? (
           <Loading label="Loading the preferences" />
         ) : prefs.isError ? (
@@ -174,31 +261,171 @@ export function UserDetail() {
         ) : channels.length === 0 ? (
           <p className="muted">No preferences are recorded for this user.</p>
         ) : (
-          <table className="table" aria-label="Preferences by category and channel">
+          <div className="table-scroll">
+            <table className="table matrix" aria-label="Preferences by category and channel">
+              <thead>
+                <tr>
+                  <th scope="col">Category</th>
+                  {channels.map((c) => (
+                    <th scope="col" key={c}>
+                      {channelNames[c] ?? c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {prefs.data!.map((r) => {
+                  const name = r.category ? r.category.name || r.category.identifier! : "Without a category";
+                  return (
+                    <tr key={r.category?.id ?? "none"}>
+                      <th scope="row">{name}</th>
+                      {channels.map((c) => {
+                        const p = r.channelPreferences?.find((x) => x.channel === c);
+                        if (p === undefined) return <td key={c}>—</td>;
+                        const busy = set.isPending && set.variables?.categoryId === r.category?.id && set.variables?.channel === c;
+                        return (
+                          <td key={c}>
+                            <Checkbox
+                              aria-label={`${name} on ${channelNames[c] ?? c}`}
+                              checked={p.enabled ?? true}
+                              disabled={!dev || !r.category}
+                              aria-busy={busy || undefined}
+                              title={!r.category ? "Notifications without a category follow the user's channel settings in the inbox widget" : undefined}
+                              onChange={(on) => toggle({ categoryId: r.category!.id!, channel: c as Channel, enabled: on })}
+                            />
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+function Devices({ app, identifier }: { app: App; identifier: string }) {
+  const devices = useQuery({
+    queryKey: ["apps", app.id, "users", identifier, "devices"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/devices", { params: { path: { appId: app.id!, identifier } } })),
+  });
+  return (
+    <section className="card" aria-labelledby="devices-h">
+      <h2 id="devices-h">Devices</h2>
+      {devices.isPending ? (
+        <Loading label="Loading the devices" />
+      ) : devices.isError ? (
+        <ErrorState error={devices.error} retry={() => devices.refetch()} />
+      ) : devices.data.length === 0 ? (
+        <Empty title="No devices">
+          <p className="muted">A device appears once the user's app or browser connects with a device id (SDK device connect).</p>
+        </Empty>
+      ) : (
+        <table className="table" aria-label="Devices">
+          <thead>
+            <tr>
+              <th scope="col">Device</th>
+              <th scope="col">Type</th>
+              <th scope="col">Push token</th>
+              <th scope="col">Browser push</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {devices.data.map((d) => (
+              <tr key={d.deviceId}>
+                <td>
+                  <code>{d.deviceId}</code>
+                </td>
+                <td>{d.deviceType}</td>
+                <td>{d.pushToken ? <code title="first characters only">{d.pushToken}</code> : "—"}</td>
+                <td>{d.webPushSubscriptions ? `${d.webPushSubscriptions} subscription${d.webPushSubscriptions === 1 ? "" : "s"}` : "—"}</td>
+                <td>{when(d.lastSeenAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+const inboxPage = 20;
+
+function Inbox({ app, identifier }: { app: App; identifier: string }) {
+  const [page, setPage] = useState(1);
+  const inbox = useQuery({
+    queryKey: ["apps", app.id, "users", identifier, "inbox", page],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      data(
+        api.GET("/v1/apps/{appId}/users/{identifier}/notifications", {
+          params: { path: { appId: app.id!, identifier }, query: { pageNo: page, limit: inboxPage } },
+        }),
+      ),
+  });
+  const total = inbox.data?.pagination?.totalCount ?? 0;
+  const pages = Math.max(1, Math.ceil(total / inboxPage));
+  return (
+    <section className="card" aria-labelledby="inbox-h">
+      <h2 id="inbox-h">Inbox</h2>
+      {inbox.isPending ? (
+        <Loading label="Loading the inbox" />
+      ) : inbox.isError ? (
+        <ErrorState error={inbox.error} retry={() => inbox.refetch()} />
+      ) : (inbox.data.data ?? []).length === 0 ? (
+        <Empty title="The inbox is empty">
+          <p className="muted">In-app notifications sent to this user appear here.</p>
+        </Empty>
+      ) : (
+        <>
+          <p className="muted small">
+            {total} {total === 1 ? "notification" : "notifications"}, {inbox.data.unreadCount ?? 0} unread
+          </p>
+          <table className="table" aria-label="In-app notifications">
             <thead>
               <tr>
+                <th scope="col">Sent</th>
+                <th scope="col">Title</th>
+                <th scope="col">Message</th>
                 <th scope="col">Category</th>
-                {channels.map((c) => (
-                  <th scope="col" key={c}>
-                    {c}
-                  </th>
-                ))}
+                <th scope="col">State</th>
               </tr>
             </thead>
             <tbody>
-              {prefs.data!.map((r) => (
-                <tr key={r.category?.id ?? "none"}>
-                  <th scope="row">{r.category ? r.category.name || r.category.identifier : "Without a category"}</th>
-                  {channels.map((c) => {
-                    const p = r.channelPreferences?.find((x) => x.channel === c);
-                    return <td key={c}>{p === undefined ? "—" : p.enabled ? "On" : "Off"}</td>;
-                  })}
+              {inbox.data.data!.map((n) => (
+                <tr key={n.id}>
+                  <td>{when(n.createdAt)}</td>
+                  <td>{n.title || "—"}</td>
+                  <td>{n.message || "—"}</td>
+                  <td>{n.category ? n.category.name || n.category.identifier : "—"}</td>
+                  <td>
+                    <span className={n.readAt ? "badge badge-delivered" : "badge"}>{n.readAt ? "Read" : n.seenAt ? "Seen" : "Unread"}</span>
+                    {n.state && <div className="muted small">{n.state}</div>}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        )}
-      </section>
-    </>
+          {pages > 1 && (
+            <nav className="pager" aria-label="Pages of the inbox">
+              <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous page
+              </Button>
+              <span aria-live="polite">
+                Page {page} of {pages}
+              </span>
+              <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                Next page
+              </Button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
   );
 }

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { api, data, fieldErrors } from "../api/client";
+import { codeHostLabel } from "../api/codehost";
 import { useSession, type User } from "../auth/session";
 import { Button, ErrorState, Field, FormError, Loading } from "../ui/kit";
 import { ThemeToggle } from "../ui/theme";
@@ -78,9 +79,82 @@ export function SignIn() {
           Sign in
         </Button>
       </form>
+      <CodeHostButtons target={target} />
       <p className="muted">
         <Link to="/forgot-password">Forgot your password?</Link>
       </p>
+    </AuthPage>
+  );
+}
+
+/** CodeHostButtons offers "Sign in with <code host>" when code-host sign-in is configured. */
+function CodeHostButtons({ target }: { target: string }) {
+  const options = useQuery({
+    queryKey: ["codehost", "options"],
+    queryFn: () => data(api.GET("/v1/ee/auth/codehost/options")),
+    staleTime: Infinity,
+  });
+  const start = useMutation({
+    mutationFn: () => data(api.GET("/v1/ee/auth/codehost", { params: { query: { redirect: target } } })),
+    onSuccess: (r) => {
+      if (r.url) window.location.assign(r.url);
+    },
+  });
+  const hosts = options.data?.codeHosts ?? [];
+  if (hosts.length === 0) return null;
+  return (
+    <div className="codehost" role="group" aria-label="Other ways to sign in">
+      <p className="muted small">or</p>
+      {hosts.map((h) => (
+        <Button key={h.name} variant="secondary" type="button" busy={start.isPending} onClick={() => start.mutate()}>
+          Sign in with {codeHostLabel(h.name)}
+        </Button>
+      ))}
+      <FormError errors={start.error ? [(start.error as Error).message] : undefined} />
+    </div>
+  );
+}
+
+/** CodeHostCallback is where the code host sends the browser back: it completes the sign-in
+ * with the code and state, then goes to the page the sign-in started from. */
+export function CodeHostCallback() {
+  const { signedIn } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const code = params.get("code") ?? "";
+  const state = params.get("state") ?? "";
+  const denied = params.get("error_description") ?? params.get("error");
+  const sent = useRef(false);
+  const m = useMutation({
+    mutationFn: () => data(api.POST("/v1/ee/auth/codehost", { body: { code, state } })),
+    onSuccess: (r: SignInAnswer & { redirect?: string }) => {
+      const next = r.redirect && r.redirect.startsWith("/") && !r.redirect.startsWith("//") ? r.redirect : "/";
+      if (r.twoFactorRequired && r.challengeToken) {
+        navigate(`/two-factor?next=${encodeURIComponent(next)}`, { state: { challengeToken: r.challengeToken }, replace: true });
+      } else if (r.accessToken && r.user) {
+        signedIn(r.accessToken, r.user);
+        navigate(next, { replace: true });
+      }
+    },
+  });
+  useEffect(() => {
+    if (sent.current || denied || !code || !state) return;
+    sent.current = true;
+    m.mutate();
+  }, [code, state, denied, m]);
+  const failed = denied ? denied : !code || !state ? "The code host sent no authorization code." : m.isError ? (m.error as Error).message : null;
+  return (
+    <AuthPage title="Signing in">
+      {failed ? (
+        <>
+          <FormError errors={[failed]} />
+          <p>
+            <Link to="/signin">Back to sign in</Link>
+          </p>
+        </>
+      ) : (
+        <Loading label="Completing the sign-in" />
+      )}
     </AuthPage>
   );
 }
