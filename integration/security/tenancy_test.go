@@ -50,6 +50,7 @@ var fixtures = []fixture{
 	{path: "/v1/invitations/", param: "invitationId", value: id(func(tn *tenant) int64 { return tn.invitation })},
 	{path: "/accept", param: "code", value: func(tn *tenant) string { return tn.invitationCode }, notOwn: true},
 	{path: "/files/layouts/", param: "filename", value: func(tn *tenant) string { return tn.layoutFile }},
+	{path: "/runs/", param: "requestId", value: func(tn *tenant) string { return tn.flowRequest }},
 	{path: "/workflows/", param: "identifier", kind: byName, value: func(tn *tenant) string { return tn.workflowIdent }},
 	{path: "/v1/topics/", param: "userId", value: id(func(tn *tenant) int64 { return tn.userID })},
 	{path: "/v1/topics/", param: "subscriptionId", value: id(func(tn *tenant) int64 { return tn.topicSubscription })},
@@ -298,15 +299,16 @@ func bodyFor(r route) any {
 // they look the resource up: with them the matrix reaches the tenant check. A route that
 // answers another tenant's id with 400 needs its entry here.
 var validBodies = map[string]any{
-	"PATCH /v1/clients/:clientId":                         map[string]any{"name": "Renamed"},
-	"POST /v1/clients/:clientId/clientUsers":              map[string]any{"email": "someone@example.com", "role": "viewer"},
-	"POST /v1/clients/:clientId/invite-users":             []string{"someone@example.com"},
-	"PUT /v1/clients/:clientId/clientUsers/:clientUserId": map[string]any{"role": "viewer"},
-	"PATCH /v3/topics/:topicId":                           map[string]any{"name": "Renamed"},
-	"POST /v3/topics/:topicId/users":                      map[string]any{"users": []any{map[string]any{"identifier": "user-a"}}},
-	"POST /v3/topics/:topicId/detachUsers":                map[string]any{"users": []string{"user-a"}},
-	"PUT /v3/topics/:topicId/users/:userIdentifier":       map[string]any{"channels": []string{"email"}},
-	"PUT /v3/notifications/:notificationId/state":         map[string]any{"state": "read"},
+	"PATCH /v1/clients/:clientId":                          map[string]any{"name": "Renamed"},
+	"POST /v1/clients/:clientId/clientUsers":               map[string]any{"email": "someone@example.com", "role": "viewer"},
+	"POST /v1/clients/:clientId/invite-users":              []string{"someone@example.com"},
+	"PUT /v1/clients/:clientId/clientUsers/:clientUserId":  map[string]any{"role": "viewer"},
+	"PATCH /v3/topics/:topicId":                            map[string]any{"name": "Renamed"},
+	"POST /v3/topics/:topicId/users":                       map[string]any{"users": []any{map[string]any{"identifier": "user-a"}}},
+	"POST /v3/topics/:topicId/detachUsers":                 map[string]any{"users": []string{"user-a"}},
+	"PUT /v3/topics/:topicId/users/:userIdentifier":        map[string]any{"channels": []string{"email"}},
+	"PUT /v3/notifications/:notificationId/state":          map[string]any{"state": "read"},
+	"PATCH /v1/apps/:appId/workflow-schedules/:scheduleId": map[string]any{"paused": true},
 }
 
 // Ids in bodies and queries cross tenants too: tenant A cannot set a preference on tenant

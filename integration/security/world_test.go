@@ -54,7 +54,7 @@ type tenant struct {
 	invitationCode, cliToken                                       string
 	cliTokenID, instance, route, template, layout, scheduled       int64
 	file, layoutFile, upload                                       string
-	workflowIdent, paymentMethod                                   string
+	workflowIdent, paymentMethod, flowRequest                      string
 	topicSubscription, recurring                                   int64
 }
 
@@ -207,6 +207,14 @@ func (w *world) tenant(t *testing.T, name string) *tenant {
 	if err := db.QueryRow(ctx, `INSERT INTO flow_schedules (app_id, schedule_id, flow_identifier, cron, timezone, send_body)
 		VALUES ($1, $2, $3, '0 9 * * 1', 'UTC', $4) RETURNING id`, tn.app, flowrun.ScheduleID(secrets.HexToken(8)), tn.workflowIdent,
 		fmt.Sprintf(`{"notification":{"workflow":{"identifier":%q}},"sendTo":{"recipients":[%q]},"data":{"owner":%q}}`, tn.workflowIdent, tn.user, tn.marker+" Recurring")).Scan(&tn.recurring); err != nil {
+		t.Fatal(err)
+	}
+	// A run of the workflow started by a send (its request), as the worker records it.
+	if err := db.QueryRow(ctx, `WITH r AS (
+			INSERT INTO notification_requests (id, app_id, payload, send_at, status) VALUES (gen_random_uuid(), $1, '{}', now(), 'started') RETURNING id)
+		INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, workflow_id)
+		SELECT $1, r.id, $2, $3, 'flow/' || $2 || '/' || r.id || '/' || $3 FROM r RETURNING request_id::text`,
+		tn.app, tn.workflowIdent, tn.user).Scan(&tn.flowRequest); err != nil {
 		t.Fatal(err)
 	}
 	// A customer at the payment provider (created by the first setup intent) with a card
