@@ -52,3 +52,33 @@ test("topic detail: a topic with two subscribers opens from the list and lists b
   await expect(page.getByRole("heading", { name: "Topic not found" })).toBeVisible();
   await expect(page.getByText("No such topic")).toBeVisible();
 });
+
+test("topic detail pages: 21 subscribers fill two pages; a topic nobody subscribed to shows the empty state", async ({ page }) => {
+  const headers = await appKeys(page);
+  const ident = `crowd-${Date.now()}`;
+  const made = await page.request.post("/v3/topics", { headers, data: { identifier: ident, name: "Crowd" } });
+  expect(made.status()).toBe(201);
+  const { id } = await made.json();
+  const users = Array.from({ length: 21 }, (_, i) => ({ identifier: `${ident}-${String(i).padStart(2, "0")}` }));
+  expect((await page.request.post(`/v3/topics/${id}/users`, { headers, data: { users } })).status()).toBe(200);
+  const quiet = `quiet-${Date.now()}`;
+  expect((await page.request.post("/v3/topics", { headers, data: { identifier: quiet, name: "Quiet" } })).status()).toBe(201);
+
+  await signIn(page, process.env.VIEWER_EMAIL!);
+  await page.goto(`/apps/${shop()}/topics/${ident}`);
+  const subs = page.getByRole("table", { name: "Subscribers" });
+  await expect(page.getByText("21 subscribers")).toBeVisible();
+  await expect(subs.getByRole("row")).toHaveCount(21); // the header and 20
+  await expect(page.getByText("Page 1 of 2")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Previous page" })).toBeDisabled();
+  await page.getByRole("button", { name: "Next page" }).click();
+  await expect(page).toHaveURL(/\?page=2$/);
+  await expect(page.getByText("Page 2 of 2")).toBeVisible();
+  await expect(subs.getByRole("row")).toHaveCount(2);
+  await expect(page.getByRole("button", { name: "Next page" })).toBeDisabled();
+
+  await page.getByRole("link", { name: "← All topics" }).click();
+  await page.getByRole("row", { name: new RegExp(quiet) }).getByRole("link", { name: "Quiet" }).click();
+  await expect(page.getByRole("heading", { name: "Quiet", level: 1 })).toBeVisible();
+  await expect(page.getByText("No subscribers yet")).toBeVisible();
+});
