@@ -47,6 +47,7 @@ const routes: RouteObject[] = [
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
           { path: "users", lazy: screen(() => import("./screens/Users")) },
           { path: "topics", lazy: screen(() => import("./screens/Topics")) },
+          { path: "topics/:topicKey", lazy: async () => ({ Component: (await import("./screens/Topics")).TopicDetail }) },
           { path: "workflows", lazy: screen(() => import("./screens/workflows/WorkflowList")) },
           { path: "workflows/:identifier", lazy: screen(() => import("./screens/workflows/Designer")) },
           { path: "schedules", lazy: screen(() => import("./screens/ops/Schedules")) },

@@ -1,11 +1,35 @@
 // Topics: the app's topics with how many users each has subscribed (one small page request
-// per topic reads its total; the list API carries no counts).
-import { useQueries, useQuery } from "@tanstack/react-query";
+// per topic reads its total; the list API carries no counts), and a topic's detail with its
+// subscribers, paged (the page is kept in the URL).
+import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useOutletContext } from "react-router-dom";
+import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
 import { api, data } from "../api/client";
-import { Empty, ErrorState, Loading } from "../ui/kit";
+import { Button, Empty, ErrorState, Loading } from "../ui/kit";
 import type { App } from "./queries";
+
+const pageSize = 20;
+const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
+const channelNames: Record<string, string> = {
+  inApp: "In-app",
+  email: "Email",
+  sms: "SMS",
+  whatsapp: "WhatsApp",
+  webPush: "Web push",
+  mobilePush: "Mobile push",
+  slack: "Slack",
+  discord: "Discord",
+  msTeams: "Teams",
+  webhook: "Webhook",
+};
+
+/** useTopics reads the app's topics (shared by the list and the detail). */
+function useTopics(app: App) {
+  return useQuery({
+    queryKey: ["apps", app.id, "topics"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/topics", { params: { path: { appId: app.id! } } })),
+  });
+}
 
 /** Topics lists the app's topics with their subscriber counts. */
 export default function Topics() {
@@ -13,10 +37,7 @@ export default function Topics() {
   useEffect(() => {
     document.title = `Topics · ${app.name} · Herald`;
   }, [app.name]);
-  const topics = useQuery({
-    queryKey: ["apps", app.id, "topics"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/topics", { params: { path: { appId: app.id! } } })),
-  });
+  const topics = useTopics(app);
   const counts = useQueries({
     queries: (topics.data ?? []).map((t) => ({
       queryKey: ["topics", t.id, "users", "count"],
@@ -53,7 +74,9 @@ export default function Topics() {
                 const c = counts[i];
                 return (
                   <tr key={t.id}>
-                    <td>{t.name}</td>
+                    <td>
+                      <Link to={encodeURIComponent(t.identifier!)}>{t.name || t.identifier}</Link>
+                    </td>
                     <td>
                       <code>{t.identifier}</code>
                     </td>
@@ -64,6 +87,120 @@ export default function Topics() {
             </tbody>
           </table>
         </section>
+      )}
+    </>
+  );
+}
+
+/** TopicDetail shows one topic (by its identifier, the topic key) and its subscribers, paged. */
+export function TopicDetail() {
+  const app = useOutletContext<App>();
+  const key = useParams().topicKey ?? "";
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get("page")) || 1);
+  const topics = useTopics(app);
+  const topic = topics.data?.find((t) => t.identifier === key);
+  useEffect(() => {
+    document.title = `${topic?.name || key} · Topics · ${app.name} · Herald`;
+  }, [app.name, key, topic?.name]);
+  const subs = useQuery({
+    queryKey: ["topics", topic?.id, "users", page],
+    enabled: topic !== undefined,
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      data(api.GET("/v1/topics/{topicId}/users", { params: { path: { topicId: topic!.id! }, query: { limit: pageSize, pageNo: page } } })),
+  });
+  const rows = subs.data?.data ?? [];
+  const total = subs.data?.pagination?.totalCount ?? 0;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const go = (p: number) => setParams(p > 1 ? { page: String(p) } : {});
+
+  return (
+    <>
+      <p>
+        <Link to=".." relative="path">
+          ← All topics
+        </Link>
+      </p>
+      {topics.isPending ? (
+        <Loading label="Loading the topic" />
+      ) : topics.isError ? (
+        <ErrorState error={topics.error} retry={() => topics.refetch()} />
+      ) : topic === undefined ? (
+        <>
+          <h1>Topic not found</h1>
+          <Empty title="No such topic">
+            <p className="muted">
+              This app has no topic with the identifier <code>{key}</code>: it may have been deleted, or the link is wrong.
+            </p>
+          </Empty>
+        </>
+      ) : (
+        <>
+          <h1>{topic.name || topic.identifier}</h1>
+          <p className="muted">
+            Identifier <code>{topic.identifier}</code>
+          </p>
+          <section className="card" aria-labelledby="subs-h">
+            <h2 id="subs-h">Subscribers</h2>
+            {subs.isPending ? (
+              <Loading label="Loading the subscribers" />
+            ) : subs.isError ? (
+              <ErrorState error={subs.error} retry={() => subs.refetch()} />
+            ) : rows.length === 0 ? (
+              <Empty title={page > 1 ? "No subscribers on this page" : "No subscribers yet"}>
+                <p className="muted">
+                  {page > 1 ? (
+                    <Link to="?">Go to the first page</Link>
+                  ) : (
+                    "Your backend subscribes users to this topic through the developer API; a send to the topic reaches them."
+                  )}
+                </p>
+              </Empty>
+            ) : (
+              <>
+                <p className="muted small">
+                  {total} {total === 1 ? "subscriber" : "subscribers"}
+                </p>
+                <table className="table" aria-label="Subscribers">
+                  <thead>
+                    <tr>
+                      <th scope="col">User</th>
+                      <th scope="col">Channels</th>
+                      <th scope="col">Subscribed</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((s) => (
+                      <tr key={s.id}>
+                        <td>
+                          <Link to={`../../users/${encodeURIComponent(s.identifier!)}`} relative="path">
+                            {s.identifier}
+                          </Link>
+                        </td>
+                        <td>{s.channels?.length ? s.channels.map((c) => channelNames[c] ?? c).join(", ") : "All channels"}</td>
+                        <td>{when(s.createdAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {pages > 1 && (
+                  <nav className="pager" aria-label="Pages of subscribers">
+                    <Button variant="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
+                      Previous page
+                    </Button>
+                    <span aria-live="polite">
+                      Page {page} of {pages}
+                    </span>
+                    <Button variant="secondary" disabled={page >= pages} onClick={() => go(page + 1)}>
+                      Next page
+                    </Button>
+                  </nav>
+                )}
+              </>
+            )}
+          </section>
+        </>
       )}
     </>
   );
