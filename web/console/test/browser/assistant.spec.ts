@@ -45,7 +45,7 @@ test("assistant: drafts the open channel, Use this draft fills its fields unsave
   await expect(code(page, "Email plain-text body")).toHaveText("Hi {{firstName}}, your order is on its way.");
   await expect(page.getByRole("region", { name: "Draft with the assistant" })).toHaveCount(0);
   await expect(page.getByRole("tab", { name: /Email.*unsaved/ })).toBeVisible();
-  await expect(page.getByText("Unsaved: Email")).toBeVisible();
+  await expect(page.getByText("Unsaved: Email", { exact: true })).toBeVisible();
 
   // On SMS the assistant's text fills the SMS text; discarding a draft keeps the field.
   await page.getByRole("tab", { name: /^SMS/ }).click();
@@ -59,7 +59,7 @@ test("assistant: drafts the open channel, Use this draft fills its fields unsave
 
   // Save keeps both channels.
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Order shipped is saved")).toBeVisible();
+  await expect(page.getByText("Order shipped is saved", { exact: true })).toBeVisible();
   await expect(page.getByText(/^Unsaved:/)).toHaveCount(0);
   await page.reload();
   await expect(code(page, "Email subject")).toHaveText("Your order {{orderId}} shipped");

@@ -52,7 +52,7 @@ export function Assistant({ channel, onUse }: { channel: Channel; onUse: (d: Dra
         />
         <FormError errors={[...(errs["channel"] ?? []), ...(errs[""] ?? [])]} />
         <div className="row">
-          <Button type="submit" busy={ask.isPending} disabled={prompt.trim() === ""}>
+          <Button type="submit" variant={ask.data ? "secondary" : "primary"} busy={ask.isPending} disabled={prompt.trim() === ""}>
             {ask.isPending ? "Drafting…" : "Draft"}
           </Button>
           <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
