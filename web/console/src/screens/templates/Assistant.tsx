@@ -47,6 +47,7 @@ export function Assistant({ channel, onUse }: { channel: Channel; onUse: (d: Dra
           onChange={(e) => setPrompt(e.target.value)}
           rows={3}
           maxLength={4000}
+          autoFocus
           errors={errs["prompt"]}
           hint="The assistant drafts this channel's fields; use {{…}} names such as {{firstName}} to ask for variables."
         />
