@@ -21,7 +21,7 @@ import (
 // journeys are those of web/console/test/browser/assistant.spec.ts. Two stacks of their own:
 // one without the assistant (the control is absent), one with it pointed at a fake
 // OpenAI-compatible chat completions endpoint (the third-party service), which answers each
-// channel's fields.
+// channel's fields, or, asked for something "broken", a draft the server refuses.
 func TestConsoleAssistantInChromium(t *testing.T) {
 	chromium := browserTools(t, consoleDir)
 	if _, err := fs.Stat(webconsole.Files(), "index.html"); err != nil {
@@ -38,7 +38,10 @@ func TestConsoleAssistantInChromium(t *testing.T) {
 		}
 		calls.Add(1)
 		answer := `{"text":"Your order {{orderId}} is on its way."}`
-		if strings.Contains(req.Messages[0].Content, "for the email channel") {
+		switch {
+		case strings.Contains(req.Messages[1].Content, "broken"):
+			answer = `{"text":"Hi {{name"}` // refused by the server, twice
+		case strings.Contains(req.Messages[0].Content, "for the email channel"):
 			answer = `{"subject":"Your order {{orderId}} shipped","html":"<p>Hi {{firstName}}, your order is on its way.</p>","text":"Hi {{firstName}}, your order is on its way."}`
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"index": 0,
@@ -75,7 +78,7 @@ func TestConsoleAssistantInChromium(t *testing.T) {
 			t.Fatalf("the journey %q did not run", s.grep)
 		}
 	}
-	if calls.Load() != 2 {
-		t.Errorf("%d calls to the assistant's endpoint, want 2 (one draft per channel)", calls.Load())
+	if calls.Load() != 4 {
+		t.Errorf("%d calls to the assistant's endpoint, want 4 (email, sms, and a refused sms draft sent back once)", calls.Load())
 	}
 }

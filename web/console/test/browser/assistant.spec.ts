@@ -3,7 +3,7 @@
 // one whose assistant is a fake OpenAI-compatible endpoint that drafts "Your order
 // {{orderId}} …" for every channel. Both have ASSISTANT_EMAIL, a developer of the app
 // ASSISTANT_APP_ID holding the empty template "Order shipped"; skipped elsewhere.
-import { expect, shoot, signIn, test, type Page } from "./fixtures";
+import { expect, expectUnavailable, shoot, signIn, test, type Page } from "./fixtures";
 
 const appId = process.env.ASSISTANT_APP_ID;
 const code = (page: Page, name: string) => page.getByRole("textbox", { name, exact: true });
@@ -47,10 +47,17 @@ test("assistant: drafts the open channel, Use this draft fills its fields unsave
   await expect(page.getByRole("tab", { name: /Email.*unsaved/ })).toBeVisible();
   await expect(page.getByText("Unsaved: Email", { exact: true })).toBeVisible();
 
-  // On SMS the assistant's text fills the SMS text; discarding a draft keeps the field.
+  // On SMS: a draft the server refuses shows its error in the panel; then the assistant's
+  // text fills the SMS text.
   await page.getByRole("tab", { name: /^SMS/ }).click();
   await page.getByRole("button", { name: "Draft with the assistant" }).click();
   const sms = page.getByRole("region", { name: "Draft with the assistant" });
+  await sms.getByLabel("What should the SMS message say?").fill("Something broken");
+  expectUnavailable(1);
+  await sms.getByRole("button", { name: "Draft", exact: true }).click();
+  await expect(sms.getByRole("alert")).toContainText("the assistant did not produce a valid sms template (text: {{ at offset 3 is never closed)");
+  await expect(sms.getByRole("button", { name: "Use this draft" })).toHaveCount(0);
+  await shoot(page, "templates-assistant-error");
   await sms.getByLabel("What should the SMS message say?").fill("Order shipped, short");
   await sms.getByRole("button", { name: "Draft", exact: true }).click();
   await expect(sms.getByRole("region", { name: /Draft for SMS/ })).toContainText("Your order {{orderId}} is on its way.");
