@@ -58,6 +58,21 @@ func TestAssistantDraftsValidatedTemplates(t *testing.T) {
 	f := newChatFake(t, "```json\n"+`{"subject":"Welcome {{firstName","html":"<p>Hi</p>"}`+"\n```", good)
 	e := newEnv(t, withAI(f))
 	a := e.tenant(t, "writer@example.com")
+	var st struct {
+		Configured bool
+		Channels   []string
+	}
+	must(t, e.Do("GET", "/v1/ai", nil, bearer(a.tok)), 200, "status").JSON(t, &st)
+	if !st.Configured || len(st.Channels) != 10 || st.Channels[1] != "email" {
+		t.Errorf("status %+v", st)
+	}
+	// Any member may ask, a viewer too; the status names no endpoint, model or key.
+	viewer := e.member(t, a.tok, a.client, "aistatus@example.com", "viewer")
+	if body := string(must(t, e.Do("GET", "/v1/ai", nil, bearer(viewer)), 200, "viewer status").Body); !strings.Contains(body, `"configured":true`) ||
+		strings.Contains(body, f.URL) || strings.Contains(body, "test-model") || strings.Contains(body, "sk-ai-test") {
+		t.Errorf("viewer status %s", body)
+	}
+	wantError(t, e.Do("GET", "/v1/ai", nil, nil), 401, "sign in first: send the access token as Authorization: Bearer <token>")
 	res := must(t, e.Do("POST", "/v1/ai", map[string]string{"prompt": "A welcome email for new users", "channel": "email"}, bearer(a.tok)), 201, "draft")
 	var d struct {
 		Channel string
@@ -107,6 +122,9 @@ func TestAssistantRefusesInvalidDraftsAndBadRequests(t *testing.T) {
 func TestAssistantWithoutConfiguration(t *testing.T) {
 	e := newEnv(t)
 	a := e.tenant(t, "noai@example.com")
+	if body := string(must(t, e.Do("GET", "/v1/ai", nil, bearer(a.tok)), 200, "status").Body); body != `{"channels":[],"configured":false}` {
+		t.Errorf("status %s", body)
+	}
 	wantError(t, e.Do("POST", "/v1/ai", map[string]string{"prompt": "x", "channel": "inApp"}, bearer(a.tok)), 503,
 		"the assistant is not configured on this installation: set HERALD_AI_BASE_URL and HERALD_AI_MODEL (and HERALD_AI_API_KEY) to an OpenAI-compatible chat completions endpoint")
 }

@@ -125,6 +125,17 @@ func (h *Operations) issueDefaultLayout(c *fiber.Ctx) error {
 	return c.Status(status).JSON(out)
 }
 
+// assistantStatus tells a signed-in member whether the assistant is configured on this
+// installation and which channels it drafts for, so the console shows its control only
+// when POST /v1/ai can answer.
+func (h *Operations) assistantStatus(c *fiber.Ctx) error {
+	channels := []string{}
+	if h.Assistant.Configured() {
+		channels = assistant.Channels()
+	}
+	return c.JSON(fiber.Map{"configured": h.Assistant.Configured(), "channels": channels})
+}
+
 // draft writes template content for a channel from a prompt (GeneratePromptDTO {prompt,
 // channel}); developers of some client, or a CLI token with that role.
 func (h *Operations) draft(c *fiber.Ctx) error {

@@ -57,6 +57,7 @@ func (h *Operations) Register(r fiber.Router) {
 
 	r.Post("/auth/issue-license", member, h.issueLicense)
 	r.Post("/auth/issue-default-layout", member, h.issueDefaultLayout)
+	r.Get("/ai", member, h.assistantStatus)
 	r.Post("/ai", member, h.draft)
 
 	r.Post("/webhook/payments", h.paymentsWebhook)

@@ -7,7 +7,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Whether the assistant is configured on this installation (HERALD_AI_BASE_URL) and the channels it drafts for (members) */
+        get: operations["get/v1/ai"];
         put?: never;
         /** Draft template content for a channel from a prompt, validated as a template (developers; needs HERALD_AI_BASE_URL) */
         post: operations["post/v1/ai"];
@@ -2469,6 +2470,12 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
         };
+        AssistantStatus: {
+            /** @description the channels POST /v1/ai drafts for; empty when not configured */
+            channels: string[];
+            /** @description true when POST /v1/ai can draft (HERALD_AI_BASE_URL is set) */
+            configured: boolean;
+        };
         AttachUserToTopicDTO: {
             users: {
                 channels?: ("inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook")[];
@@ -4041,6 +4048,35 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "get/v1/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantStatus"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "post/v1/ai": {
         parameters: {
             query?: never;

@@ -21,16 +21,30 @@ export function expectFailedRequests(n: number) {
   allowedFailures += n;
 }
 
+// A 503 the test provokes on purpose (a third-party fake that fails), declared with
+// expectUnavailable.
+let allowedUnavailable = 0;
+
+/** expectUnavailable declares n answers with status 503 that the test provokes. */
+export function expectUnavailable(n: number) {
+  allowedUnavailable += n;
+}
+
 /** test is Playwright's test whose page fails the test on any error in the browser console. */
 export const test = base.extend<{ consoleErrors: void }>({
   consoleErrors: [
     async ({ page }, use) => {
       errors = [];
       allowedFailures = 0;
+      allowedUnavailable = 0;
       page.on("console", (m) => {
         if (m.type() !== "error") return;
         if (allowedFailures > 0 && /^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) {
           allowedFailures--;
+          return;
+        }
+        if (allowedUnavailable > 0 && /^Failed to load resource: the server responded with a status of 503/.test(m.text())) {
+          allowedUnavailable--;
           return;
         }
         errors.push(m.text());

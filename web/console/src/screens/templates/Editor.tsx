@@ -24,6 +24,8 @@ import { CodeField } from "./CodeField";
 import { ChannelPreview } from "./Preview";
 import { SendTest } from "./SendTest";
 import { TextArea } from "./TextArea";
+import { Assistant, useAssistant } from "./Assistant";
+import { applyDraft, type Draft } from "../../api/assistantDraft";
 
 type Preview = components["schemas"]["TemplatePreview"];
 
@@ -45,6 +47,7 @@ export function Editor({ app, templateId, identifier, dev }: { app: App; templat
   const [edited, setEdited] = useState<Edited | null>(null);
   const [channel, setChannel] = useState<Channel>("email");
   const [sample, setSample] = useState(sampleDefault);
+  const ai = useAssistant();
   const parsed = useMemo(() => parseSample(sample), [sample]);
   const paths = useMemo(() => completionPaths(parsed.body), [parsed]);
 
@@ -112,6 +115,11 @@ export function Editor({ app, templateId, identifier, dev }: { app: App; templat
     save.mutate(edited);
   };
   const stale = preview.isFetching || debounced !== request;
+  const canDraft = dev && !!ai.data?.configured && (ai.data.channels ?? []).includes(channel);
+  const takeDraft = (d: Draft) => {
+    setEdited((s) => (s ? { ...s, [channel]: applyDraft(channel, s[channel], d) } : s));
+    toast(`The draft is in the ${spec.label} fields; save to keep it`);
+  };
 
   return (
     <section className="card" aria-labelledby="editor-h">
@@ -126,6 +134,7 @@ export function Editor({ app, templateId, identifier, dev }: { app: App; templat
           ))}
         </Tabs.List>
       <Tabs.Content value={channel} className="tab-panel">
+      {canDraft && <Assistant key={channel} channel={channel} onUse={takeDraft} />}
       <div className="editor-grid">
         <form onSubmit={submit} noValidate aria-labelledby="editor-h">
           <fieldset disabled={!dev}>
