@@ -80,7 +80,7 @@ func (h *Console) consoleRefresh(c *fiber.Ctx) error {
 		// No session to resume: not an error (the console asks on every page load).
 		return c.SendStatus(fiber.StatusNoContent)
 	}
-	s, err := h.Console.Refresh(c.UserContext(), strings.Clone(tok))
+	s, err := h.Console.RefreshCookie(c.UserContext(), strings.Clone(tok))
 	if err != nil {
 		clearRefreshCookie(c)
 		return err

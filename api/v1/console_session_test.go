@@ -1,11 +1,14 @@
 package v1_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/internal/console"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
@@ -88,7 +91,19 @@ func TestConsoleRefreshUsesTheCookieAndRefusesCSRF(t *testing.T) {
 	access := m["accessToken"].(string)
 	must(t, e.Do("GET", "/v1/auth/me", nil, bearer(access)), 200, "me with the refreshed token")
 
-	// Replaying the rotated cookie ends the session and clears the cookie.
+	// Within the grace after its rotation, the old cookie (a page reloaded while its refresh
+	// was answered) still works once per request and gets a new token.
+	res = must(t, e.Do("POST", "/v1/auth/console/refresh", nil, withCookie(consoleHeaders, first)), 200, "the old cookie within the grace")
+	if third := refreshCookie(t, res); third == nil || third.Value == first.Value || third.Value == second.Value {
+		t.Fatalf("refresh within the grace: cookie %+v", third)
+	}
+	access = res.Map(t)["accessToken"].(string)
+
+	// Past the grace, replaying the rotated cookie ends the session and clears the cookie.
+	if _, err := e.Stack.DB.Pool.Exec(context.Background(), `UPDATE console_sessions SET refreshed_at = refreshed_at - $1::interval`,
+		fmt.Sprintf("%d seconds", int(console.RefreshGrace.Seconds())+1)); err != nil {
+		t.Fatal(err)
+	}
 	res = must(t, e.Do("POST", "/v1/auth/console/refresh", nil, withCookie(consoleHeaders, first)), 401, "replay")
 	if c := refreshCookie(t, res); c == nil || c.Value != "" {
 		t.Errorf("a failed refresh keeps the cookie: %+v", c)

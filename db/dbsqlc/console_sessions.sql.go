@@ -8,6 +8,8 @@ package dbsqlc
 import (
 	"context"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const createConsoleSession = `-- name: CreateConsoleSession :one
@@ -139,19 +141,26 @@ func (q *Queries) RevokeConsoleUserSessions(ctx context.Context, arg RevokeConso
 
 const rotateConsoleSession = `-- name: RotateConsoleSession :one
 UPDATE console_sessions
-SET previous_refresh_hash = refresh_hash, refresh_hash = $1, refreshed_at = now()
-WHERE refresh_hash = $2 AND revoked_at IS NULL AND expires_at > now()
+SET previous_refresh_hash = CASE WHEN refresh_hash = $1 THEN refresh_hash ELSE previous_refresh_hash END,
+    refreshed_at = CASE WHEN refresh_hash = $1 THEN now() ELSE refreshed_at END,
+    refresh_hash = $2
+WHERE (refresh_hash = $1 OR (previous_refresh_hash = $1 AND refreshed_at > now() - $3::interval))
+  AND revoked_at IS NULL AND expires_at > now()
 RETURNING id, console_user_id, refresh_hash, previous_refresh_hash, expires_at, revoked_at, ip, user_agent, created_at, refreshed_at
 `
 
 type RotateConsoleSessionParams struct {
-	NewHash []byte
 	OldHash []byte
+	NewHash []byte
+	Grace   pgtype.Interval
 }
 
-// Swaps the refresh token; the old hash is kept to recognise a replayed copy.
+// Swaps the refresh token; the old hash is kept to recognise a replayed copy. The previous
+// token is accepted once more within @grace of its rotation (a page reloaded while its
+// refresh was answered never stored the new cookie): it gets a new token too, and the grace
+// stays anchored to that first rotation.
 func (q *Queries) RotateConsoleSession(ctx context.Context, arg RotateConsoleSessionParams) (ConsoleSession, error) {
-	row := q.db.QueryRow(ctx, rotateConsoleSession, arg.NewHash, arg.OldHash)
+	row := q.db.QueryRow(ctx, rotateConsoleSession, arg.OldHash, arg.NewHash, arg.Grace)
 	var i ConsoleSession
 	err := row.Scan(
 		&i.ID,

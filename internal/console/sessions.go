@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"github.com/jackc/pgx/v5/pgtype"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -86,15 +87,34 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	return Principal{UserID: c.userID(), SessionID: c.SessionID}, nil
 }
 
+// RefreshGrace is how long after its rotation the console's refresh cookie is still
+// accepted (each time answered with a new one): a browser that reloads the console while
+// its refresh is being answered never stores the rotated cookie and presents the old one.
+// Past it, a rotated cookie ends the session. Refresh tokens of the JSON API have no grace.
+const RefreshGrace = 20 * time.Second
+
 // Refresh trades a refresh token for a new access token and a new refresh token. A refresh
 // token works once: presenting an already-rotated one ends the session, since one of the
 // two holders is not its owner.
 func (s *Service) Refresh(ctx context.Context, refresh string) (*Session, error) {
+	return s.rotate(ctx, refresh, 0)
+}
+
+// RefreshCookie is Refresh for the console's cookie: a rotated cookie still works within
+// RefreshGrace of its rotation.
+func (s *Service) RefreshCookie(ctx context.Context, refresh string) (*Session, error) {
+	return s.rotate(ctx, refresh, RefreshGrace)
+}
+
+func (s *Service) rotate(ctx context.Context, refresh string, grace time.Duration) (*Session, error) {
 	if !strings.HasPrefix(refresh, refreshPrefix) {
 		return nil, unauthorized("invalid refresh token")
 	}
 	next := refreshPrefix + secrets.Token(32)
-	row, err := s.db.RotateConsoleSession(ctx, dbsqlc.RotateConsoleSessionParams{NewHash: secrets.Hash(next), OldHash: secrets.Hash(refresh)})
+	row, err := s.db.RotateConsoleSession(ctx, dbsqlc.RotateConsoleSessionParams{
+		NewHash: secrets.Hash(next), OldHash: secrets.Hash(refresh),
+		Grace: pgtype.Interval{Microseconds: grace.Microseconds(), Valid: true},
+	})
 	if err != nil {
 		if herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND {
 			return nil, db.MapError(err)
