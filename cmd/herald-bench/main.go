@@ -58,143 +58,187 @@ func run(ctx context.Context) error {
 		report.Notes = append(report.Notes, fmt.Sprintf("Temporal: the server at %s (`make test-cluster`: Postgres persistence), not the dev server.", *temporal))
 	}
 
+	failed := 0
 	if want["accept"] {
-		fmt.Fprintln(os.Stderr, "== 1. accept (herald api alone) ...")
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data})
-		if err != nil {
-			return err
-		}
-		res, err := bench.Accept(ctx, &l.Target, *concurrency, acceptDur)
-		l.Stop()
-		if err != nil {
-			return err
-		}
-		report.Accept = &res
-		fmt.Fprintf(os.Stderr, "   %.0f sends/s (p99 %s), reference %.0f inserts/s\n", res.Send.Rate(), res.Send.P99, res.Reference.Rate())
+		failed += scenario(report, "accept", func() error {
+			fmt.Fprintln(os.Stderr, "== 1. accept (herald api alone) ...")
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data})
+			if err != nil {
+				return err
+			}
+			res, err := bench.Accept(ctx, &l.Target, *concurrency, acceptDur)
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			report.Accept = &res
+			fmt.Fprintf(os.Stderr, "   %.0f sends/s (p99 %s), reference %.0f inserts/s\n", res.Send.Rate(), res.Send.P99, res.Reference.Rate())
+			return nil
+		})
 	}
 	if want["delivery"] {
-		fmt.Fprintln(os.Stderr, "== 2. sustained delivery (herald dev: API + worker + relay + Temporal dev server) ...")
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
-		if err != nil {
-			return err
-		}
-		res, err := bench.Delivery(ctx, &l.Target, *concurrency, loadDur, latDur)
-		l.Stop()
-		if err != nil {
-			return err
-		}
-		report.Delivery = &res
-		fmt.Fprintf(os.Stderr, "   %.0f delivered/s; half-rate p50 %s; reference %.0f workflows/s\n", res.DeliveredPerSec, res.HalfP50, res.Reference.Rate())
+		failed += scenario(report, "delivery", func() error {
+			fmt.Fprintln(os.Stderr, "== 2. sustained delivery (herald dev: API + worker + relay + Temporal dev server) ...")
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
+			if err != nil {
+				return err
+			}
+			res, err := bench.Delivery(ctx, &l.Target, *concurrency, loadDur, latDur)
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			report.Delivery = &res
+			fmt.Fprintf(os.Stderr, "   %.0f delivered/s; half-rate p50 %s; reference %.0f workflows/s\n", res.DeliveredPerSec, res.HalfP50, res.Reference.Rate())
+			return nil
+		})
 	}
 	if want["broadcast"] {
-		members := *members
-		switch {
-		case members > 0:
-		case *quick:
-			members = 20_000
-		default:
-			members = 100_000
-		}
-		fmt.Fprintf(os.Stderr, "== 3. broadcast to a topic of %d users (herald dev) ...\n", members)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
-		if err != nil {
-			return err
-		}
-		res, err := bench.Broadcast(ctx, &l.Target, members, l.PID())
-		l.Stop()
-		if err != nil {
-			return err
-		}
-		report.Broadcast = &res
-		fmt.Fprintf(os.Stderr, "   %s for %d rows; CopyFrom reference %s\n", res.Took.Round(100*time.Millisecond), members, res.Reference.Round(10*time.Millisecond))
+		failed += scenario(report, "broadcast", func() error {
+			members := *members
+			switch {
+			case members > 0:
+			case *quick:
+				members = 20_000
+			default:
+				members = 100_000
+			}
+			fmt.Fprintf(os.Stderr, "== 3. broadcast to a topic of %d users (herald dev) ...\n", members)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
+			if err != nil {
+				return err
+			}
+			res, err := bench.Broadcast(ctx, &l.Target, members, l.PID())
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			report.Broadcast = &res
+			fmt.Fprintf(os.Stderr, "   %s for %d rows; CopyFrom reference %s\n", res.Took.Round(100*time.Millisecond), members, res.Reference.Round(10*time.Millisecond))
+			return nil
+		})
 	}
 	if want["inbox"] {
-		rows, users, heavy := 1_000_000, 10_000, 100_000
-		if *quick {
-			rows, users, heavy = 100_000, 1_000, 10_000
-		}
-		fmt.Fprintf(os.Stderr, "== 4. inbox read (%d rows; herald api alone) ...\n", rows)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data})
-		if err != nil {
-			return err
-		}
-		res, err := bench.Inbox(ctx, &l.Target, rows, users, heavy, *concurrency, acceptDur)
-		l.Stop()
-		if err != nil {
-			return err
-		}
-		report.Inbox = &res
-		fmt.Fprintf(os.Stderr, "   page 1 p99 %s, page 500 p99 %s\n", res.Page1.P99, res.Page500.P99)
+		failed += scenario(report, "inbox", func() error {
+			rows, users, heavy := 1_000_000, 10_000, 100_000
+			if *quick {
+				rows, users, heavy = 100_000, 1_000, 10_000
+			}
+			fmt.Fprintf(os.Stderr, "== 4. inbox read (%d rows; herald api alone) ...\n", rows)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data})
+			if err != nil {
+				return err
+			}
+			res, err := bench.Inbox(ctx, &l.Target, rows, users, heavy, *concurrency, acceptDur)
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			report.Inbox = &res
+			fmt.Fprintf(os.Stderr, "   page 1 p99 %s, page 500 p99 %s\n", res.Page1.P99, res.Page500.P99)
+			return nil
+		})
 	}
 	for _, channel := range []string{"email", "webhook"} {
 		if !want[channel] {
 			continue
 		}
-		sends := *extSends
-		switch {
-		case sends > 0:
-		case *quick:
-			sends = 2_000
-		default:
-			sends = 10_000
-		}
-		fmt.Fprintf(os.Stderr, "== %s: %d single-recipient sends, then a broadcast to %d (herald dev) ...\n", channel, sends, *extMembers)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
-		if err != nil {
-			return err
-		}
-		res, err := bench.External(ctx, &l.Target, channel, sends, *extClients, *extMembers, l.PID())
-		l.Stop()
-		if err != nil {
-			return err
-		}
-		if channel == "email" {
-			report.Email = &res
-		} else {
-			report.Webhook = &res
-		}
-		fmt.Fprintf(os.Stderr, "   %.0f messages/s; reference %.0f/s per connection, %.0f/s reused; broadcast %s\n",
-			res.PerSec(), res.RefFresh, res.RefReuse, res.BroadcastTook.Round(100*time.Millisecond))
+		failed += scenario(report, channel, func() error {
+			sends := *extSends
+			switch {
+			case sends > 0:
+			case *quick:
+				sends = 2_000
+			default:
+				sends = 10_000
+			}
+			fmt.Fprintf(os.Stderr, "== %s: %d single-recipient sends, then a broadcast to %d (herald dev) ...\n", channel, sends, *extMembers)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			if err != nil {
+				return err
+			}
+			res, err := bench.External(ctx, &l.Target, channel, sends, *extClients, *extMembers, l.PID())
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			if channel == "email" {
+				report.Email = &res
+			} else {
+				report.Webhook = &res
+			}
+			fmt.Fprintf(os.Stderr, "   %.0f messages/s; reference %.0f/s per connection, %.0f/s reused; broadcast %s\n",
+				res.PerSec(), res.RefFresh, res.RefReuse, res.BroadcastTook.Round(100*time.Millisecond))
+			return nil
+		})
 	}
 	if want["fanout"] {
-		fmt.Fprintf(os.Stderr, "== 7. fan-out: one send to %d users over in-app + email + webhook (herald dev) ...\n", *fanMembers)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
-		if err != nil {
-			return err
-		}
-		res, err := bench.FanOut(ctx, &l.Target, *fanMembers, l.PID())
-		l.Stop()
-		if err != nil {
-			return err
-		}
-		report.FanOut = &res
-		fmt.Fprintf(os.Stderr, "   in-app %s, email %s, webhook %s; peak RSS %d MiB\n", res.InApp.Round(100*time.Millisecond),
-			res.Email.Round(100*time.Millisecond), res.Webhook.Round(100*time.Millisecond), res.WorkerRSS>>20)
+		failed += scenario(report, "fanout", func() error {
+			fmt.Fprintf(os.Stderr, "== 7. fan-out: one send to %d users over in-app + email + webhook (herald dev) ...\n", *fanMembers)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			if err != nil {
+				return err
+			}
+			res, err := bench.FanOut(ctx, &l.Target, *fanMembers, l.PID())
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			report.FanOut = &res
+			fmt.Fprintf(os.Stderr, "   in-app %s, email %s, webhook %s; peak RSS %d MiB\n", res.InApp.Round(100*time.Millisecond),
+				res.Email.Round(100*time.Millisecond), res.Webhook.Round(100*time.Millisecond), res.WorkerRSS>>20)
+			return nil
+		})
 	}
 	if want["rate"] {
-		n := int(*sendRate * 10) // ten seconds at the configured rate
-		fmt.Fprintf(os.Stderr, "== 8. provider send rate: %d emails through an instance limited to %g/s (herald dev) ...\n", n, *sendRate)
-		l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
-		if err != nil {
-			return err
-		}
-		res, err := bench.ProviderRate(ctx, &l.Target, *sendRate, n)
-		l.Stop()
-		if err != nil {
-			return err
-		}
-		report.Rate = &res
-		fmt.Fprintf(os.Stderr, "   observed %.1f/s (most in one second: %d)\n", res.Observed, res.MaxWindow)
+		failed += scenario(report, "rate", func() error {
+			n := int(*sendRate * 10) // ten seconds at the configured rate
+			fmt.Fprintf(os.Stderr, "== 8. provider send rate: %d emails through an instance limited to %g/s (herald dev) ...\n", n, *sendRate)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			if err != nil {
+				return err
+			}
+			res, err := bench.ProviderRate(ctx, &l.Target, *sendRate, n)
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			report.Rate = &res
+			fmt.Fprintf(os.Stderr, "   observed %.1f/s (most in one second: %d)\n", res.Observed, res.MaxWindow)
+			return nil
+		})
 	}
 	var buf bytes.Buffer
 	report.Write(&buf)
 	if *out == "-" {
-		_, err := os.Stdout.Write(buf.Bytes())
-		return err
+		if _, err := os.Stdout.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		if failed > 0 {
+			return fmt.Errorf("%d scenario(s) failed (see the notes of the report)", failed)
+		}
+		return nil
 	}
 	old, err := os.ReadFile(*out)
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	return os.WriteFile(*out, []byte(bench.Splice(string(old), buf.String())), 0o644)
+	if err := os.WriteFile(*out, []byte(bench.Splice(string(old), buf.String())), 0o644); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d scenario(s) failed (see the notes of the report)", failed)
+	}
+	return nil
+}
+
+// scenario runs one scenario; a failure is reported on stderr and as a note of the report,
+// and the suite goes on, so a long run keeps the figures of the scenarios that worked.
+func scenario(report *bench.Report, name string, run func() error) int {
+	if err := run(); err != nil {
+		fmt.Fprintf(os.Stderr, "   %s failed: %v\n", name, err)
+		report.Notes = append(report.Notes, fmt.Sprintf("Scenario %s failed in this run: %v", name, err))
+		return 1
+	}
+	return 0
 }

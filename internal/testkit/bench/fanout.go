@@ -80,7 +80,7 @@ func FanOut(ctx context.Context, t *Target, members, pid int) (FanOutResult, err
 		return res, err
 	}
 
-	body := fmt.Appendf(nil, `{"notification":{"title":"Fan-out","message":"To every member, on every channel."},"sendTo":{"topics":[%q]},"override":{"channels":["in_app","email","webhook"]}}`, topic)
+	body := fmt.Appendf(nil, `{"notification":{"title":"Fan-out","message":"To every member, on every channel."},"sendTo":{"topics":[%q]},"override":{"channels":["inApp","email","webhook"]}}`, topic)
 	start := time.Now()
 	status, out, err := t.Do(ctx, "POST", "/v3/notifications", body, t.AppHeaders())
 	if err := expect(status, out, err, 202); err != nil {
