@@ -284,6 +284,10 @@ func instanceRate(t *testing.T, s *proctest.Stack, a, b *api, say func(string, .
 		ids := make([]string, messages)
 		var wg sync.WaitGroup
 		for i := range ids {
+			// Sends made together travel in one pack, one activity, on one worker: spaced
+			// out, each starts its own run, and Temporal hands their activities to either
+			// worker. 150 ms apart they still come faster than the rate lets them out.
+			time.Sleep(150 * time.Millisecond)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
