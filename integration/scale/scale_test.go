@@ -433,8 +433,14 @@ func limits(t *testing.T, s *proctest.Stack, say func(string, ...any), redisURL 
 	ok, refused, other = fire(paying.APIKey, paying.APISecret, qtries)
 	say("%s: monthly quota %d (exact within %d of it): %d concurrent sends through A and B, %d accepted, %d refused with 429",
 		store, quota, margin, qtries, ok, refused)
-	if ok != quota || refused != qtries-quota || len(other) > 0 {
-		t.Errorf("quota: %d accepted, %d refused, other %q; want %d and %d", ok, refused, other, quota, qtries-quota)
+	// The exact count near the quota sees every committed send, and this process's own
+	// sends in flight, but not a fast-path send of the other process admitted a moment
+	// before and not yet committed: the quota may be passed by those (docs/reliability.md).
+	// Two processes racing 40 sends pass it by at most a couple; per-process counting would
+	// pass it by far more (each process admits up to the quota less the margin on its own).
+	const inFlight = 2
+	if ok < quota || ok > quota+inFlight || refused != qtries-ok || len(other) > 0 {
+		t.Errorf("quota: %d accepted, %d refused, other %q; want %d (up to %d more in flight) and the rest refused", ok, refused, other, quota, inFlight)
 	}
 }
 
