@@ -5,7 +5,7 @@ import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
 import { api, data } from "../api/client";
-import { Button, Empty, ErrorState, Loading } from "../ui/kit";
+import { Empty, ErrorState, Loading, Pager } from "../ui/kit";
 import type { App } from "./queries";
 
 const pageSize = 20;
@@ -184,19 +184,7 @@ export function TopicDetail() {
                     ))}
                   </tbody>
                 </table>
-                {pages > 1 && (
-                  <nav className="pager" aria-label="Pages of subscribers">
-                    <Button variant="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
-                      Previous page
-                    </Button>
-                    <span aria-live="polite">
-                      Page {page} of {pages}
-                    </span>
-                    <Button variant="secondary" disabled={page >= pages} onClick={() => go(page + 1)}>
-                      Next page
-                    </Button>
-                  </nav>
-                )}
+                <Pager label="Pages of subscribers" page={page} pages={pages} onPage={go} />
               </>
             )}
           </section>

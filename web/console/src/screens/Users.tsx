@@ -6,7 +6,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
 import { api, ApiError, data, type components } from "../api/client";
-import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { Button, Empty, ErrorState, Field, FormError, Loading, useToast, Pager } from "../ui/kit";
 import { Checkbox } from "../ui/confirm";
 import { atLeast, useClients, type App } from "./queries";
 
@@ -103,19 +103,7 @@ export default function Users() {
               ))}
             </tbody>
           </table>
-          {pages > 1 && (
-            <nav className="pager" aria-label="Pages of users">
-              <Button variant="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
-                Previous page
-              </Button>
-              <span aria-live="polite">
-                Page {page} of {pages}
-              </span>
-              <Button variant="secondary" disabled={page >= pages} onClick={() => go(page + 1)}>
-                Next page
-              </Button>
-            </nav>
-          )}
+          <Pager label="Pages of users" page={page} pages={pages} onPage={go} />
         </section>
       )}
     </>
@@ -411,19 +399,7 @@ function Inbox({ app, identifier }: { app: App; identifier: string }) {
               ))}
             </tbody>
           </table>
-          {pages > 1 && (
-            <nav className="pager" aria-label="Pages of the inbox">
-              <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous page
-              </Button>
-              <span aria-live="polite">
-                Page {page} of {pages}
-              </span>
-              <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                Next page
-              </Button>
-            </nav>
-          )}
+          <Pager label="Pages of the inbox" page={page} pages={pages} onPage={setPage} />
         </>
       )}
     </section>

@@ -154,3 +154,21 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
     </Button>
   );
 }
+
+/** Pager moves through numbered pages (Previous, "Page n of m", Next); nothing for one page. */
+export function Pager({ label, page, pages, onPage }: { label: string; page: number; pages: number; onPage: (page: number) => void }) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={label}>
+      <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous page
+      </Button>
+      <span aria-live="polite">
+        Page {page} of {pages}
+      </span>
+      <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next page
+      </Button>
+    </nav>
+  );
+}
