@@ -1,5 +1,6 @@
-// ConfirmButton: a button that asks before an action that cannot be undone (a Radix dialog
-// with the action's consequences, Cancel, and the action; the API's error shown in it).
+// Confirm: a button that asks before a destructive or far-reaching action (a Radix dialog
+// with its consequences, a dismiss button and the action). ConfirmButton: Confirm that keeps
+// its own busy state and shows the API's error in the dialog.
 // Checkbox: a switch that moves at once while its change is saved.
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
@@ -23,48 +24,94 @@ export function ConfirmButton({
   action: string;
   onConfirm: () => Promise<unknown>;
 }) {
-  const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(o) => {
-        setOpen(o);
-        setError(null);
+    <Confirm
+      trigger={children}
+      triggerLabel={label}
+      triggerVariant="ghost"
+      title={title}
+      confirm={action}
+      dismiss="Cancel"
+      busy={busy}
+      error={error ? [error] : undefined}
+      onOpenChange={() => setError(null)}
+      onConfirm={async () => {
+        setBusy(true);
+        try {
+          await onConfirm();
+        } catch (e) {
+          setError((e as Error).message);
+          throw e;
+        } finally {
+          setBusy(false);
+        }
       }}
     >
+      {description}
+    </Confirm>
+  );
+}
+
+/**
+ * Confirm is a button that opens a confirmation dialog (Radix) before a destructive or
+ * far-reaching action; its owner keeps the action's busy state and errors.
+ */
+export function Confirm({
+  trigger,
+  triggerLabel,
+  title,
+  children,
+  confirm,
+  variant = "danger",
+  onConfirm,
+  busy,
+  error,
+  onOpenChange,
+  dismiss = "Keep it",
+  triggerVariant = "secondary",
+}: {
+  trigger: ReactNode;
+  triggerLabel: string;
+  title: string;
+  children?: ReactNode;
+  confirm: string;
+  variant?: "danger" | "primary";
+  onConfirm: () => Promise<unknown>;
+  busy?: boolean;
+  error?: string[];
+  onOpenChange?: (open: boolean) => void;
+  /** dismiss names the button that closes without acting. */
+  dismiss?: string;
+  triggerVariant?: "secondary" | "ghost";
+}) {
+  const [open, setOpen] = useState(false);
+  const change = (o: boolean) => {
+    setOpen(o);
+    onOpenChange?.(o);
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={change}>
       <Dialog.Trigger asChild>
-        <Button variant="ghost" aria-label={label}>
-          {children}
+        <Button variant={triggerVariant} aria-label={triggerLabel}>
+          {trigger}
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="overlay" />
         <Dialog.Content className="dialog">
           <Dialog.Title>{title}</Dialog.Title>
-          <Dialog.Description className="muted">{description}</Dialog.Description>
-          <FormError errors={error ? [error] : undefined} />
+          <Dialog.Description asChild>
+            <div className="muted">{children}</div>
+          </Dialog.Description>
+          <FormError errors={error} />
           <div className="dialog-actions">
             <Dialog.Close asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary">{dismiss}</Button>
             </Dialog.Close>
-            <Button
-              variant="danger"
-              busy={busy}
-              onClick={async () => {
-                setBusy(true);
-                try {
-                  await onConfirm();
-                  setOpen(false);
-                } catch (e) {
-                  setError((e as Error).message);
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              {action}
+            <Button variant={variant} busy={busy} onClick={() => onConfirm().then(() => change(false), () => {})}>
+              {confirm}
             </Button>
           </div>
         </Dialog.Content>

@@ -9,7 +9,7 @@ import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../../api/client";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
 import { useApps, useClients, atLeast, type App } from "../queries";
-import { Confirm } from "./Confirm";
+import { Confirm } from "../../ui/confirm";
 
 type Change = components["schemas"]["Change"];
 type Commit = components["schemas"]["Commit"];

@@ -7,7 +7,7 @@ import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../../api/client";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
 import type { App } from "../queries";
-import { Confirm } from "./Confirm";
+import { Confirm } from "../../ui/confirm";
 import { describeCron, inZone, type CronPreview } from "./cron";
 
 type Scheduled = components["schemas"]["ScheduledNotificationEntity"];
