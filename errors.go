@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Error codes. Each code maps to exactly one HTTP status in api.statusOf.
+// Error codes. Each code maps to exactly one HTTP status in web.statusOf (api/web/errors.go).
 const (
 	EINVALID       = "invalid"       // the request broke one or more rules (400)
 	EUNAUTHORIZED  = "unauthorized"  // credentials missing or wrong (401)
