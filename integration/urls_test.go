@@ -35,7 +35,8 @@ func inboxURLs(t *testing.T, e *stacktest.Env, requestID string) map[string]stri
 // refused with a 400 and stores nothing; a template (and a workflow's inline content) whose
 // url renders from data to javascript: for one recipient fails that recipient's in-app
 // delivery with a render error in the message log and writes no inbox row, while the
-// recipient whose data renders an https url gets it.
+// recipient whose data renders an https url gets it; so does a request accepted before the
+// send check.
 func TestScriptURLsNeverReachAnInbox(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true})
 	ctx := context.Background()
@@ -69,6 +70,22 @@ func TestScriptURLsNeverReachAnInbox(t *testing.T) {
 	}
 	if got := inboxURLs(t, e, req); len(got) != 1 || got["bob"] != "https://shop.example/sale" {
 		t.Errorf("inbox rows: %v", got)
+	}
+
+	// A request accepted before the send check (written as the outbox holds it): its own url
+	// is checked when delivered.
+	var old string
+	if err := e.Stack.DB.Pool.QueryRow(ctx, `INSERT INTO notification_requests (id, app_id, payload, recipient_count)
+		VALUES (gen_random_uuid(), $1, $2, 1) RETURNING id::text`, e.App.AppID,
+		`{"notification":{"title":"Old","url":"javascript:alert(1)"},"recipients":[{"identifier":"carol"}]}`).Scan(&old); err != nil {
+		t.Fatal(err)
+	}
+	e.Stack.Relay.Wake()
+	if l := waitForLogs(t, e, old, "carol/inApp")["carol/inApp"]; l.Status != "failed" || !strings.HasPrefix(l.Error, "render: inApp.url: the url must be an http or https URL") {
+		t.Errorf("carol's log: %+v", l)
+	}
+	if got := inboxURLs(t, e, old); len(got) != 0 {
+		t.Errorf("the old request's inbox rows: %v", got)
 	}
 
 	publishWorkflow(t, e, "nudge", `{"steps":[{"id":"note","type":"inApp","content":{"title":"Nudge","url":"{{user.profile.link}}"}}]}`)
