@@ -113,7 +113,7 @@ test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./internal/send/notify/... ./internal/platform/config/... ./internal/platform/secrets/... ./workflows/...
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS := ./internal/send/notify/:FuzzParse ./internal/audience/users/:FuzzApplyPatch ./internal/delivery/render/:FuzzRender ./internal/flow/flowdef/:FuzzParse ./internal/realtime/socketio/:FuzzParse ./internal/realtime/socketio/:FuzzDecodePayload
+FUZZ_TARGETS := ./internal/send/notify/:FuzzParse ./internal/audience/users/:FuzzApplyPatch ./internal/delivery/render/:FuzzRender ./internal/flow/flowdef/:FuzzParse ./internal/realtime/socketio/:FuzzParse ./internal/realtime/socketio/:FuzzDecodePayload ./internal/platform/safeurl/:FuzzCheck
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for FUZZTIME (default 30s); `make test` runs only their seed corpora

@@ -12,6 +12,7 @@ import (
 	"github.com/heraldhq/herald/internal/delivery/render"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/platform/safeurl"
 	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/send"
 )
@@ -224,6 +225,11 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *pageWrites) {
 	n := sc.req.Notification
 	if sc.bundle == nil {
+		// notify.Parse refuses such a url; a request accepted before that check was not.
+		if err := safeurl.Check(n.URL); err != nil {
+			w.log(r, notify.ChannelInApp, delivery.StatusFailed, "", "render: inApp.url: the url "+err.Error())
+			return
+		}
 		w.inboxRow(r, n.Title, n.Message, n.Icon, n.URL)
 		w.log(r, notify.ChannelInApp, delivery.StatusDelivered, "", "")
 		return

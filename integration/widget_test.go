@@ -132,6 +132,24 @@ func TestInboxWidgetInChromium(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><html><head><title>Landing</title><link rel="icon" href="data:,"></head><body><h1>Landed on %s</h1></body></html>`, template.HTMLEscapeString(r.URL.Path))
 	})
+	// /old-inbox-row?user=…&title=…&url=… writes an inbox row of the main app as delivery
+	// did before links were checked (a javascript: url in a row from an older Herald, or one
+	// written by hand): the widget must still refuse to follow it.
+	mux.HandleFunc("/old-inbox-row", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		var id int64
+		err := e.Stack.DB.Pool.QueryRow(r.Context(), `
+			WITH u AS (INSERT INTO users (app_id, identifier, profile) VALUES ($1, $2, '{}')
+				ON CONFLICT (app_id, identifier) DO UPDATE SET updated_at = now() RETURNING id)
+			INSERT INTO notifications (app_id, user_id, request_id, title, message, url)
+			SELECT $1, u.id, gen_random_uuid(), $3, 'old row', $4 FROM u RETURNING id`,
+			e.App.AppID, q.Get("user"), q.Get("title"), q.Get("url")).Scan(&id)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		fmt.Fprint(w, id)
+	})
 	host := httptest.NewServer(mux)
 	t.Cleanup(host.Close)
 	// Another origin than Herald's: another port (and another host name).

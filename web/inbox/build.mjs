@@ -24,7 +24,7 @@ await build({
   logLevel: "warning",
 });
 await build({
-  entryPoints: ["src/index.ts", "src/client.ts", "src/element.ts", "src/state.ts", "src/i18n.ts"],
+  entryPoints: ["src/index.ts", "src/client.ts", "src/element.ts", "src/state.ts", "src/i18n.ts", "src/safeurl.ts"],
   outdir: "dist/npm",
   bundle: false,
   format: "esm",

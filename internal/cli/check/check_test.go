@@ -72,6 +72,8 @@ func TestEachKindOfProblem(t *testing.T) {
 		{"orphan body", "templates/welcome/sms.body.hbs", "hi", "templates/welcome/sms.json: missing"},
 		{"two default layouts", "layouts/other.json", "{\n  \"default\": true,\n  \"name\": \"O\"\n}\n", "layouts/main.json:2: only one layout can be the default"},
 		{"state label", "templates/welcome/template.json", "{\n  \"name\": \"W\",\n  \"states\": {\n    \"done\": \"" + strings.Repeat("x", 101) + "\"\n  }\n}\n", "templates/welcome/template.json:4: states.done: label must be at most 100 characters"},
+		{"script url", "templates/welcome/inApp.json", "{\n  \"title\": \"t\",\n  \"url\": \"JavaScript:alert(1)\"\n}\n", "templates/welcome/inApp.json:3: content.url must be an http or https URL, a relative reference or an app link (javascript: is not allowed)"},
+		{"script url in a workflow", "workflows/onboarding.workflow.json", "{\n  \"name\": \"O\",\n  \"definition\": {\n    \"steps\": [\n      {\"id\": \"a\", \"type\": \"inApp\", \"content\": {\"title\": \"t\", \"url\": \"data:text/html,x\"}}\n    ]\n  }\n}\n", "workflows/onboarding.workflow.json:5: steps[0].content.url must be an http or https URL, a relative reference or an app link (data: is not allowed)"},
 		{"unknown channel", "templates/welcome/pigeon.json", "{\n  \"body\": \"x\"\n}\n", "templates/welcome/pigeon.json: channel must be one of"},
 	}
 	for _, c := range cases {

@@ -404,3 +404,18 @@ func (p *parser) readTag() (*tag, error) {
 	p.advance(p.pos + (len(rest) - len(body)) + end + len(closing))
 	return t, nil
 }
+
+// Prefix returns the text every rendering of t starts with: the literal text before its
+// first tag; all of t when it has no tag. Save-time checks judge what they can of an output
+// from it (the scheme of a url field written before any tag).
+func (t *Template) Prefix() string {
+	var b strings.Builder
+	for _, n := range t.nodes {
+		tn, ok := n.(textNode)
+		if !ok {
+			break
+		}
+		b.WriteString(tn.text)
+	}
+	return b.String()
+}

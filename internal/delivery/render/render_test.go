@@ -112,3 +112,15 @@ func TestLimits(t *testing.T) {
 		t.Errorf("depth limit: %v", err)
 	}
 }
+
+func TestPrefix(t *testing.T) {
+	for src, want := range map[string]string{
+		"https://x/{{data.id}}": "https://x/", "javascript:alert(1)": "javascript:alert(1)",
+		"{{data.link}}": "", "java{{! note }}script:{{x}}": "javascript:", `\{{x}}y`: "{{x}}y", "": "",
+		"a{{#if x}}b{{/if}}": "a",
+	} {
+		if got := MustParse(src).Prefix(); got != want {
+			t.Errorf("Prefix(%q) = %q, want %q", src, got, want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery/render"
+	"github.com/heraldhq/herald/internal/platform/safeurl"
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
@@ -247,7 +248,20 @@ func (b *Bundle) render(ctx context.Context, channel string, data map[string]any
 	if len(errs) > 0 {
 		return Rendered{}, errs[0]
 	}
+	if err := checkURL(channel, r.URL); err != nil {
+		return Rendered{}, err
+	}
 	return r, nil
+}
+
+// checkURL refuses a rendered url that safeurl refuses (a template writing
+// {{data.link}} where data.link is "javascript:…"): the message is not delivered with it.
+// The error names the scheme, never the URL.
+func checkURL(channel, url string) error {
+	if err := safeurl.Check(url); err != nil {
+		return fmt.Errorf("%s.url: the rendered url %v", channel, err)
+	}
+	return nil
 }
 
 // wrap puts rendered email bodies into a layout.
@@ -275,6 +289,9 @@ func wrap(l *compiledLayout, data map[string]any, body, text string, tr func(str
 func (b *Bundle) fromNotification(channel string, data map[string]any) (Rendered, error) {
 	n := b.notification
 	r := Rendered{Title: n.Title, Body: n.Message, Icon: n.Icon, URL: n.URL}
+	if err := checkURL(channel, r.URL); err != nil && channel != notify.ChannelEmail {
+		return Rendered{}, err
+	}
 	if channel == notify.ChannelEmail {
 		r = Rendered{Subject: n.Title, Text: n.Message}
 		if b.defaultLay != nil {

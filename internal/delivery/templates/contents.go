@@ -13,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/platform/safeurl"
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
@@ -130,9 +131,18 @@ func checkContent(channel string, raw json.RawMessage, p *herald.Problems) map[s
 			p.Addf("content.%s must be at most %d bytes", name, MaxFieldLength)
 			continue
 		}
-		if _, err := render.Parse(v); err != nil {
+		t, err := render.Parse(v)
+		if err != nil {
 			p.Addf("content.%s: %v", name, err)
 			continue
+		}
+		if name == "url" {
+			// What the template writes before its first tag decides the scheme when it
+			// holds one; the rest is checked on every rendering (Bundle.render).
+			if err := safeurl.Check(t.Prefix()); err != nil {
+				p.Addf("content.url %v", err)
+				continue
+			}
 		}
 		if v != "" {
 			fields[name] = v

@@ -8,6 +8,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/platform/safeurl"
 )
 
 // Limits of a send request.
@@ -207,11 +208,17 @@ func parseContent(raw json.RawMessage, req *SendRequest, p *herald.Problems) {
 	text("url", &c.URL)
 	text("category", &c.Category)
 	text("templateIdentifier", &c.TemplateIdentifier)
+	if c.URL != "" {
+		if err := safeurl.Check(c.URL); err != nil {
+			p.Addf("notification.url %v", err)
+		}
+	}
 	if v := n["blocks"]; js.Present(v) {
 		if js.Kind(v) != "array" {
 			p.Addf("notification.blocks must be an array")
 		} else {
 			c.Blocks = v
+			checkBlockLinks(v, p)
 		}
 	}
 	if v := n["workflow"]; js.Present(v) {

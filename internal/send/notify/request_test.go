@@ -46,6 +46,13 @@ func TestParseRejectsEveryViolatedRule(t *testing.T) {
 			`sendAt must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T18:00:00Z (got "next tuesday")`}},
 		{"sendAt not a string", `{"notification":{"title":"t"},"recipients":["a"],"sendAt":5}`, []string{"sendAt must be an ISO 8601 date-time string"}},
 		{"sendAt too far", `{"notification":{"title":"t"},"recipients":["a"],"sendAt":"2999-01-01T00:00:00Z"}`, []string{"sendAt must be within 366 days"}},
+		{"script urls", `{"notification":{"title":"t","url":" jaVa\tscript:alert(1)","blocks":[{"type":"button","url":"data:text/html,x","label":"javascript:fine as text"},{"action":{"href":"&#x6A;avascript:x","imageUrl":"https://ok.example","deepLink":"vbscript:x"}},"javascript:not a link key"]},"recipients":["a"]}`, []string{
+			"notification.url must be an http or https URL, a relative reference or an app link (javascript: is not allowed)",
+			"notification.blocks[0].url must be an http or https URL, a relative reference or an app link (data: is not allowed)",
+			"notification.blocks[1].action.deepLink must be an http or https URL, a relative reference or an app link (vbscript: is not allowed)",
+			"notification.blocks[1].action.href must be an http or https URL, a relative reference or an app link (javascript: is not allowed)"}},
+		{"control character in url", `{"notification":{"title":"t","url":"https://x.example/\u0001"},"recipients":["a"]}`, []string{
+			"notification.url must not contain control characters"}},
 		{"long identifier", `{"notification":{"title":"t"},"recipients":["` + strings.Repeat("x", 256) + `"]}`, []string{
 			"each identifier in recipients must be at most 255 characters"}},
 	}
@@ -56,6 +63,16 @@ func TestParseRejectsEveryViolatedRule(t *testing.T) {
 				t.Errorf("problems\n got %q\nwant %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestParseAcceptsSafeURLs(t *testing.T) {
+	for _, u := range []string{"https://example.com/a", "/inbox/1", "?x", "#y", "//cdn.example/x", "myapp://orders/42", "HTTP://X"} {
+		body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "t", "url": u, "blocks": []any{map[string]any{"url": u}}}, "recipients": []string{"a"}})
+		req, err := Parse(body)
+		if err != nil || req.Notification.URL != u {
+			t.Errorf("%q: %v", u, err)
+		}
 	}
 }
 

@@ -601,6 +601,7 @@ export interface components {
             title: string;
             message: string;
             icon: string;
+            /** @description where a click leads: an http or https URL, a reference without a scheme (/path, ?query, #fragment, //host/path) or an app link (myapp://…). Rows written before links were checked may hold other URLs: the widget follows only these. */
             url: string;
             blocks: unknown[];
             data: {
@@ -661,7 +662,9 @@ export interface components {
                 title?: string;
                 message?: string;
                 icon?: string;
+                /** @description where a click leads: an http or https URL, a reference without a scheme (/path, ?query, #fragment, //host/path) or an app link for mobile deep links (myapp://…). Schemes that can run script or read local content (javascript:, vbscript:, data:, file:, blob:, filesystem:, browser-internal schemes such as about: and chrome:, any scheme containing "script") are refused with 400, however they are spelled (case, tabs, newlines, leading control characters, HTML character references, percent-escapes). */
                 url?: string;
+                /** @description free-form content blocks; every string under a key named url, href or link, or ending in one of them (imageUrl, deepLink, …), at any depth, must be a link notification.url allows (400 naming its path otherwise) */
                 blocks?: unknown[];
                 /** @description category identifier */
                 category?: string;

@@ -2,6 +2,7 @@
 import { LitElement, html, css, nothing, type PropertyValues } from "lit";
 import { HeraldClient, type InboxState, type Notification, type Preference, type Channel } from "./client.js";
 import { strings, relativeTime, type Strings } from "./i18n.js";
+import { isSafeUrl } from "./safeurl.js";
 
 const bellIcon = html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"/></svg>`;
 
@@ -143,7 +144,8 @@ export class HeraldInbox extends LitElement {
     } catch {
       /* rolled back; still follow the link */
     }
-    if (follow && n.url) window.location.assign(n.url);
+    // Only links safeurl allows: a javascript: (or data:, …) url would run in this page.
+    if (follow && n.url && isSafeUrl(n.url)) window.location.assign(n.url);
   }
 
   private selectView(filter: "all" | "unread", category: string | null): void {

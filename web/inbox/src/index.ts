@@ -4,3 +4,4 @@ export * from "./client.js";
 export { InboxStore, counts, inView, unwrapNotification } from "./state.js";
 export { HeraldInbox } from "./element.js";
 export { strings, relativeTime } from "./i18n.js";
+export { isSafeUrl, urlScheme } from "./safeurl.js";

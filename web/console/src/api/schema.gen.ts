@@ -3406,7 +3406,7 @@ export interface components {
             } | null;
             /** @enum {string} */
             channel?: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
-            /** @description email: subject, html, text; inApp: title, message, icon, url; sms/whatsapp: body; push/webhook: title, body, icon, url; chat: title, body */
+            /** @description email: subject, html, text; inApp: title, message, icon, url; sms/whatsapp: body; push/webhook: title, body, icon, url; chat: title, body. url must render to an http or https URL, a reference without a scheme or an app link (myapp://…): a scheme that can run script (javascript:, data:, vbscript:, file:, …) written before the first {{…}} is refused on save (400 naming content.url), and a url that renders to one fails that recipient's delivery with an error in the message log */
             content?: {
                 [key: string]: string;
             };
@@ -3778,7 +3778,7 @@ export interface components {
         };
         /** @description Deliver on a channel through the delivery pipeline: a template of the app or inline content, not both */
         WorkflowChannelStep: {
-            /** @description inline content: the template's fields for this channel (e.g. subject, html, text for email), checked on save */
+            /** @description inline content: the template's fields for this channel (e.g. subject, html, text for email), checked on save as template contents are (a url with a script scheme is refused) */
             content?: {
                 [key: string]: string;
             };
