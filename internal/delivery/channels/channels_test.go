@@ -251,9 +251,13 @@ func TestProviderIsBuiltOncePerVersion(t *testing.T) {
 	if p1 != p2 {
 		t.Error("provider rebuilt for the same instance version")
 	}
-	if _, err := f.svc.Provider(ctx, cands[0], json.RawMessage(`{"url":"not a url"}`)); !providers.IsPermanent(err) ||
-		!strings.Contains(err.Error(), "override.webhook._config.url must be an absolute URL") {
+	if _, err := f.svc.Provider(ctx, cands[0], json.RawMessage(`{"timeoutSeconds":"soon"}`)); !providers.IsPermanent(err) ||
+		!strings.Contains(err.Error(), "override.webhook._config.timeoutSeconds must be an integer") {
 		t.Errorf("bad override config: %v", err)
+	}
+	if _, err := f.svc.Provider(ctx, cands[0], json.RawMessage(`{"url":"https://attacker.example"}`)); !providers.IsPermanent(err) ||
+		!strings.Contains(err.Error(), "override.webhook._config.url: "+overlayAdvice) {
+		t.Errorf("override re-pointing the stored instance: %v", err)
 	}
 	if _, err := f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"timeoutSeconds":5}`)}); err != nil {
 		t.Fatal(err)
