@@ -82,3 +82,40 @@ func checkRepoint(schema *configschema.Schema, changed []string, stored, patch m
 	}
 	return nil
 }
+
+// KeepDestinations returns incoming (a public configuration published from another app)
+// with the destination keys of current (the target instance's stored public configuration)
+// kept wherever the two differ, and the names of the keys kept, sorted. Publishing keeps
+// the target's sealed secrets, which were entered for the target's own destinations, and
+// cannot enter them again, so it may not move them. A configuration that cannot be read is
+// returned as it came.
+func (s *Service) KeepDestinations(provider string, current, incoming json.RawMessage) (json.RawMessage, []string) {
+	kind, ok := s.catalogue.Lookup(provider)
+	if !ok {
+		return incoming, nil
+	}
+	schema, err := configschema.Parse(kind.ConfigSchema)
+	if err != nil {
+		return incoming, nil
+	}
+	before, after := map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	if json.Unmarshal(current, &before) != nil || json.Unmarshal(incoming, &after) != nil {
+		return incoming, nil
+	}
+	changed := changedDestinations(schema, before, after)
+	if len(changed) == 0 {
+		return incoming, nil
+	}
+	for _, name := range changed {
+		if v, ok := before[name]; ok {
+			after[name] = v
+		} else {
+			delete(after, name)
+		}
+	}
+	out, err := json.Marshal(after)
+	if err != nil {
+		return incoming, nil
+	}
+	return out, changed
+}
