@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/internal/console/clients"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/providers"
 )
@@ -101,13 +102,15 @@ func (h *Configuration) channelProviderKind(c *fiber.Ctx, s appScope) error {
 
 // instanceInput reads EnableChannelDTO / CreateProviderInstanceDto / the PATCH bodies:
 // {providerIdentifier, name, config, priority, enabled, test}. A connection test runs when
-// the body's test is true or the query has ?test=true.
-func instanceInput(c *fiber.Ctx, withProvider bool) (channels.InstanceInput, error) {
+// the body's test is true or the query has ?test=true. Owners and admins may change where
+// an existing instance connects (developers: 403).
+func instanceInput(c *fiber.Ctx, s appScope, withProvider bool) (channels.InstanceInput, error) {
 	b, err := readBody(c)
 	if err != nil {
 		return channels.InstanceInput{}, err
 	}
-	in := channels.InstanceInput{Config: b.object("config"), Enabled: b.boolean("enabled"), Priority: b.integer("priority")}
+	in := channels.InstanceInput{Config: b.object("config"), Enabled: b.boolean("enabled"), Priority: b.integer("priority"),
+		MayRedirect: s.Role.AtLeast(clients.Admin)}
 	if withProvider {
 		in.Provider = b.str("providerIdentifier", true)
 	}
@@ -127,7 +130,7 @@ func (h *Configuration) enableProvider(c *fiber.Ctx, s appScope) error {
 	if err != nil {
 		return err
 	}
-	in, err := instanceInput(c, false)
+	in, err := instanceInput(c, s, false)
 	if err != nil {
 		return err
 	}
@@ -144,7 +147,7 @@ func (h *Configuration) updateProvider(c *fiber.Ctx, s appScope) error {
 	if err != nil {
 		return err
 	}
-	in, err := instanceInput(c, false)
+	in, err := instanceInput(c, s, false)
 	if err != nil {
 		return err
 	}
@@ -200,7 +203,7 @@ func (h *Configuration) createInstance(c *fiber.Ctx, s appScope) error {
 	if err != nil {
 		return err
 	}
-	in, err := instanceInput(c, true)
+	in, err := instanceInput(c, s, true)
 	if err != nil {
 		return err
 	}
@@ -248,7 +251,7 @@ func (h *Configuration) updateInstance(c *fiber.Ctx, s appScope) error {
 	if err != nil {
 		return err
 	}
-	in, err := instanceInput(c, false)
+	in, err := instanceInput(c, s, false)
 	if err != nil {
 		return err
 	}

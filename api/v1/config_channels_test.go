@@ -142,8 +142,8 @@ func TestChannelProvidersAndInstances(t *testing.T) {
 					t.Errorf("%v", m)
 				}
 			}},
-		{name: "patch with a bad config", method: "PATCH", path: inst(backup), as: f.dev, status: 400, body: map[string]any{"config": map[string]any{"port": 0}},
-			msgs: []string{"config.port must not be less than 1"}},
+		{name: "patch with a bad config", method: "PATCH", path: inst(backup), as: f.dev, status: 400, body: map[string]any{"config": map[string]any{"timeoutSeconds": 0}},
+			msgs: []string{"config.timeoutSeconds must not be less than 1"}},
 		{name: "disable instance", method: "PUT", path: inst(backup) + "/disable", as: f.dev, status: 200},
 		{name: "enable instance", method: "PUT", path: inst(backup) + "/enable", as: f.dev, status: 200},
 		{name: "overview", method: "GET", path: app + "/channels/v1", as: f.viewer, status: 200, check: func(t *testing.T, res *stacktest.Response) {

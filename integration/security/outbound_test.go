@@ -30,6 +30,7 @@ import (
 type outboundEnv struct {
 	e       *stacktest.Env
 	dev     stacktest.Headers
+	owner   stacktest.Headers
 	appPath string
 	appKey  stacktest.Headers
 }
@@ -46,7 +47,7 @@ func newOutboundEnv(t *testing.T, private []string) *outboundEnv {
 	e.Must(e.Do("GET", "/v1/invitations/"+code+"/accept", nil, stacktest.Bearer(dev.AccessToken)), 200, "accept")
 	p := e.Cfg.HeaderPrefix
 	return &outboundEnv{
-		e: e, dev: stacktest.Bearer(dev.AccessToken),
+		e: e, dev: stacktest.Bearer(dev.AccessToken), owner: stacktest.Bearer(owner.AccessToken),
 		appPath: fmt.Sprintf("/v1/apps/%d", int64(app["id"].(float64))),
 		appKey:  stacktest.Headers{p + "API-KEY": app["apiKey"].(string), p + "API-SECRET": app["apiSecret"].(string)},
 	}
@@ -145,7 +146,8 @@ func TestOutboundGuardRefusesInternalTargets(t *testing.T) {
 		"url", "address 127.0.0.1 is not public", "enable webhook")
 	res := e.Must(o.save("webhook", "webhook", map[string]any{"url": "https://hooks.guard.example/in", "secret": "0123456789abcdef"}, false), 201, "public webhook")
 	hookID := int64(res.Map(t)["id"].(float64))
-	refused(t, e.Do("PATCH", fmt.Sprintf("%s/channels/webhook/providerInstances/%d", o.appPath, hookID), map[string]any{"config": map[string]any{"url": hook6.URL}}, o.dev),
+	// (Re-pointing an instance is the owner's or an admin's, with its secret entered again.)
+	refused(t, e.Do("PATCH", fmt.Sprintf("%s/channels/webhook/providerInstances/%d", o.appPath, hookID), map[string]any{"config": map[string]any{"url": hook6.URL, "secret": "0123456789abcdef"}}, o.owner),
 		"url", "address ::1 is not public", "update webhook")
 	got := e.Must(e.Do("GET", fmt.Sprintf("%s/channels/webhook/providerInstances/%d", o.appPath, hookID), nil, o.dev), 200, "read webhook").Map(t)
 	if u := got["config"].(map[string]any)["url"]; u != "https://hooks.guard.example/in" {

@@ -110,7 +110,7 @@ func (s *Stack) openOperations(log *slog.Logger) error {
 	s.Insights = appinsights.NewService(s.DB)
 	s.Assistant = assistant.New(assistant.Config{BaseURL: oc.AIBaseURL, APIKey: oc.AIAPIKey, Model: oc.AIModel, Timeout: oc.AITimeout})
 
-	hooks := notify.Hooks{Accepted: func(int64) { s.Metrics.Accepted() }}
+	hooks := notify.Hooks{Accepted: func(int64) { s.Metrics.Accepted() }, Overrides: s.Channels.CheckOverride}
 	if oc.QuotaMode == usage.Enforce {
 		hooks.Quota = s.Gate
 	}

@@ -15,8 +15,9 @@ import (
 // apply makes an app's configuration equal to a snapshot, inside the caller's transaction.
 // Items the snapshot lacks are deleted, except categories, which stay (users' preferences
 // hang on them), and provider instances, which are disabled (they hold the app's own
-// secrets). Instances keep their secrets; one whose configuration is
-// incomplete without secrets it lacks here is written disabled. The returned warnings say
+// secrets). Instances keep their secrets, and the destinations they were entered for
+// (base URL, host, port, region: see channels.KeepDestinations); one whose configuration
+// is incomplete without secrets it lacks here is written disabled. The returned warnings say
 // what needs attention.
 func apply(ctx context.Context, q *dbsqlc.Queries, ch *channels.Service, appID int64, s Snapshot) ([]string, error) {
 	warnings, err := applyCategories(ctx, q, appID, s.Categories)
@@ -186,9 +187,26 @@ func applyWorkflows(ctx context.Context, q *dbsqlc.Queries, appID int64, flows [
 
 func applyChannels(ctx context.Context, q *dbsqlc.Queries, ch *channels.Service, appID int64, insts []Instance, routes []Route) ([]string, error) {
 	var warnings []string
+	current, err := q.ListProviderInstances(ctx, dbsqlc.ListProviderInstancesParams{AppID: appID})
+	if err != nil {
+		return nil, err
+	}
+	stored := make(map[string]dbsqlc.ProviderInstance, len(current))
+	for _, r := range current {
+		stored[r.Channel+"/"+r.Name] = r
+	}
 	keep := make([]string, len(insts))
 	for i, in := range insts {
 		keep[i] = in.Channel + "/" + in.Name
+		// The target's secrets stay, so its destinations do too: a commit never moves this
+		// app's stored credentials to another server.
+		if cur, ok := stored[keep[i]]; ok && cur.Provider == in.Provider && len(cur.SecretsSealed) > 0 {
+			var kept []string
+			if in.Config, kept = ch.KeepDestinations(in.Provider, cur.Config, in.Config); len(kept) > 0 {
+				warnings = append(warnings, fmt.Sprintf("provider instance %s keeps its own %s: its stored secrets are not sent to another destination (change it in this app, entering them again)",
+					keep[i], strings.Join(kept, ", ")))
+			}
+		}
 		row, err := q.ApplyProviderInstance(ctx, dbsqlc.ApplyProviderInstanceParams{
 			AppID: appID, Channel: in.Channel, Provider: in.Provider, Name: in.Name, Config: in.Config, Enabled: in.Enabled, Priority: in.Priority,
 		})

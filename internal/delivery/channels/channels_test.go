@@ -69,13 +69,13 @@ func TestInstanceSecretsAreSealedAndMasked(t *testing.T) {
 		t.Errorf("password stored in the clear: %s / %q", public, sealed)
 	}
 	// An update that sends the mask back keeps the secret; other fields change.
-	up, err := f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"password":"********","port":2525}`), Priority: ptr(3)})
+	up, err := f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"password":"********","port":587,"helo":"mail.example.com"}`), Priority: ptr(3)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cands, _ := f.svc.Plan(ctx, f.app, "email", nil)
 	full, _ := unseal(f.svc.box, cands[0].public, cands[0].sealed)
-	if string(full["password"]) != `"hunter2-secret"` || string(full["port"]) != "2525" || up.Priority != 3 {
+	if string(full["password"]) != `"hunter2-secret"` || string(full["helo"]) != `"mail.example.com"` || up.Priority != 3 {
 		t.Errorf("after update: %s, priority %d", mustJSON(full), up.Priority)
 	}
 	// Another app cannot see or change it.
@@ -124,7 +124,7 @@ func TestInstanceValidation(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q", got)
 	}
-	_, err = f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"host":null}`)})
+	_, err = f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"host":null,"password":"new"}`), MayRedirect: true})
 	if got = problems(t, err); !reflect.DeepEqual(got, []string{"config.host is required"}) {
 		t.Errorf("got %q", got)
 	}
@@ -251,9 +251,13 @@ func TestProviderIsBuiltOncePerVersion(t *testing.T) {
 	if p1 != p2 {
 		t.Error("provider rebuilt for the same instance version")
 	}
-	if _, err := f.svc.Provider(ctx, cands[0], json.RawMessage(`{"url":"not a url"}`)); !providers.IsPermanent(err) ||
-		!strings.Contains(err.Error(), "override.webhook._config.url must be an absolute URL") {
+	if _, err := f.svc.Provider(ctx, cands[0], json.RawMessage(`{"timeoutSeconds":"soon"}`)); !providers.IsPermanent(err) ||
+		!strings.Contains(err.Error(), "override.webhook._config.timeoutSeconds must be an integer") {
 		t.Errorf("bad override config: %v", err)
+	}
+	if _, err := f.svc.Provider(ctx, cands[0], json.RawMessage(`{"url":"https://attacker.example"}`)); !providers.IsPermanent(err) ||
+		!strings.Contains(err.Error(), "override.webhook._config.url: "+overlayAdvice) {
+		t.Errorf("override re-pointing the stored instance: %v", err)
 	}
 	if _, err := f.svc.UpdateInstance(ctx, f.app, inst.ID, InstanceInput{Config: json.RawMessage(`{"timeoutSeconds":5}`)}); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ package channels
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -53,6 +54,10 @@ type InstanceInput struct {
 	// Test runs the provider's connection test (see providers.Tester) on the resulting
 	// configuration before saving; a failure saves nothing.
 	Test bool
+	// MayRedirect: the caller may change where an existing instance connects (its
+	// "x-destination" keys; the owner and admin roles). Such a change must also enter
+	// every stored secret again (see checkRepoint); without MayRedirect it is a 403.
+	MayRedirect bool
 }
 
 // Service manages instances and routes and builds providers for delivery.
@@ -106,7 +111,9 @@ func (s *Service) CreateInstance(ctx context.Context, appID int64, channel strin
 	return out, nil
 }
 
-// UpdateInstance changes an instance's name, configuration, priority or enabled state.
+// UpdateInstance changes an instance's name, configuration, priority or enabled state. A
+// change of its destinations needs in.MayRedirect and its secrets entered again, so a
+// stored secret (and the connection test) never goes where it was not entered for.
 func (s *Service) UpdateInstance(ctx context.Context, appID, id int64, in InstanceInput) (Instance, error) {
 	row, err := s.db.GetProviderInstance(ctx, dbsqlc.GetProviderInstanceParams{AppID: appID, ID: id})
 	if err != nil {
@@ -127,8 +134,9 @@ func (s *Service) UpdateInstance(ctx context.Context, appID, id int64, in Instan
 	if err != nil {
 		return Instance{}, err
 	}
+	before := maps.Clone(config)
+	patch := map[string]json.RawMessage{}
 	if len(in.Config) > 0 {
-		patch := map[string]json.RawMessage{}
 		if json.Unmarshal(in.Config, &patch) != nil {
 			p.Addf("config must be an object")
 		}
@@ -148,6 +156,11 @@ func (s *Service) UpdateInstance(ctx context.Context, appID, id int64, in Instan
 				continue
 			}
 			config[k] = v
+		}
+	}
+	if len(p) == 0 {
+		if err := checkRepoint(schema, changedDestinations(schema, before, config), before, patch, in.MayRedirect, &p); err != nil {
+			return Instance{}, err
 		}
 	}
 	public, sealed, tested, err := s.prepare(ctx, p, schema, kind, config, in.Test)

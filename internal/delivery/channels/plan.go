@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -122,8 +121,10 @@ type builtKey struct {
 const maxBuilt = 1000
 
 // Provider returns the provider of a candidate, built once per instance version. overlay
-// (the send's override.<provider>._config) is merged over the stored configuration and
-// validated against the kind's schema; such a provider is built for the one message.
+// (the send's override.<provider>._config) changes ordinary keys of the stored
+// configuration, or replaces it whole with the send's own credentials (see overlayConfig:
+// a stored secret never goes to a destination the send chose); such a provider is built
+// for the one message.
 func (s *Service) Provider(ctx context.Context, c Candidate, overlay json.RawMessage) (providers.Provider, error) {
 	kind, ok := s.catalogue.Lookup(c.Provider)
 	if !ok {
@@ -159,13 +160,13 @@ func (s *Service) Provider(ctx context.Context, c Candidate, overlay json.RawMes
 		if json.Unmarshal(overlay, &extra) != nil {
 			return nil, providers.Permanent("override.%s._config must be an object", c.Provider)
 		}
-		maps.Copy(config, extra)
-		if schema, err := configschema.Parse(kind.ConfigSchema); err == nil {
-			merged, _ := json.Marshal(config)
-			if probs := schema.Validate(merged, "override."+c.Provider+"._config"); len(probs) > 0 {
-				return nil, providers.Permanent("%s", strings.Join(probs, "; "))
-			}
+		schema, _ := configschema.Parse(kind.ConfigSchema)
+		merged, probs := overlayConfig(schema, config, extra, "override."+c.Provider+"._config")
+		if len(probs) > 0 {
+			return nil, providers.Permanent("%s", strings.Join(probs, "; "))
 		}
+		config = merged
+		delete(config, SendRateKey)
 	}
 	raw, _ := json.Marshal(config)
 	p, err := kind.New(raw, deps)

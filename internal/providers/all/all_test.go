@@ -132,14 +132,14 @@ func TestDialledURLsAreDestinations(t *testing.T) {
 			switch {
 			case p.Format == "uri" && dest[name] == "" && !notDialled[key]:
 				t.Errorf("%s is a URL without x-destination", key)
-			case dest[name] != "" && (notDialled[key] || dest[name] != "url"):
+			case dest[name] != "" && (notDialled[key] || (p.Format == "uri") != (dest[name] == "url")):
 				t.Errorf("%s is marked %q", key, dest[name])
-			case dest[name] != "":
+			case dest[name] == "url":
 				marked++
 			}
 		}
 	}
 	if marked != 15 {
-		t.Errorf("%d destinations marked", marked)
+		t.Errorf("%d URL destinations marked", marked)
 	}
 }

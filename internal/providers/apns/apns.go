@@ -34,9 +34,9 @@ func spec() config.Spec {
 		{Name: "keyId", Type: "string", Required: true, Description: "10-character Key ID of the .p8 key"},
 		{Name: "teamId", Type: "string", Required: true, Description: "Apple Developer Team ID"},
 		{Name: "bundleId", Type: "string", Required: true, Description: "app bundle ID, the default apns-topic"},
-		{Name: "environment", Type: "string", Enum: []string{"production", "sandbox"}, Default: "production", Description: "APNs environment: production or sandbox (development builds)"},
+		{Name: "environment", Type: "string", Enum: []string{"production", "sandbox"}, Default: "production", Destination: config.DestinationSetting, Description: "APNs environment: production or sandbox (development builds)"},
 		{Name: "pushType", Type: "string", Default: "alert", Description: "default apns-push-type (alert, background, …)"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Description: "APNs base URL; replaces the environment's host when set"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Description: "APNs base URL; replaces the environment's host when set"},
 	}
 }
 

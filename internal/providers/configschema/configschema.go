@@ -4,7 +4,9 @@
 // (uri, email), minimum, maximum, items, minItems, maxItems — and reports every violation
 // in Herald's 400 wording ("config.port must be an integer"). Other keywords are ignored;
 // "x-secret": true marks a property whose value is sealed at rest and masked in responses;
-// "x-destination" marks a URL or host Herald connects to.
+// "x-destination" marks a property that decides where Herald connects, or how securely (a
+// URL, a host, or a setting such as a port, a region or a TLS mode). Properties with
+// neither mark are ordinary: a send's override may change them on a stored instance.
 package configschema
 
 import (
@@ -37,8 +39,11 @@ type Schema struct {
 	MaxItems             *int               `json:"maxItems"`
 	Secret               bool               `json:"x-secret"`
 	// Destination marks where Herald connects: "url" (an http or https URL) or "host" (a
-	// host name or address, with the port in the sibling "port" property). The management
-	// API refuses internal addresses there at save (netguard).
+	// host name or address, with the port in the sibling "port" property), both of which
+	// the management API checks against the outbound guard at save (netguard); or
+	// "setting", a property deciding where or how securely Herald connects without being an
+	// address (a port, a region, an environment, a TLS mode). No destination of a stored
+	// instance is changed by a send, nor on the instance without its secrets re-entered.
 	Destination string `json:"x-destination"`
 	// Default is the value a provider assumes when the property is left out.
 	Default json.RawMessage `json:"default"`
@@ -58,6 +63,19 @@ func (s *Schema) SecretFields() []string {
 	var out []string
 	for name, p := range s.Properties {
 		if p != nil && p.Secret {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DestinationFields returns the top-level properties marked "x-destination" (of any kind),
+// sorted.
+func (s *Schema) DestinationFields() []string {
+	var out []string
+	for name, p := range s.Properties {
+		if p != nil && p.Destination != "" {
 			out = append(out, name)
 		}
 	}

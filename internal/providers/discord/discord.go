@@ -20,7 +20,7 @@ import (
 
 func spec() config.Spec {
 	return config.Spec{
-		{Name: "webhookUrl", Type: "string", Secret: true, Format: "uri", Destination: true, Description: "webhook URL (https://discord.com/api/webhooks/{id}/{token}); used when the recipient has none of their own"},
+		{Name: "webhookUrl", Type: "string", Secret: true, Format: "uri", Destination: config.DestinationURL, Description: "webhook URL (https://discord.com/api/webhooks/{id}/{token}); used when the recipient has none of their own"},
 		{Name: "username", Type: "string", Description: "name the messages are posted under (default: the webhook's)"},
 		{Name: "avatarUrl", Type: "string", Format: "uri", Description: "avatar image URL (default: the webhook's)"},
 	}

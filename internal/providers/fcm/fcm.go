@@ -23,8 +23,8 @@ func spec() config.Spec {
 	return config.Spec{
 		{Name: "serviceAccount", Type: "string", Required: true, Secret: true, Description: "service account key file (JSON text) with the Firebase Cloud Messaging API Admin role"},
 		{Name: "projectId", Type: "string", Description: "Firebase project ID; default: the service account's project_id"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Default: "https://fcm.googleapis.com", Description: "FCM API base URL"},
-		{Name: "tokenUrl", Type: "string", Format: "uri", Destination: true, Description: "OAuth token endpoint; default: the service account's token_uri (https://oauth2.googleapis.com/token)"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Default: "https://fcm.googleapis.com", Description: "FCM API base URL"},
+		{Name: "tokenUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Description: "OAuth token endpoint; default: the service account's token_uri (https://oauth2.googleapis.com/token)"},
 	}
 }
 

@@ -29,11 +29,11 @@ func spec() config.Spec {
 	return config.Spec{
 		{Name: "apiKey", Type: "string", Required: true, Secret: true, Description: "Mailgun sending or account API key"},
 		{Name: "domain", Type: "string", Required: true, Description: "sending domain, e.g. mg.example.com"},
-		{Name: "region", Type: "string", Enum: []string{"us", "eu"}, Default: "us", Description: "region of the domain: us (api.mailgun.net) or eu (api.eu.mailgun.net)"},
+		{Name: "region", Type: "string", Enum: []string{"us", "eu"}, Default: "us", Destination: config.DestinationSetting, Description: "region of the domain: us (api.mailgun.net) or eu (api.eu.mailgun.net)"},
 		{Name: "from", Type: "string", Required: true, Format: "email", Description: "default sender address; override.channel.email.from replaces it"},
 		{Name: "fromName", Type: "string", Description: "default sender name"},
 		{Name: "replyTo", Type: "string", Format: "email", Description: "default Reply-To address"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Description: "API base URL; replaces the region's host when set"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Description: "API base URL; replaces the region's host when set"},
 	}
 }
 

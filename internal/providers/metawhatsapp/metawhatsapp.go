@@ -22,7 +22,7 @@ func spec() config.Spec {
 		{Name: "accessToken", Type: "string", Required: true, Secret: true, Description: "system user access token with whatsapp_business_messaging"},
 		{Name: "phoneNumberId", Type: "string", Required: true, Description: "ID of the WhatsApp business phone number that sends"},
 		{Name: "apiVersion", Type: "string", Default: "v23.0", Description: "Graph API version"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Default: "https://graph.facebook.com", Description: "Graph API base URL"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Default: "https://graph.facebook.com", Description: "Graph API base URL"},
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 
 func spec() config.Spec {
 	return config.Spec{
-		{Name: "webhookUrl", Type: "string", Secret: true, Format: "uri", Destination: true, Description: "Workflows webhook URL or incoming webhook URL; used when the recipient has none of their own"},
+		{Name: "webhookUrl", Type: "string", Secret: true, Format: "uri", Destination: config.DestinationURL, Description: "Workflows webhook URL or incoming webhook URL; used when the recipient has none of their own"},
 		{Name: "format", Type: "string", Enum: []string{"adaptiveCard", "messageCard"}, Default: "adaptiveCard", Description: "card format: adaptiveCard (Workflows and connectors) or messageCard (legacy connectors only)"},
 	}
 }

@@ -23,7 +23,7 @@ func spec() config.Spec {
 		{Name: "fromName", Type: "string", Description: "default sender name"},
 		{Name: "replyTo", Type: "string", Format: "email", Description: "default Reply-To address"},
 		{Name: "messageStream", Type: "string", Default: "outbound", Description: "message stream ID (outbound is the default transactional stream)"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Default: "https://api.postmarkapp.com", Description: "API base URL"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Default: "https://api.postmarkapp.com", Description: "API base URL"},
 	}
 }
 

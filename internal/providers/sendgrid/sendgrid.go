@@ -25,7 +25,7 @@ func spec() config.Spec {
 		{Name: "from", Type: "string", Required: true, Format: "email", Description: "default sender address (a verified sender); override.channel.email.from replaces it"},
 		{Name: "fromName", Type: "string", Description: "default sender name"},
 		{Name: "replyTo", Type: "string", Format: "email", Description: "default Reply-To address"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Default: "https://api.sendgrid.com", Description: "API base URL (https://api.eu.sendgrid.com for EU regional subusers)"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Default: "https://api.sendgrid.com", Description: "API base URL (https://api.eu.sendgrid.com for EU regional subusers)"},
 	}
 }
 

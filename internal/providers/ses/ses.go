@@ -22,12 +22,12 @@ func spec() config.Spec {
 		{Name: "accessKeyId", Type: "string", Required: true, Description: "AWS access key ID of an identity allowed ses:SendEmail"},
 		{Name: "secretAccessKey", Type: "string", Required: true, Secret: true, Description: "AWS secret access key"},
 		{Name: "sessionToken", Type: "string", Secret: true, Description: "session token, for temporary credentials"},
-		{Name: "region", Type: "string", Required: true, Description: "AWS region of the SES identity, e.g. eu-west-1"},
+		{Name: "region", Type: "string", Required: true, Destination: config.DestinationSetting, Description: "AWS region of the SES identity, e.g. eu-west-1"},
 		{Name: "from", Type: "string", Required: true, Format: "email", Description: "default sender address (a verified identity)"},
 		{Name: "fromName", Type: "string", Description: "default sender name"},
 		{Name: "replyTo", Type: "string", Format: "email", Description: "default Reply-To address"},
 		{Name: "configurationSetName", Type: "string", Description: "configuration set for event publishing (delivery, bounce, open, click)"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Description: "API base URL; default https://email.<region>.amazonaws.com"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Description: "API base URL; default https://email.<region>.amazonaws.com"},
 	}
 }
 

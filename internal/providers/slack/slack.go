@@ -18,10 +18,10 @@ import (
 
 func spec() config.Spec {
 	return config.Spec{
-		{Name: "webhookUrl", Type: "string", Secret: true, Format: "uri", Destination: true, Description: "incoming webhook URL (https://hooks.slack.com/services/…); used when the recipient has no webhook URL of their own and no bot token is set"},
+		{Name: "webhookUrl", Type: "string", Secret: true, Format: "uri", Destination: config.DestinationURL, Description: "incoming webhook URL (https://hooks.slack.com/services/…); used when the recipient has no webhook URL of their own and no bot token is set"},
 		{Name: "botToken", Type: "string", Secret: true, Description: "bot token (xoxb-…) with chat:write, for chat.postMessage"},
 		{Name: "channel", Type: "string", Description: "default channel ID for chat.postMessage when the recipient names none"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Default: "https://slack.com/api", Description: "Web API base URL"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Default: "https://slack.com/api", Description: "Web API base URL"},
 	}
 }
 

@@ -42,10 +42,10 @@ const schema = `{
   "properties": {
     "host": {"type": "string", "minLength": 1, "title": "Host", "x-destination": "host",
              "description": "host name or IP address (IPv6 with or without brackets); internal addresses only when listed in HERALD_PRIVATE_HOSTS"},
-    "port": {"type": "integer", "minimum": 1, "maximum": 65535, "title": "Port", "default": 587},
+    "port": {"type": "integer", "minimum": 1, "maximum": 65535, "title": "Port", "default": 587, "x-destination": "setting"},
     "username": {"type": "string", "title": "Username"},
     "password": {"type": "string", "x-secret": true, "title": "Password"},
-    "security": {"type": "string", "enum": ["starttls", "opportunistic", "tls", "none"], "default": "starttls",
+    "security": {"type": "string", "enum": ["starttls", "opportunistic", "tls", "none"], "default": "starttls", "x-destination": "setting",
                  "title": "Connection security",
                  "description": "starttls: require STARTTLS; opportunistic: STARTTLS when offered; tls: implicit TLS (port 465); none: plain text (local relays only)"},
     "from": {"type": "string", "format": "email", "title": "From address"},

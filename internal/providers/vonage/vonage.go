@@ -25,7 +25,7 @@ func spec() config.Spec {
 		{Name: "apiSecret", Type: "string", Required: true, Secret: true, Description: "Vonage API secret"},
 		{Name: "from", Type: "string", Required: true, Description: "sender: a Vonage number in international format or an alphanumeric sender ID"},
 		{Name: "statusReportCallback", Type: "string", Format: "uri", Description: "URL Vonage posts delivery receipts to (Herald's provider callback URL)"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Default: "https://rest.nexmo.com", Description: "API base URL"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Default: "https://rest.nexmo.com", Description: "API base URL"},
 	}
 }
 

@@ -45,6 +45,10 @@ type Hooks struct {
 	TraceParent func(ctx context.Context) string
 	// Accepted is called after each accepted (newly stored) request.
 	Accepted func(appID int64)
+	// Overrides checks the request's override against the app's provider kinds (the
+	// override.<provider>._config overlays, which may not re-point a stored instance) and
+	// returns one message per problem: any refuses the request with a 400.
+	Overrides func(override json.RawMessage) []string
 }
 
 // SetHooks installs the optional hooks; call it before serving.
@@ -69,6 +73,11 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 	req, err := Parse(body)
 	if err != nil {
 		return uuid.Nil, err
+	}
+	if s.hooks.Overrides != nil && req.Override != nil {
+		if probs := s.hooks.Overrides(req.Override.Raw); len(probs) > 0 {
+			return uuid.Nil, herald.Invalid(probs...)
+		}
 	}
 	payload, err := json.Marshal(req)
 	if err != nil {

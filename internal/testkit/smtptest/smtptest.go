@@ -33,6 +33,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	conns  int
+	auths  []string
 	msgs   []Message
 	reject map[string]*smtp.SMTPError
 	delay  time.Duration
@@ -163,6 +164,14 @@ func (s *Server) Messages() []Message {
 	return append([]Message(nil), s.msgs...)
 }
 
+// Passwords returns the passwords clients offered in AUTH PLAIN, right or wrong, in order:
+// what a server playing an attacker would have learnt.
+func (s *Server) Passwords() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.auths...)
+}
+
 // Addr is host:port.
 func (s *Server) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Port)) }
 
@@ -205,6 +214,9 @@ func (ss *session) AuthMechanisms() []string { return []string{sasl.Plain} }
 
 func (ss *session) Auth(string) (sasl.Server, error) {
 	return sasl.NewPlainServer(func(_, user, pass string) error {
+		ss.s.mu.Lock()
+		ss.s.auths = append(ss.s.auths, pass)
+		ss.s.mu.Unlock()
 		if user != ss.s.Username || pass != ss.s.Password {
 			return errors.New("invalid credentials")
 		}

@@ -697,6 +697,7 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
+            /** @description Delivery settings for this send: channels, channel.<channel> (passed to the providers), and <providerIdentifier> (passed to that provider), whose _config overlays the stored instance's configuration. _config may change ordinary keys only; a key the provider's schema marks "x-destination" (base URL, host, port, region, TLS mode) or "x-secret" is refused with a 400 naming it, unless _config names a secret key: it is then the send's own credentials, complete by the provider's schema (every required key, the secret included), used with nothing stored. */
             override?: {
                 channels?: components["schemas"]["Channel"][];
                 channel?: {

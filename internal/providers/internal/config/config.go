@@ -23,10 +23,23 @@ type Field struct {
 	Default any
 	Enum    []string
 	Format  string // JSON Schema format, e.g. uri, email
-	// Destination marks a URL Herald connects to ("x-destination": "url"): the management API
-	// refuses internal addresses in it at save unless allow-listed (HERALD_PRIVATE_HOSTS).
-	Destination bool
+	// Destination marks a key that decides where the instance's bytes (and its secrets) go,
+	// or how securely ("x-destination"): DestinationURL for a URL Herald connects to (the
+	// management API refuses internal addresses in it at save unless allow-listed,
+	// HERALD_PRIVATE_HOSTS), DestinationSetting for a key that picks the host without being
+	// an address (a region, an environment). A send's override may not change it on a stored
+	// instance, and changing it on the instance needs the secrets re-entered.
+	Destination string
 }
+
+// The kinds of destination keys ("x-destination").
+const (
+	// DestinationURL is an http or https URL Herald connects to.
+	DestinationURL = "url"
+	// DestinationSetting picks where or how securely Herald connects without being an
+	// address itself: a region, an environment, a port, a TLS mode.
+	DestinationSetting = "setting"
+)
 
 // Spec is a provider's configuration keys.
 type Spec []Field
@@ -49,8 +62,8 @@ func (s Spec) Schema() json.RawMessage {
 		if f.Format != "" {
 			p["format"] = f.Format
 		}
-		if f.Destination {
-			p["x-destination"] = "url"
+		if f.Destination != "" {
+			p["x-destination"] = f.Destination
 		}
 		props[f.Name] = p
 		if f.Required {

@@ -26,7 +26,7 @@ func Spec(fromDescription string) config.Spec {
 		{Name: "from", Type: "string", Description: fromDescription + "; this or messagingServiceSid is required"},
 		{Name: "messagingServiceSid", Type: "string", Description: "Messaging Service SID (MG…) that picks the sender"},
 		{Name: "statusCallback", Type: "string", Format: "uri", Description: "URL Twilio posts delivery status to (Herald's provider callback URL)"},
-		{Name: "baseUrl", Type: "string", Format: "uri", Destination: true, Default: "https://api.twilio.com", Description: "API base URL"},
+		{Name: "baseUrl", Type: "string", Format: "uri", Destination: config.DestinationURL, Default: "https://api.twilio.com", Description: "API base URL"},
 	}
 }
 

@@ -11,6 +11,11 @@ export type FormField = {
   required: boolean;
   /** secret keys ("x-secret": true) are write-only: a password input, never prefilled. */
   secret: boolean;
+  /**
+   * destination keys ("x-destination": a URL, host, port, region or TLS mode) decide where the
+   * instance connects: once saved, changing one needs an owner or admin and its secrets again.
+   */
+  destination: boolean;
   default?: string;
 };
 
@@ -21,6 +26,7 @@ type Prop = {
   enum?: unknown[];
   default?: unknown;
   "x-secret"?: boolean;
+  "x-destination"?: string;
 };
 
 /** formFields lists the schema's top-level properties in their order, required first. */
@@ -38,6 +44,7 @@ export function formFields(schema: unknown): FormField[] {
       options: (p.enum ?? []).map(String),
       required: required.has(key),
       secret: p["x-secret"] === true,
+      destination: typeof p["x-destination"] === "string" && p["x-destination"] !== "",
       default: p.default === undefined || p["x-secret"] ? undefined : String(p.default),
     };
   });
@@ -59,4 +66,14 @@ export function configBody(fields: FormField[], values: Record<string, string>):
     else out[f.key] = f.secret ? values[f.key] : v;
   }
   return out;
+}
+
+/** destinationNote is added to the hint of destination keys. */
+export const destinationNote = "Where Herald connects: changing it later needs an owner or admin and the secrets entered again.";
+
+/** fieldHint is the text under a field: secrets say they are write-only; destinations say who may change them. */
+export function fieldHint(f: FormField): string | undefined {
+  if (f.secret && !f.destination) return "Secret: write-only";
+  const parts = [f.secret ? "Secret: write-only." : f.description, f.destination ? destinationNote : undefined].filter(Boolean);
+  return parts.length ? parts.join(" ") : undefined;
 }

@@ -206,7 +206,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a provider instance (developers): config is merged; a secret left out or sent as ******** keeps its value; null removes a key */
+        /** Change a provider instance (developers): config is merged; a secret left out or sent as ******** keeps its value; null removes a key. Changing a key marked "x-destination" (where the instance connects) needs the owner or admin role (403 for developers) and every stored secret entered again in the same change (400 naming each); the connection test runs after these checks */
         patch: operations["patch/v1/apps/{appId}/channels/{channel}/providerInstances/{providerInstance}"];
         trace?: never;
     };
@@ -270,12 +270,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enable a provider on a channel (developers): creates its instance with the configuration, validated against the provider's schema, or merges the configuration into the existing one and enables it */
+        /** Enable a provider on a channel (developers): creates its instance with the configuration, validated against the provider's schema, or merges the configuration into the existing one and enables it; changing a key marked "x-destination" of an existing instance needs the owner or admin role and its stored secrets entered again */
         post: operations["post/v1/apps/{appId}/channels/{channel}/providers/{providerIdentifier}"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the provider's instance on the channel (developers); answers true */
+        /** Change the provider's instance on the channel (developers); answers true. As for the instance route, changing a key marked "x-destination" needs the owner or admin role and the stored secrets entered again */
         patch: operations["patch/v1/apps/{appId}/channels/{channel}/providers/{providerIdentifier}"];
         trace?: never;
     };
@@ -513,7 +513,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test notification from the console (developers): the body of POST /v3/notifications, accepted the same way */
+        /** Send a test notification from the console (developers): the body of POST /v3/notifications, accepted the same way (an override._config naming a destination or secret key of a stored instance is refused unless it is complete credentials of its own) */
         post: operations["post/v1/apps/{appId}/notifications"];
         delete?: never;
         options?: never;
@@ -2105,7 +2105,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The provider kinds of this build with the JSON Schema of their configuration; keys marked "x-secret": true are sealed at rest and masked as ******** in answers */
+        /** The provider kinds of this build with the JSON Schema of their configuration; keys marked "x-secret": true are sealed at rest and masked as ******** in answers; keys marked "x-destination" ("url", "host" or "setting") decide where the instance connects, or how securely */
         get: operations["get/v1/providers"];
         put?: never;
         post?: never;
@@ -3212,7 +3212,7 @@ export interface components {
         ProviderEntity: {
             /** @enum {string} */
             channel?: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
-            /** @description JSON Schema of the configuration; properties with "x-secret": true are secrets */
+            /** @description JSON Schema of the configuration; properties with "x-secret": true are secrets; properties with "x-destination" decide where the instance connects ("url" and "host": addresses checked by the outbound guard; "setting": a port, region, environment or TLS mode). A send's override may not change a destination of a stored instance, and changing one on the instance needs the owner or admin role and its secrets entered again */
             configSchema?: Record<string, never>;
             /** @description e.g. smtp, sendgrid, twilio-sms */
             identifier?: string;

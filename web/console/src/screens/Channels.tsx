@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../api/client";
-import { configBody, formFields, type FormField } from "../api/providerForm";
+import { configBody, fieldHint, formFields, type FormField } from "../api/providerForm";
 import { Checkbox, ConfirmButton } from "../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
@@ -245,7 +245,7 @@ function ConfigField({ field: f, value, errors, onChange }: { field: FormField; 
           value={value}
           aria-required={f.required || undefined}
           aria-invalid={errors?.length ? true : undefined}
-          aria-describedby={errors?.length ? `${id}-err` : f.description ? `${id}-hint` : undefined}
+          aria-describedby={errors?.length ? `${id}-err` : fieldHint(f) ? `${id}-hint` : undefined}
           onChange={(e) => onChange(e.target.value)}
         >
           {!f.required && <option value="">(default)</option>}
@@ -255,9 +255,9 @@ function ConfigField({ field: f, value, errors, onChange }: { field: FormField; 
             </option>
           ))}
         </select>
-        {f.description && (
+        {fieldHint(f) && (
           <p className="hint" id={`${id}-hint`}>
-            {f.description}
+            {fieldHint(f)}
           </p>
         )}
         {errors?.length ? (
@@ -274,7 +274,7 @@ function ConfigField({ field: f, value, errors, onChange }: { field: FormField; 
       value={value}
       onChange={(e) => onChange(e.target.value)}
       errors={errors}
-      hint={f.secret ? "Secret: write-only" : f.description}
+      hint={fieldHint(f)}
       type={f.secret ? "password" : f.kind === "number" ? "number" : "text"}
       autoComplete={f.secret ? "new-password" : "off"}
       aria-required={f.required || undefined}

@@ -1,14 +1,14 @@
 // The instance form generated from a provider's configuration schema.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { configBody, formFields } from "../../src/api/providerForm.ts";
+import { configBody, destinationNote, fieldHint, formFields } from "../../src/api/providerForm.ts";
 
 const schema = {
   type: "object",
   required: ["host", "from"],
   properties: {
-    host: { type: "string", title: "Host" },
-    port: { type: "integer", title: "Port", default: 587 },
+    host: { type: "string", title: "Host", "x-destination": "host" },
+    port: { type: "integer", title: "Port", default: 587, "x-destination": "setting" },
     password: { type: "string", "x-secret": true, title: "Password", default: "never" },
     security: { type: "string", enum: ["starttls", "none"], default: "starttls" },
     from: { type: "string", format: "email", title: "From address" },
@@ -24,6 +24,7 @@ test("fields: required first, kinds, secrets without defaults", () => {
   assert.equal(f.find((x) => x.key === "password")!.secret, true);
   assert.equal(f.find((x) => x.key === "password")!.default, undefined);
   assert.equal(f.find((x) => x.key === "port")!.default, "587");
+  assert.deepEqual(f.filter((x) => x.destination).map((x) => x.key), ["host", "port"]);
   assert.deepEqual(f.find((x) => x.key === "security")!.options, ["starttls", "none"]);
   assert.equal(f.find((x) => x.key === "security")!.title, "security");
   assert.deepEqual(formFields(undefined), []);
@@ -38,4 +39,22 @@ test("body: numbers and booleans converted, empty fields left out, bad numbers k
     debug: true,
   });
   assert.deepEqual(configBody(f, { host: "h", port: "abc" }), { host: "h", port: "abc" });
+});
+
+test("hints: secrets write-only, destinations say who may change them", () => {
+  const f = formFields({
+    properties: {
+      password: { type: "string", "x-secret": true, description: "never shown" },
+      baseUrl: { type: "string", description: "API base URL", "x-destination": "url" },
+      webhookUrl: { type: "string", "x-secret": true, "x-destination": "url" },
+      fromName: { type: "string", description: "sender name" },
+      helo: { type: "string" },
+    },
+  });
+  const hint = (k: string) => fieldHint(f.find((x) => x.key === k)!);
+  assert.equal(hint("password"), "Secret: write-only");
+  assert.equal(hint("baseUrl"), "API base URL " + destinationNote);
+  assert.equal(hint("webhookUrl"), "Secret: write-only. " + destinationNote);
+  assert.equal(hint("fromName"), "sender name");
+  assert.equal(hint("helo"), undefined);
 });

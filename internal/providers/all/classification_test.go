@@ -1,0 +1,78 @@
+package all
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/heraldhq/herald/internal/providers/configschema"
+	"github.com/heraldhq/herald/internal/providers/smtp"
+	"github.com/heraldhq/herald/internal/providers/webhook"
+)
+
+// Every configuration key of every provider is classified: secret ("x-secret"), destination
+// ("x-destination": it decides where the instance's bytes go, or how securely) or ordinary.
+// A send's override may change ordinary keys of a stored instance only, and an instance
+// changing a destination must have its secrets re-entered, so a key added to a provider
+// fails this test until it is placed here on purpose.
+func TestEveryConfigKeyIsClassified(t *testing.T) {
+	want := map[string]struct{ secret, destination, ordinary string }{
+		"smtp":            {"password", "host port security", "from fromName helo maxConnections replyTo timeoutSeconds username"},
+		"webhook":         {"headers secret", "url", "timeoutSeconds"},
+		"sendgrid":        {"apiKey", "baseUrl", "from fromName replyTo"},
+		"mailgun":         {"apiKey", "baseUrl region", "domain from fromName replyTo"},
+		"postmark":        {"serverToken", "baseUrl", "from fromName messageStream replyTo"},
+		"ses":             {"secretAccessKey sessionToken", "baseUrl region", "accessKeyId configurationSetName from fromName replyTo"},
+		"twilio-sms":      {"authToken", "baseUrl", "accountSid from messagingServiceSid statusCallback"},
+		"twilio-whatsapp": {"authToken", "baseUrl", "accountSid from messagingServiceSid statusCallback"},
+		"vonage-sms":      {"apiSecret", "baseUrl", "apiKey from statusReportCallback"},
+		"meta-whatsapp":   {"accessToken", "baseUrl", "apiVersion phoneNumberId"},
+		"webpush":         {"", "", "subject ttl urgency"},
+		"fcm":             {"serviceAccount", "baseUrl tokenUrl", "projectId"},
+		"apns":            {"privateKey", "baseUrl environment", "bundleId keyId pushType teamId"},
+		"slack":           {"botToken webhookUrl", "baseUrl webhookUrl", "channel"},
+		"discord":         {"webhookUrl", "webhookUrl", "avatarUrl username"},
+		"msteams":         {"webhookUrl", "webhookUrl", "format"},
+	}
+	kinds := append(Kinds(), smtp.Kind(), webhook.Kind())
+	if len(kinds) != len(want) {
+		t.Errorf("%d kinds, %d classified", len(kinds), len(want))
+	}
+	for _, k := range kinds {
+		w, ok := want[k.Identifier]
+		if !ok {
+			t.Errorf("%s: its configuration keys are not classified here", k.Identifier)
+			continue
+		}
+		s, err := configschema.Parse(k.ConfigSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var secret, dest, ordinary []string
+		for name, p := range s.Properties {
+			if p.Secret {
+				secret = append(secret, name)
+			}
+			if p.Destination != "" {
+				dest = append(dest, name)
+			}
+			if !p.Secret && p.Destination == "" {
+				ordinary = append(ordinary, name)
+			}
+		}
+		for _, c := range []struct {
+			what string
+			got  []string
+			want string
+		}{{"secret", secret, w.secret}, {"destination", dest, w.destination}, {"ordinary", ordinary, w.ordinary}} {
+			sort.Strings(c.got)
+			if want := strings.Fields(c.want); !slices.Equal(c.got, want) {
+				t.Errorf("%s: %s keys %q, want %q", k.Identifier, c.what, c.got, want)
+			}
+		}
+		if !slices.Equal(s.SecretFields(), secret) || !slices.Equal(s.DestinationFields(), dest) {
+			t.Errorf("%s: SecretFields %q, DestinationFields %q", k.Identifier, s.SecretFields(), s.DestinationFields())
+		}
+	}
+}
