@@ -32,8 +32,10 @@ type Options struct {
 	// Telemetry measures, traces and gives log fields to each request (it runs after the
 	// request id is set); nil for none.
 	Telemetry fiber.Handler
-	// Metrics is served at /metrics when set.
-	Metrics http.Handler
+	// Metrics is served at /metrics when set, to requests carrying MetricsToken as a
+	// bearer token (HERALD_METRICS_TOKEN); it is never served without one.
+	Metrics      http.Handler
+	MetricsToken string
 	// RequestTimeout bounds each request but the realtime streams (0: none).
 	RequestTimeout time.Duration
 	// ConsoleFiles are the console web app's built files served at /; nil for the bundle
@@ -80,8 +82,8 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 	// Streams and file downloads write their body after the handler returns, still reading
 	// through the request's context: they keep no deadline.
 	app.Use(web.RequestTimeout(opts.RequestTimeout, "/v3/realtime", "/socket.io", "/v1/files"))
-	if opts.Metrics != nil {
-		app.Get("/metrics", adaptor.HTTPHandler(opts.Metrics))
+	if opts.Metrics != nil && opts.MetricsToken != "" {
+		app.Get("/metrics", metricsAuth(opts.MetricsToken), adaptor.HTTPHandler(opts.Metrics))
 	}
 	dev.Register(app.Group("/v3"))
 	mustWidget().Register(app)

@@ -283,7 +283,7 @@ func TestAnalyticsOfAScriptedScenario(t *testing.T) {
 		t.Fatalf("SSE: %d %s", c.Status, c.Body)
 	}
 	e.Eventually(realtimetest.WaitTimeout, "the stream to attach", func() bool { return e.Stack.Realtime.Hub.Connections() == 1 })
-	metrics := string(e.Do("GET", "/metrics", nil, nil).Body)
+	metrics := string(e.Do("GET", "/metrics", nil, e.MetricsHeaders()).Body)
 	for _, want := range []string{
 		`herald_deliveries_total{channel="inApp",provider="",status="delivered"} 14`,
 		`herald_deliveries_total{channel="webhook",provider="",status="skipped"} 3`,

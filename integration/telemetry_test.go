@@ -103,7 +103,7 @@ func TestOneTraceFromTheAPIToEachActivity(t *testing.T) {
 		t.Errorf("RunWorkflow span %+v: want a child of StartWorkflow %s", run, start.id)
 	}
 	// The request log fields and the trace reach the metrics too: one request counted.
-	metrics := e.Do("GET", "/metrics", nil, nil)
+	metrics := e.Do("GET", "/metrics", nil, e.MetricsHeaders())
 	if !regexp.MustCompile(`herald_http_request_duration_seconds_count\{method="POST",route="/v3/notifications",status="202"\} 1`).Match(metrics.Body) {
 		t.Errorf("metrics lack the send:\n%s", metrics.Body)
 	}

@@ -16,14 +16,15 @@ func (h *Console) getApp(c *fiber.Ctx, s appScope) error {
 }
 
 // updateApp changes name and settings (UpdateAppDTO {name, enableWebPush, hideBranding,
-// hmacAuth, allowedOrigins}; absent fields stay).
+// hmacAuth, allowedOrigins, allowLongLivedUserTokens}; absent fields stay).
 func (h *Console) updateApp(c *fiber.Ctx, s appScope) error {
 	b, err := readBody(c)
 	if err != nil {
 		return err
 	}
 	u := apps.Update{Name: b.optStr("name"), EnableWebPush: b.boolean("enableWebPush"),
-		HideBranding: b.boolean("hideBranding"), HMACAuth: b.boolean("hmacAuth")}
+		HideBranding: b.boolean("hideBranding"), HMACAuth: b.boolean("hmacAuth"),
+		AllowLongLivedUserTokens: b.boolean("allowLongLivedUserTokens")}
 	if u.Name != nil {
 		apps.CheckName(*u.Name, &b.p)
 	}

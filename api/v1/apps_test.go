@@ -56,12 +56,12 @@ func TestAppSettingsKeysAndTokens(t *testing.T) {
 	// Minted tokens verify with the app's public key.
 	publicKey := parsePub(t, pub["publicKey"].(string))
 	ut := must(t, e.Do("GET", fmt.Sprintf("/v1/auth/user/bob%%40x.io/generate-token?appId=%d&expiresIn=600", id), nil, bearer(tok)), 200, "user token").Map(t)
-	c, err := userjwt.Verify(ut["token"].(string), publicKey, time.Now())
+	c, err := userjwt.Verify(ut["token"].(string), publicKey, time.Now(), false)
 	if err != nil || c.User() != "bob@x.io" || c.APIKey != app["apiKey"] {
 		t.Errorf("user token claims %+v, %v", c, err)
 	}
 	at := must(t, e.Do("GET", fmt.Sprintf("/v1/auth/app/%d/generate-token", id), nil, bearer(tok)), 200, "app token").Map(t)
-	if c, err := userjwt.Verify(at["token"].(string), publicKey, time.Now()); err != nil || c.User() != "app@example.com" {
+	if c, err := userjwt.Verify(at["token"].(string), publicKey, time.Now(), false); err != nil || c.User() != "app@example.com" {
 		t.Errorf("app token claims %+v, %v", c, err)
 	}
 	res = must(t, e.Do("GET", "/v1/auth/user/bob/generate-token?expiresIn=1", nil, bearer(tok)), 400, "bad token query")

@@ -1,6 +1,7 @@
 package v3_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -10,6 +11,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/heraldhq/herald/internal/audience/userjwt"
+	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
@@ -149,13 +151,33 @@ func TestUserAuthModes(t *testing.T) {
 	stranger, _ := rsa.GenerateKey(rand.Reader, 2048)
 	pubDER, _ := x509.MarshalPKIXPublicKey(&plainKey.PublicKey)
 	claims := func(extra jwt.MapClaims) jwt.MapClaims {
-		c := jwt.MapClaims{"sub": "alice", "apiKey": f.plain.APIKey, "iat": now.Unix()}
+		c := jwt.MapClaims{"sub": "alice", "apiKey": f.plain.APIKey, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
 		for k, v := range extra {
 			c[k] = v
 		}
 		return c
 	}
 	expired, _ := userjwt.Mint(plainKey, f.plain.APIKey, "alice", time.Hour, now.Add(-2*time.Hour))
+	// An app that allows long-lived tokens accepts one without exp; the others refuse it.
+	longLived := e.NewApp("long-lived")
+	f.seed(longLived, "alice", 5)
+	if _, _, err := e.Stack.Apps.GenerateRSAKey(context.Background(), longLived.AppID); err != nil {
+		t.Fatal(err)
+	}
+	longKey, err := e.Stack.Apps.RSAPrivateKey(context.Background(), longLived.AppID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Stack.DB.Pool.Exec(context.Background(), "UPDATE apps SET allow_long_lived_user_tokens = true WHERE id = $1", longLived.AppID); err != nil {
+		t.Fatal(err)
+	}
+	forever := func(key *rsa.PrivateKey, app apps.Credentials) string {
+		tok, err := userjwt.Mint(key, app.APIKey, "alice", 0, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
 	cases := []struct {
 		name    string
 		headers stacktest.Headers
@@ -168,12 +190,16 @@ func TestUserAuthModes(t *testing.T) {
 		{"bearer token with key", with(bearerH(f.token(f.plain, "alice")), prefix+"API-KEY", f.plain.APIKey), 1, ""},
 		{"bearer token with the same user id", with(bearerH(f.token(f.plain, "alice")), prefix+"USER-ID", "alice"), 1, ""},
 		{"subject user:<identifier>", bearerH(tokenWith(t, jwt.SigningMethodRS256, plainKey, claims(jwt.MapClaims{"sub": "user:bob"}))), 2, ""},
-		{"token without apiKey claim, key header", with(bearerH(tokenWith(t, jwt.SigningMethodRS256, plainKey, jwt.MapClaims{"sub": "bob"})), prefix+"API-KEY", f.plain.APIKey), 2, ""},
+		{"token without apiKey claim, key header", with(bearerH(tokenWith(t, jwt.SigningMethodRS256, plainKey, jwt.MapClaims{"sub": "bob", "exp": now.Add(time.Hour).Unix()})), prefix+"API-KEY", f.plain.APIKey), 2, ""},
 		{"token names another user than the header", with(bearerH(f.token(f.plain, "alice")), prefix+"USER-ID", "bob"), 0, "does not match " + prefix + "USER-ID"},
 		{"token without apiKey claim or key header", bearerH(tokenWith(t, jwt.SigningMethodRS256, plainKey, jwt.MapClaims{"sub": "bob"})), 0, "No valid combination"},
 		{"token for another app's key header", with(bearerH(f.token(f.other, "alice")), prefix+"API-KEY", f.plain.APIKey), 0, "issued for another app"},
 		{"token signed by a stranger", bearerH(tokenWith(t, jwt.SigningMethodRS256, stranger, claims(nil))), 0, "not signed by this app"},
 		{"expired token", bearerH(expired), 0, "expired"},
+		{"token without exp", bearerH(forever(plainKey, f.plain)), 0, "it has no expiry (exp claim)"},
+		{"secure app, token without exp", bearerH(forever(f.keys[f.secure.AppID], f.secure)), 0, "it has no expiry (exp claim)"},
+		{"token without exp, app allows long-lived tokens", bearerH(forever(longKey, longLived)), 5, ""},
+		{"token without exp signed by a stranger, app allows long-lived tokens", bearerH(forever(stranger, longLived)), 0, "not signed by this app"},
 		{"token not valid yet", bearerH(tokenWith(t, jwt.SigningMethodRS256, plainKey, claims(jwt.MapClaims{"nbf": now.Add(time.Hour).Unix()}))), 0, "Invalid bearer token"},
 		{"HS256 with the public key as secret", bearerH(tokenWith(t, jwt.SigningMethodHS256, pubDER, claims(nil))), 0, "Invalid bearer token"},
 		{"alg none", bearerH(tokenWith(t, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, claims(nil))), 0, "Invalid bearer token"},

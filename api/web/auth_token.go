@@ -33,10 +33,12 @@ func (a *Auth) authToken(c *fiber.Ctx, cr credentials) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	verified, err := userjwt.Verify(cr.bearer, app.RSAPublicKey, time.Now())
+	verified, err := userjwt.Verify(cr.bearer, app.RSAPublicKey, time.Now(), app.AllowLongLivedUserTokens)
 	switch {
 	case errors.Is(err, userjwt.ErrNoKey):
 		return nil, unauthorized("Invalid bearer token: the app has no signing key for secure mode")
+	case errors.Is(err, userjwt.ErrNoExpiry):
+		return nil, unauthorized("Invalid bearer token: it has no expiry (exp claim); sign user tokens with one, or allow long-lived tokens in the app's settings")
 	case err != nil:
 		return nil, unauthorized("Invalid bearer token: it is invalid, expired or not signed by this app")
 	}

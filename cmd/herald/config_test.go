@@ -11,7 +11,7 @@ import (
 
 func TestConfigCommandMasksSecrets(t *testing.T) {
 	env := map[string]string{
-		"HERALD_SECRET_KEY": "s3cret-key-0123456789", "HERALD_SMTP_PASSWORD": "smtp-pw-value",
+		"HERALD_SECRET_KEY": "s3cret-key-0123456789-abcdefghijkl", "HERALD_SMTP_PASSWORD": "smtp-pw-value",
 		"HERALD_DATABASE_URL": "postgres://herald:db-pw-value@db/herald", "HERALD_HTTP_ADDR": "0.0.0.0:9999",
 	}
 	var out, errOut bytes.Buffer

@@ -30,7 +30,7 @@ func (q *Queries) AdoptApp(ctx context.Context, arg AdoptAppParams) (int64, erro
 const createApp = `-- name: CreateApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed)
 VALUES ($1, $2, $3, $4)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens
 `
 
 type CreateAppParams struct {
@@ -66,6 +66,7 @@ func (q *Queries) CreateApp(ctx context.Context, arg CreateAppParams) (App, erro
 		&i.HideBranding,
 		&i.ClientID,
 		&i.AllowedOrigins,
+		&i.AllowLongLivedUserTokens,
 	)
 	return i, err
 }
@@ -73,7 +74,7 @@ func (q *Queries) CreateApp(ctx context.Context, arg CreateAppParams) (App, erro
 const createClientApp = `-- name: CreateClientApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed, client_id)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens
 `
 
 type CreateClientAppParams struct {
@@ -111,6 +112,7 @@ func (q *Queries) CreateClientApp(ctx context.Context, arg CreateClientAppParams
 		&i.HideBranding,
 		&i.ClientID,
 		&i.AllowedOrigins,
+		&i.AllowLongLivedUserTokens,
 	)
 	return i, err
 }
@@ -133,7 +135,7 @@ func (q *Queries) DeleteClientApp(ctx context.Context, arg DeleteClientAppParams
 }
 
 const getAppByAPIKey = `-- name: GetAppByAPIKey :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE api_key = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE api_key = $1
 `
 
 func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error) {
@@ -157,12 +159,13 @@ func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error
 		&i.HideBranding,
 		&i.ClientID,
 		&i.AllowedOrigins,
+		&i.AllowLongLivedUserTokens,
 	)
 	return i, err
 }
 
 const getAppByID = `-- name: GetAppByID :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE id = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE id = $1
 `
 
 func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
@@ -186,12 +189,13 @@ func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
 		&i.HideBranding,
 		&i.ClientID,
 		&i.AllowedOrigins,
+		&i.AllowLongLivedUserTokens,
 	)
 	return i, err
 }
 
 const getAppByName = `-- name: GetAppByName :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE name = $1 ORDER BY id LIMIT 1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE name = $1 ORDER BY id LIMIT 1
 `
 
 func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
@@ -215,6 +219,7 @@ func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
 		&i.HideBranding,
 		&i.ClientID,
 		&i.AllowedOrigins,
+		&i.AllowLongLivedUserTokens,
 	)
 	return i, err
 }
@@ -231,7 +236,7 @@ func (q *Queries) GetAppClientID(ctx context.Context, id int64) (*int64, error) 
 }
 
 const getClientApp = `-- name: GetClientApp :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE id = $1 AND client_id = $2
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE id = $1 AND client_id = $2
 `
 
 type GetClientAppParams struct {
@@ -260,12 +265,13 @@ func (q *Queries) GetClientApp(ctx context.Context, arg GetClientAppParams) (App
 		&i.HideBranding,
 		&i.ClientID,
 		&i.AllowedOrigins,
+		&i.AllowLongLivedUserTokens,
 	)
 	return i, err
 }
 
 const listClientApps = `-- name: ListClientApps :many
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins FROM apps WHERE client_id = $1 ORDER BY id
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE client_id = $1 ORDER BY id
 `
 
 func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, error) {
@@ -295,6 +301,7 @@ func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, e
 			&i.HideBranding,
 			&i.ClientID,
 			&i.AllowedOrigins,
+			&i.AllowLongLivedUserTokens,
 		); err != nil {
 			return nil, err
 		}
@@ -383,19 +390,21 @@ func (q *Queries) SetAppVAPIDKeys(ctx context.Context, arg SetAppVAPIDKeysParams
 
 const updateClientApp = `-- name: UpdateClientApp :one
 UPDATE apps SET name = $1, enable_web_push = $2, hide_branding = $3,
-    hmac_auth = $4, allowed_origins = $5::text[], updated_at = now()
-WHERE id = $6 AND client_id = $7
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins
+    hmac_auth = $4, allowed_origins = $5::text[],
+    allow_long_lived_user_tokens = $6, updated_at = now()
+WHERE id = $7 AND client_id = $8
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens
 `
 
 type UpdateClientAppParams struct {
-	Name           string
-	EnableWebPush  bool
-	HideBranding   bool
-	HmacAuth       bool
-	AllowedOrigins []string
-	ID             int64
-	ClientID       *int64
+	Name                     string
+	EnableWebPush            bool
+	HideBranding             bool
+	HmacAuth                 bool
+	AllowedOrigins           []string
+	AllowLongLivedUserTokens bool
+	ID                       int64
+	ClientID                 *int64
 }
 
 func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams) (App, error) {
@@ -405,6 +414,7 @@ func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams
 		arg.HideBranding,
 		arg.HmacAuth,
 		arg.AllowedOrigins,
+		arg.AllowLongLivedUserTokens,
 		arg.ID,
 		arg.ClientID,
 	)
@@ -427,6 +437,7 @@ func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams
 		&i.HideBranding,
 		&i.ClientID,
 		&i.AllowedOrigins,
+		&i.AllowLongLivedUserTokens,
 	)
 	return i, err
 }

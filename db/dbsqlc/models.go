@@ -46,23 +46,24 @@ type AnalyticsSend struct {
 }
 
 type App struct {
-	ID                    int64
-	Name                  string
-	ApiKey                string
-	ApiSecretHash         []byte
-	ApiSecretSealed       []byte
-	SecureAuth            bool
-	HmacAuth              bool
-	CreatedAt             time.Time
-	UpdatedAt             time.Time
-	RsaPublicKey          *string
-	RsaPrivateKeySealed   []byte
-	VapidPublicKey        *string
-	VapidPrivateKeySealed []byte
-	EnableWebPush         bool
-	HideBranding          bool
-	ClientID              *int64
-	AllowedOrigins        []string
+	ID                       int64
+	Name                     string
+	ApiKey                   string
+	ApiSecretHash            []byte
+	ApiSecretSealed          []byte
+	SecureAuth               bool
+	HmacAuth                 bool
+	CreatedAt                time.Time
+	UpdatedAt                time.Time
+	RsaPublicKey             *string
+	RsaPrivateKeySealed      []byte
+	VapidPublicKey           *string
+	VapidPrivateKeySealed    []byte
+	EnableWebPush            bool
+	HideBranding             bool
+	ClientID                 *int64
+	AllowedOrigins           []string
+	AllowLongLivedUserTokens bool
 }
 
 type AppUsage struct {

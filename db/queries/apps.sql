@@ -28,7 +28,8 @@ SELECT client_id FROM apps WHERE id = @id;
 
 -- name: UpdateClientApp :one
 UPDATE apps SET name = @name, enable_web_push = @enable_web_push, hide_branding = @hide_branding,
-    hmac_auth = @hmac_auth, allowed_origins = @allowed_origins::text[], updated_at = now()
+    hmac_auth = @hmac_auth, allowed_origins = @allowed_origins::text[],
+    allow_long_lived_user_tokens = @allow_long_lived_user_tokens, updated_at = now()
 WHERE id = @id AND client_id = @client_id
 RETURNING *;
 

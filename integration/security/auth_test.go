@@ -98,6 +98,7 @@ func TestAuthAttacks(t *testing.T) {
 		{name: "JWT with tampered claims", headers: bearer(tampered)},
 		{name: "JWT with a signature cut off", headers: bearer(parts[0] + "." + parts[1] + ".")},
 		{name: "JWT for another subject than the user id header", headers: withH(bearer(good), p+"USER-ID", b.user)},
+		{name: "JWT without exp (a leaked one would work forever)", headers: bearer(sign(jwt.SigningMethodRS256, key, jwt.MapClaims{"sub": a.user, "apiKey": a.creds.APIKey, "iat": now.Unix()}))},
 		{name: "JWT without a subject", headers: bearer(sign(jwt.SigningMethodRS256, key, jwt.MapClaims{"apiKey": a.creds.APIKey, "exp": now.Add(time.Hour).Unix()}))},
 		{name: "wrong API secret", headers: stacktest.Headers{p + "API-KEY": a.creds.APIKey, p + "API-SECRET": "hs_wrong"}, method: "POST", path: "/v3/notifications", body: `{"notification":{"title":"x"},"sendTo":{"recipients":["x"]}}`},
 		{name: "another app's API secret", headers: stacktest.Headers{p + "API-KEY": a.creds.APIKey, p + "API-SECRET": b.creds.APISecret}, method: "POST", path: "/v3/notifications", body: `{"notification":{"title":"x"},"sendTo":{"recipients":["x"]}}`},

@@ -22,8 +22,8 @@ import (
 // telemetry work: the two webhooks take nothing that is not signed with the right key and
 // write nothing when they refuse (a correctly signed call goes through, so the refusals
 // are about the signature); the plans are the same with and without credentials and hold
-// no tenant data; /metrics holds no tenant data and leaves the API when
-// HERALD_METRICS_ADDR is set.
+// no tenant data. /metrics, no longer public, is checked here too: on the API only with
+// HERALD_METRICS_TOKEN, refused without it or with a wrong one, and without tenant data.
 func TestPublicRoutesHoldTheirReasons(t *testing.T) {
 	w := newWorld(t)
 	e, a, b := w.e, w.a, w.b
@@ -104,8 +104,19 @@ func TestPublicRoutesHoldTheirReasons(t *testing.T) {
 		t.Errorf("plans show tenant data: %s", plans)
 	}
 
-	// Metrics: counters labelled by route pattern, never by a tenant's ids or names.
-	metrics := string(e.Must(e.Do("GET", "/metrics", nil, nil), 200, "metrics").Body)
+	// Metrics: on the API only to the bearer of HERALD_METRICS_TOKEN; counters labelled by
+	// route pattern, never by a tenant's ids or names.
+	tok := e.Cfg.Ops.MetricsToken
+	for name, h := range map[string]stacktest.Headers{
+		"no credentials": nil, "an app's API secret": a.headers(e, "/v3/"), "a console session": a.headers(e, "/v1/"),
+		"another token": {"Authorization": "Bearer " + tok[:len(tok)-1] + "x"}, "the token cut short": {"Authorization": "Bearer " + tok[:len(tok)-1]},
+		"the token as Basic": {"Authorization": "Basic " + tok}, "the token without Bearer": {"Authorization": tok},
+	} {
+		if res := e.Do("GET", "/metrics", nil, h); res.Status != 401 || strings.Contains(string(res.Body), "herald_") {
+			t.Errorf("/metrics with %s: %d %.80s, want 401", name, res.Status, res.Body)
+		}
+	}
+	metrics := string(e.Must(e.Do("GET", "/metrics", nil, e.MetricsHeaders()), 200, "metrics").Body)
 	for _, tn := range []*tenant{a, b} {
 		for _, v := range []string{tn.marker, tn.user, tn.device, tn.creds.APIKey, tn.topicIdent, tn.workflowIdent, fmt.Sprintf("/v1/clients/%d/", tn.client)} {
 			if strings.Contains(metrics, v) {
@@ -113,9 +124,11 @@ func TestPublicRoutesHoldTheirReasons(t *testing.T) {
 			}
 		}
 	}
-	moved := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.Ops.MetricsAddr = "127.0.0.1:9464" }})
-	if res := moved.Do("GET", "/metrics", nil, nil); res.Status != 404 {
-		t.Errorf("/metrics on the API with HERALD_METRICS_ADDR set: %d, want 404 (served on its own listener)", res.Status)
+	// Without a token (the default), /metrics is not on the API at all: its own listener,
+	// 127.0.0.1:9464 by default, serves it.
+	untokened := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.Ops.MetricsToken = "" }})
+	if res := untokened.Do("GET", "/metrics", nil, stacktest.Headers{"Authorization": "Bearer " + tok}); res.Status != 404 {
+		t.Errorf("/metrics on the API without HERALD_METRICS_TOKEN: %d, want 404 (served on its own listener)", res.Status)
 	}
-	t.Logf("public routes: %d unsigned or wrongly signed webhook calls refused, nothing written; the signed ones applied; plans identical for everyone; /metrics without tenant data and off the API with HERALD_METRICS_ADDR", refused)
+	t.Logf("public routes: %d unsigned or wrongly signed webhook calls refused, nothing written; the signed ones applied; plans identical for everyone; /metrics refused without its token (7 ways), without tenant data, and off the API without HERALD_METRICS_TOKEN", refused)
 }

@@ -117,7 +117,7 @@ func (a *Authenticator) userJWT(ctx context.Context, cr Credentials) (Principal,
 	if err != nil {
 		return Principal{}, err
 	}
-	claims, err := userjwt.Verify(cr.Token, app.RSAPublicKey, a.Now())
+	claims, err := userjwt.Verify(cr.Token, app.RSAPublicKey, a.Now(), app.AllowLongLivedUserTokens)
 	if err != nil {
 		return Principal{}, unauthorized(err.Error())
 	}

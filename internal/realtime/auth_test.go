@@ -110,6 +110,7 @@ func TestSocketAuthentication(t *testing.T) {
 		{name: "secure app, JWT with key and user", query: q("apiKey", a.secure.APIKey, "userId", "alice"), auth: map[string]any{"token": a.jwt("alice", time.Hour)}, wantUser: "alice", app: a.secure.AppID},
 		{name: "secure app, JWT of another user", query: q("apiKey", a.secure.APIKey, "userId", "bob"), auth: map[string]any{"token": a.jwt("alice", time.Hour)}, want: "The token was issued for another user"},
 		{name: "secure app, expired JWT", auth: map[string]any{"token": a.jwt("alice", -time.Hour)}, want: userjwt.ErrInvalid.Error()},
+		{name: "secure app, JWT without exp", auth: map[string]any{"token": a.jwt("alice", 0)}, want: userjwt.ErrNoExpiry.Error()},
 		{name: "JWT checked with another app's key", query: q("apiKey", a.plain.APIKey), auth: map[string]any{"token": a.jwt("alice", time.Hour)}, want: userjwt.ErrNoKey.Error()},
 		{name: "tampered JWT", auth: map[string]any{"token": wrongKeyJWT}, want: userjwt.ErrMalformed.Error()},
 		{name: "realtime token", auth: map[string]any{"token": token}, wantUser: "alice", app: a.plain.AppID},

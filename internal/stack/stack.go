@@ -202,8 +202,8 @@ func (s *Stack) HTTP() *fiber.App {
 		BodyLimit: int(s.Cfg.BodyLimit), Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
 		Mount: []func(fiber.Router){s.SocketIO.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
 	}
-	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsAddr == "" {
-		opts.Metrics = s.Metrics.Handler()
+	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsToken != "" {
+		opts.Metrics, opts.MetricsToken = s.Metrics.Handler(), s.Cfg.Ops.MetricsToken
 	}
 	console := s.consoleHandlers()
 	return api.New(opts, dev, health, console, s.configurationHandlers(console), s.operationsHandlers(console),
@@ -289,13 +289,17 @@ func SecretKey(cfg config.Config, generate bool) (string, error) {
 	path := filepath.Join(cfg.DataDir, "secret.key")
 	b, err := os.ReadFile(path)
 	if err == nil {
-		return strings.TrimSpace(string(b)), nil
+		key := strings.TrimSpace(string(b))
+		if err := config.CheckSecretKey(key); err != nil {
+			return "", fmt.Errorf("%s: %w", path, err)
+		}
+		return key, nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
 	if !generate {
-		return "", errors.New("HERALD_SECRET_KEY is not set: set it to a random string of at least 16 characters (for example `openssl rand -base64 32`); it encrypts stored secrets and must stay the same across restarts")
+		return "", errors.New("HERALD_SECRET_KEY is not set: set it to a random string of at least 32 characters (for example `openssl rand -base64 32`); it encrypts stored secrets and must stay the same across restarts")
 	}
 	key := secrets.Token(32)
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {

@@ -35,6 +35,8 @@ var (
 	ErrMalformed = errors.New("the bearer token is not a valid JWT")
 	ErrNoKey     = errors.New("the app has no signing key for secure mode")
 	ErrInvalid   = errors.New("the bearer token is invalid, expired or not signed by this app")
+	// ErrNoExpiry: the token has no exp claim and the app does not allow long-lived tokens.
+	ErrNoExpiry = errors.New("the bearer token has no expiry (exp claim); sign user tokens with one, or allow long-lived tokens in the app's settings")
 )
 
 // Unverified reads the claims without checking the signature, to find the app a token
@@ -49,7 +51,9 @@ func Unverified(token string) (*Claims, error) {
 
 // Verify checks the token's RS256 signature against pub (the algorithm is pinned: "none",
 // HS256 and others are refused), its exp and nbf when present, and that it names a user.
-func Verify(token string, pub *rsa.PublicKey, now time.Time) (*Claims, error) {
+// A token without exp is refused with ErrNoExpiry unless longLived is set (the app's
+// allowLongLivedUserTokens setting): a leaked token without one works forever.
+func Verify(token string, pub *rsa.PublicKey, now time.Time, longLived bool) (*Claims, error) {
 	if pub == nil {
 		return nil, ErrNoKey
 	}
@@ -63,6 +67,9 @@ func Verify(token string, pub *rsa.PublicKey, now time.Time) (*Claims, error) {
 	}
 	if c.User() == "" {
 		return nil, ErrInvalid
+	}
+	if c.ExpiresAt == nil && !longLived {
+		return nil, ErrNoExpiry
 	}
 	return &c, nil
 }

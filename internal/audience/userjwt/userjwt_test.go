@@ -27,7 +27,7 @@ func TestMintAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Verify(tok, &k.PublicKey, now)
+	c, err := Verify(tok, &k.PublicKey, now, false)
 	if err != nil || c.User() != "alice" || c.APIKey != "key1" {
 		t.Fatalf("verify: %v %+v", err, c)
 	}
@@ -55,11 +55,11 @@ func TestVerifyRefusesAttacks(t *testing.T) {
 		"expired": expired, "wrong key": wrongKey, "not yet valid": notYet, "no subject": noSub,
 		"alg none": none, "hs256 with public key": hs, "tampered": tampered, "garbage": "a.b.c",
 	} {
-		if _, err := Verify(tok, &k.PublicKey, now); !errors.Is(err, ErrInvalid) {
+		if _, err := Verify(tok, &k.PublicKey, now, false); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: got %v, want ErrInvalid", name, err)
 		}
 	}
-	if _, err := Verify(good, nil, now); !errors.Is(err, ErrNoKey) {
+	if _, err := Verify(good, nil, now, false); !errors.Is(err, ErrNoKey) {
 		t.Errorf("no key: %v", err)
 	}
 }
@@ -68,5 +68,27 @@ func TestUserPrefix(t *testing.T) {
 	c := Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: "user:bob"}}
 	if c.User() != "bob" {
 		t.Errorf("got %q", c.User())
+	}
+}
+
+// A token without exp works forever once leaked: refused unless the app allows long-lived
+// tokens, whose other checks still apply.
+func TestTokensWithoutExpiryNeedTheAppsConsent(t *testing.T) {
+	k, other := key(t), key(t)
+	now := time.Now()
+	forever, _ := Mint(k, "key1", "alice", 0, now)
+	if _, err := Verify(forever, &k.PublicKey, now, false); !errors.Is(err, ErrNoExpiry) {
+		t.Errorf("no exp, long-lived not allowed: %v, want ErrNoExpiry", err)
+	}
+	if c, err := Verify(forever, &k.PublicKey, now.Add(24*365*time.Hour), true); err != nil || c.User() != "alice" {
+		t.Errorf("no exp, long-lived allowed: %v", err)
+	}
+	strangers, _ := Mint(other, "key1", "alice", 0, now)
+	if _, err := Verify(strangers, &k.PublicKey, now, true); !errors.Is(err, ErrInvalid) {
+		t.Errorf("no exp, another key, long-lived allowed: %v, want ErrInvalid", err)
+	}
+	expired, _ := Mint(k, "key1", "alice", time.Minute, now.Add(-time.Hour))
+	if _, err := Verify(expired, &k.PublicKey, now, true); !errors.Is(err, ErrInvalid) {
+		t.Errorf("expired, long-lived allowed: %v, want ErrInvalid", err)
 	}
 }

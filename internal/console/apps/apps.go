@@ -24,6 +24,9 @@ type App struct {
 	SecretHash []byte
 	SecureAuth bool
 	HMACAuth   bool
+	// AllowLongLivedUserTokens accepts secure-mode user JWTs without an exp claim; off, such
+	// tokens are refused (a leaked one would work forever).
+	AllowLongLivedUserTokens bool
 	// RSAPublicKey verifies user JWTs in secure mode; nil until a key is generated.
 	RSAPublicKey *rsa.PublicKey
 	// VAPIDPublicKey is the app's web push public key (base64url), empty until generated.
@@ -146,7 +149,7 @@ func (s *Service) Secret(ctx context.Context, appID int64) (string, error) {
 func fromRow(r dbsqlc.App) App {
 	a := App{
 		ID: r.ID, Name: r.Name, APIKey: r.ApiKey, SecretHash: r.ApiSecretHash,
-		SecureAuth: r.SecureAuth, HMACAuth: r.HmacAuth, CreatedAt: r.CreatedAt,
+		SecureAuth: r.SecureAuth, HMACAuth: r.HmacAuth, AllowLongLivedUserTokens: r.AllowLongLivedUserTokens, CreatedAt: r.CreatedAt,
 		EnableWebPush: r.EnableWebPush, HideBranding: r.HideBranding, AllowedOrigins: r.AllowedOrigins,
 	}
 	if r.VapidPublicKey != nil {

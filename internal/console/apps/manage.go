@@ -13,30 +13,35 @@ import (
 // Entity is an app as the console sees it (AppEntity). APISecret and PrivateKey are set
 // only in the answers that reveal them.
 type Entity struct {
-	ID             int64     `json:"id"`
-	ClientID       int64     `json:"clientId"`
-	Name           string    `json:"name"`
-	APIKey         string    `json:"apiKey"`
-	SecureAuth     bool      `json:"secureAuth"`
-	HMACAuth       bool      `json:"hmacAuth"`
-	EnableWebPush  bool      `json:"enableWebPush"`
-	HideBranding   bool      `json:"hideBranding"`
-	PublicKey      string    `json:"publicKey,omitempty"`
-	VAPIDPublicKey string    `json:"vapidPublicKey,omitempty"`
-	AllowedOrigins []string  `json:"allowedOrigins"`
-	CreatedAt      time.Time `json:"createdAt"`
-	UpdatedAt      time.Time `json:"updatedAt"`
-	APISecret      string    `json:"apiSecret,omitempty"`
-	PrivateKey     string    `json:"privateKey,omitempty"`
+	ID             int64    `json:"id"`
+	ClientID       int64    `json:"clientId"`
+	Name           string   `json:"name"`
+	APIKey         string   `json:"apiKey"`
+	SecureAuth     bool     `json:"secureAuth"`
+	HMACAuth       bool     `json:"hmacAuth"`
+	EnableWebPush  bool     `json:"enableWebPush"`
+	HideBranding   bool     `json:"hideBranding"`
+	PublicKey      string   `json:"publicKey,omitempty"`
+	VAPIDPublicKey string   `json:"vapidPublicKey,omitempty"`
+	AllowedOrigins []string `json:"allowedOrigins"`
+	// AllowLongLivedUserTokens accepts user JWTs without exp in secure mode.
+	AllowLongLivedUserTokens bool `json:"allowLongLivedUserTokens"`
+	// Warnings name what makes the app's users easy to impersonate (Warn).
+	Warnings   []Warning `json:"warnings"`
+	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+	APISecret  string    `json:"apiSecret,omitempty"`
+	PrivateKey string    `json:"privateKey,omitempty"`
 }
 
 func entityOf(r dbsqlc.App) Entity {
 	e := Entity{ID: r.ID, Name: r.Name, APIKey: r.ApiKey, SecureAuth: r.SecureAuth, HMACAuth: r.HmacAuth,
 		EnableWebPush: r.EnableWebPush, HideBranding: r.HideBranding, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		AllowedOrigins: r.AllowedOrigins}
+		AllowedOrigins: r.AllowedOrigins, AllowLongLivedUserTokens: r.AllowLongLivedUserTokens}
 	if e.AllowedOrigins == nil {
 		e.AllowedOrigins = []string{}
 	}
+	e.Warnings = Warn(e.SecureAuth, e.HMACAuth, e.AllowLongLivedUserTokens)
 	if r.ClientID != nil {
 		e.ClientID = *r.ClientID
 	}
@@ -117,6 +122,8 @@ func (s *Service) GetInClient(ctx context.Context, clientID, appID int64) (Entit
 type Update struct {
 	Name                                  *string
 	EnableWebPush, HideBranding, HMACAuth *bool
+	// AllowLongLivedUserTokens lets secure mode accept user JWTs without exp.
+	AllowLongLivedUserTokens *bool
 	// AllowedOrigins replaces the app's CORS origins when non-nil (normalise them with
 	// CheckOrigins first).
 	AllowedOrigins []string
@@ -144,12 +151,13 @@ func (s *Service) UpdateInClient(ctx context.Context, clientID, appID int64, u U
 	set(&cur.EnableWebPush, u.EnableWebPush)
 	set(&cur.HideBranding, u.HideBranding)
 	set(&cur.HMACAuth, u.HMACAuth)
+	set(&cur.AllowLongLivedUserTokens, u.AllowLongLivedUserTokens)
 	if u.AllowedOrigins != nil {
 		cur.AllowedOrigins = u.AllowedOrigins
 	}
 	row, err := s.db.UpdateClientApp(ctx, dbsqlc.UpdateClientAppParams{
 		ID: appID, ClientID: &clientID, Name: cur.Name, EnableWebPush: cur.EnableWebPush, HideBranding: cur.HideBranding, HmacAuth: cur.HMACAuth,
-		AllowedOrigins: cur.AllowedOrigins,
+		AllowedOrigins: cur.AllowedOrigins, AllowLongLivedUserTokens: cur.AllowLongLivedUserTokens,
 	})
 	if err != nil {
 		return Entity{}, db.MapError(err)

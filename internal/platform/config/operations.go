@@ -46,10 +46,12 @@ type OperationsConfig struct {
 	AIAPIKey  string        `env:"HERALD_AI_API_KEY" secret:"true" example:"sk-example" desc:"sent as Authorization: Bearer"`
 	AIModel   string        `env:"HERALD_AI_MODEL" example:"gpt-4o-mini" desc:"model name (required with the base URL)"`
 	AITimeout time.Duration `env:"HERALD_AI_TIMEOUT" envDefault:"60s" min:"1ns" example:"30s" desc:"bound of one assistant call"`
-	// Metrics serves Prometheus metrics at /metrics on the API. MetricsAddr serves them on a
-	// listener of their own instead, which is how the worker exposes its metrics.
-	Metrics     bool   `env:"HERALD_METRICS" envDefault:"true" example:"false" desc:"serve Prometheus metrics at /metrics"`
-	MetricsAddr string `env:"HERALD_METRICS_ADDR" example:"0.0.0.0:9090" desc:"serve /metrics on this address instead of the API's (how herald worker exposes its metrics)"`
+	// Metrics serves Prometheus metrics at /metrics on a listener of its own, MetricsAddr
+	// (loopback by default: the counters are not for the public). MetricsToken also serves
+	// them on the API's listener, to callers sending it as a bearer token.
+	Metrics      bool   `env:"HERALD_METRICS" envDefault:"true" example:"false" desc:"serve Prometheus metrics at /metrics"`
+	MetricsAddr  string `env:"HERALD_METRICS_ADDR" envDefault:"127.0.0.1:9464" example:"10.0.0.5:9464" desc:"the metrics listener's host:port (loopback by default; in a container 0.0.0.0:9464 with the port published only to the scraper); off: no listener of its own"`
+	MetricsToken string `env:"HERALD_METRICS_TOKEN" secret:"true" example:"mtok-4f9a0c2e7b1d6a3f8e5c0b9d2a7f4e1c" desc:"also serve /metrics on the API's listener, to requests with Authorization: Bearer <token>; at least 32 characters; unset: not on the API"`
 	// TracesExporter is otlp when tracing is on, "" when off. It comes from the standard
 	// variables: OTEL_TRACES_EXPORTER=otlp, or an OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, and
 	// not OTEL_SDK_DISABLED=true. The exporter reads its other OTEL_* variables itself.
@@ -116,6 +118,9 @@ func loadTracing(getenv func(string) string, o *OperationsConfig, p *herald.Prob
 	}
 }
 
+// MinMetricsTokenLength is the shortest HERALD_METRICS_TOKEN accepted.
+const MinMetricsTokenLength = 32
+
 // check checks the settings that depend on each other.
 func (o *OperationsConfig) check(p *herald.Problems) {
 	if o.BillingProvider == "stripe" {
@@ -125,6 +130,17 @@ func (o *OperationsConfig) check(p *herald.Problems) {
 		if o.StripeWebhookSecret == "" {
 			p.Addf("HERALD_STRIPE_WEBHOOK_SECRET must be set with HERALD_BILLING_PROVIDER=stripe (the endpoint's signing secret, whsec_…)")
 		}
+	}
+	if strings.EqualFold(o.MetricsAddr, "off") {
+		o.MetricsAddr = ""
+	} else if _, _, err := net.SplitHostPort(o.MetricsAddr); err != nil {
+		p.Addf("HERALD_METRICS_ADDR must be host:port or off, got %q", o.MetricsAddr)
+	}
+	if o.MetricsToken != "" && len(o.MetricsToken) < MinMetricsTokenLength {
+		p.Addf("HERALD_METRICS_TOKEN must be at least %d characters (for example `openssl rand -base64 32`)", MinMetricsTokenLength)
+	}
+	if o.Metrics && o.MetricsAddr == "" && o.MetricsToken == "" {
+		p.Addf("HERALD_METRICS_ADDR=off needs HERALD_METRICS_TOKEN (or HERALD_METRICS=false): /metrics is never served on the API without a token")
 	}
 	if o.AIBaseURL != "" && o.AIModel == "" {
 		p.Addf("HERALD_AI_MODEL must be set with HERALD_AI_BASE_URL")
@@ -206,10 +222,14 @@ func (o OperationsConfig) summary() []any {
 	}
 	metrics := "off"
 	if o.Metrics {
-		metrics = "/metrics"
+		var at []string
 		if o.MetricsAddr != "" {
-			metrics = o.MetricsAddr + "/metrics"
+			at = append(at, o.MetricsAddr+"/metrics")
 		}
+		if o.MetricsToken != "" {
+			at = append(at, "the API's /metrics (bearer token)")
+		}
+		metrics = strings.Join(at, " and ")
 	}
 	return []any{
 		"quota", o.QuotaMode, "billing", o.BillingProvider, "stripeKey", set(o.StripeSecretKey),

@@ -17,6 +17,8 @@ func examples() map[string]string {
 	for _, s := range Settings() {
 		m[s.Name] = s.Example
 	}
+	// The documented example of the secret key is refused as published (CheckSecretKey).
+	m["HERALD_SECRET_KEY"] = "tX9vQ2mL7wR4kP8zN1cB6yH3jF5dS0aG"
 	return m
 }
 
@@ -237,8 +239,8 @@ func TestConfigurationDocIsFresh(t *testing.T) {
 
 // Values are trimmed, except keys whose every byte counts; no duration may be negative.
 func TestTrimmingAndNegativeDurations(t *testing.T) {
-	c, err := Load(env(map[string]string{"HERALD_SECRET_KEY": " key with blanks ", "HERALD_STRIPE_SECRET_KEY": " sk_x\n", "HERALD_TASK_QUEUE": "  q  "}))
-	if err != nil || c.SecretKey != " key with blanks " || c.Ops.StripeSecretKey != "sk_x" || c.TaskQueue != "q" {
+	c, err := Load(env(map[string]string{"HERALD_SECRET_KEY": " key with blanks, every byte of it counts ", "HERALD_STRIPE_SECRET_KEY": " sk_x\n", "HERALD_TASK_QUEUE": "  q  "}))
+	if err != nil || c.SecretKey != " key with blanks, every byte of it counts " || c.Ops.StripeSecretKey != "sk_x" || c.TaskQueue != "q" {
 		t.Errorf("%q %q %q %v", c.SecretKey, c.Ops.StripeSecretKey, c.TaskQueue, err)
 	}
 	_, err = Load(env(map[string]string{"HERALD_RELAY_PACK_WINDOW": "-1s", "HERALD_REQUEST_TIMEOUT": "0s"}))

@@ -31,7 +31,7 @@ func TestMetricsCountRequestsSendsAndTheOutbox(t *testing.T) {
 	// Console pages (every other GET serves the console web app) share one series too.
 	e.Do("GET", "/apps/1/settings", nil, nil)
 	e.Do("GET", "/signin", nil, nil)
-	res := e.Do("GET", "/metrics", nil, nil)
+	res := e.Do("GET", "/metrics", nil, e.MetricsHeaders())
 	if res.Status != 200 {
 		t.Fatalf("/metrics: %d", res.Status)
 	}
@@ -50,7 +50,7 @@ func TestMetricsCountRequestsSendsAndTheOutbox(t *testing.T) {
 
 func TestMetricsCanBeTurnedOff(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.Ops.Metrics = false }})
-	if res := e.Do("GET", "/metrics", nil, nil); res.Status != 404 {
+	if res := e.Do("GET", "/metrics", nil, e.MetricsHeaders()); res.Status != 404 {
 		t.Errorf("/metrics with HERALD_METRICS=false: %d", res.Status)
 	}
 }

@@ -88,6 +88,7 @@ func StartLocal(ctx context.Context, o LocalOptions) (*Local, error) {
 		"HERALD_DATA_DIR="+o.DataDir,
 		"HERALD_TEMPORAL_CLI="+filepath.Join(o.Bin, "temporal"),
 		"HERALD_LOG_LEVEL=warn",
+		"HERALD_METRICS_ADDR=127.0.0.1:0", // one default port per host; these are many processes
 	)
 	env = append(env, o.Env...)
 	herald := filepath.Join(o.Bin, "herald")

@@ -118,6 +118,8 @@ func (s *Stack) environ() []string {
 		"HERALD_DATA_DIR="+s.dir,
 		"HERALD_LOG_LEVEL=info",
 		"HERALD_RELAY_POLL_INTERVAL=200ms",
+		// Each process's metrics listener on a port of its own (the default 9464 is one per host).
+		"HERALD_METRICS_ADDR=127.0.0.1:0",
 	)
 	return append(env, s.Env...)
 }

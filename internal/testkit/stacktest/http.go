@@ -112,6 +112,12 @@ func (e *Env) AppHeaders() Headers {
 	return Headers{e.Cfg.HeaderPrefix + "API-KEY": e.App.APIKey, e.Cfg.HeaderPrefix + "API-SECRET": e.App.APISecret}
 }
 
+// MetricsHeaders carry the metrics token (HERALD_METRICS_TOKEN), which serves /metrics on
+// the API: stacks under test set one, as /metrics is never on the API without it.
+func (e *Env) MetricsHeaders() Headers {
+	return Headers{"Authorization": "Bearer " + e.Cfg.Ops.MetricsToken}
+}
+
 // UserHeaders are user-mode credentials of a user of the test app.
 func (e *Env) UserHeaders(user string) Headers {
 	return Headers{e.Cfg.HeaderPrefix + "API-KEY": e.App.APIKey, e.Cfg.HeaderPrefix + "USER-ID": user}

@@ -60,6 +60,8 @@ func New(t testing.TB, opts Options) *Env {
 	cfg := config.Defaults()
 	cfg.DatabaseURL = dbtest.URL(t)
 	cfg.SecretKey = secrets.Token(32)
+	// /metrics on the API behind a bearer token (e.MetricsHeaders), as an operator may set.
+	cfg.Ops.MetricsToken = secrets.Token(32)
 	cfg.TaskQueue = "herald-test-" + secrets.HexToken(4)
 	cfg.RelayPollInterval = 200 * time.Millisecond
 	cfg.ShutdownTimeout = 5 * time.Second

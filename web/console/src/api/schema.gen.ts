@@ -2425,6 +2425,8 @@ export interface components {
         };
         AppEntity: {
             allowedOrigins?: string[];
+            /** @description secure mode accepts user JWTs without an exp claim (default false: they are refused with 401) */
+            allowLongLivedUserTokens?: boolean;
             apiKey?: string;
             /** @description only when revealed */
             apiSecret?: string;
@@ -2444,6 +2446,8 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
             vapidPublicKey?: string;
+            /** @description what makes the app's users easy to impersonate; empty when nothing does */
+            warnings?: components["schemas"]["AppWarning"][];
         };
         AppList: components["schemas"]["AppEntity"][];
         AppUsage: {
@@ -2469,6 +2473,16 @@ export interface components {
             };
             /** Format: date-time */
             updatedAt?: string;
+        };
+        /** @description a setting that weakens the authentication of the app's users (docs/security.md) */
+        AppWarning: {
+            /**
+             * @description insecure_user_mode: neither secure mode nor HMAC signatures, so the public API key plus any user id acts as that user; long_lived_user_tokens: secure mode accepts user JWTs without exp
+             * @enum {string}
+             */
+            code: "insecure_user_mode" | "long_lived_user_tokens";
+            /** @description the warning in English, with what to do about it */
+            message: string;
         };
         AssistantStatus: {
             /** @description the channels POST /v1/ai drafts for; empty when not configured */
@@ -3608,6 +3622,8 @@ export interface components {
         };
         UpdateAppDTO: {
             allowedOrigins?: string[];
+            /** @description accept user JWTs without an exp claim in secure mode (a leaked one works until the signing key is replaced) */
+            allowLongLivedUserTokens?: boolean;
             enableWebPush?: boolean;
             hideBranding?: boolean;
             hmacAuth?: boolean;

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import { api, data, fieldErrors } from "../api/client";
 import { Button, CopyButton, Field, FormError } from "../ui/kit";
 import { atLeast, type App, type Role } from "./queries";
+import { isInsecure, NotSecureBadge } from "../ui/insecure";
 
 export function SecureMode({ app, role }: { app: App; role: Role | undefined }) {
   const qc = useQueryClient();
@@ -35,7 +36,28 @@ export function SecureMode({ app, role }: { app: App; role: Role | undefined }) 
       </p>
       <p role="status">
         Secure mode is <strong>{app.secureAuth ? "on" : "off"}</strong>. {hasKey ? "A signing key is set." : "No signing key yet."}
+        <NotSecureBadge app={app} />
       </p>
+      {isInsecure(app) && (
+        <div className="insecure-steps" role="region" aria-label="What turning on secure mode takes">
+          <p>
+            <strong>This app is not secure.</strong> Anyone with its API key, which is public in your pages, can read any user's
+            inbox and change their delivery addresses and preferences by sending their user id. Turning on secure mode takes:
+          </p>
+          <ol>
+            <li>Generate the signing key pair below, and keep the private key on your backend only.</li>
+            <li>
+              Sign a JWT for each signed-in user on your backend: RS256 with the private key, <code>sub</code> the user id,{" "}
+              <code>apiKey</code> this app's API key, and an <code>exp</code> (tokens without one are refused).
+            </li>
+            <li>
+              Pass the token to the inbox widget (<code>user-token</code>, with <code>refreshUserToken</code> to renew it), and
+              to your own calls as <code>Authorization: Bearer</code>.
+            </li>
+            <li>Turn secure mode on: calls with only the API key and a user id are then refused.</li>
+          </ol>
+        </div>
+      )}
       {admin && (
         <div className="row">
           {hasKey ? (

@@ -7,6 +7,7 @@ import { useSession } from "../auth/session";
 import { Button, ErrorState, Loading } from "../ui/kit";
 import { ThemeToggle } from "../ui/theme";
 import { useApp, useApps, useClients } from "./queries";
+import { isInsecure, NotSecureBadge } from "../ui/insecure";
 
 /** RequireSession shows its children to a signed-in user and sends others to sign in. */
 export function RequireSession() {
@@ -60,14 +61,14 @@ function Header() {
         </Menu.Root>
         {clientId !== undefined && (
           <Menu.Root>
-            <Menu.Trigger className="switcher" aria-label={`App: ${app.data?.name ?? "choose"}`}>
-              <span className="switcher-kind">App</span> {app.data?.name ?? "Choose an app"} ▾
+            <Menu.Trigger className="switcher" aria-label={`App: ${app.data?.name ?? "choose"}${isInsecure(app.data) ? ", not secure" : ""}`}>
+              <span className="switcher-kind">App</span> {app.data?.name ?? "Choose an app"} <NotSecureBadge app={app.data} /> ▾
             </Menu.Trigger>
             <Menu.Portal>
               <Menu.Content className="menu" align="start" sideOffset={4}>
                 {apps.data?.map((a) => (
                   <Menu.Item key={a.id} className="menu-item" onSelect={() => navigate(`/apps/${a.id}/get-started`)}>
-                    {a.name}
+                    {a.name} <NotSecureBadge app={a} />
                   </Menu.Item>
                 ))}
               </Menu.Content>

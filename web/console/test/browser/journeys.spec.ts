@@ -177,6 +177,31 @@ test("a viewer sees the key but not the secret", async ({ page }) => {
   await expect(page.getByRole("button", { name: /^(Add|Test the connection|Disable|Enable) / })).toHaveCount(0);
 });
 
+test("an app without secure mode is marked Not secure, and its settings say what secure mode takes", async ({ page }) => {
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${process.env.VIEWER_APP_ID}/settings`);
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  const badge = /^Not secure: anyone with the app's public API key can act as any of its users$/;
+  // The app page: the app switcher names it, and the secure mode section shows the badge.
+  await expect(page.getByRole("button", { name: "App: Shop, not secure" })).toBeVisible();
+  const secure = page.getByRole("region", { name: "Secure mode" });
+  await expect(secure.getByRole("img", { name: badge })).toBeVisible();
+  const steps = secure.getByRole("region", { name: "What turning on secure mode takes" });
+  await expect(steps).toContainText("Anyone with its API key");
+  await expect(steps.getByRole("listitem")).toHaveText([
+    /Generate the signing key pair/,
+    /Sign a JWT for each signed-in user on your backend: RS256 .* an exp/,
+    /Pass the token to the inbox widget/,
+    /Turn secure mode on/,
+  ]);
+  await shoot(page, "app-not-secure");
+  // The app list: the switcher's menu marks the app.
+  await page.getByRole("button", { name: "App: Shop, not secure" }).click();
+  const item = page.getByRole("menuitem", { name: /^Shop/ });
+  await expect(item.getByRole("img", { name: badge })).toBeVisible();
+  await page.keyboard.press("Escape");
+});
+
 test("two-factor challenge at sign-in", async ({ page }) => {
   await signIn(page, process.env.TWOFACTOR_EMAIL!, password, false);
   await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
