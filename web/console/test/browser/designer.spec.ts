@@ -298,3 +298,53 @@ test("designer: a viewer sees a workflow made through the API, laid out, read-on
   await page.goto(`/apps/${app.id}/workflows/nope`);
   await expect(page.getByRole("alert")).toContainText("Not found");
 });
+
+test("designer: a problem the server named goes away once the draft is fixed; Publish follows the draft on screen", async ({ page }) => {
+  const app = await setup(page);
+  const headers = await ownerToken(page);
+  const definition = {
+    steps: [
+      { id: "hello", type: "inApp", content: { title: "Hello" }, next: "delay-1" },
+      { id: "delay-1", type: "delay", duration: "8s" },
+    ],
+  };
+  const made = await page.request.post(`/v1/apps/${app.id}/workflows`, { headers, data: { identifier: "nudge", name: "Nudge", definition } });
+  expect(made.status(), await made.text()).toBe(201);
+
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${app.id}/workflows/nudge`);
+  const canvas = page.getByLabel("Workflow canvas");
+  const panel = page.getByRole("complementary", { name: "Selected step" });
+  const save = page.getByRole("button", { name: "Save draft" });
+  const publish = page.getByRole("button", { name: "Publish" });
+  await canvas.locator('.react-flow__node[data-id="delay-1"]').click();
+  const duration = panel.getByLabel("Duration");
+  await expect(duration).toHaveValue("8s");
+
+  // "8 seconds" saved: the server names the problem on the step, the field and the banner,
+  // and Publish (which would save this draft first) is refused.
+  await duration.fill("8 seconds");
+  expectFailedRequests(1);
+  await save.click();
+  const banner = page.getByText(/The draft has 1 problem/);
+  await expect(banner).toBeVisible();
+  await expect(canvas.getByRole("list", { name: "Problems of delay-1" })).toContainText("duration");
+  await expect(duration).toHaveAttribute("aria-invalid", "true");
+  await expect(publish).toBeDisabled();
+  await shoot(page, "workflow-designer-stale-problem");
+
+  // "8s" typed back: the draft equals the stored one, and everything said about "8 seconds" is gone.
+  await duration.fill("8s");
+  await expect(page.getByText("draft saved")).toBeVisible();
+  await expect(save).toBeDisabled();
+  await expect(banner).toHaveCount(0);
+  await expect(canvas.getByRole("list", { name: "Problems of delay-1" })).toHaveCount(0);
+  await expect(duration).not.toHaveAttribute("aria-invalid", "true");
+  await expect(publish).toBeEnabled();
+  await page.getByRole("tab", { name: "Test run" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "problem" })).toHaveCount(0);
+  await page.getByRole("tab", { name: "Canvas" }).click();
+
+  await publish.click();
+  await expect(page.getByText("Published version 1", { exact: true })).toBeVisible();
+});
