@@ -330,6 +330,8 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
   await expect(banner).toBeVisible();
   await expect(canvas.getByRole("list", { name: "Problems of delay-1" })).toContainText("duration");
   await expect(duration).toHaveAttribute("aria-invalid", "true");
+  // A screen reader hears the problems in the node's name.
+  await expect(canvas.getByRole("group", { name: "Step delay-1 (delay), 1 problem" })).toBeVisible();
   await expect(publish).toBeDisabled();
   await shoot(page, "workflow-designer-stale-problem");
 
@@ -340,6 +342,7 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
   await expect(banner).toHaveCount(0);
   await expect(canvas.getByRole("list", { name: "Problems of delay-1" })).toHaveCount(0);
   await expect(duration).not.toHaveAttribute("aria-invalid", "true");
+  await expect(canvas.getByRole("group", { name: "Step delay-1 (delay)", exact: true })).toBeVisible();
   await expect(publish).toBeEnabled();
   await page.getByRole("tab", { name: "Test run" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "problem" })).toHaveCount(0);

@@ -7,6 +7,7 @@ import {
   graphToDefinition,
   layout,
   newStepId,
+  nodeName,
   outputs,
   problemsByStep,
   type Definition,
@@ -131,4 +132,11 @@ test("problemsByStep: messages under the step they name, the rest under ''", () 
     mail: ['no step with id "x"'],
     "": ['definition.start: no step with id "zz"', "steps[9].id should not be empty"],
   });
+});
+
+test("nodeName: a screen reader hears the node's problems in its name", () => {
+  const [, wait] = definitionToGraph(journey).nodes;
+  assert.equal(nodeName(wait!), "Step wait (delay)");
+  assert.equal(nodeName({ ...wait!, data: { ...wait!.data, problems: ["duration: bad"] } }), "Step wait (delay), 1 problem");
+  assert.equal(nodeName({ ...wait!, data: { ...wait!.data, problems: ["a", "b"] } }), "Step wait (delay), 2 problems");
 });

@@ -18,7 +18,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import { memo, useEffect, useRef } from "react";
 import { useTheme } from "../../ui/theme";
-import { outputs, type StepEdge, type StepNode, type StepNodeData } from "./graph";
+import { nodeName, outputs, type StepEdge, type StepNode, type StepNodeData } from "./graph";
 
 type FlowNode = Node<StepNodeData, "step">;
 
@@ -101,7 +101,7 @@ export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onC
     const t = setTimeout(() => flow.current?.fitView({ maxZoom: 1 }), 60);
     return () => clearTimeout(t);
   }, [fitKey]);
-  const flowNodes: FlowNode[] = nodes.map((n) => ({ ...n, ariaLabel: `Step ${n.id} (${n.data.step.type})` }));
+  const flowNodes: FlowNode[] = nodes.map((n) => ({ ...n, ariaLabel: nodeName(n) }));
   const flowEdges: Edge[] = edges.map(({ way, ...e }) => ({
     ...e,
     type: "smoothstep",

@@ -95,6 +95,12 @@ export function definitionToGraph(def: Definition, positions: Record<string, { x
   return { nodes, edges };
 }
 
+/** nodeName is a node's accessible name: its id, its type and how many problems it shows. */
+export function nodeName(n: StepNode): string {
+  const k = n.data.problems.length;
+  return `Step ${n.id} (${n.data.step.type})${k ? `, ${k} problem${k === 1 ? "" : "s"}` : ""}`;
+}
+
 /** edgeOf is the edge of one way out (one edge per source handle: its id says so). */
 export function edgeOf(source: string, handle: string, target: string, label?: string): StepEdge {
   return { id: `${source}:${handle}`, source, target, sourceHandle: handle, ...(label ? { label } : {}) };
