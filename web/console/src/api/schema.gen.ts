@@ -2851,9 +2851,17 @@ export interface components {
             identifier: string;
             /** @description 1-200 characters */
             name: string;
+            positions?: components["schemas"]["DesignerPositions"];
         };
         DefaultPaymentMethod: {
             paymentMethod?: components["schemas"]["PaymentMethod"] | null;
+        };
+        /** @description Where the console's designer draws each step of the draft, by step id (steps of the definition only, at most 100). Console metadata: not part of the definition, of a published version or of a run; steps without a position are laid out automatically. Sent on create or update it replaces the stored positions; left out (or null) on update it keeps them (the herald CLI leaves them out); answered as {} when none are stored. */
+        DesignerPositions: {
+            [key: string]: {
+                x: number;
+                y: number;
+            };
         };
         DuplicateTemplateDto: {
             description?: string;
@@ -3692,6 +3700,8 @@ export interface components {
         UpdateWorkflowDTO: {
             definition: components["schemas"]["WorkflowDefinition"];
             name: string;
+            /** @description left out or null: the stored positions stay */
+            positions?: components["schemas"]["DesignerPositions"] | null;
         };
         UserDeviceList: {
             /** Format: date-time */
@@ -3868,6 +3878,7 @@ export interface components {
             id?: number;
             identifier?: string;
             name?: string;
+            positions?: components["schemas"]["DesignerPositions"];
             publishedVersion?: number | null;
             /** Format: date-time */
             updatedAt?: string;
