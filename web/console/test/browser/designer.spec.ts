@@ -299,7 +299,7 @@ test("designer: a viewer sees a workflow made through the API, laid out, read-on
   await expect(page.getByRole("alert")).toContainText("Not found");
 });
 
-test("designer: a problem the server named goes away once the draft is fixed; Publish follows the draft on screen", async ({ page }) => {
+test("designer: a problem the server named goes away once the draft is fixed; Publish follows the draft on screen; moved steps stay put", async ({ page }) => {
   const app = await setup(page);
   const headers = await ownerToken(page);
   const definition = {
@@ -324,6 +324,8 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
   // "8 seconds" saved: the server names the problem on the step, the field and the banner,
   // and Publish (which would save this draft first) is refused.
   await duration.fill("8 seconds");
+  const delayNode = canvas.locator('.react-flow__node[data-id="delay-1"]');
+  const height = (await delayNode.boundingBox())!.height;
   expectFailedRequests(1);
   await save.click();
   const banner = page.getByText(/The draft has 1 problem/);
@@ -333,6 +335,8 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
   // A screen reader hears the problems in the node's name.
   await expect(canvas.getByRole("group", { name: "Step delay-1 (delay), 1 problem" })).toBeVisible();
   await expect(publish).toBeDisabled();
+  // The marked node keeps its size: it covers no edge below it.
+  expect((await delayNode.boundingBox())!.height).toBe(height);
   await shoot(page, "workflow-designer-stale-problem");
 
   // "8s" typed back: the draft equals the stored one, and everything said about "8 seconds" is gone.
@@ -350,4 +354,29 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
 
   await publish.click();
   await expect(page.getByText("Published version 1", { exact: true })).toBeVisible();
+
+  // A step moved with the mouse stays where it was put: saved with the draft, there after a reload.
+  const hello = canvas.locator('.react-flow__node[data-id="hello"]');
+  const at = (n: typeof hello) => n.evaluate((el) => (el as HTMLElement).style.transform);
+  const laidOut = await at(hello);
+  const box = (await hello.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 12);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + 40, { steps: 8 });
+  await page.mouse.move(box.x + box.width / 2 + 240, box.y + 52, { steps: 8 });
+  await page.mouse.up();
+  const moved = await at(hello);
+  expect(moved).not.toBe(laidOut);
+  await expect(page.getByText("unsaved changes")).toBeVisible();
+  await save.click();
+  await expect(page.getByText("draft saved")).toBeVisible();
+  await page.reload();
+  await expect(hello).toBeVisible();
+  expect(await at(hello)).toBe(moved);
+  await expect(page.getByText("draft saved")).toBeVisible();
+  await shoot(page, "workflow-designer-moved");
+  // Auto layout is still there: it puts the step back, as a change to save.
+  await page.getByRole("button", { name: "Auto layout" }).click();
+  await expect.poll(() => at(hello)).toBe(laidOut);
+  await expect(page.getByText("unsaved changes")).toBeVisible();
 });

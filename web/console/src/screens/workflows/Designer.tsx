@@ -12,7 +12,7 @@ import { atLeast, useClients, type App } from "../queries";
 import Canvas from "./Canvas";
 import { pretty } from "./diff";
 import { useGraphEditing } from "./editing";
-import { definitionToGraph, graphToDefinition, outputs, type Definition } from "./graph";
+import { definitionToGraph, graphToDefinition, outputs, positionsOf, type Definition, type Positions } from "./graph";
 import { useHistory } from "./history";
 import { JsonView } from "./JsonView";
 import { banner, current, problemCount, reportOf, type Report } from "./problems";
@@ -51,25 +51,27 @@ export default function Designer() {
   return <Editor key={identifier} app={app} flow={flow.data as Flow} components={schema.data} />;
 }
 
-type Flow = { identifier: string; name: string; definition: Definition; publishedVersion?: number | null };
+type Flow = { identifier: string; name: string; definition: Definition; positions?: Positions; publishedVersion?: number | null };
 
 function Editor({ app, flow, components }: { app: App; flow: Flow; components: Components }) {
   const clients = useClients();
   const canEdit = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
-  const { present, canUndo, canRedo, commit, quiet, undo, redo } = useHistory(() => definitionToGraph(flow.definition));
+  const { present, canUndo, canRedo, commit, quiet, undo, redo } = useHistory(() => definitionToGraph(flow.definition, flow.positions));
   const edit = useGraphEditing(commit, quiet, components, present.nodes);
   const [tab, setTab] = useState("canvas");
   const [layouts, setLayouts] = useState(0);
   const { nodes, edges } = present;
   const definition = useMemo(() => graphToDefinition(nodes, edges), [nodes, edges]);
   const json = useMemo(() => pretty(definition), [definition]);
+  const positions = useMemo(() => positionsOf(nodes), [nodes]);
   const store = useDraftStore(app.id!, flow);
   // Only the report about this very draft counts: once the draft or the stored draft
   // changes, what the server said before is gone from the steps, the fields and the banner.
   const report = current(store.report, json, store.saved);
   const problems = report?.byStep ?? {};
   const blocked = problemCount(report) > 0;
-  const dirty = json !== store.saved;
+  // Moving a step is a change to save too (positions are stored with the draft).
+  const dirty = json !== store.saved || JSON.stringify(positions) !== store.savedPositions;
 
   // Leaving the page with unsaved changes asks first.
   useEffect(() => {
@@ -125,11 +127,11 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
           <Button variant="secondary" onClick={() => (edit.autoLayout(), setLayouts((n) => n + 1))}>
             Auto layout
           </Button>
-          <Button variant="secondary" onClick={() => store.save.mutate(definition)} busy={store.save.isPending} disabled={!dirty}>
+          <Button variant="secondary" onClick={() => store.save.mutate({ def: definition, positions })} busy={store.save.isPending} disabled={!dirty}>
             Save draft
           </Button>
           {/* Refused only while the server's problems with this very draft stand. */}
-          <Button onClick={() => store.publish.mutate(definition)} busy={store.publish.isPending} disabled={blocked} aria-describedby={blocked ? "designer-problems" : undefined}>
+          <Button onClick={() => store.publish.mutate({ def: definition, positions })} busy={store.publish.isPending} disabled={blocked} aria-describedby={blocked ? "designer-problems" : undefined}>
             Publish
           </Button>
         </div>
@@ -210,6 +212,9 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   );
 }
 
+/** Draft is what Save sends: the definition and where the designer draws its steps. */
+type Draft = { def: Definition; positions: Positions };
+
 /**
  * useDraftStore saves and publishes the draft. saved is the stored draft's JSON; report is
  * the server's answer to the last failed attempt, filed under the draft it was about (the
@@ -218,33 +223,39 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
 function useDraftStore(appId: number, flow: Flow) {
   const qc = useQueryClient();
   const toast = useToast();
-  const [saved, setSaved] = useState(() => pretty(graphToDefinition(definitionToGraph(flow.definition).nodes, definitionToGraph(flow.definition).edges)));
+  const [initial] = useState(() => definitionToGraph(flow.definition, flow.positions));
+  const [saved, setSaved] = useState(() => pretty(graphToDefinition(initial.nodes, initial.edges)));
+  const [savedPositions, setSavedPositions] = useState(() => JSON.stringify(positionsOf(initial.nodes)));
   const [report, setReport] = useState<Report>();
   // The stored draft as of now, for callbacks that outlive a render.
   const stored = useRef(saved);
+  const storedPositions = useRef(savedPositions);
   const path = { params: { path: { appId, identifier: flow.identifier } } };
   const save = useMutation({
-    mutationFn: (def: Definition) => data(api.PUT("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { name: flow.name, definition: def as never } })),
-    onSuccess: (_, def) => {
+    mutationFn: ({ def, positions }: Draft) =>
+      data(api.PUT("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { name: flow.name, definition: def as never, positions } })),
+    onSuccess: (_, { def, positions }) => {
       stored.current = pretty(def);
+      storedPositions.current = JSON.stringify(positions);
       setSaved(stored.current);
+      setSavedPositions(storedPositions.current);
       setReport(undefined);
       qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"], exact: true });
     },
-    onError: (err, def) => setReport(reportOf(err, def, pretty(def), stored.current)),
+    onError: (err, { def }) => setReport(reportOf(err, def, pretty(def), stored.current)),
   });
   const publish = useMutation({
-    mutationFn: async (def: Definition) => {
-      if (pretty(def) !== stored.current) await save.mutateAsync(def);
+    mutationFn: async (draft: Draft) => {
+      if (pretty(draft.def) !== stored.current || JSON.stringify(draft.positions) !== storedPositions.current) await save.mutateAsync(draft);
       return data(api.POST("/v1/apps/{appId}/workflows/{identifier}/publish", path));
     },
     onSuccess: (res) => {
       toast(`Published version ${res.version}`);
       qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
     },
-    onError: (err, def) => setReport(reportOf(err, def, pretty(def), stored.current)),
+    onError: (err, { def }) => setReport(reportOf(err, def, pretty(def), stored.current)),
   });
-  return { saved, report, save, publish };
+  return { saved, savedPositions, report, save, publish };
 }
 
 /** Palette adds a step of each type of the workflow schema, after the selected step. */
