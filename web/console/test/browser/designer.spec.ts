@@ -280,7 +280,8 @@ test("designer: a viewer sees a workflow made through the API, laid out, read-on
   await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
   await canvas.locator('.react-flow__node[data-id="wait"]').click();
   const panel = page.getByRole("complementary", { name: "Selected step" });
-  await expect(panel.getByLabel("Timeout (required)")).toHaveValue("1h");
+  await expect(panel.getByLabel("Timeout (required)")).toHaveValue("1");
+  await expect(panel.getByLabel("Unit")).toHaveValue("h");
   await expect(panel.getByLabel("Timeout (required)")).toBeDisabled();
   // Keyboard: a focused step is selected with Enter.
   await canvas.getByRole("group", { name: "Step pick (branch)" }).focus();
@@ -319,7 +320,8 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
   const publish = page.getByRole("button", { name: "Publish" });
   await canvas.locator('.react-flow__node[data-id="delay-1"]').click();
   const duration = panel.getByLabel("Duration");
-  await expect(duration).toHaveValue("8s");
+  await expect(duration).toHaveValue("8");
+  await expect(panel.getByLabel("Unit")).toHaveValue("s");
 
   // "8 seconds" saved: the server names the problem on the step, the field and the banner,
   // and Publish (which would save this draft first) is refused.
@@ -379,4 +381,25 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
   await page.getByRole("button", { name: "Auto layout" }).click();
   await expect.poll(() => at(hello)).toBe(laidOut);
   await expect(page.getByText("unsaved changes")).toBeVisible();
+
+  // How the delay waits, by type: only that type's fields; a duration is an amount and a unit.
+  await canvas.locator('.react-flow__node[data-id="delay-1"]').click();
+  const wait = panel.getByLabel("Wait");
+  await expect(wait).toHaveValue("duration");
+  await expect(panel.getByLabel("Until")).toHaveCount(0);
+  await wait.selectOption({ label: "Until a time of day in the recipient's time zone" });
+  await expect(panel.getByLabel("Duration")).toHaveCount(0);
+  await panel.getByLabel("Time of day").fill("09:30");
+  await panel.getByLabel("Timezone").fill("Europe/Paris");
+  await expect(delayNode).toContainText("at 09:30");
+  await shoot(page, "workflow-delay-time-of-day");
+  await wait.selectOption({ label: "For a duration" });
+  await expect(panel.getByLabel("Time of day")).toHaveCount(0);
+  await panel.getByLabel("Duration").fill("2");
+  await panel.getByLabel("Unit").selectOption({ label: "minutes" });
+  await expect(delayNode).toContainText("2m");
+  await shoot(page, "workflow-delay-duration");
+  await page.getByRole("tab", { name: "JSON" }).click();
+  const steps = JSON.parse(await page.getByLabel("Workflow JSON").inputValue()).steps;
+  expect(steps[1]).toEqual({ id: "delay-1", type: "delay", duration: "2m" });
 });

@@ -2,6 +2,7 @@
 // (schemaForm.ts): one input per field of the step type's variant, chosen by the field's
 // kind. Ways out (next, else, …) are edited as edges, on the canvas or in "Goes to" below.
 import { useId, useState, type ReactNode } from "react";
+import { DurationInput } from "./DurationInput";
 import type { Condition, Step } from "./graph";
 import {
   checkStep,
@@ -10,6 +11,7 @@ import {
   conditionProp,
   fields,
   parseValue,
+  waitKinds,
   type Components,
   type FieldSpec,
 } from "./schemaForm";
@@ -27,7 +29,13 @@ type Props = {
 
 /** StepForm edits one step's fields. */
 export function StepForm({ components, step, steps, templates, server, onChange }: Props) {
-  const specs = fields(components, step.type);
+  const kinds = waitKinds(components, step.type);
+  const [kind, setKind] = useState(() => kinds.find((k) => step[k.field] !== undefined && step[k.field] !== "")?.field ?? kinds[0]?.field);
+  // With a "Wait" picker, only the chosen way's fields show (without the one-of hint).
+  const hidden = new Set(kinds.filter((k) => k.field !== kind).flatMap((k) => [k.field, ...k.with]));
+  const specs = fields(components, step.type)
+    .filter((f) => !hidden.has(f.name))
+    .map((f) => (kinds.length ? { ...f, group: undefined } : f));
   const local = checkStep(components, step);
   const set = (name: string, value: unknown) => {
     const next: Step = { ...step };
@@ -44,6 +52,19 @@ export function StepForm({ components, step, steps, templates, server, onChange 
           {[...(local[""] ?? []), ...general].join(". ")}
         </div>
       )}
+      {kinds.length > 0 && (
+        <WaitPicker
+          kinds={kinds}
+          kind={kind}
+          onPick={(k) => {
+            // The other ways' fields go: a delay waits one way only.
+            const next: Step = { ...step };
+            for (const o of kinds) if (o.field !== k) for (const n of [o.field, ...o.with]) delete next[n];
+            setKind(k);
+            onChange(next);
+          }}
+        />
+      )}
       {specs.map((f) => (
         <FieldInput
           key={`${step.id}:${f.name}`}
@@ -56,6 +77,23 @@ export function StepForm({ components, step, steps, templates, server, onChange 
           onChange={(v) => set(f.name, v)}
         />
       ))}
+    </div>
+  );
+}
+
+/** WaitPicker chooses how a step waits (for a duration, until a time, until a time of day). */
+function WaitPicker({ kinds, kind, onPick }: { kinds: { field: string; label: string }[]; kind?: string; onPick: (field: string) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Wait</label>
+      <select id={id} value={kind} onChange={(e) => onPick(e.target.value)}>
+        {kinds.map((k) => (
+          <option key={k.field} value={k.field}>
+            {k.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
@@ -136,7 +174,7 @@ function FieldInput({
     case "duration":
       return (
         <Labelled id={id} spec={spec} errors={errors}>
-          <input {...aria} value={str} placeholder="e.g. 30s, 15m, 2h, 1d" onChange={(e) => onChange(e.target.value)} />
+          <DurationInput aria={aria} value={value} onChange={onChange} />
         </Labelled>
       );
     case "template":
