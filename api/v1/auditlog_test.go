@@ -130,7 +130,7 @@ func TestAuditLogRecordsEverySecurityEvent(t *testing.T) {
 		{"auth.signin", with(self, user, map[string]any{"details.method": "password"})},
 		{"auth.signin", with(self, map[string]any{"details.method": "totp"})},
 		{"auth.signin", with(self, map[string]any{"details.method": "recovery_code"})},
-		{"auth.signin_failed", with(user, map[string]any{"actorId": nil, "details.reason": "wrong_password"})},
+		{"auth.signin_failed", with(user, map[string]any{"actorId": nil, "actorEmail": nil, "details.reason": "wrong_password"})},
 		{"auth.signin_failed", with(user, map[string]any{"actorId": nil, "details.reason": "wrong_totp_code"})},
 		{"auth.session_revoked", with(user, map[string]any{"details.reason": "refresh_token_reused"})},
 		{"auth.signout", self},
@@ -166,6 +166,18 @@ func TestAuditLogRecordsEverySecurityEvent(t *testing.T) {
 		at, err := time.Parse(time.RFC3339Nano, ev["createdAt"].(string))
 		if err != nil || at.Before(start) || ev["ip"] != "127.0.0.1" || ev["userAgent"] == "" || int64(ev["clientId"].(float64)) != client {
 			t.Errorf("%s: time %v, ip %v, user agent %v, client %v", w.action, ev["createdAt"], ev["ip"], ev["userAgent"], ev["clientId"])
+		}
+	}
+	// Nobody acted: actorEmail is null like actorId (docs/console-api.md), never "".
+	for _, ev := range events {
+		email, present := ev["actorEmail"]
+		switch {
+		case !present:
+			t.Errorf("%s: no actorEmail field", ev["action"])
+		case ev["action"] == "auth.signin_failed" && email != nil:
+			t.Errorf("a failed sign-in's actorEmail is %#v, want null", email)
+		case ev["actorId"] != nil && (email == nil || email == ""):
+			t.Errorf("%s by user %v: actorEmail %#v", ev["action"], ev["actorId"], email)
 		}
 	}
 	if events, _ = e.auditLog(t, owner, client, "action=auth.recovery_codes_regenerated"); len(events) != 1 {

@@ -60,8 +60,8 @@ func (q *Queries) CountFlowLogs(ctx context.Context, appID int64) (int64, error)
 }
 
 const createFlow = `-- name: CreateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft) VALUES ($1, $2, $3, $4)
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at
+INSERT INTO flows (app_id, identifier, name, draft, positions) VALUES ($1, $2, $3, $4, $5)
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions
 `
 
 type CreateFlowParams struct {
@@ -69,6 +69,7 @@ type CreateFlowParams struct {
 	Identifier string
 	Name       string
 	Draft      json.RawMessage
+	Positions  json.RawMessage
 }
 
 func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, error) {
@@ -77,6 +78,7 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		arg.Identifier,
 		arg.Name,
 		arg.Draft,
+		arg.Positions,
 	)
 	var i Flow
 	err := row.Scan(
@@ -88,6 +90,7 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		&i.PublishedVersion,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Positions,
 	)
 	return i, err
 }
@@ -355,7 +358,7 @@ func (q *Queries) FlowRunsOfRequest(ctx context.Context, arg FlowRunsOfRequestPa
 }
 
 const getFlow = `-- name: GetFlow :one
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at FROM flows WHERE app_id = $1 AND identifier = $2
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions FROM flows WHERE app_id = $1 AND identifier = $2
 `
 
 type GetFlowParams struct {
@@ -375,6 +378,7 @@ func (q *Queries) GetFlow(ctx context.Context, arg GetFlowParams) (Flow, error) 
 		&i.PublishedVersion,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Positions,
 	)
 	return i, err
 }
@@ -717,7 +721,7 @@ func (q *Queries) ListFlowVersions(ctx context.Context, arg ListFlowVersionsPara
 }
 
 const listFlows = `-- name: ListFlows :many
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at FROM flows
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions FROM flows
 WHERE app_id = $1 AND (NOT $2::bool OR published_version IS NOT NULL)
 ORDER BY identifier
 `
@@ -745,6 +749,7 @@ func (q *Queries) ListFlows(ctx context.Context, arg ListFlowsParams) ([]Flow, e
 			&i.PublishedVersion,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Positions,
 		); err != nil {
 			return nil, err
 		}
@@ -919,22 +924,25 @@ func (q *Queries) StepNotification(ctx context.Context, arg StepNotificationPara
 }
 
 const updateFlowDraft = `-- name: UpdateFlowDraft :one
-UPDATE flows SET name = $1, draft = $2, updated_at = now()
-WHERE app_id = $3 AND identifier = $4
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at
+UPDATE flows SET name = $1, draft = $2, positions = COALESCE($3::jsonb, positions), updated_at = now()
+WHERE app_id = $4 AND identifier = $5
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions
 `
 
 type UpdateFlowDraftParams struct {
 	Name       string
 	Draft      json.RawMessage
+	Positions  json.RawMessage
 	AppID      int64
 	Identifier string
 }
 
+// positions NULL keeps the stored ones (a client that does not know them, such as the CLI).
 func (q *Queries) UpdateFlowDraft(ctx context.Context, arg UpdateFlowDraftParams) (Flow, error) {
 	row := q.db.QueryRow(ctx, updateFlowDraft,
 		arg.Name,
 		arg.Draft,
+		arg.Positions,
 		arg.AppID,
 		arg.Identifier,
 	)
@@ -948,6 +956,7 @@ func (q *Queries) UpdateFlowDraft(ctx context.Context, arg UpdateFlowDraftParams
 		&i.PublishedVersion,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Positions,
 	)
 	return i, err
 }

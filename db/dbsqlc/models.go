@@ -257,6 +257,7 @@ type Flow struct {
 	PublishedVersion *int32
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+	Positions        json.RawMessage
 }
 
 type FlowLog struct {

@@ -1,9 +1,10 @@
 -- name: CreateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft) VALUES (@app_id, @identifier, @name, @draft)
+INSERT INTO flows (app_id, identifier, name, draft, positions) VALUES (@app_id, @identifier, @name, @draft, @positions)
 RETURNING *;
 
 -- name: UpdateFlowDraft :one
-UPDATE flows SET name = @name, draft = @draft, updated_at = now()
+-- positions NULL keeps the stored ones (a client that does not know them, such as the CLI).
+UPDATE flows SET name = @name, draft = @draft, positions = COALESCE(sqlc.narg(positions)::jsonb, positions), updated_at = now()
 WHERE app_id = @app_id AND identifier = @identifier
 RETURNING *;
 

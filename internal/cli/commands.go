@@ -19,6 +19,10 @@ import (
 	"github.com/heraldhq/herald/internal/cli/plan"
 )
 
+// tokenWhere says where the console makes CLI tokens: the Team page's "CLI tokens"
+// section (the console's own words, so a user can follow them).
+const tokenWhere = "create one in the console under Team → CLI tokens"
+
 func (r *runner) login(args []string) error {
 	fs := r.flags("login", false)
 	url := fs.String("url", r.env.Getenv("HERALD_URL"), "the server's address, e.g. https://herald.example.com")
@@ -43,7 +47,7 @@ func (r *runner) login(args []string) error {
 	}
 	if tok == "" && r.env.ReadSecret != nil {
 		// Typed at a terminal: not echoed, not left in the shell's history.
-		fmt.Fprint(r.env.Stderr, "CLI token (create one in the console under Settings → CLI tokens): ")
+		fmt.Fprint(r.env.Stderr, "CLI token ("+tokenWhere+"): ")
 		line, err := r.env.ReadSecret()
 		fmt.Fprintln(r.env.Stderr)
 		if err != nil {
@@ -58,7 +62,7 @@ func (r *runner) login(args []string) error {
 		tok = strings.TrimSpace(line)
 	}
 	if !strings.HasPrefix(tok, "hcli_") {
-		return errors.New("that is not a CLI token: CLI tokens start with hcli_ (create one in the console under Settings → CLI tokens)")
+		return errors.New("that is not a CLI token: CLI tokens start with hcli_ (" + tokenWhere + ")")
 	}
 	c := api.New(p.URL, tok)
 	me, err := c.Me(r.ctx)

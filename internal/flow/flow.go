@@ -21,10 +21,13 @@ import (
 
 // Flow is a workflow as the management API shows it.
 type Flow struct {
-	ID               int64           `json:"id"`
-	Identifier       string          `json:"identifier"`
-	Name             string          `json:"name"`
-	Definition       json.RawMessage `json:"definition"`
+	ID         int64           `json:"id"`
+	Identifier string          `json:"identifier"`
+	Name       string          `json:"name"`
+	Definition json.RawMessage `json:"definition"`
+	// Positions is where the console's designer draws each step of the draft, by step id
+	// (console metadata: never part of a version or a run).
+	Positions        json.RawMessage `json:"positions"`
 	PublishedVersion *int32          `json:"publishedVersion"`
 	CreatedAt        time.Time       `json:"createdAt"`
 	UpdatedAt        time.Time       `json:"updatedAt"`
@@ -50,6 +53,8 @@ var identifierRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,99}$`)
 type input struct {
 	identifier, name string
 	definition       json.RawMessage
+	// positions is nil when the body has none (an update keeps the stored ones).
+	positions json.RawMessage
 }
 
 func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bool) (input, error) {
@@ -105,20 +110,28 @@ func parse(body []byte, create bool, templateExists func(string) bool) (input, e
 	}
 	in.name = name
 	raw := top["definition"]
+	var steps []string // the definition's step ids, when it is valid
 	if js.Kind(raw) != "object" {
 		p.Addf("definition must be an object")
 	} else {
 		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists}
-		if _, err := flowdef.Parse(raw, ck); err != nil {
+		def, err := flowdef.Parse(raw, ck)
+		if err != nil {
 			var he *herald.Error
-			if errors.As(err, &he) {
-				p = append(p, he.Details...)
-			} else {
+			if !errors.As(err, &he) {
 				return input{}, err
 			}
+			p = append(p, he.Details...)
 		}
 		in.definition = raw
+		if def != nil {
+			steps = make([]string, len(def.Steps))
+			for i, st := range def.Steps {
+				steps[i] = st.ID
+			}
+		}
 	}
+	in.positions = parsePositions(top["positions"], steps, &p)
 	return in, p.Err()
 }
 
@@ -128,7 +141,11 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Flow, e
 	if err != nil {
 		return Flow{}, err
 	}
-	row, err := s.db.CreateFlow(ctx, dbsqlc.CreateFlowParams{AppID: appID, Identifier: in.identifier, Name: in.name, Draft: in.definition})
+	positions := in.positions
+	if positions == nil {
+		positions = json.RawMessage(`{}`)
+	}
+	row, err := s.db.CreateFlow(ctx, dbsqlc.CreateFlowParams{AppID: appID, Identifier: in.identifier, Name: in.name, Draft: in.definition, Positions: positions})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ECONFLICT {
 			return Flow{}, herald.Errorf(herald.ECONFLICT, "a workflow with identifier %q exists", in.identifier)
@@ -138,14 +155,14 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Flow, e
 	return fromRow(row), nil
 }
 
-// Update replaces a workflow's draft; runs in progress and the published version are
+// Update replaces a workflow's draft (and its positions, when the body has them); runs in progress and the published version are
 // unchanged until the next publish.
 func (s *Service) Update(ctx context.Context, appID int64, identifier string, body []byte) (Flow, error) {
 	in, err := s.parse(ctx, appID, body, false)
 	if err != nil {
 		return Flow{}, err
 	}
-	row, err := s.db.UpdateFlowDraft(ctx, dbsqlc.UpdateFlowDraftParams{AppID: appID, Identifier: identifier, Name: in.name, Draft: in.definition})
+	row, err := s.db.UpdateFlowDraft(ctx, dbsqlc.UpdateFlowDraftParams{AppID: appID, Identifier: identifier, Name: in.name, Draft: in.definition, Positions: in.positions})
 	if err != nil {
 		return Flow{}, notFound(err)
 	}
@@ -238,7 +255,7 @@ func (s *Service) Logs(ctx context.Context, appID int64, page, limit int) ([]Log
 }
 
 func fromRow(r dbsqlc.Flow) Flow {
-	return Flow{ID: r.ID, Identifier: r.Identifier, Name: r.Name, Definition: r.Draft,
+	return Flow{ID: r.ID, Identifier: r.Identifier, Name: r.Name, Definition: r.Draft, Positions: r.Positions,
 		PublishedVersion: r.PublishedVersion, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 

@@ -193,7 +193,7 @@ type Entry struct {
 	ClientID    int64           `json:"clientId"`
 	Action      string          `json:"action"`
 	ActorID     *int64          `json:"actorId"`
-	ActorEmail  string          `json:"actorEmail"`
+	ActorEmail  *string         `json:"actorEmail"` // nil when nobody acted (failed sign-ins), as ActorID
 	ViaTokenID  *int64          `json:"viaCliTokenId"`
 	TargetType  string          `json:"targetType"`
 	TargetID    string          `json:"targetId"`
@@ -202,6 +202,14 @@ type Entry struct {
 	UserAgent   string          `json:"userAgent"`
 	Details     json.RawMessage `json:"details"`
 	CreatedAt   time.Time       `json:"createdAt"`
+}
+
+// orNil is nil for "" (the column's "nobody"), else a pointer to s.
+func orNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // Filter selects a client's events; zero fields match everything. From is inclusive, To
@@ -231,7 +239,7 @@ func (l *Log) List(ctx context.Context, clientID int64, f Filter) ([]Entry, int,
 	}
 	out := make([]Entry, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, Entry{ID: r.ID, ClientID: clientID, Action: r.Action, ActorID: r.ActorID, ActorEmail: r.ActorEmail,
+		out = append(out, Entry{ID: r.ID, ClientID: clientID, Action: r.Action, ActorID: r.ActorID, ActorEmail: orNil(r.ActorEmail),
 			ViaTokenID: r.ViaTokenID, TargetType: r.TargetType, TargetID: r.TargetID, TargetLabel: r.TargetLabel,
 			IP: r.Ip, UserAgent: r.UserAgent, Details: r.Details, CreatedAt: r.CreatedAt})
 	}

@@ -2499,7 +2499,8 @@ export interface components {
         AuditLogEntry: {
             /** @enum {string} */
             action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
-            actorEmail?: string;
+            /** @description the email address of the console user who acted; null when nobody was signed in (failed sign-ins) */
+            actorEmail?: string | null;
             /** @description the console user who acted; null when nobody was signed in (failed sign-ins) */
             actorId?: number | null;
             clientId?: number;
@@ -2864,9 +2865,17 @@ export interface components {
             identifier: string;
             /** @description 1-200 characters */
             name: string;
+            positions?: components["schemas"]["DesignerPositions"];
         };
         DefaultPaymentMethod: {
             paymentMethod?: components["schemas"]["PaymentMethod"] | null;
+        };
+        /** @description Where the console's designer draws each step of the draft, by step id (steps of the definition only, at most 100). Console metadata: not part of the definition, of a published version or of a run; steps without a position are laid out automatically. Sent on create or update it replaces the stored positions; left out (or null) on update it keeps them (the herald CLI leaves them out); answered as {} when none are stored. */
+        DesignerPositions: {
+            [key: string]: {
+                x: number;
+                y: number;
+            };
         };
         DuplicateTemplateDto: {
             description?: string;
@@ -3707,6 +3716,8 @@ export interface components {
         UpdateWorkflowDTO: {
             definition: components["schemas"]["WorkflowDefinition"];
             name: string;
+            /** @description left out or null: the stored positions stay */
+            positions?: components["schemas"]["DesignerPositions"] | null;
         };
         UserDeviceList: {
             /** Format: date-time */
@@ -3883,6 +3894,7 @@ export interface components {
             id?: number;
             identifier?: string;
             name?: string;
+            positions?: components["schemas"]["DesignerPositions"];
             publishedVersion?: number | null;
             /** Format: date-time */
             updatedAt?: string;

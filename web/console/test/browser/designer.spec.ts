@@ -280,7 +280,8 @@ test("designer: a viewer sees a workflow made through the API, laid out, read-on
   await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
   await canvas.locator('.react-flow__node[data-id="wait"]').click();
   const panel = page.getByRole("complementary", { name: "Selected step" });
-  await expect(panel.getByLabel("Timeout (required)")).toHaveValue("1h");
+  await expect(panel.getByLabel("Timeout (required)")).toHaveValue("1");
+  await expect(panel.getByLabel("Unit")).toHaveValue("h");
   await expect(panel.getByLabel("Timeout (required)")).toBeDisabled();
   // Keyboard: a focused step is selected with Enter.
   await canvas.getByRole("group", { name: "Step pick (branch)" }).focus();
@@ -297,4 +298,108 @@ test("designer: a viewer sees a workflow made through the API, laid out, read-on
   expectFailedRequests(1);
   await page.goto(`/apps/${app.id}/workflows/nope`);
   await expect(page.getByRole("alert")).toContainText("Not found");
+});
+
+test("designer: a problem the server named goes away once the draft is fixed; Publish follows the draft on screen; moved steps stay put", async ({ page }) => {
+  const app = await setup(page);
+  const headers = await ownerToken(page);
+  const definition = {
+    steps: [
+      { id: "hello", type: "inApp", content: { title: "Hello" }, next: "delay-1" },
+      { id: "delay-1", type: "delay", duration: "8s" },
+    ],
+  };
+  const made = await page.request.post(`/v1/apps/${app.id}/workflows`, { headers, data: { identifier: "nudge", name: "Nudge", definition } });
+  expect(made.status(), await made.text()).toBe(201);
+
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${app.id}/workflows/nudge`);
+  const canvas = page.getByLabel("Workflow canvas");
+  const panel = page.getByRole("complementary", { name: "Selected step" });
+  const save = page.getByRole("button", { name: "Save draft" });
+  const publish = page.getByRole("button", { name: "Publish" });
+  await canvas.locator('.react-flow__node[data-id="delay-1"]').click();
+  const duration = panel.getByLabel("Duration");
+  await expect(duration).toHaveValue("8");
+  await expect(panel.getByLabel("Unit")).toHaveValue("s");
+
+  // "8 seconds" saved: the server names the problem on the step, the field and the banner,
+  // and Publish (which would save this draft first) is refused.
+  await duration.fill("8 seconds");
+  const delayNode = canvas.locator('.react-flow__node[data-id="delay-1"]');
+  const height = (await delayNode.boundingBox())!.height;
+  expectFailedRequests(1);
+  await save.click();
+  const banner = page.getByText(/The draft has 1 problem/);
+  await expect(banner).toBeVisible();
+  await expect(canvas.getByRole("list", { name: "Problems of delay-1" })).toContainText("duration");
+  await expect(duration).toHaveAttribute("aria-invalid", "true");
+  // A screen reader hears the problems in the node's name.
+  await expect(canvas.getByRole("group", { name: "Step delay-1 (delay), 1 problem" })).toBeVisible();
+  await expect(publish).toBeDisabled();
+  // The marked node keeps its size: it covers no edge below it.
+  expect((await delayNode.boundingBox())!.height).toBe(height);
+  await shoot(page, "workflow-designer-stale-problem");
+
+  // "8s" typed back: the draft equals the stored one, and everything said about "8 seconds" is gone.
+  await duration.fill("8s");
+  await expect(page.getByText("draft saved")).toBeVisible();
+  await expect(save).toBeDisabled();
+  await expect(banner).toHaveCount(0);
+  await expect(canvas.getByRole("list", { name: "Problems of delay-1" })).toHaveCount(0);
+  await expect(duration).not.toHaveAttribute("aria-invalid", "true");
+  await expect(canvas.getByRole("group", { name: "Step delay-1 (delay)", exact: true })).toBeVisible();
+  await expect(publish).toBeEnabled();
+  await page.getByRole("tab", { name: "Test run" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "problem" })).toHaveCount(0);
+  await page.getByRole("tab", { name: "Canvas" }).click();
+
+  await publish.click();
+  await expect(page.getByText("Published version 1", { exact: true })).toBeVisible();
+
+  // A step moved with the mouse stays where it was put: saved with the draft, there after a reload.
+  const hello = canvas.locator('.react-flow__node[data-id="hello"]');
+  const at = (n: typeof hello) => n.evaluate((el) => (el as HTMLElement).style.transform);
+  const laidOut = await at(hello);
+  const box = (await hello.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 12);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + 40, { steps: 8 });
+  await page.mouse.move(box.x + box.width / 2 + 240, box.y + 52, { steps: 8 });
+  await page.mouse.up();
+  const moved = await at(hello);
+  expect(moved).not.toBe(laidOut);
+  await expect(page.getByText("unsaved changes")).toBeVisible();
+  await save.click();
+  await expect(page.getByText("draft saved")).toBeVisible();
+  await page.reload();
+  await expect(hello).toBeVisible();
+  expect(await at(hello)).toBe(moved);
+  await expect(page.getByText("draft saved")).toBeVisible();
+  await shoot(page, "workflow-designer-moved");
+  // Auto layout is still there: it puts the step back, as a change to save.
+  await page.getByRole("button", { name: "Auto layout" }).click();
+  await expect.poll(() => at(hello)).toBe(laidOut);
+  await expect(page.getByText("unsaved changes")).toBeVisible();
+
+  // How the delay waits, by type: only that type's fields; a duration is an amount and a unit.
+  await canvas.locator('.react-flow__node[data-id="delay-1"]').click();
+  const wait = panel.getByLabel("Wait");
+  await expect(wait).toHaveValue("duration");
+  await expect(panel.getByLabel("Until")).toHaveCount(0);
+  await wait.selectOption({ label: "Until a time of day in the recipient's time zone" });
+  await expect(panel.getByLabel("Duration")).toHaveCount(0);
+  await panel.getByLabel("Time of day").fill("09:30");
+  await panel.getByLabel("Timezone").fill("Europe/Paris");
+  await expect(delayNode).toContainText("at 09:30");
+  await shoot(page, "workflow-delay-time-of-day");
+  await wait.selectOption({ label: "For a duration" });
+  await expect(panel.getByLabel("Time of day")).toHaveCount(0);
+  await panel.getByLabel("Duration").fill("2");
+  await panel.getByLabel("Unit").selectOption({ label: "minutes" });
+  await expect(delayNode).toContainText("2m");
+  await shoot(page, "workflow-delay-duration");
+  await page.getByRole("tab", { name: "JSON" }).click();
+  const steps = JSON.parse(await page.getByLabel("Workflow JSON").inputValue()).steps;
+  expect(steps[1]).toEqual({ id: "delay-1", type: "delay", duration: "2m" });
 });

@@ -7,6 +7,8 @@ import {
   graphToDefinition,
   layout,
   newStepId,
+  nodeName,
+  positionsOf,
   outputs,
   problemsByStep,
   type Definition,
@@ -131,4 +133,29 @@ test("problemsByStep: messages under the step they name, the rest under ''", () 
     mail: ['no step with id "x"'],
     "": ['definition.start: no step with id "zz"', "steps[9].id should not be empty"],
   });
+});
+
+test("nodeName: a screen reader hears the node's problems in its name", () => {
+  const [, wait] = definitionToGraph(journey).nodes;
+  assert.equal(nodeName(wait!), "Step wait (delay)");
+  assert.equal(nodeName({ ...wait!, data: { ...wait!.data, problems: ["duration: bad"] } }), "Step wait (delay), 1 problem");
+  assert.equal(nodeName({ ...wait!, data: { ...wait!.data, problems: ["a", "b"] } }), "Step wait (delay), 2 problems");
+});
+
+test("positions: stored ones are where the steps are drawn, the rest laid out; read back rounded", () => {
+  const auto = layout(journey);
+  const { nodes } = definitionToGraph(journey, { wait: { x: 412.4, y: -37.6 }, gone: { x: 1, y: 1 } });
+  assert.deepEqual(
+    nodes.map((n) => [n.id, n.position]),
+    [
+      ["hi", auto.hi],
+      ["wait", { x: 412.4, y: -37.6 }],
+      ["check", auto.check],
+      ["mail", auto.mail],
+    ],
+  );
+  const back = positionsOf(nodes);
+  assert.deepEqual(Object.keys(back), ["hi", "wait", "check", "mail"]);
+  assert.deepEqual(back.wait, { x: 412, y: -38 });
+  assert.deepEqual(graphToDefinition(nodes, definitionToGraph(journey).edges), journey);
 });

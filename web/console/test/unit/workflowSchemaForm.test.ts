@@ -13,6 +13,7 @@ import {
   parseValue,
   resolve,
   stepTypes,
+  waitKinds,
   type Components,
 } from "../../src/screens/workflows/schemaForm.ts";
 
@@ -99,4 +100,13 @@ test("conditions: modes from the schema's oneOf, a condition's mode, values type
   assert.deepEqual(parseValue('["a","b"]'), ["a", "b"]);
   assert.equal(parseValue("pro"), "pro");
   assert.deepEqual(resolve(components, { $ref: "#/components/schemas/WorkflowCondition" }).properties!.is!.enum!.slice(0, 2), ["read", "notRead"]);
+});
+
+test("waitKinds: a delay waits for a duration, until a time, or until a time of day (with its time zone); others have no picker", () => {
+  assert.deepEqual(waitKinds(components, "delay"), [
+    { field: "duration", label: "For a duration", with: [] },
+    { field: "until", label: "Until a time", with: [] },
+    { field: "timeOfDay", label: "Until a time of day in the recipient's time zone", with: ["timezone"] },
+  ]);
+  for (const t of ["email", "digest", "throttle", "branch"]) assert.deepEqual(waitKinds(components, t), [], t);
 });

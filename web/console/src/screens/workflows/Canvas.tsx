@@ -18,7 +18,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import { memo, useEffect, useRef } from "react";
 import { useTheme } from "../../ui/theme";
-import { outputs, type StepEdge, type StepNode, type StepNodeData } from "./graph";
+import { nodeName, outputs, type StepEdge, type StepNode, type StepNodeData } from "./graph";
 
 type FlowNode = Node<StepNodeData, "step">;
 
@@ -55,11 +55,19 @@ const StepNodeView = memo(function StepNodeView({ data, selected }: NodeProps<Fl
       <div className="wf-node-head">
         <span className="wf-node-type">{data.step.type}</span>
         {data.start && <span className="badge">start</span>}
+        {/* A problem marks the node without growing it over the edges below: the count
+            shows, the text is the pill's tooltip, the list is for assistive technology
+            (and the step's form shows every problem in full). */}
+        {data.problems.length > 0 && (
+          <span className="wf-node-problem-count" title={data.problems.join("\n")} aria-hidden="true">
+            {data.problems.length} problem{data.problems.length === 1 ? "" : "s"}
+          </span>
+        )}
       </div>
       <div className="wf-node-id">{data.step.id}</div>
       <div className="wf-node-summary">{summary(data.step)}</div>
       {data.problems.length > 0 && (
-        <ul className="wf-node-problems" aria-label={`Problems of ${data.step.id}`}>
+        <ul className="sr-only" aria-label={`Problems of ${data.step.id}`}>
           {data.problems.map((p, i) => (
             <li key={i}>{p}</li>
           ))}
@@ -101,7 +109,7 @@ export default function Canvas({ nodes, edges, onNodesChange, onEdgesChange, onC
     const t = setTimeout(() => flow.current?.fitView({ maxZoom: 1 }), 60);
     return () => clearTimeout(t);
   }, [fitKey]);
-  const flowNodes: FlowNode[] = nodes.map((n) => ({ ...n, ariaLabel: `Step ${n.id} (${n.data.step.type})` }));
+  const flowNodes: FlowNode[] = nodes.map((n) => ({ ...n, ariaLabel: nodeName(n) }));
   const flowEdges: Edge[] = edges.map(({ way, ...e }) => ({
     ...e,
     type: "smoothstep",

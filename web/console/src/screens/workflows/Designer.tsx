@@ -4,35 +4,22 @@
 // version history and test runs.
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { applyEdgeChanges, applyNodeChanges, type Connection, type Edge, type EdgeChange, type Node, type NodeChange } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useOutletContext, useParams } from "react-router-dom";
 import { api, ApiError, data } from "../../api/client";
 import { Button, ErrorState, FormError, Loading, useToast } from "../../ui/kit";
 import { atLeast, useClients, type App } from "../queries";
 import Canvas from "./Canvas";
 import { pretty } from "./diff";
-import {
-  definitionToGraph,
-  edgeOf,
-  graphToDefinition,
-  layout,
-  newStepId,
-  outputs,
-  problemsByStep,
-  type Definition,
-  type Step,
-  type StepEdge,
-  type StepNode,
-  type StepNodeData,
-} from "./graph";
-import { isChannel, newStep, stepTypes, type Components } from "./schemaForm";
-import { StepForm } from "./StepForm";
+import { useGraphEditing } from "./editing";
+import { definitionToGraph, graphToDefinition, outputs, positionsOf, type Definition, type Positions } from "./graph";
+import { useHistory } from "./history";
+import { JsonView } from "./JsonView";
+import { banner, current, problemCount, reportOf, type Report } from "./problems";
+import { isChannel, stepTypes, type Components } from "./schemaForm";
+import { StepPanel } from "./StepPanel";
 import { TestRun } from "./TestRun";
 import { Versions } from "./Versions";
-
-type Snapshot = { nodes: StepNode[]; edges: StepEdge[] };
-type History = { past: Snapshot[]; present: Snapshot; future: Snapshot[] };
 
 /** useWorkflowSchema loads the workflow JSON Schema: components.schemas of /v1/openapi.json. */
 export const useWorkflowSchema = () =>
@@ -64,55 +51,27 @@ export default function Designer() {
   return <Editor key={identifier} app={app} flow={flow.data as Flow} components={schema.data} />;
 }
 
-type Flow = { identifier: string; name: string; definition: Definition; publishedVersion?: number | null };
+type Flow = { identifier: string; name: string; definition: Definition; positions?: Positions; publishedVersion?: number | null };
 
 function Editor({ app, flow, components }: { app: App; flow: Flow; components: Components }) {
-  const qc = useQueryClient();
-  const toast = useToast();
   const clients = useClients();
-  const role = clients.data?.find((c) => c.id === app.clientId)?.role;
-  const canEdit = atLeast(role, "developer");
-  const [hist, setHist] = useState<History>(() => ({ past: [], present: definitionToGraph(flow.definition), future: [] }));
-  const [saved, setSaved] = useState(() => pretty(graphToDefinition(definitionToGraph(flow.definition).nodes, definitionToGraph(flow.definition).edges)));
-  const [problems, setProblems] = useState<Record<string, string[]>>({});
+  const canEdit = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
+  const { present, canUndo, canRedo, commit, quiet, undo, redo } = useHistory(() => definitionToGraph(flow.definition, flow.positions));
+  const edit = useGraphEditing(commit, quiet, components, present.nodes);
   const [tab, setTab] = useState("canvas");
   const [layouts, setLayouts] = useState(0);
-  const pushed = useRef(false);
-
-  const { nodes, edges } = hist.present;
+  const { nodes, edges } = present;
   const definition = useMemo(() => graphToDefinition(nodes, edges), [nodes, edges]);
   const json = useMemo(() => pretty(definition), [definition]);
-  const dirty = json !== saved;
-  const selected = nodes.filter((n) => n.selected);
-  const one = selected.length === 1 ? selected[0] : undefined;
-
-  /**
-   * commit makes a change undoable: the present goes to the past, once per event, and once
-   * per run of changes with the same key (typing in one step's form is one undo step).
-   */
-  const lastKey = useRef("");
-  const commit = useCallback((fn: (s: Snapshot) => Snapshot, key = "") => {
-    const same = key !== "" && key === lastKey.current;
-    lastKey.current = key;
-    setHist((h) => {
-      const next = fn(h.present);
-      if (next === h.present) return h;
-      const past = pushed.current || same ? h.past : [...h.past.slice(-99), h.present];
-      pushed.current = true;
-      queueMicrotask(() => (pushed.current = false));
-      return { past, present: next, future: [] };
-    });
-  }, []);
-  /** quiet changes the present without history (selection, sizes, a drag in progress). */
-  const quiet = useCallback((fn: (s: Snapshot) => Snapshot) => setHist((h) => ({ ...h, present: fn(h.present) })), []);
-  const undo = useCallback(
-    () => (lastKey.current = "", setHist((h) => (h.past.length ? { past: h.past.slice(0, -1), present: h.past[h.past.length - 1]!, future: [h.present, ...h.future] } : h))),
-    [],
-  );
-  const redo = useCallback(
-    () => (lastKey.current = "", setHist((h) => (h.future.length ? { past: [...h.past, h.present], present: h.future[0]!, future: h.future.slice(1) } : h))),
-    [],
-  );
+  const positions = useMemo(() => positionsOf(nodes), [nodes]);
+  const store = useDraftStore(app.id!, flow);
+  // Only the report about this very draft counts: once the draft or the stored draft
+  // changes, what the server said before is gone from the steps, the fields and the banner.
+  const report = current(store.report, json, store.saved);
+  const problems = report?.byStep ?? {};
+  const blocked = problemCount(report) > 0;
+  // Moving a step is a change to save too (positions are stored with the draft).
+  const dirty = json !== store.saved || JSON.stringify(positions) !== store.savedPositions;
 
   // Leaving the page with unsaved changes asks first.
   useEffect(() => {
@@ -122,138 +81,10 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement;
-      if (t.closest("input, textarea, select, [contenteditable]")) return;
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.key.toLowerCase() === "z" && !e.shiftKey) (e.preventDefault(), undo());
-      else if (mod && (e.key.toLowerCase() === "y" || (e.key.toLowerCase() === "z" && e.shiftKey))) (e.preventDefault(), redo());
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [undo, redo]);
-
-  const onNodesChange = useCallback(
-    (changes: NodeChange<Node<StepNodeData, "step">>[]) => {
-      const apply = (s: Snapshot): Snapshot => {
-        const kept = applyNodeChanges(changes, s.nodes as Node<StepNodeData, "step">[]) as StepNode[];
-        const ids = new Set(kept.map((n) => n.id));
-        let ns = kept;
-        // Deleting the start step makes the first remaining step the start.
-        if (!ns.some((n) => n.data.start) && ns.length) ns = ns.map((n, i) => (i === 0 ? { ...n, data: { ...n.data, start: true } } : n));
-        return { nodes: ns, edges: s.edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
-      };
-      if (changes.some((c) => c.type === "remove" || c.type === "add")) commit(apply);
-      else quiet(apply);
-    },
-    [commit, quiet],
-  );
-  const onEdgesChange = useCallback(
-    (changes: EdgeChange<Edge>[]) => {
-      const apply = (s: Snapshot): Snapshot => ({ ...s, edges: applyEdgeChanges(changes, s.edges as Edge[]) as StepEdge[] });
-      if (changes.some((c) => c.type === "remove")) commit(apply);
-      else quiet(apply);
-    },
-    [commit, quiet],
-  );
-  const connect = useCallback(
-    (source: string, handle: string, target: string | undefined) =>
-      commit((s) => {
-        const edges = s.edges.filter((e) => !(e.source === source && e.sourceHandle === handle));
-        if (target && target !== source) edges.push(edgeOf(source, handle, target));
-        return { ...s, edges };
-      }),
-    [commit],
-  );
-  const onConnect = useCallback((c: Connection) => c.source && c.target && connect(c.source, c.sourceHandle ?? "next", c.target), [connect]);
-
-  const addStep = (type: string) =>
-    commit((s) => {
-      const id = newStepId(type, s.nodes.map((n) => n.id));
-      const from = s.nodes.filter((n) => n.selected).length === 1 ? s.nodes.find((n) => n.selected) : undefined;
-      const free = from && outputs(from.data.step).find((o) => !s.edges.some((e) => e.source === from.id && e.sourceHandle === o.handle));
-      const pos = from ? { x: from.position.x, y: from.position.y + 160 } : { x: 0, y: Math.max(0, ...s.nodes.map((n) => n.position.y + 160)) };
-      const node: StepNode = { id, type: "step", position: pos, selected: true, data: { step: newStep(components, type, id), start: s.nodes.length === 0, problems: [] } } as StepNode;
-      return {
-        nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node],
-        edges: from && free ? [...s.edges, edgeOf(from.id, free.handle, id)] : s.edges,
-      };
-    });
-
-  const updateStep = (id: string, step: Step) =>
-    commit((s) => ({ ...s, nodes: s.nodes.map((n) => (n.id === id ? { ...n, data: { ...n.data, step } } : n)) }), `edit:${id}`);
-
-  const renameStep = (from: string, to: string) => {
-    if (!to.trim() || to === from || nodes.some((n) => n.id === to)) return false;
-    const ref = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(ref) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === "step" && x === from ? to : ref(x)])) : v;
-    commit((s) => ({
-      nodes: s.nodes.map((n) => {
-        const step = ref(n.data.step) as Step;
-        return n.id === from ? { ...n, id: to, data: { ...n.data, step: { ...step, id: to } } } : { ...n, data: { ...n.data, step } };
-      }),
-      edges: s.edges.map((e) => {
-        const source = e.source === from ? to : e.source;
-        return { ...e, id: `${source}:${e.sourceHandle}`, source, target: e.target === from ? to : e.target };
-      }),
-    }));
-    setProblems((p) => {
-      const { [from]: moved, ...rest } = p;
-      return moved ? { ...rest, [to]: moved } : rest;
-    });
-    return true;
-  };
-
-  const deleteSelected = () =>
-    commit((s) => {
-      const gone = new Set(s.nodes.filter((n) => n.selected).map((n) => n.id));
-      let ns = s.nodes.filter((n) => !gone.has(n.id));
-      if (!ns.some((n) => n.data.start) && ns.length) ns = ns.map((n, i) => (i === 0 ? { ...n, data: { ...n.data, start: true } } : n));
-      return { nodes: ns, edges: s.edges.filter((e) => !gone.has(e.source) && !gone.has(e.target) && !e.selected) };
-    });
-
-  const autoLayout = () => {
-    setLayouts((n) => n + 1);
-    commit((s) => {
-      const pos = layout(graphToDefinition(s.nodes, s.edges));
-      return { ...s, nodes: s.nodes.map((n) => ({ ...n, position: pos[n.id] ?? n.position })) };
-    });
-  };
-
   const openDefinition = (def: Definition) => {
     commit(() => definitionToGraph(def));
     setLayouts((n) => n + 1);
-    setProblems({});
   };
-
-  const save = useMutation({
-    mutationFn: (def: Definition) =>
-      data(
-        api.PUT("/v1/apps/{appId}/workflows/{identifier}", {
-          params: { path: { appId: app.id!, identifier: flow.identifier } },
-          body: { name: flow.name, definition: def as never },
-        }),
-      ),
-    onMutate: () => setProblems({}),
-    onSuccess: (_, def) => {
-      setSaved(pretty(def));
-      qc.invalidateQueries({ queryKey: ["apps", app.id, "workflows"], exact: true });
-    },
-    onError: (err, def) => {
-      if (err instanceof ApiError && err.status === 400) setProblems(problemsByStep(err.messages, def));
-    },
-  });
-  const publish = useMutation({
-    mutationFn: async () => {
-      if (dirty) await save.mutateAsync(definition);
-      return data(api.POST("/v1/apps/{appId}/workflows/{identifier}/publish", { params: { path: { appId: app.id!, identifier: flow.identifier } } }));
-    },
-    onSuccess: (res) => {
-      toast(`Published version ${res.version}`);
-      qc.invalidateQueries({ queryKey: ["apps", app.id, "workflows"] });
-    },
-  });
 
   const shownNodes = useMemo(
     () => nodes.map((n) => (problems[n.id]?.length || n.data.problems.length ? { ...n, data: { ...n.data, problems: problems[n.id] ?? [] } } : n)),
@@ -268,8 +99,8 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
       return label ? { ...rest, way: label } : rest;
     });
   }, [nodes, edges]);
-  const problemCount = Object.values(problems).flat().length;
-  const types = stepTypes(components);
+  const selected = nodes.filter((n) => n.selected);
+  const one = selected.length === 1 ? selected[0] : undefined;
 
   return (
     <div className="designer">
@@ -287,32 +118,27 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
       </div>
       {canEdit && (
         <div className="toolbar" role="toolbar" aria-label="Designer">
-          <Button variant="secondary" onClick={undo} disabled={!hist.past.length} aria-keyshortcuts="Control+Z">
+          <Button variant="secondary" onClick={undo} disabled={!canUndo} aria-keyshortcuts="Control+Z">
             Undo
           </Button>
-          <Button variant="secondary" onClick={redo} disabled={!hist.future.length} aria-keyshortcuts="Control+Shift+Z">
+          <Button variant="secondary" onClick={redo} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z">
             Redo
           </Button>
-          <Button variant="secondary" onClick={autoLayout}>
+          <Button variant="secondary" onClick={() => (edit.autoLayout(), setLayouts((n) => n + 1))}>
             Auto layout
           </Button>
-          <Button variant="secondary" onClick={() => save.mutate(definition)} busy={save.isPending} disabled={!dirty}>
+          <Button variant="secondary" onClick={() => store.save.mutate({ def: definition, positions })} busy={store.save.isPending} disabled={!dirty}>
             Save draft
           </Button>
-          <Button onClick={() => publish.mutate()} busy={publish.isPending}>
+          {/* Refused only while the server's problems with this very draft stand. */}
+          <Button onClick={() => store.publish.mutate({ def: definition, positions })} busy={store.publish.isPending} disabled={blocked} aria-describedby={blocked ? "designer-problems" : undefined}>
             Publish
           </Button>
         </div>
       )}
-      {(save.isError || publish.isError) && (
-        <FormError
-          errors={
-            problemCount
-              ? [`The draft has ${problemCount} problem${problemCount === 1 ? "" : "s"}: see the marked steps`, ...(problems[""] ?? [])]
-              : [((save.error ?? publish.error) as Error).message]
-          }
-        />
-      )}
+      <div id="designer-problems">
+        <FormError errors={banner(report)} />
+      </div>
       <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List className="tab-list" aria-label="Workflow views">
           <Tabs.Trigger value="canvas" className="tab">
@@ -330,29 +156,13 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
         </Tabs.List>
         <Tabs.Content value="canvas" className="tab-panel">
           <div className="designer-grid">
-            {canEdit && (
-              <nav className="palette" aria-label="Add a step">
-                <h2 className="small" title="Added after the selected step">Add a step</h2>
-                {["Channels", "Control"].map((group) => (
-                  <div key={group} role="group" aria-label={group}>
-                    <h3 className="small muted">{group}</h3>
-                    {types
-                      .filter((t) => isChannel(components, t) === (group === "Channels"))
-                      .map((t) => (
-                        <button key={t} type="button" className="palette-item" onClick={() => addStep(t)} aria-label={`Add ${t} step`}>
-                          {t}
-                        </button>
-                      ))}
-                  </div>
-                ))}
-              </nav>
-            )}
+            {canEdit && <Palette components={components} onAdd={edit.addStep} />}
             <Canvas
               nodes={shownNodes}
               edges={shownEdges}
-              onNodesChange={canEdit ? onNodesChange : (c) => quiet((s) => ({ ...s, nodes: applyNodeChanges(c.filter((x) => x.type === "select" || x.type === "dimensions"), s.nodes as Node<StepNodeData, "step">[]) as StepNode[] }))}
-              onEdgesChange={onEdgesChange}
-              onConnect={canEdit ? onConnect : () => {}}
+              onNodesChange={canEdit ? edit.onNodesChange : edit.onViewChange}
+              onEdgesChange={edit.onEdgesChange}
+              onConnect={canEdit ? edit.onConnect : () => {}}
               onDragStart={() => commit((s) => ({ ...s }))}
               fitKey={`${layouts}:${nodes.length}`}
               readOnly={!canEdit}
@@ -368,11 +178,11 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
                   appId={app.id!}
                   problems={problems[one.id] ?? []}
                   readOnly={!canEdit}
-                  onChange={(s) => updateStep(one.id, s)}
-                  onRename={(to) => renameStep(one.id, to)}
-                  onConnect={(handle, target) => connect(one.id, handle, target)}
-                  onStart={() => commit((s) => ({ ...s, nodes: s.nodes.map((n) => ({ ...n, data: { ...n.data, start: n.id === one.id } })) }))}
-                  onDelete={deleteSelected}
+                  onChange={(s) => edit.updateStep(one.id, s)}
+                  onRename={(to) => edit.renameStep(one.id, to)}
+                  onConnect={(handle, target) => edit.connect(one.id, handle, target)}
+                  onStart={() => edit.setStart(one.id)}
+                  onDelete={edit.deleteSelected}
                 />
               ) : (
                 <div className="muted">
@@ -402,134 +212,72 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   );
 }
 
-function StepPanel({
-  node,
-  nodes,
-  edges,
-  components,
-  appId,
-  problems,
-  readOnly,
-  onChange,
-  onRename,
-  onConnect,
-  onStart,
-  onDelete,
-}: {
-  node: StepNode;
-  nodes: StepNode[];
-  edges: StepEdge[];
-  components: Components;
-  appId: number;
-  problems: string[];
-  readOnly: boolean;
-  onChange: (s: Step) => void;
-  onRename: (to: string) => boolean;
-  onConnect: (handle: string, target: string | undefined) => void;
-  onStart: () => void;
-  onDelete: () => void;
-}) {
-  const step = node.data.step;
-  const [id, setId] = useState(node.id);
-  const [idError, setIdError] = useState("");
-  const templates = useQuery({
-    queryKey: ["apps", appId, "templates"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/templates", { params: { path: { appId } } })),
-    enabled: isChannel(components, step.type),
+/** Draft is what Save sends: the definition and where the designer draws its steps. */
+type Draft = { def: Definition; positions: Positions };
+
+/**
+ * useDraftStore saves and publishes the draft. saved is the stored draft's JSON; report is
+ * the server's answer to the last failed attempt, filed under the draft it was about (the
+ * caller shows it only while that draft is on screen: see problems.ts).
+ */
+function useDraftStore(appId: number, flow: Flow) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [initial] = useState(() => definitionToGraph(flow.definition, flow.positions));
+  const [saved, setSaved] = useState(() => pretty(graphToDefinition(initial.nodes, initial.edges)));
+  const [savedPositions, setSavedPositions] = useState(() => JSON.stringify(positionsOf(initial.nodes)));
+  const [report, setReport] = useState<Report>();
+  // The stored draft as of now, for callbacks that outlive a render.
+  const stored = useRef(saved);
+  const storedPositions = useRef(savedPositions);
+  const path = { params: { path: { appId, identifier: flow.identifier } } };
+  const save = useMutation({
+    mutationFn: ({ def, positions }: Draft) =>
+      data(api.PUT("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { name: flow.name, definition: def as never, positions } })),
+    onSuccess: (_, { def, positions }) => {
+      stored.current = pretty(def);
+      storedPositions.current = JSON.stringify(positions);
+      setSaved(stored.current);
+      setSavedPositions(storedPositions.current);
+      setReport(undefined);
+      qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"], exact: true });
+    },
+    onError: (err, { def }) => setReport(reportOf(err, def, pretty(def), stored.current)),
   });
-  const others = nodes.filter((n) => n.id !== node.id).map((n) => n.data.step);
-  const templateIds = ((templates.data ?? []) as { identifier?: string }[]).map((t) => t.identifier ?? "").filter(Boolean);
-  return (
-    <fieldset className="step-panel" disabled={readOnly}>
-      <legend>
-        {step.type} step <code>{node.id}</code>
-      </legend>
-      <div className="field">
-        <label htmlFor="step-id">Step id</label>
-        <input
-          id="step-id"
-          value={id}
-          aria-invalid={idError ? true : undefined}
-          onChange={(e) => setId(e.target.value)}
-          onBlur={() => {
-            if (id === node.id) return setIdError("");
-            if (!onRename(id.trim())) setIdError(id.trim() ? `a step with id ${id.trim()} exists` : "the id is required");
-            else setIdError("");
-          }}
-        />
-        {idError && (
-          <p className="field-error" role="alert">
-            {idError}
-          </p>
-        )}
-      </div>
-      <StepForm components={components} step={step} steps={others} templates={templateIds} server={problems} onChange={onChange} />
-      <fieldset className="subform">
-        <legend>Goes to</legend>
-        {outputs(step).map((o) => {
-          const target = edges.find((e) => e.source === node.id && e.sourceHandle === o.handle)?.target ?? "";
-          return (
-            <div className="field" key={o.handle}>
-              <label htmlFor={`out-${o.handle}`}>{o.handle === "next" && !o.label ? "Next step" : `When ${o.label}`}</label>
-              <select id={`out-${o.handle}`} value={target} onChange={(e) => onConnect(o.handle, e.target.value || undefined)}>
-                <option value="">(end of the run)</option>
-                {others.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.id} ({s.type})
-                  </option>
-                ))}
-              </select>
-            </div>
-          );
-        })}
-      </fieldset>
-      <div className="row">
-        <Button variant="secondary" type="button" onClick={onStart} disabled={node.data.start}>
-          {node.data.start ? "Runs start here" : "Start runs here"}
-        </Button>
-        <Button variant="danger" type="button" onClick={onDelete}>
-          Delete step
-        </Button>
-      </div>
-    </fieldset>
-  );
+  const publish = useMutation({
+    mutationFn: async (draft: Draft) => {
+      if (pretty(draft.def) !== stored.current || JSON.stringify(draft.positions) !== storedPositions.current) await save.mutateAsync(draft);
+      return data(api.POST("/v1/apps/{appId}/workflows/{identifier}/publish", path));
+    },
+    onSuccess: (res) => {
+      toast(`Published version ${res.version}`);
+      qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
+    },
+    onError: (err, { def }) => setReport(reportOf(err, def, pretty(def), stored.current)),
+  });
+  return { saved, savedPositions, report, save, publish };
 }
 
-function JsonView({ json, readOnly, onApply }: { json: string; readOnly: boolean; onApply: (d: Definition) => void }) {
-  const [text, setText] = useState(json);
-  const [error, setError] = useState("");
-  useEffect(() => setText(json), [json]);
+/** Palette adds a step of each type of the workflow schema, after the selected step. */
+function Palette({ components, onAdd }: { components: Components; onAdd: (type: string) => void }) {
+  const types = stepTypes(components);
   return (
-    <div className="card">
-      <p className="muted">The draft as the API stores it. Edit it and apply: the canvas opens it with an automatic layout.</p>
-      <div className="field">
-        <label htmlFor="wf-json">Workflow JSON</label>
-        <textarea id="wf-json" className="mono" rows={22} value={text} readOnly={readOnly} onChange={(e) => setText(e.target.value)} aria-invalid={error ? true : undefined} />
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
-      {!readOnly && (
-        <Button
-          onClick={() => {
-            try {
-              const def = JSON.parse(text) as Definition;
-              if (!def || typeof def !== "object" || !Array.isArray(def.steps) || def.steps.some((s) => !s || typeof s.id !== "string" || typeof s.type !== "string")) {
-                throw new Error("steps must be a list of steps, each with a string id and type");
-              }
-              setError("");
-              onApply(def);
-            } catch (e) {
-              setError(e instanceof SyntaxError ? `not JSON: ${e.message}` : (e as Error).message);
-            }
-          }}
-          disabled={text === json}
-        >
-          Apply JSON
-        </Button>
-      )}
-    </div>
+    <nav className="palette" aria-label="Add a step">
+      <h2 className="small" title="Added after the selected step">
+        Add a step
+      </h2>
+      {["Channels", "Control"].map((group) => (
+        <div key={group} role="group" aria-label={group}>
+          <h3 className="small muted">{group}</h3>
+          {types
+            .filter((t) => isChannel(components, t) === (group === "Channels"))
+            .map((t) => (
+              <button key={t} type="button" className="palette-item" onClick={() => onAdd(t)} aria-label={`Add ${t} step`}>
+                {t}
+              </button>
+            ))}
+        </div>
+      ))}
+    </nav>
   );
 }

@@ -2,17 +2,10 @@
 // (schemaForm.ts): one input per field of the step type's variant, chosen by the field's
 // kind. Ways out (next, else, …) are edited as edges, on the canvas or in "Goes to" below.
 import { useId, useState, type ReactNode } from "react";
-import type { Condition, Step } from "./graph";
-import {
-  checkStep,
-  conditionMode,
-  conditionModes,
-  conditionProp,
-  fields,
-  parseValue,
-  type Components,
-  type FieldSpec,
-} from "./schemaForm";
+import { ConditionsInput } from "./Conditions";
+import { DurationInput } from "./DurationInput";
+import type { Step } from "./graph";
+import { checkStep, fields, waitKinds, type Components, type FieldSpec } from "./schemaForm";
 
 type Props = {
   components: Components;
@@ -27,7 +20,13 @@ type Props = {
 
 /** StepForm edits one step's fields. */
 export function StepForm({ components, step, steps, templates, server, onChange }: Props) {
-  const specs = fields(components, step.type);
+  const kinds = waitKinds(components, step.type);
+  const [kind, setKind] = useState(() => kinds.find((k) => step[k.field] !== undefined && step[k.field] !== "")?.field ?? kinds[0]?.field);
+  // With a "Wait" picker, only the chosen way's fields show (without the one-of hint).
+  const hidden = new Set(kinds.filter((k) => k.field !== kind).flatMap((k) => [k.field, ...k.with]));
+  const specs = fields(components, step.type)
+    .filter((f) => !hidden.has(f.name))
+    .map((f) => (kinds.length ? { ...f, group: undefined } : f));
   const local = checkStep(components, step);
   const set = (name: string, value: unknown) => {
     const next: Step = { ...step };
@@ -44,6 +43,19 @@ export function StepForm({ components, step, steps, templates, server, onChange 
           {[...(local[""] ?? []), ...general].join(". ")}
         </div>
       )}
+      {kinds.length > 0 && (
+        <WaitPicker
+          kinds={kinds}
+          kind={kind}
+          onPick={(k) => {
+            // The other ways' fields go: a delay waits one way only.
+            const next: Step = { ...step };
+            for (const o of kinds) if (o.field !== k) for (const n of [o.field, ...o.with]) delete next[n];
+            setKind(k);
+            onChange(next);
+          }}
+        />
+      )}
       {specs.map((f) => (
         <FieldInput
           key={`${step.id}:${f.name}`}
@@ -56,6 +68,23 @@ export function StepForm({ components, step, steps, templates, server, onChange 
           onChange={(v) => set(f.name, v)}
         />
       ))}
+    </div>
+  );
+}
+
+/** WaitPicker chooses how a step waits (for a duration, until a time, until a time of day). */
+function WaitPicker({ kinds, kind, onPick }: { kinds: { field: string; label: string }[]; kind?: string; onPick: (field: string) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Wait</label>
+      <select id={id} value={kind} onChange={(e) => onPick(e.target.value)}>
+        {kinds.map((k) => (
+          <option key={k.field} value={k.field}>
+            {k.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
@@ -136,7 +165,7 @@ function FieldInput({
     case "duration":
       return (
         <Labelled id={id} spec={spec} errors={errors}>
-          <input {...aria} value={str} placeholder="e.g. 30s, 15m, 2h, 1d" onChange={(e) => onChange(e.target.value)} />
+          <DurationInput aria={aria} value={value} onChange={onChange} />
         </Labelled>
       );
     case "template":
@@ -254,183 +283,5 @@ function JsonInput({ spec, value, errors, onChange }: { spec: FieldSpec; value: 
         }}
       />
     </Labelled>
-  );
-}
-
-type Case = { if?: Condition; next?: string };
-
-/** ConditionsInput is the condition builder of a branch: one case per condition, in order. */
-function ConditionsInput({
-  spec,
-  value,
-  errors,
-  steps,
-  components,
-  onChange,
-}: {
-  spec: FieldSpec;
-  value: unknown;
-  errors: string[];
-  steps: Step[];
-  components: Components;
-  onChange: (v: unknown) => void;
-}) {
-  const cases = (Array.isArray(value) ? value : []) as Case[];
-  const write = (c: Case[]) => onChange(c);
-  return (
-    <fieldset className="subform">
-      <legend>{spec.label}</legend>
-      <p className="hint">The first condition that holds chooses the way; else when none does. Each condition has its own edge on the canvas.</p>
-      {cases.map((c, i) => (
-        <fieldset key={i} className="subform case">
-          <legend>Condition {i + 1}</legend>
-          <ConditionInput
-            components={components}
-            steps={steps}
-            value={c.if}
-            name={`Condition ${i + 1}`}
-            onChange={(cond) => write(cases.map((x, j) => (j === i ? { ...x, if: cond } : x)))}
-          />
-          <button type="button" className="btn btn-ghost" onClick={() => write(cases.filter((_, j) => j !== i))} disabled={cases.length <= (spec.schema.minItems ?? 0)}>
-            Remove condition {i + 1}
-          </button>
-        </fieldset>
-      ))}
-      <button type="button" className="btn btn-secondary" onClick={() => write([...cases, { if: { field: "data.", op: "eq", value: "" }, next: "" }])}>
-        Add condition
-      </button>
-      {errors.length > 0 && (
-        <p className="field-error" role="alert">
-          {errors.join(". ")}
-        </p>
-      )}
-    </fieldset>
-  );
-}
-
-const modeNames: Record<string, string> = { field: "Data field", step: "State of a step's notification", and: "All of", or: "Any of", not: "Not" };
-
-/** ConditionInput edits one predicate in the form its mode (the schema's oneOf) asks for. */
-function ConditionInput({
-  components,
-  steps,
-  value,
-  name,
-  onChange,
-}: {
-  components: Components;
-  steps: Step[];
-  value: Condition | undefined;
-  name: string;
-  onChange: (c: Condition) => void;
-}) {
-  const modes = conditionModes(components);
-  const mode = conditionMode(components, value);
-  const c = value ?? {};
-  const ops = conditionProp(components, "op").enum ?? [];
-  const states = conditionProp(components, "is").enum ?? [];
-  const first = (m: number) => modes[m]?.[0] ?? "";
-  const fresh = (m: number): Condition => {
-    switch (first(m)) {
-      case "field":
-        return { field: "data.", op: "eq", value: "" };
-      case "step":
-        return { step: steps.find((s) => s.type === "inApp")?.id ?? "", is: "read" };
-      case "and":
-      case "or":
-        return { [first(m)]: [{ field: "data.", op: "eq", value: "" }] } as Condition;
-      default:
-        return { not: { field: "data.", op: "exists" } };
-    }
-  };
-  const list = (key: "and" | "or") => (c[key] ?? []) as Condition[];
-  return (
-    <div className="condition">
-      <label>
-        <span>{name}: kind</span>
-        <select value={mode} onChange={(e) => onChange(fresh(Number(e.target.value)))}>
-          {mode === -1 && <option value={-1}>Choose…</option>}
-          {modes.map((m, i) => (
-            <option key={i} value={i}>
-              {modeNames[m[0] ?? ""] ?? m.join(" + ")}
-            </option>
-          ))}
-        </select>
-      </label>
-      {first(mode) === "field" && (
-        <div className="row">
-          <label>
-            <span>{name}: field</span>
-            <input value={c.field ?? ""} placeholder="data.plan" onChange={(e) => onChange({ ...c, field: e.target.value })} />
-          </label>
-          <label>
-            <span>{name}: operator</span>
-            <select value={c.op ?? ""} onChange={(e) => onChange({ ...c, op: e.target.value })}>
-              {ops.map((o) => (
-                <option key={o}>{o}</option>
-              ))}
-            </select>
-          </label>
-          {c.op !== "exists" && c.op !== "notExists" && (
-            <label>
-              <span>{name}: value</span>
-              <input
-                value={typeof c.value === "string" ? c.value : JSON.stringify(c.value ?? "")}
-                onChange={(e) => onChange({ ...c, value: parseValue(e.target.value) })}
-              />
-            </label>
-          )}
-        </div>
-      )}
-      {first(mode) === "step" && (
-        <div className="row">
-          <label>
-            <span>{name}: step</span>
-            <select value={c.step ?? ""} onChange={(e) => onChange({ ...c, step: e.target.value })}>
-              <option value="">Choose a step…</option>
-              {steps.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.id} ({s.type})
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            <span>{name}: state</span>
-            <select value={c.is ?? ""} onChange={(e) => onChange({ ...c, is: e.target.value })}>
-              {states.map((o) => (
-                <option key={o}>{o}</option>
-              ))}
-            </select>
-          </label>
-        </div>
-      )}
-      {(first(mode) === "and" || first(mode) === "or") && (
-        <div className="nested">
-          {list(first(mode) as "and" | "or").map((sub, i) => (
-            <ConditionInput
-              key={i}
-              components={components}
-              steps={steps}
-              value={sub}
-              name={`${name}.${i + 1}`}
-              onChange={(n) => onChange({ [first(mode)]: list(first(mode) as "and" | "or").map((x, j) => (j === i ? n : x)) } as Condition)}
-            />
-          ))}
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => onChange({ [first(mode)]: [...list(first(mode) as "and" | "or"), { field: "data.", op: "eq", value: "" }] } as Condition)}
-          >
-            Add to {name}
-          </button>
-        </div>
-      )}
-      {first(mode) === "not" && (
-        <div className="nested">
-          <ConditionInput components={components} steps={steps} value={c.not} name={`${name} (not)`} onChange={(n) => onChange({ not: n })} />
-        </div>
-      )}
-    </div>
   );
 }

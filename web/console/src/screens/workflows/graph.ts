@@ -75,8 +75,11 @@ export function describeCondition(c: Condition | undefined): string {
 /** startOf is the id of the step a run begins with. */
 export const startOf = (def: Definition) => def.start || def.steps[0]?.id || "";
 
-/** definitionToGraph draws a definition: one node per step, one edge per way out that names a step. */
-export function definitionToGraph(def: Definition, positions: Record<string, { x: number; y: number }> = {}): { nodes: StepNode[]; edges: StepEdge[] } {
+/**
+ * definitionToGraph draws a definition: one node per step, one edge per way out that names a
+ * step; a step is where positions says, or where the automatic layout puts it.
+ */
+export function definitionToGraph(def: Definition, positions: Positions = {}): { nodes: StepNode[]; edges: StepEdge[] } {
   const ids = new Set(def.steps.map((s) => s.id));
   const start = startOf(def);
   const laid = { ...layout(def), ...positions };
@@ -93,6 +96,20 @@ export function definitionToGraph(def: Definition, positions: Record<string, { x
     }
   }
   return { nodes, edges };
+}
+
+/** Positions is where the designer draws each step, by step id (stored with the draft, not in it). */
+export type Positions = Record<string, { x: number; y: number }>;
+
+/** positionsOf is where the nodes are, in node order, rounded to whole canvas units. */
+export function positionsOf(nodes: StepNode[]): Positions {
+  return Object.fromEntries(nodes.map((n) => [n.id, { x: Math.round(n.position.x), y: Math.round(n.position.y) }]));
+}
+
+/** nodeName is a node's accessible name: its id, its type and how many problems it shows. */
+export function nodeName(n: StepNode): string {
+  const k = n.data.problems.length;
+  return `Step ${n.id} (${n.data.step.type})${k ? `, ${k} problem${k === 1 ? "" : "s"}` : ""}`;
 }
 
 /** edgeOf is the edge of one way out (one edge per source handle: its id says so). */

@@ -96,6 +96,34 @@ export type FieldSpec = {
   schema: Schema;
 };
 
+/** WaitKind is one way a step can wait: the field that says how, and the fields that go with it. */
+export type WaitKind = { field: string; label: string; with: string[] };
+
+// The words for the ways to wait (WorkflowDelayStep's oneOf); a step type whose one-of
+// fields are not all here (template or content) has no picker.
+const waitLabels: Record<string, string> = {
+  duration: "For a duration",
+  until: "Until a time",
+  timeOfDay: "Until a time of day in the recipient's time zone",
+};
+
+/**
+ * waitKinds are the exclusive ways a step of a type waits (its variant's oneOf of single
+ * fields, each with the other fields whose description says they are "for" it, such as
+ * timezone for timeOfDay); [] when the type has none.
+ */
+export function waitKinds(components: Components, type: string): WaitKind[] {
+  const v = variant(components, type);
+  const alts = (v?.oneOf ?? []).map((a) => a.required ?? []);
+  if (!alts.length || alts.some((r) => r.length !== 1 || !waitLabels[r[0]!])) return [];
+  const all = fields(components, type);
+  return alts.map(([field]) => ({
+    field: field!,
+    label: waitLabels[field!]!,
+    with: all.filter((f) => new RegExp(`\\bfor ${field}$`).test(f.description ?? "")).map((f) => f.name),
+  }));
+}
+
 /** label turns a field name into words: timeOfDay → "Time of day". */
 export const label = (name: string) => {
   const w = name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();

@@ -1,0 +1,103 @@
+// The designer's side panel for the selected step: its id, the form of its type (with the
+// server's problems about it), where each way out goes, start and delete.
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, data } from "../../api/client";
+import { Button } from "../../ui/kit";
+import { outputs, type Step, type StepEdge, type StepNode } from "./graph";
+import { isChannel, type Components } from "./schemaForm";
+import { StepForm } from "./StepForm";
+
+/** StepPanel edits one step. */
+export function StepPanel({
+  node,
+  nodes,
+  edges,
+  components,
+  appId,
+  problems,
+  readOnly,
+  onChange,
+  onRename,
+  onConnect,
+  onStart,
+  onDelete,
+}: {
+  node: StepNode;
+  nodes: StepNode[];
+  edges: StepEdge[];
+  components: Components;
+  appId: number;
+  problems: string[];
+  readOnly: boolean;
+  onChange: (s: Step) => void;
+  onRename: (to: string) => boolean;
+  onConnect: (handle: string, target: string | undefined) => void;
+  onStart: () => void;
+  onDelete: () => void;
+}) {
+  const step = node.data.step;
+  const [id, setId] = useState(node.id);
+  const [idError, setIdError] = useState("");
+  const templates = useQuery({
+    queryKey: ["apps", appId, "templates"],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/templates", { params: { path: { appId } } })),
+    enabled: isChannel(components, step.type),
+  });
+  const others = nodes.filter((n) => n.id !== node.id).map((n) => n.data.step);
+  const templateIds = ((templates.data ?? []) as { identifier?: string }[]).map((t) => t.identifier ?? "").filter(Boolean);
+  return (
+    <fieldset className="step-panel" disabled={readOnly}>
+      <legend>
+        {step.type} step <code>{node.id}</code>
+      </legend>
+      <div className="field">
+        <label htmlFor="step-id">Step id</label>
+        <input
+          id="step-id"
+          value={id}
+          aria-invalid={idError ? true : undefined}
+          onChange={(e) => setId(e.target.value)}
+          onBlur={() => {
+            if (id === node.id) return setIdError("");
+            if (!onRename(id.trim())) setIdError(id.trim() ? `a step with id ${id.trim()} exists` : "the id is required");
+            else setIdError("");
+          }}
+        />
+        {idError && (
+          <p className="field-error" role="alert">
+            {idError}
+          </p>
+        )}
+      </div>
+      <StepForm components={components} step={step} steps={others} templates={templateIds} server={problems} onChange={onChange} />
+      <fieldset className="subform">
+        <legend>Goes to</legend>
+        {outputs(step).map((o) => {
+          const target = edges.find((e) => e.source === node.id && e.sourceHandle === o.handle)?.target ?? "";
+          return (
+            <div className="field" key={o.handle}>
+              <label htmlFor={`out-${o.handle}`}>{o.handle === "next" && !o.label ? "Next step" : `When ${o.label}`}</label>
+              <select id={`out-${o.handle}`} value={target} onChange={(e) => onConnect(o.handle, e.target.value || undefined)}>
+                <option value="">(end of the run)</option>
+                {others.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.id} ({s.type})
+                  </option>
+                ))}
+              </select>
+            </div>
+          );
+        })}
+      </fieldset>
+      <div className="row">
+        <Button variant="secondary" type="button" onClick={onStart} disabled={node.data.start}>
+          {node.data.start ? "Runs start here" : "Start runs here"}
+        </Button>
+        <Button variant="danger" type="button" onClick={onDelete}>
+          Delete step
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
