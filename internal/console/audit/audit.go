@@ -24,6 +24,7 @@ const (
 	SignInFailed             = "auth.signin_failed"
 	SignOut                  = "auth.signout"
 	SessionRevoked           = "auth.session_revoked"
+	RefreshReuse             = "auth.refresh_reuse"
 	PasswordChanged          = "auth.password_changed"
 	PasswordResetRequested   = "auth.password_reset_requested"
 	PasswordReset            = "auth.password_reset"
@@ -47,7 +48,7 @@ const (
 
 // Actions lists every action, for validating filters and for the documentation.
 var Actions = []string{
-	SignIn, SignInFailed, SignOut, SessionRevoked, PasswordChanged, PasswordResetRequested, PasswordReset,
+	SignIn, SignInFailed, SignOut, SessionRevoked, RefreshReuse, PasswordChanged, PasswordResetRequested, PasswordReset,
 	SignUpExistingEmail, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
 	MemberJoined, MemberRoleChanged, MemberRemoved, InvitationCreated, InvitationResent, InvitationRevoked,
 	CLITokenCreated, CLITokenRevoked, AppCreated, AppSecretRevealed, AppRSAKeyGenerated,

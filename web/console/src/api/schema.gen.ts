@@ -2484,7 +2484,7 @@ export interface components {
         };
         AuditLogEntry: {
             /** @enum {string} */
-            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
+            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
             actorEmail?: string;
             /** @description the console user who acted; null when nobody was signed in (failed sign-ins) */
             actorId?: number | null;
