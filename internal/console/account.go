@@ -176,20 +176,47 @@ func (s *Service) send(ctx context.Context, m mailer.Message) error {
 	return nil
 }
 
-// Verify confirms an email address with the emailed code.
-func (s *Service) Verify(ctx context.Context, code string) (User, error) {
-	id, err := s.db.UseConsoleCode(ctx, dbsqlc.UseConsoleCodeParams{CodeHash: secrets.Hash(code), Purpose: "verify"})
-	if err != nil {
-		if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
-			return User{}, herald.NotFound("verification code (it may have expired or been used)")
+// Verify confirms an email address with the emailed code and sets the account's password
+// to password, chosen in the same step. Whoever holds the code proved the address, but not
+// that they chose the password given at sign-up: someone may have registered the address
+// before its owner. So the password set before verification never survives it: it is
+// replaced by password or, when password is empty, dropped (the owner then sets one with a
+// password reset, or signs in through the code host), and whatever else was set up before
+// the proof is dropped too (reclaim). A code of an account verified meanwhile changes
+// nothing.
+func (s *Service) Verify(ctx context.Context, code, password string) (User, error) {
+	var p herald.Problems
+	CheckPassword("password", password, &p)
+	if err := p.Err(); err != nil {
+		return User{}, err
+	}
+	var hash *string
+	if password != "" {
+		h := hashPassword(password)
+		hash = &h
+	}
+	var row dbsqlc.ConsoleUser
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		id, err := q.UseConsoleCode(ctx, dbsqlc.UseConsoleCodeParams{CodeHash: secrets.Hash(code), Purpose: "verify"})
+		if err != nil {
+			if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
+				return herald.NotFound("verification code (it may have expired or been used)")
+			}
+			return db.MapError(err)
 		}
-		return User{}, db.MapError(err)
+		if row, err = q.GetConsoleUser(ctx, id); err != nil {
+			return db.MapError(err)
+		}
+		if row.EmailVerifiedAt != nil {
+			return nil
+		}
+		row, err = s.reclaim(ctx, q, row, hash, "email_verification", callerOf(ctx))
+		return err
+	})
+	if err != nil {
+		return User{}, err
 	}
-	if err := s.db.MarkConsoleUserVerified(ctx, id); err != nil {
-		return User{}, db.MapError(err)
-	}
-	row, err := s.db.GetConsoleUser(ctx, id)
-	return userOf(row), db.MapError(err)
+	return userOf(row), nil
 }
 
 // ResendVerification emails a new link to an unverified account. It answers the same

@@ -26,6 +26,9 @@ type Config struct {
 	ConsoleURL string
 	// Origins are the origins a redirect may point to (HERALD_CONSOLE_ORIGINS).
 	Origins []string
+	// SecureCookies marks the API's cookies Secure whatever the request's scheme: the public
+	// URL is https (HERALD_PUBLIC_URL).
+	SecureCookies bool
 	// AccessTTL is the lifetime of an access token; RefreshTTL of a session.
 	AccessTTL, RefreshTTL time.Duration
 	// Throttle limits failed sign-ins.

@@ -3,6 +3,7 @@ package stack
 import (
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	v1 "github.com/heraldhq/herald/api/v1"
 	"github.com/heraldhq/herald/api/web"
@@ -38,6 +39,7 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 		log.With("component", "console"), console.Config{
 			SigningKey: secrets.Derive(s.Cfg.SecretKey, "console tokens"),
 			ConsoleURL: cc.URL, Origins: cc.Origins, AccessTTL: cc.AccessTTL, RefreshTTL: cc.RefreshTTL,
+			SecureCookies: strings.HasPrefix(strings.ToLower(s.Cfg.PublicURL), "https://"),
 			Throttle: console.ThrottleConfig{AccountMax: cc.SignInMaxFailures, IPMax: cc.SignInMaxFailuresPerIP,
 				Window: cc.SignInLock, Lock: cc.SignInLock},
 			CodeHost: console.CodeHostConfig{Name: cc.CodeHostName, ClientID: cc.CodeHostClientID, ClientSecret: cc.CodeHostClientSecret,

@@ -29,6 +29,7 @@ const (
 	PasswordResetRequested   = "auth.password_reset_requested"
 	PasswordReset            = "auth.password_reset"
 	SignUpExistingEmail      = "auth.signup_existing_email"
+	AccountReclaimed         = "auth.account_reclaimed"
 	TwoFactorEnabled         = "auth.2fa_enabled"
 	TwoFactorDisabled        = "auth.2fa_disabled"
 	RecoveryCodesRegenerated = "auth.recovery_codes_regenerated"
@@ -49,7 +50,7 @@ const (
 // Actions lists every action, for validating filters and for the documentation.
 var Actions = []string{
 	SignIn, SignInFailed, SignOut, SessionRevoked, RefreshReuse, PasswordChanged, PasswordResetRequested, PasswordReset,
-	SignUpExistingEmail, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
+	SignUpExistingEmail, AccountReclaimed, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
 	MemberJoined, MemberRoleChanged, MemberRemoved, InvitationCreated, InvitationResent, InvitationRevoked,
 	CLITokenCreated, CLITokenRevoked, AppCreated, AppSecretRevealed, AppRSAKeyGenerated,
 }

@@ -1290,7 +1290,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the email address with the emailed code */
+        /**
+         * Confirm the email address with the emailed code, and choose the password
+         * @description The holder of the code proved the address but not that they chose the password given at sign-up (someone may have registered the address first), so the password set before verification never survives it: it becomes `password`, or is dropped when the body has none (then a password reset or code-host sign-in gives access). Sessions, CLI tokens and 2FA set up before verification are dropped too. A code of an account verified meanwhile changes nothing.
+         */
         post: operations["post/v1/auth/verify/{verificationCode}"];
         delete?: never;
         options?: never;
@@ -1862,7 +1865,10 @@ export interface paths {
         /** Start code-host (OAuth2) sign-in: the authorization URL and the state to hand back */
         get: operations["get/v1/ee/auth/codehost"];
         put?: never;
-        /** Complete code-host sign-in with the authorization code and state */
+        /**
+         * Complete code-host sign-in with the authorization code and state
+         * @description The state must come back with the herald_codehost_nonce cookie set by the GET that issued it (compared in constant time): a callback from another browser, or without the cookie, is 401, so an attacker cannot make a victim's browser sign in to the attacker's account (login CSRF). A verified account with the code host's verified email is linked; an unverified one is taken back: its password, sessions, CLI tokens and 2FA are dropped (they may be someone else's who registered the address first) and it is verified.
+         */
         post: operations["post/v1/ee/auth/codehost"];
         delete?: never;
         options?: never;
@@ -2484,7 +2490,7 @@ export interface components {
         };
         AuditLogEntry: {
             /** @enum {string} */
-            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
+            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.account_reclaimed" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
             actorEmail?: string;
             /** @description the console user who acted; null when nobody was signed in (failed sign-ins) */
             actorId?: number | null;
@@ -3755,6 +3761,10 @@ export interface components {
             message: string[];
             /** @description always "error" */
             status: string;
+        };
+        VerifyEmailDTO: {
+            /** @description the account's password from now on, 8 to 128 characters (the one given at sign-up or a new one) */
+            password?: string;
         };
         /** @description Go to the next of the first condition that holds, else to else (absent: end the run) */
         WorkflowBranchStep: {
@@ -10245,7 +10255,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailDTO"];
+            };
+        };
         responses: {
             /** @description success */
             200: {
@@ -10267,6 +10281,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12993,6 +13016,8 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description herald_codehost_nonce=<nonce>; Path=/v1/ee/auth/codehost; Max-Age=600; HttpOnly; SameSite=Lax (Secure over https): binds the state to this browser */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
