@@ -264,7 +264,9 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, redirect stri
 	return s.send(ctx, mailer.Message{To: row.Email, Subject: "Reset your Herald password", Text: text})
 }
 
-// ResetPassword sets a new password with an emailed reset code and ends every session.
+// ResetPassword sets a new password with an emailed reset code, ends every session and
+// revokes every CLI token of the account (in every client): whoever had the old password
+// may have made them.
 // Following the emailed link also proves the address, so it counts as verification.
 func (s *Service) ResetPassword(ctx context.Context, code, password string) error {
 	var p herald.Problems
@@ -290,11 +292,15 @@ func (s *Service) ResetPassword(ctx context.Context, code, password string) erro
 		if err := q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: id}); err != nil {
 			return db.MapError(err)
 		}
+		tokens, err := q.RevokeConsoleUserCLITokens(ctx, id)
+		if err != nil {
+			return db.MapError(err)
+		}
 		row, err := q.GetConsoleUser(ctx, id)
 		if err != nil {
 			return db.MapError(err)
 		}
-		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordReset, map[string]any{"sessionsEnded": "all"})
+		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordReset, map[string]any{"sessionsEnded": "all", "cliTokensRevoked": len(tokens)})
 	})
 }
 
@@ -319,8 +325,9 @@ func (s *Service) UpdateName(ctx context.Context, userID int64, name string) (Us
 	return userOf(row), nil
 }
 
-// ChangePassword replaces the password after checking the current one, and ends every
-// other session of the user.
+// ChangePassword replaces the password after checking the current one, ends every other
+// session of the user and revokes the user's CLI tokens (in every client): a password is
+// changed when it may be known to someone else, who may have made them.
 func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next string) error {
 	var probs herald.Problems
 	CheckPassword("newPassword", next, &probs)
@@ -342,7 +349,11 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 		if err := q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: p.UserID, ExceptID: p.SessionID}); err != nil {
 			return db.MapError(err)
 		}
-		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordChanged, map[string]any{"sessionsEnded": "others"})
+		tokens, err := q.RevokeConsoleUserCLITokens(ctx, p.UserID)
+		if err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordChanged, map[string]any{"sessionsEnded": "others", "cliTokensRevoked": len(tokens)})
 	})
 }
 
