@@ -82,6 +82,14 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, from Caller) (Sign
 	if err := p.Err(); err != nil {
 		return SignedUp{}, err
 	}
+	// The cheap checks first: the limits and the mail throttle cost a store call each; the
+	// captcha is a call to its provider, the password hash tens of milliseconds of CPU.
+	if err := s.limits.Take(ctx, LimitSignUp, in.Email, from.IP); err != nil {
+		return SignedUp{}, err
+	}
+	if err := s.throttleEmail(ctx, in.Email); err != nil {
+		return SignedUp{}, err
+	}
 	if s.captcha.Enabled() {
 		ok, err := s.captcha.Verify(ctx, in.CaptchaToken, from.IP)
 		if err != nil {
@@ -90,9 +98,6 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, from Caller) (Sign
 		if !ok {
 			return SignedUp{}, herald.Invalid("captchaToken is not valid")
 		}
-	}
-	if err := s.throttleEmail(ctx, in.Email); err != nil {
-		return SignedUp{}, err
 	}
 	answer := SignedUp{Email: in.Email, VerificationRequired: true, Redirect: in.Redirect}
 	hash := hashPassword(in.Password)
@@ -190,11 +195,6 @@ func (s *Service) Verify(ctx context.Context, code, password string) (User, erro
 	if err := p.Err(); err != nil {
 		return User{}, err
 	}
-	var hash *string
-	if password != "" {
-		h := hashPassword(password)
-		hash = &h
-	}
 	var row dbsqlc.ConsoleUser
 	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
 		id, err := q.UseConsoleCode(ctx, dbsqlc.UseConsoleCodeParams{CodeHash: secrets.Hash(code), Purpose: "verify"})
@@ -209,6 +209,11 @@ func (s *Service) Verify(ctx context.Context, code, password string) (User, erro
 		}
 		if row.EmailVerifiedAt != nil {
 			return nil
+		}
+		var hash *string // hashed only once the code is known good
+		if password != "" {
+			h := hashPassword(password)
+			hash = &h
 		}
 		row, err = s.reclaim(ctx, q, row, hash, "email_verification", callerOf(ctx))
 		return err
@@ -241,6 +246,9 @@ func (s *Service) ResendVerification(ctx context.Context, email, redirect string
 // RequestPasswordReset emails a reset link when the account exists; it answers the same
 // either way.
 func (s *Service) RequestPasswordReset(ctx context.Context, email, redirect string) error {
+	if err := s.limits.Take(ctx, LimitReset, email, callerOf(ctx).IP); err != nil {
+		return err
+	}
 	if err := s.throttleEmail(ctx, email); err != nil {
 		return err
 	}

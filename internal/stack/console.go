@@ -44,8 +44,12 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 				Window: cc.SignInLock, Lock: cc.SignInLock},
 			CodeHost: console.CodeHostConfig{Name: cc.CodeHostName, ClientID: cc.CodeHostClientID, ClientSecret: cc.CodeHostClientSecret,
 				AuthURL: cc.CodeHostAuthURL, TokenURL: cc.CodeHostTokenURL, APIURL: cc.CodeHostAPIURL, RedirectURL: cc.CodeHostRedirectURL},
+			Requests: console.LimitConfig{Window: cc.AccountLimitWindow, SignUpPerIP: cc.SignUpLimitPerIP,
+				ResetPerIP: cc.PasswordResetLimitPerIP, InvitePerIP: cc.InvitationLimitPerIP, PerEmail: cc.AccountLimitPerEmail},
+			LimitStore: s.Limits,
 		})
 	s.Clients = clients.NewService(s.DB, s.Mailer, s.Audit, log.With("component", "clients"), cc.URL)
+	s.Clients.Limits = s.Console.Limits()
 	s.AppAdmin = appadmin.NewService(s.DB, s.Apps, s.Users)
 	s.AppAdmin.Detail = appadmin.Detail{Prefs: s.Prefs, Inbox: s.Inbox}
 	var store files.Storage

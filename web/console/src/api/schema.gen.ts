@@ -9886,6 +9886,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description too many reset requests from this client address or for this email address (HERALD_PASSWORD_RESET_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/auth/refresh": {
@@ -10134,7 +10143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many failed attempts, or the monthly quota is used up; see Retry-After */
+            /** @description too many sign-ups from this client address or for this email address (HERALD_SIGNUP_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL), or too many emails requested for it; see Retry-After; nothing was created */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11216,6 +11225,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description too many invitations from this client address or to this address (HERALD_INVITATION_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/clients/{clientId}/clientUsers/{clientUserId}": {
@@ -11548,6 +11566,15 @@ export interface operations {
             };
             /** @description the body is over the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many invitations from this client address or to one of the addresses (HERALD_INVITATION_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After; nothing was sent */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13570,6 +13597,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many invitations from this client address or to this address (HERALD_INVITATION_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
