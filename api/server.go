@@ -64,12 +64,13 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		ReadTimeout:           30 * time.Second,
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           2 * time.Minute,
-		// c.IP() is the client behind a trusted proxy, and the peer address otherwise.
+		// The scheme and host a trusted proxy forwards count (X-Forwarded-Proto/-Host). The
+		// client's address is web.ClientIPOf, never c.IP(): fiber's would be the raw
+		// X-Forwarded-For or its leftmost, client-written entry.
 		EnableTrustedProxyCheck: len(opts.TrustedProxies) > 0,
 		TrustedProxies:          opts.TrustedProxies,
-		ProxyHeader:             proxyHeader(opts.TrustedProxies),
 	})
-	app.Use(recover.New(), web.RequestIDMiddleware)
+	app.Use(recover.New(), web.ClientAddress(web.ParseProxies(opts.TrustedProxies)), web.RequestIDMiddleware)
 	if opts.Telemetry != nil {
 		app.Use(opts.Telemetry)
 	}
@@ -110,11 +111,4 @@ func mustWidget() *Widget {
 		panic("api: embedded widget: " + err.Error())
 	}
 	return w
-}
-
-func proxyHeader(trusted []string) string {
-	if len(trusted) == 0 {
-		return ""
-	}
-	return fiber.HeaderXForwardedFor
 }

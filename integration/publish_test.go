@@ -58,7 +58,7 @@ func signUp(t *testing.T, e *stacktest.Env, mail *smtptest.Server, email string)
 		t.Fatalf("sign up: %d %s", res.Status, res.Body)
 	}
 	code := mail.Last(t, email).Find(t, `verificationCode=([A-Za-z0-9_-]+)`)
-	if res := e.Do("POST", "/v1/auth/verify/"+code, nil, nil); res.Status != 200 {
+	if res := e.Do("POST", "/v1/auth/verify/"+code, map[string]string{"password": password}, nil); res.Status != 200 {
 		t.Fatalf("verify: %d %s", res.Status, res.Body)
 	}
 	res := e.Do("POST", "/v1/auth?redirect=/apps", map[string]string{"email": email, "password": password}, nil)

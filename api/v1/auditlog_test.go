@@ -132,7 +132,7 @@ func TestAuditLogRecordsEverySecurityEvent(t *testing.T) {
 		{"auth.signin", with(self, map[string]any{"details.method": "recovery_code"})},
 		{"auth.signin_failed", with(user, map[string]any{"actorId": nil, "actorEmail": nil, "details.reason": "wrong_password"})},
 		{"auth.signin_failed", with(user, map[string]any{"actorId": nil, "details.reason": "wrong_totp_code"})},
-		{"auth.session_revoked", with(user, map[string]any{"details.reason": "refresh_token_reused"})},
+		{"auth.refresh_reuse", with(user, map[string]any{"details.reason": "no_grace", "details.sessionRevoked": true})},
 		{"auth.signout", self},
 		{"auth.2fa_enabled", with(self, user)},
 		{"auth.recovery_code_used", map[string]any{"details.for": "sign-in", "details.remaining": 9}},

@@ -56,9 +56,21 @@ func (h *Console) signUp(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(res)
 }
 
-// verify confirms an email address with the emailed code.
+// verify confirms an email address with the emailed code and sets the password chosen in
+// the same step (VerifyEmailDTO, optional: without one the password set before
+// verification is dropped, see console.Service.Verify).
 func (h *Console) verify(c *fiber.Ctx) error {
-	u, err := h.Console.Verify(c.UserContext(), param(c, "verificationCode"))
+	b, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	password := b.str("password", false)
+	var p herald.Problems
+	console.CheckPassword("password", password, &p)
+	if err := b.err(p); err != nil {
+		return err
+	}
+	u, err := h.Console.Verify(c.UserContext(), param(c, "verificationCode"), password)
 	if err != nil {
 		return err
 	}

@@ -82,14 +82,14 @@ func TestSignUpDoesNotTellWhetherAnAddressIsTaken(t *testing.T) {
 		t.Errorf("sign-in tells the accounts apart: %s vs %s", a, b)
 	}
 	// Signing up again with an address not verified yet sends its owner a fresh link in the
-	// same notice, which verifies the account (with its first password).
+	// same notice, which verifies the account with the password chosen in that step.
 	must(t, e.Do("POST", "/v1/auth/signup?redirect=/w", map[string]string{"email": "new@example.com", "password": "a third password"}, nil), 201, "sign up again")
 	again := e.Mail.Last(t, "new@example.com")
 	if !strings.Contains(again.Subject(), "Someone tried to sign up") {
 		t.Errorf("second sign-up email %q", again.Subject())
 	}
-	must(t, e.Do("POST", "/v1/auth/verify/"+again.Find(t, `verificationCode=([A-Za-z0-9_-]+)`), nil, nil), 200, "verify from the notice")
-	must(t, e.Do("POST", "/v1/auth?redirect=/", map[string]string{"email": "new@example.com", "password": chosen}, nil), 200, "sign in with the first password")
+	must(t, e.Do("POST", "/v1/auth/verify/"+again.Find(t, `verificationCode=([A-Za-z0-9_-]+)`), map[string]string{"password": chosen}, nil), 200, "verify from the notice")
+	must(t, e.Do("POST", "/v1/auth?redirect=/", map[string]string{"email": "new@example.com", "password": chosen}, nil), 200, "sign in with the password chosen at verification")
 	// The attempt is on bo's record (bo belongs to no client yet: operators only).
 	var action string
 	if err := e.Stack.DB.Pool.QueryRow(t.Context(), "SELECT action FROM audit_events WHERE action = 'auth.signup_existing_email' AND target_label = 'bo@example.com'").Scan(&action); err != nil {

@@ -123,7 +123,7 @@ func actor(c *fiber.Ctx) clients.Actor { return web.ConsoleOf(c).Actor }
 
 // caller describes the request's origin for throttling and session records.
 func caller(c *fiber.Ctx) console.Caller {
-	return console.Caller{IP: strings.Clone(c.IP()), UserAgent: strings.Clone(c.Get(fiber.HeaderUserAgent))}
+	return console.Caller{IP: web.ClientIPOf(c), UserAgent: strings.Clone(c.Get(fiber.HeaderUserAgent))}
 }
 
 // appScope is an app the caller may act on, with the caller's role on its client.

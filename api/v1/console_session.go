@@ -21,7 +21,26 @@ const (
 	RefreshCookie = "herald_console_refresh"
 	// refreshCookiePath scopes the cookie to the auth routes: no other request carries it.
 	refreshCookiePath = "/v1/auth"
+	// CodeHostNonceCookie binds a code-host sign-in's state to the browser that started it.
+	CodeHostNonceCookie = "herald_codehost_nonce"
+	// codeHostCookiePath scopes it to the two code-host sign-in routes.
+	codeHostCookiePath = "/v1/ee/auth/codehost"
 )
+
+// setNonceCookie stores (or, with ttl 0, expires) the code-host nonce: httpOnly,
+// SameSite=Lax, short-lived, sent only to the code-host routes, Secure when the console's
+// URL or the request is https.
+func (h *Console) setNonceCookie(c *fiber.Ctx, nonce string, ttl time.Duration) {
+	ck := &fiber.Cookie{
+		Name: CodeHostNonceCookie, Value: nonce, Path: codeHostCookiePath,
+		MaxAge: int(ttl / time.Second), Expires: time.Now().Add(ttl),
+		Secure: c.Protocol() == "https" || h.Console.SecureCookies(), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
+	}
+	if ttl <= 0 {
+		ck.MaxAge, ck.Expires = -1, time.Unix(0, 0)
+	}
+	c.Cookie(ck)
+}
 
 // fromConsole reports whether the request is the console's.
 func fromConsole(c *fiber.Ctx) bool { return c.Get(ConsoleHeader) == "1" }

@@ -92,7 +92,7 @@ func TestConsoleRefreshUsesTheCookieAndRefusesCSRF(t *testing.T) {
 	must(t, e.Do("GET", "/v1/auth/me", nil, bearer(access)), 200, "me with the refreshed token")
 
 	// Within the grace after its rotation, the old cookie (a page reloaded while its refresh
-	// was answered) still works once per request and gets a new token.
+	// was answered) still works once and gets a token of its own.
 	res = must(t, e.Do("POST", "/v1/auth/console/refresh", nil, withCookie(consoleHeaders, first)), 200, "the old cookie within the grace")
 	if third := refreshCookie(t, res); third == nil || third.Value == first.Value || third.Value == second.Value {
 		t.Fatalf("refresh within the grace: cookie %+v", third)
@@ -100,15 +100,104 @@ func TestConsoleRefreshUsesTheCookieAndRefusesCSRF(t *testing.T) {
 	access = res.Map(t)["accessToken"].(string)
 
 	// Past the grace, replaying the rotated cookie ends the session and clears the cookie.
-	if _, err := e.Stack.DB.Pool.Exec(context.Background(), `UPDATE console_sessions SET refreshed_at = refreshed_at - $1::interval`,
-		fmt.Sprintf("%d seconds", int(console.RefreshGrace.Seconds())+1)); err != nil {
-		t.Fatal(err)
-	}
+	e.ageRefreshTokens(t, console.RefreshGrace+time.Second)
 	res = must(t, e.Do("POST", "/v1/auth/console/refresh", nil, withCookie(consoleHeaders, first)), 401, "replay")
 	if c := refreshCookie(t, res); c == nil || c.Value != "" {
 		t.Errorf("a failed refresh keeps the cookie: %+v", c)
 	}
 	must(t, e.Do("GET", "/v1/auth/me", nil, bearer(access)), 401, "me after the replay")
+}
+
+// ageRefreshTokens moves every rotation of a refresh token d into the past (the grace is
+// measured with the database's clock).
+func (e *env) ageRefreshTokens(t *testing.T, d time.Duration) {
+	t.Helper()
+	if _, err := e.Stack.DB.Pool.Exec(context.Background(), `UPDATE console_refresh_tokens SET used_at = used_at - $1::interval WHERE used_at IS NOT NULL`,
+		fmt.Sprintf("%d milliseconds", d.Milliseconds())); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// refreshReuseEvents counts the auth.refresh_reuse events of the account (any client).
+func (e *env) refreshReuseEvents(t *testing.T, email string) []string {
+	t.Helper()
+	rows, err := e.Stack.DB.Pool.Query(context.Background(), `SELECT details->>'reason' FROM audit_events WHERE action = 'auth.refresh_reuse' AND target_label = $1 ORDER BY id`, email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestRefreshGraceKeepsTheNewestTokenOfTheFamily: a thief replaying the stolen cookie
+// within the grace after the owner's refresh gets a token of its own but does not
+// displace the owner's newest one; a second replay, or any token of the family presented
+// after it was rotated outside the grace, revokes the whole session (every access and
+// refresh token of it) and is audited as auth.refresh_reuse.
+func TestRefreshGraceKeepsTheNewestTokenOfTheFamily(t *testing.T) {
+	e := newEnv(t)
+	e.signUp(t, "family@example.com")
+	signIn := func() *http.Cookie {
+		res := must(t, e.Do("POST", "/v1/auth?redirect=/", map[string]string{"email": "family@example.com", "password": password}, consoleHeaders), 200, "sign in")
+		return refreshCookie(t, res)
+	}
+	refresh := func(c *http.Cookie, status int, what string) (*http.Cookie, string) {
+		res := must(t, e.Do("POST", "/v1/auth/console/refresh", nil, withCookie(consoleHeaders, c)), status, what)
+		if status != 200 {
+			return nil, ""
+		}
+		return refreshCookie(t, res), res.Map(t)["accessToken"].(string)
+	}
+
+	// The owner refreshes; the thief replays the stolen cookie inside the grace.
+	stolen := signIn()
+	owner, _ := refresh(stolen, 200, "owner refreshes")
+	thief, thiefAccess := refresh(stolen, 200, "thief replays within the grace")
+	if thief.Value == owner.Value {
+		t.Fatalf("the replay got the owner's token")
+	}
+	// The owner's newest token still works, and keeps working after the thief's replay.
+	owner2, ownerAccess := refresh(owner, 200, "owner's newest token after the replay")
+	must(t, e.Do("GET", "/v1/auth/me", nil, bearer(ownerAccess)), 200, "owner's access token")
+	if got := e.refreshReuseEvents(t, "family@example.com"); len(got) != 0 {
+		t.Fatalf("reuse recorded for a replay within the grace: %v", got)
+	}
+	// The owner's rotation retired the thief's sibling with no grace of its own: the
+	// thief's next refresh revokes the family.
+	refresh(thief, 401, "thief's sibling after the owner rotated")
+	must(t, e.Do("GET", "/v1/auth/me", nil, bearer(ownerAccess)), 401, "owner's access token after the family was revoked")
+	must(t, e.Do("GET", "/v1/auth/me", nil, bearer(thiefAccess)), 401, "thief's access token after the family was revoked")
+	refresh(owner2, 401, "owner's newest refresh token after the family was revoked")
+	if got := e.refreshReuseEvents(t, "family@example.com"); len(got) != 1 || got[0] != "grace_spent" {
+		t.Fatalf("reuse events %v", got)
+	}
+
+	// A second replay within the grace revokes the family.
+	stolen = signIn()
+	owner, _ = refresh(stolen, 200, "owner refreshes")
+	refresh(stolen, 200, "first replay within the grace")
+	refresh(stolen, 401, "second replay within the grace")
+	refresh(owner, 401, "owner's token after the second replay")
+
+	// A replay outside the grace revokes the family, and an older token of it too.
+	stolen = signIn()
+	owner, _ = refresh(stolen, 200, "owner refreshes")
+	owner, ownerAccess = refresh(owner, 200, "owner refreshes again")
+	e.ageRefreshTokens(t, console.RefreshGrace+time.Second)
+	refresh(stolen, 401, "replay outside the grace")
+	must(t, e.Do("GET", "/v1/auth/me", nil, bearer(ownerAccess)), 401, "owner's access token after the replay")
+	refresh(owner, 401, "owner's newest token after the replay")
+	if got := e.refreshReuseEvents(t, "family@example.com"); len(got) != 3 || got[1] != "grace_spent" || got[2] != "outside_grace" {
+		t.Fatalf("reuse events %v", got)
+	}
 }
 
 // TestConsoleSignOutEndsTheSessionServerSide: signing out revokes the session (its access

@@ -51,7 +51,7 @@ func (e *env) signUp(t *testing.T, email string) {
 	t.Helper()
 	must(t, e.Do("POST", "/v1/auth/signup?redirect=/welcome", map[string]string{"email": email, "password": password, "name": "Test"}, nil), 201, "sign up")
 	code := e.Mail.Last(t, email).Find(t, `verificationCode=([A-Za-z0-9_-]+)`)
-	must(t, e.Do("POST", "/v1/auth/verify/"+code, nil, nil), 200, "verify")
+	must(t, e.Do("POST", "/v1/auth/verify/"+code, map[string]string{"password": password}, nil), 200, "verify")
 }
 
 // signIn returns the sign-in answer.

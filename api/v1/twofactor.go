@@ -141,7 +141,8 @@ func (h *Console) codeHostOptions(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"codeHosts": h.Console.CodeHostOptions()})
 }
 
-// startCodeHost returns the code host's authorization URL and the state to hand back.
+// startCodeHost returns the code host's authorization URL and the state to hand back, and
+// binds the state to this browser with a nonce cookie.
 func (h *Console) startCodeHost(c *fiber.Ctx) error {
 	var p herald.Problems
 	redirect := h.Console.CheckRedirect(c.Query("redirect"), &p)
@@ -152,10 +153,12 @@ func (h *Console) startCodeHost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	h.setNonceCookie(c, s.Nonce, console.CodeHostStateTTL)
 	return c.JSON(s)
 }
 
-// codeHostSignIn completes code-host sign-in with the authorization code and state.
+// codeHostSignIn completes code-host sign-in with the authorization code and state; the
+// state must have been issued to this browser (its nonce cookie).
 func (h *Console) codeHostSignIn(c *fiber.Ctx) error {
 	b, err := readBody(c)
 	if err != nil {
@@ -165,9 +168,11 @@ func (h *Console) codeHostSignIn(c *fiber.Ctx) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	res, err := h.Console.SignInWithCodeHost(c.UserContext(), code, state, caller(c))
+	nonce := strings.Clone(c.Cookies(CodeHostNonceCookie))
+	res, err := h.Console.SignInWithCodeHost(c.UserContext(), code, state, nonce, caller(c))
 	if err != nil {
 		return err
 	}
+	h.setNonceCookie(c, "", 0)
 	return h.signedIn(c, res)
 }

@@ -29,7 +29,7 @@ func TestConsoleWalk(t *testing.T) {
 	}
 	link := mail.Find(t, `(https://console\.example\.com/welcome\?verificationCode=[A-Za-z0-9_-]+)`)
 	code := link[strings.Index(link, "=")+1:]
-	must(t, e.Do("POST", "/v1/auth/verify/"+code, nil, nil), 200, "verify")
+	must(t, e.Do("POST", "/v1/auth/verify/"+code, map[string]string{"password": password}, nil), 200, "verify")
 	if res := e.Do("POST", "/v1/auth/verify/"+code, nil, nil); res.Status != 404 {
 		t.Errorf("second use of the verification code: %d", res.Status)
 	}

@@ -182,3 +182,35 @@ func (q *Queries) RevokeCLIToken(ctx context.Context, arg RevokeCLITokenParams) 
 	}
 	return result.RowsAffected(), nil
 }
+
+const revokeConsoleUserCLITokens = `-- name: RevokeConsoleUserCLITokens :many
+UPDATE cli_tokens SET revoked_at = now() WHERE console_user_id = $1 AND revoked_at IS NULL
+RETURNING id, client_id
+`
+
+type RevokeConsoleUserCLITokensRow struct {
+	ID       int64
+	ClientID int64
+}
+
+// Every live CLI token of an account, in every client (its password changed, or it was
+// taken back from whoever registered it before its address was proven).
+func (q *Queries) RevokeConsoleUserCLITokens(ctx context.Context, consoleUserID int64) ([]RevokeConsoleUserCLITokensRow, error) {
+	rows, err := q.db.Query(ctx, revokeConsoleUserCLITokens, consoleUserID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RevokeConsoleUserCLITokensRow{}
+	for rows.Next() {
+		var i RevokeConsoleUserCLITokensRow
+		if err := rows.Scan(&i.ID, &i.ClientID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -12,10 +12,24 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const createConsoleRefreshToken = `-- name: CreateConsoleRefreshToken :exec
+INSERT INTO console_refresh_tokens (hash, session_id) VALUES ($1, $2)
+`
+
+type CreateConsoleRefreshTokenParams struct {
+	Hash      []byte
+	SessionID int64
+}
+
+func (q *Queries) CreateConsoleRefreshToken(ctx context.Context, arg CreateConsoleRefreshTokenParams) error {
+	_, err := q.db.Exec(ctx, createConsoleRefreshToken, arg.Hash, arg.SessionID)
+	return err
+}
+
 const createConsoleSession = `-- name: CreateConsoleSession :one
 INSERT INTO console_sessions (console_user_id, refresh_hash, expires_at, ip, user_agent)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, console_user_id, refresh_hash, previous_refresh_hash, expires_at, revoked_at, ip, user_agent, created_at, refreshed_at
+RETURNING id, console_user_id, refresh_hash, expires_at, revoked_at, ip, user_agent, created_at, refreshed_at
 `
 
 type CreateConsoleSessionParams struct {
@@ -39,7 +53,6 @@ func (q *Queries) CreateConsoleSession(ctx context.Context, arg CreateConsoleSes
 		&i.ID,
 		&i.ConsoleUserID,
 		&i.RefreshHash,
-		&i.PreviousRefreshHash,
 		&i.ExpiresAt,
 		&i.RevokedAt,
 		&i.Ip,
@@ -51,7 +64,7 @@ func (q *Queries) CreateConsoleSession(ctx context.Context, arg CreateConsoleSes
 }
 
 const getActiveConsoleSession = `-- name: GetActiveConsoleSession :one
-SELECT id, console_user_id, refresh_hash, previous_refresh_hash, expires_at, revoked_at, ip, user_agent, created_at, refreshed_at FROM console_sessions
+SELECT id, console_user_id, refresh_hash, expires_at, revoked_at, ip, user_agent, created_at, refreshed_at FROM console_sessions
 WHERE id = $1 AND console_user_id = $2 AND revoked_at IS NULL AND expires_at > now()
 `
 
@@ -67,7 +80,6 @@ func (q *Queries) GetActiveConsoleSession(ctx context.Context, arg GetActiveCons
 		&i.ID,
 		&i.ConsoleUserID,
 		&i.RefreshHash,
-		&i.PreviousRefreshHash,
 		&i.ExpiresAt,
 		&i.RevokedAt,
 		&i.Ip,
@@ -76,6 +88,63 @@ func (q *Queries) GetActiveConsoleSession(ctx context.Context, arg GetActiveCons
 		&i.RefreshedAt,
 	)
 	return i, err
+}
+
+const lockConsoleRefreshToken = `-- name: LockConsoleRefreshToken :one
+SELECT t.session_id, t.used_at, t.grace_used, s.console_user_id,
+       (s.revoked_at IS NULL AND s.expires_at > now())::boolean AS open,
+       (t.used_at IS NOT NULL AND t.used_at > now() - $1::interval)::boolean AS in_grace
+FROM console_refresh_tokens t JOIN console_sessions s ON s.id = t.session_id
+WHERE t.hash = $2
+FOR UPDATE OF t, s
+`
+
+type LockConsoleRefreshTokenParams struct {
+	Grace pgtype.Interval
+	Hash  []byte
+}
+
+type LockConsoleRefreshTokenRow struct {
+	SessionID     int64
+	UsedAt        *time.Time
+	GraceUsed     bool
+	ConsoleUserID int64
+	Open          bool
+	InGrace       bool
+}
+
+// A refresh token of the family of an open or closed session, locked with its session so
+// two refreshes of one family are answered one after the other.
+func (q *Queries) LockConsoleRefreshToken(ctx context.Context, arg LockConsoleRefreshTokenParams) (LockConsoleRefreshTokenRow, error) {
+	row := q.db.QueryRow(ctx, lockConsoleRefreshToken, arg.Grace, arg.Hash)
+	var i LockConsoleRefreshTokenRow
+	err := row.Scan(
+		&i.SessionID,
+		&i.UsedAt,
+		&i.GraceUsed,
+		&i.ConsoleUserID,
+		&i.Open,
+		&i.InGrace,
+	)
+	return i, err
+}
+
+const retireConsoleRefreshTokens = `-- name: RetireConsoleRefreshTokens :exec
+UPDATE console_refresh_tokens
+SET used_at = now(), grace_used = (hash <> $1)
+WHERE session_id = $2 AND used_at IS NULL
+`
+
+type RetireConsoleRefreshTokensParams struct {
+	Hash      []byte
+	SessionID int64
+}
+
+// Rotation: the presented token (@hash) is used now and may get its grace; the other live
+// tokens of the family are retired without one.
+func (q *Queries) RetireConsoleRefreshTokens(ctx context.Context, arg RetireConsoleRefreshTokensParams) error {
+	_, err := q.db.Exec(ctx, retireConsoleRefreshTokens, arg.Hash, arg.SessionID)
+	return err
 }
 
 const revokeConsoleSession = `-- name: RevokeConsoleSession :exec
@@ -93,37 +162,6 @@ func (q *Queries) RevokeConsoleSession(ctx context.Context, arg RevokeConsoleSes
 	return err
 }
 
-const revokeConsoleSessionByPreviousHash = `-- name: RevokeConsoleSessionByPreviousHash :many
-UPDATE console_sessions SET revoked_at = now()
-WHERE previous_refresh_hash = $1 AND revoked_at IS NULL
-RETURNING id, console_user_id
-`
-
-type RevokeConsoleSessionByPreviousHashRow struct {
-	ID            int64
-	ConsoleUserID int64
-}
-
-func (q *Queries) RevokeConsoleSessionByPreviousHash(ctx context.Context, hash []byte) ([]RevokeConsoleSessionByPreviousHashRow, error) {
-	rows, err := q.db.Query(ctx, revokeConsoleSessionByPreviousHash, hash)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []RevokeConsoleSessionByPreviousHashRow{}
-	for rows.Next() {
-		var i RevokeConsoleSessionByPreviousHashRow
-		if err := rows.Scan(&i.ID, &i.ConsoleUserID); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const revokeConsoleUserSessions = `-- name: RevokeConsoleUserSessions :exec
 UPDATE console_sessions SET revoked_at = now()
 WHERE console_user_id = $1 AND revoked_at IS NULL AND id <> $2
@@ -139,40 +177,20 @@ func (q *Queries) RevokeConsoleUserSessions(ctx context.Context, arg RevokeConso
 	return err
 }
 
-const rotateConsoleSession = `-- name: RotateConsoleSession :one
-UPDATE console_sessions
-SET previous_refresh_hash = CASE WHEN refresh_hash = $1 THEN refresh_hash ELSE previous_refresh_hash END,
-    refreshed_at = CASE WHEN refresh_hash = $1 THEN now() ELSE refreshed_at END,
-    refresh_hash = $2
-WHERE (refresh_hash = $1 OR (previous_refresh_hash = $1 AND refreshed_at > now() - $3::interval))
-  AND revoked_at IS NULL AND expires_at > now()
-RETURNING id, console_user_id, refresh_hash, previous_refresh_hash, expires_at, revoked_at, ip, user_agent, created_at, refreshed_at
+const touchConsoleSession = `-- name: TouchConsoleSession :exec
+UPDATE console_sessions SET refreshed_at = now() WHERE id = $1
 `
 
-type RotateConsoleSessionParams struct {
-	OldHash []byte
-	NewHash []byte
-	Grace   pgtype.Interval
+func (q *Queries) TouchConsoleSession(ctx context.Context, id int64) error {
+	_, err := q.db.Exec(ctx, touchConsoleSession, id)
+	return err
 }
 
-// Swaps the refresh token; the old hash is kept to recognise a replayed copy. The previous
-// token is accepted once more within @grace of its rotation (a page reloaded while its
-// refresh was answered never stored the new cookie): it gets a new token too, and the grace
-// stays anchored to that first rotation.
-func (q *Queries) RotateConsoleSession(ctx context.Context, arg RotateConsoleSessionParams) (ConsoleSession, error) {
-	row := q.db.QueryRow(ctx, rotateConsoleSession, arg.OldHash, arg.NewHash, arg.Grace)
-	var i ConsoleSession
-	err := row.Scan(
-		&i.ID,
-		&i.ConsoleUserID,
-		&i.RefreshHash,
-		&i.PreviousRefreshHash,
-		&i.ExpiresAt,
-		&i.RevokedAt,
-		&i.Ip,
-		&i.UserAgent,
-		&i.CreatedAt,
-		&i.RefreshedAt,
-	)
-	return i, err
+const useConsoleRefreshGrace = `-- name: UseConsoleRefreshGrace :exec
+UPDATE console_refresh_tokens SET grace_used = true WHERE hash = $1
+`
+
+func (q *Queries) UseConsoleRefreshGrace(ctx context.Context, hash []byte) error {
+	_, err := q.db.Exec(ctx, useConsoleRefreshGrace, hash)
+	return err
 }

@@ -204,6 +204,25 @@ func (q *Queries) MergeConsoleUserOnboarding(ctx context.Context, arg MergeConso
 	return i, err
 }
 
+const reclaimConsoleUser = `-- name: ReclaimConsoleUser :exec
+UPDATE console_users
+SET password_hash = $1, totp_secret_sealed = NULL, totp_pending_sealed = NULL, totp_enabled = false,
+    totp_last_step = 0, email_verified_at = COALESCE(email_verified_at, now()), updated_at = now()
+WHERE id = $2
+`
+
+type ReclaimConsoleUserParams struct {
+	PasswordHash *string
+	ID           int64
+}
+
+// The address was proven by someone who may not have chosen the account's password: the
+// password is replaced (NULL: none), 2FA is turned off and the address is verified.
+func (q *Queries) ReclaimConsoleUser(ctx context.Context, arg ReclaimConsoleUserParams) error {
+	_, err := q.db.Exec(ctx, reclaimConsoleUser, arg.PasswordHash, arg.ID)
+	return err
+}
+
 const setConsoleUserPassword = `-- name: SetConsoleUserPassword :exec
 UPDATE console_users SET password_hash = $1, updated_at = now() WHERE id = $2
 `

@@ -197,17 +197,24 @@ type ConsoleRecoveryCode struct {
 	UsedAt        *time.Time
 }
 
+type ConsoleRefreshToken struct {
+	Hash      []byte
+	SessionID int64
+	UsedAt    *time.Time
+	GraceUsed bool
+	CreatedAt time.Time
+}
+
 type ConsoleSession struct {
-	ID                  int64
-	ConsoleUserID       int64
-	RefreshHash         []byte
-	PreviousRefreshHash []byte
-	ExpiresAt           time.Time
-	RevokedAt           *time.Time
-	Ip                  string
-	UserAgent           string
-	CreatedAt           time.Time
-	RefreshedAt         time.Time
+	ID            int64
+	ConsoleUserID int64
+	RefreshHash   []byte
+	ExpiresAt     time.Time
+	RevokedAt     *time.Time
+	Ip            string
+	UserAgent     string
+	CreatedAt     time.Time
+	RefreshedAt   time.Time
 }
 
 type ConsoleUser struct {

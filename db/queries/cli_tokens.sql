@@ -23,3 +23,9 @@ RETURNING t.id, t.client_id, t.console_user_id, cu.role, t.role AS token_role;
 
 -- name: RevokeCLIToken :execrows
 UPDATE cli_tokens SET revoked_at = now() WHERE id = @id AND client_id = @client_id AND revoked_at IS NULL;
+
+-- name: RevokeConsoleUserCLITokens :many
+-- Every live CLI token of an account, in every client (its password changed, or it was
+-- taken back from whoever registered it before its address was proven).
+UPDATE cli_tokens SET revoked_at = now() WHERE console_user_id = @console_user_id AND revoked_at IS NULL
+RETURNING id, client_id;

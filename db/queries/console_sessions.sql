@@ -7,23 +7,31 @@ RETURNING *;
 SELECT * FROM console_sessions
 WHERE id = @id AND console_user_id = @console_user_id AND revoked_at IS NULL AND expires_at > now();
 
--- name: RotateConsoleSession :one
--- Swaps the refresh token; the old hash is kept to recognise a replayed copy. The previous
--- token is accepted once more within @grace of its rotation (a page reloaded while its
--- refresh was answered never stored the new cookie): it gets a new token too, and the grace
--- stays anchored to that first rotation.
-UPDATE console_sessions
-SET previous_refresh_hash = CASE WHEN refresh_hash = @old_hash THEN refresh_hash ELSE previous_refresh_hash END,
-    refreshed_at = CASE WHEN refresh_hash = @old_hash THEN now() ELSE refreshed_at END,
-    refresh_hash = @new_hash
-WHERE (refresh_hash = @old_hash OR (previous_refresh_hash = @old_hash AND refreshed_at > now() - @grace::interval))
-  AND revoked_at IS NULL AND expires_at > now()
-RETURNING *;
+-- name: CreateConsoleRefreshToken :exec
+INSERT INTO console_refresh_tokens (hash, session_id) VALUES (@hash, @session_id);
 
--- name: RevokeConsoleSessionByPreviousHash :many
-UPDATE console_sessions SET revoked_at = now()
-WHERE previous_refresh_hash = @hash AND revoked_at IS NULL
-RETURNING id, console_user_id;
+-- name: LockConsoleRefreshToken :one
+-- A refresh token of the family of an open or closed session, locked with its session so
+-- two refreshes of one family are answered one after the other.
+SELECT t.session_id, t.used_at, t.grace_used, s.console_user_id,
+       (s.revoked_at IS NULL AND s.expires_at > now())::boolean AS open,
+       (t.used_at IS NOT NULL AND t.used_at > now() - @grace::interval)::boolean AS in_grace
+FROM console_refresh_tokens t JOIN console_sessions s ON s.id = t.session_id
+WHERE t.hash = @hash
+FOR UPDATE OF t, s;
+
+-- name: RetireConsoleRefreshTokens :exec
+-- Rotation: the presented token (@hash) is used now and may get its grace; the other live
+-- tokens of the family are retired without one.
+UPDATE console_refresh_tokens
+SET used_at = now(), grace_used = (hash <> @hash)
+WHERE session_id = @session_id AND used_at IS NULL;
+
+-- name: UseConsoleRefreshGrace :exec
+UPDATE console_refresh_tokens SET grace_used = true WHERE hash = @hash;
+
+-- name: TouchConsoleSession :exec
+UPDATE console_sessions SET refreshed_at = now() WHERE id = @id;
 
 -- name: RevokeConsoleSession :exec
 UPDATE console_sessions SET revoked_at = now()

@@ -49,3 +49,11 @@ SELECT * FROM console_identities WHERE provider = @provider AND subject = @subje
 -- name: CreateConsoleIdentity :exec
 INSERT INTO console_identities (console_user_id, provider, subject) VALUES (@console_user_id, @provider, @subject)
 ON CONFLICT (provider, subject) DO NOTHING;
+
+-- name: ReclaimConsoleUser :exec
+-- The address was proven by someone who may not have chosen the account's password: the
+-- password is replaced (NULL: none), 2FA is turned off and the address is verified.
+UPDATE console_users
+SET password_hash = @password_hash, totp_secret_sealed = NULL, totp_pending_sealed = NULL, totp_enabled = false,
+    totp_last_step = 0, email_verified_at = COALESCE(email_verified_at, now()), updated_at = now()
+WHERE id = @id;

@@ -119,6 +119,11 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 		}
 		if res.Status >= 400 {
 			for _, c := range changes {
+				if res.Status == 429 && c.table == "rate_limit_buckets" {
+					// A budget that ran out brings its own bucket up to date (the
+					// invitation budgets of a route called this many times).
+					continue
+				}
 				t.Errorf("%s was refused (%d) but wrote: %s", what, res.Status, c)
 			}
 		}

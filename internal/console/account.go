@@ -82,6 +82,14 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, from Caller) (Sign
 	if err := p.Err(); err != nil {
 		return SignedUp{}, err
 	}
+	// The cheap checks first: the limits and the mail throttle cost a store call each; the
+	// captcha is a call to its provider, the password hash tens of milliseconds of CPU.
+	if err := s.limits.Take(ctx, LimitSignUp, in.Email, from.IP); err != nil {
+		return SignedUp{}, err
+	}
+	if err := s.throttleEmail(ctx, in.Email); err != nil {
+		return SignedUp{}, err
+	}
 	if s.captcha.Enabled() {
 		ok, err := s.captcha.Verify(ctx, in.CaptchaToken, from.IP)
 		if err != nil {
@@ -90,9 +98,6 @@ func (s *Service) SignUp(ctx context.Context, in SignUpInput, from Caller) (Sign
 		if !ok {
 			return SignedUp{}, herald.Invalid("captchaToken is not valid")
 		}
-	}
-	if err := s.throttleEmail(ctx, in.Email); err != nil {
-		return SignedUp{}, err
 	}
 	answer := SignedUp{Email: in.Email, VerificationRequired: true, Redirect: in.Redirect}
 	hash := hashPassword(in.Password)
@@ -176,20 +181,47 @@ func (s *Service) send(ctx context.Context, m mailer.Message) error {
 	return nil
 }
 
-// Verify confirms an email address with the emailed code.
-func (s *Service) Verify(ctx context.Context, code string) (User, error) {
-	id, err := s.db.UseConsoleCode(ctx, dbsqlc.UseConsoleCodeParams{CodeHash: secrets.Hash(code), Purpose: "verify"})
-	if err != nil {
-		if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
-			return User{}, herald.NotFound("verification code (it may have expired or been used)")
+// Verify confirms an email address with the emailed code and sets the account's password
+// to password, chosen in the same step. Whoever holds the code proved the address, but not
+// that they chose the password given at sign-up: someone may have registered the address
+// before its owner. So the password set before verification never survives it: it is
+// replaced by password or, when password is empty, dropped (the owner then sets one with a
+// password reset, or signs in through the code host), and whatever else was set up before
+// the proof is dropped too (reclaim). A code of an account verified meanwhile changes
+// nothing.
+func (s *Service) Verify(ctx context.Context, code, password string) (User, error) {
+	var p herald.Problems
+	CheckPassword("password", password, &p)
+	if err := p.Err(); err != nil {
+		return User{}, err
+	}
+	var row dbsqlc.ConsoleUser
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		id, err := q.UseConsoleCode(ctx, dbsqlc.UseConsoleCodeParams{CodeHash: secrets.Hash(code), Purpose: "verify"})
+		if err != nil {
+			if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
+				return herald.NotFound("verification code (it may have expired or been used)")
+			}
+			return db.MapError(err)
 		}
-		return User{}, db.MapError(err)
+		if row, err = q.GetConsoleUser(ctx, id); err != nil {
+			return db.MapError(err)
+		}
+		if row.EmailVerifiedAt != nil {
+			return nil
+		}
+		var hash *string // hashed only once the code is known good
+		if password != "" {
+			h := hashPassword(password)
+			hash = &h
+		}
+		row, err = s.reclaim(ctx, q, row, hash, "email_verification", callerOf(ctx))
+		return err
+	})
+	if err != nil {
+		return User{}, err
 	}
-	if err := s.db.MarkConsoleUserVerified(ctx, id); err != nil {
-		return User{}, db.MapError(err)
-	}
-	row, err := s.db.GetConsoleUser(ctx, id)
-	return userOf(row), db.MapError(err)
+	return userOf(row), nil
 }
 
 // ResendVerification emails a new link to an unverified account. It answers the same
@@ -214,6 +246,9 @@ func (s *Service) ResendVerification(ctx context.Context, email, redirect string
 // RequestPasswordReset emails a reset link when the account exists; it answers the same
 // either way.
 func (s *Service) RequestPasswordReset(ctx context.Context, email, redirect string) error {
+	if err := s.limits.Take(ctx, LimitReset, email, callerOf(ctx).IP); err != nil {
+		return err
+	}
 	if err := s.throttleEmail(ctx, email); err != nil {
 		return err
 	}
@@ -237,7 +272,9 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, redirect stri
 	return s.send(ctx, mailer.Message{To: row.Email, Subject: "Reset your Herald password", Text: text})
 }
 
-// ResetPassword sets a new password with an emailed reset code and ends every session.
+// ResetPassword sets a new password with an emailed reset code, ends every session and
+// revokes every CLI token of the account (in every client): whoever had the old password
+// may have made them.
 // Following the emailed link also proves the address, so it counts as verification.
 func (s *Service) ResetPassword(ctx context.Context, code, password string) error {
 	var p herald.Problems
@@ -263,11 +300,15 @@ func (s *Service) ResetPassword(ctx context.Context, code, password string) erro
 		if err := q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: id}); err != nil {
 			return db.MapError(err)
 		}
+		tokens, err := q.RevokeConsoleUserCLITokens(ctx, id)
+		if err != nil {
+			return db.MapError(err)
+		}
 		row, err := q.GetConsoleUser(ctx, id)
 		if err != nil {
 			return db.MapError(err)
 		}
-		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordReset, map[string]any{"sessionsEnded": "all"})
+		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordReset, map[string]any{"sessionsEnded": "all", "cliTokensRevoked": len(tokens)})
 	})
 }
 
@@ -292,8 +333,9 @@ func (s *Service) UpdateName(ctx context.Context, userID int64, name string) (Us
 	return userOf(row), nil
 }
 
-// ChangePassword replaces the password after checking the current one, and ends every
-// other session of the user.
+// ChangePassword replaces the password after checking the current one, ends every other
+// session of the user and revokes the user's CLI tokens (in every client): a password is
+// changed when it may be known to someone else, who may have made them.
 func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next string) error {
 	var probs herald.Problems
 	CheckPassword("newPassword", next, &probs)
@@ -315,7 +357,11 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 		if err := q.RevokeConsoleUserSessions(ctx, dbsqlc.RevokeConsoleUserSessionsParams{ConsoleUserID: p.UserID, ExceptID: p.SessionID}); err != nil {
 			return db.MapError(err)
 		}
-		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordChanged, map[string]any{"sessionsEnded": "others"})
+		tokens, err := q.RevokeConsoleUserCLITokens(ctx, p.UserID)
+		if err != nil {
+			return db.MapError(err)
+		}
+		return s.record(ctx, q, row, callerOf(ctx), audit.PasswordChanged, map[string]any{"sessionsEnded": "others", "cliTokensRevoked": len(tokens)})
 	})
 }
 

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/platform/secrets"
 )
 
 // CodeHostConfig is a GitHub-compatible OAuth2 identity provider (HERALD_CODEHOST_*).
@@ -63,19 +65,42 @@ func errNoCodeHost() error {
 }
 
 // CodeHostStart is where to send the browser, and the state the console must hand back.
+// Nonce goes into the browser's cookie (never into the answer): the callback is refused
+// unless the same browser presents it, so an attacker cannot have a victim's browser
+// complete the attacker's sign-in (login CSRF).
 type CodeHostStart struct {
 	URL   string `json:"url"`
 	State string `json:"state"`
+	Nonce string `json:"-"`
 }
 
 // StartCodeHost returns the code host's authorization URL. The state is a signed,
-// short-lived token carrying the checked redirect.
+// short-lived token carrying the checked redirect and the hash of a fresh nonce.
 func (s *Service) StartCodeHost(redirect string) (CodeHostStart, error) {
 	if !s.cfg.CodeHost.Enabled() {
 		return CodeHostStart{}, errNoCodeHost()
 	}
-	state := s.sign(kindState, 0, 0, stateTTL, redirect)
-	return CodeHostStart{URL: s.cfg.CodeHost.oauth().AuthCodeURL(state), State: state}, nil
+	nonce := secrets.Token(32)
+	state := s.signClaims(claims{Kind: kindState, Redirect: redirect, Nonce: nonceHash(nonce)}, 0, stateTTL)
+	return CodeHostStart{URL: s.cfg.CodeHost.oauth().AuthCodeURL(state), State: state, Nonce: nonce}, nil
+}
+
+// CodeHostStateTTL is how long a code-host sign-in may take (and its nonce cookie lives).
+const CodeHostStateTTL = stateTTL
+
+func nonceHash(nonce string) string { return hex.EncodeToString(secrets.Hash(nonce)) }
+
+// checkState verifies the state token and that nonce (the browser's cookie) is the one it
+// was issued with, comparing in constant time.
+func (s *Service) checkState(state, nonce string) (*claims, error) {
+	st, err := s.parse(state, kindState)
+	if err != nil {
+		return nil, unauthorized("invalid or expired state: start the code-host sign-in again")
+	}
+	if nonce == "" || st.Nonce == "" || !secrets.Equal([]byte(nonceHash(nonce)), []byte(st.Nonce)) {
+		return nil, unauthorized("the code-host sign-in was not started in this browser: start it again")
+	}
+	return st, nil
 }
 
 // codeHostUser is what GET /user answers (GitHub's shape).
@@ -91,17 +116,18 @@ type codeHostEmail struct {
 	Verified bool   `json:"verified"`
 }
 
-// SignInWithCodeHost completes the authorization-code flow: it exchanges the code, reads
-// the account and its verified email, and signs in the linked console user — linking by
-// verified email, or creating the account, on first use.
-func (s *Service) SignInWithCodeHost(ctx context.Context, code, state string, from Caller) (SignInResult, error) {
+// SignInWithCodeHost completes the authorization-code flow: it checks the state against
+// the browser's nonce, exchanges the code, reads the account and its verified email, and
+// signs in the linked console user — linking by verified email (taking back an unverified
+// account, see reclaim), or creating the account, on first use.
+func (s *Service) SignInWithCodeHost(ctx context.Context, code, state, nonce string, from Caller) (SignInResult, error) {
 	ch := s.cfg.CodeHost
 	if !ch.Enabled() {
 		return SignInResult{}, errNoCodeHost()
 	}
-	st, err := s.parse(state, kindState)
+	st, err := s.checkState(state, nonce)
 	if err != nil {
-		return SignInResult{}, unauthorized("invalid or expired state: start the code-host sign-in again")
+		return SignInResult{}, err
 	}
 	conf := ch.oauth()
 	tok, err := conf.Exchange(ctx, code)
@@ -122,7 +148,7 @@ func (s *Service) SignInWithCodeHost(ctx context.Context, code, state string, fr
 	if u.ID.String() == "" || email == "" {
 		return SignInResult{}, herald.Errorf(herald.EFORBIDDEN, "the code-host account has no verified email address")
 	}
-	row, err := s.linkCodeHost(ctx, ch.name(), u, email)
+	row, err := s.linkCodeHost(ctx, ch.name(), u, email, from)
 	if err != nil {
 		return SignInResult{}, err
 	}
@@ -154,7 +180,7 @@ func verifiedEmail(list []codeHostEmail) string {
 }
 
 // linkCodeHost finds or creates the console user of a code-host account.
-func (s *Service) linkCodeHost(ctx context.Context, provider string, u codeHostUser, email string) (dbsqlc.ConsoleUser, error) {
+func (s *Service) linkCodeHost(ctx context.Context, provider string, u codeHostUser, email string, from Caller) (dbsqlc.ConsoleUser, error) {
 	subject := u.ID.String()
 	ident, err := s.db.GetConsoleIdentity(ctx, dbsqlc.GetConsoleIdentityParams{Provider: provider, Subject: subject})
 	if err == nil {
@@ -169,12 +195,14 @@ func (s *Service) linkCodeHost(ctx context.Context, provider string, u codeHostU
 		var err error
 		row, err = q.GetConsoleUserByEmail(ctx, email)
 		if err == nil {
-			// The code host vouches for the address, which verifies it here too.
-			if err := q.MarkConsoleUserVerified(ctx, row.ID); err != nil {
-				return db.MapError(err)
-			}
-			if row, err = q.GetConsoleUser(ctx, row.ID); err != nil {
-				return db.MapError(err)
+			// The code host vouches for the address. A verified account is its owner's and is
+			// linked as it is. An unverified one may have been registered by someone else
+			// before its owner, with a password the owner never chose: it is taken back
+			// (password, sessions, CLI tokens and 2FA dropped) and verified.
+			if row.EmailVerifiedAt == nil {
+				if row, err = s.reclaim(ctx, q, row, nil, methodCodeHost, from); err != nil {
+					return err
+				}
 			}
 		} else if herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND {
 			name := u.Name

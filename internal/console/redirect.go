@@ -64,3 +64,8 @@ func (s *Service) link(target, param, code string) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
+
+// SecureCookies reports whether the API is public over https (HERALD_PUBLIC_URL), so its
+// cookies must be Secure even on a request that reached it as http (a proxy not trusted to
+// say so).
+func (s *Service) SecureCookies() bool { return s.cfg.SecureCookies }

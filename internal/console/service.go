@@ -14,6 +14,7 @@ import (
 	"github.com/heraldhq/herald/internal/console/audit"
 	"github.com/heraldhq/herald/internal/console/captcha"
 	"github.com/heraldhq/herald/internal/console/mailer"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 )
 
@@ -26,12 +27,19 @@ type Config struct {
 	ConsoleURL string
 	// Origins are the origins a redirect may point to (HERALD_CONSOLE_ORIGINS).
 	Origins []string
+	// SecureCookies marks the API's cookies Secure whatever the request's scheme: the public
+	// URL is https (HERALD_PUBLIC_URL).
+	SecureCookies bool
 	// AccessTTL is the lifetime of an access token; RefreshTTL of a session.
 	AccessTTL, RefreshTTL time.Duration
 	// Throttle limits failed sign-ins.
 	Throttle ThrottleConfig
 	// CodeHost configures OAuth2 sign-in; zero ClientID turns it off.
 	CodeHost CodeHostConfig
+	// Requests limits sign-ups, password-reset requests and invitations per client address
+	// and per email address, in LimitStore (nil: no limits).
+	Requests   LimitConfig
+	LimitStore ratelimit.Store
 }
 
 // ThrottleConfig limits failed sign-in attempts: after AccountMax failures for one email
@@ -79,13 +87,15 @@ type Service struct {
 	audit   *audit.Log
 	log     *slog.Logger
 	cfg     Config
+	limits  *Limits
 	now     func() time.Time
 }
 
 // NewService builds the service; security events go to the audit log al.
 func NewService(d *db.DB, box *secrets.Box, m mailer.Mailer, cv captcha.Verifier, al *audit.Log, log *slog.Logger, cfg Config) *Service {
 	cfg.defaults()
-	return &Service{db: d, box: box, mail: m, captcha: cv, audit: al, log: log, cfg: cfg, now: time.Now}
+	return &Service{db: d, box: box, mail: m, captcha: cv, audit: al, log: log, cfg: cfg, now: time.Now,
+		limits: NewLimits(cfg.LimitStore, cfg.Requests, log)}
 }
 
 // User is a console user as the API shows it (ClientUserEntity).

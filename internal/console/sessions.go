@@ -54,12 +54,20 @@ func unauthorized(msg string) error { return herald.Errorf(herald.EUNAUTHORIZED,
 // startSession opens a session for a user who passed every factor.
 func (s *Service) startSession(ctx context.Context, u dbsqlc.ConsoleUser, from Caller) (*Session, error) {
 	refresh := refreshPrefix + secrets.Token(32)
-	row, err := s.db.CreateConsoleSession(ctx, dbsqlc.CreateConsoleSessionParams{
-		ConsoleUserID: u.ID, RefreshHash: secrets.Hash(refresh), ExpiresAt: s.now().Add(s.cfg.RefreshTTL),
-		Ip: from.IP, UserAgent: truncate(from.UserAgent, 400),
+	var row dbsqlc.ConsoleSession
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		var err error
+		row, err = q.CreateConsoleSession(ctx, dbsqlc.CreateConsoleSessionParams{
+			ConsoleUserID: u.ID, RefreshHash: secrets.Hash(refresh), ExpiresAt: s.now().Add(s.cfg.RefreshTTL),
+			Ip: from.IP, UserAgent: truncate(from.UserAgent, 400),
+		})
+		if err != nil {
+			return db.MapError(err)
+		}
+		return db.MapError(q.CreateConsoleRefreshToken(ctx, dbsqlc.CreateConsoleRefreshTokenParams{Hash: secrets.Hash(refresh), SessionID: row.ID}))
 	})
 	if err != nil {
-		return nil, db.MapError(err)
+		return nil, err
 	}
 	return s.session(u, row.ID, refresh), nil
 }
@@ -88,9 +96,11 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 }
 
 // RefreshGrace is how long after its rotation the console's refresh cookie is still
-// accepted (each time answered with a new one): a browser that reloads the console while
-// its refresh is being answered never stores the rotated cookie and presents the old one.
-// Past it, a rotated cookie ends the session. Refresh tokens of the JSON API have no grace.
+// accepted once: a browser that reloads the console while its refresh is being answered
+// never stores the rotated cookie and presents the old one. That replay gets a sibling
+// token and leaves the family's newest token working (it may be the legitimate client's,
+// when the replay is a thief's). A second replay, or one past the grace, revokes the
+// session. Refresh tokens of the JSON API have no grace.
 const RefreshGrace = 20 * time.Second
 
 // Refresh trades a refresh token for a new access token and a new refresh token. A refresh
@@ -100,44 +110,92 @@ func (s *Service) Refresh(ctx context.Context, refresh string) (*Session, error)
 	return s.rotate(ctx, refresh, 0)
 }
 
-// RefreshCookie is Refresh for the console's cookie: a rotated cookie still works within
-// RefreshGrace of its rotation.
+// RefreshCookie is Refresh for the console's cookie: a rotated cookie works once more
+// within RefreshGrace of its rotation.
 func (s *Service) RefreshCookie(ctx context.Context, refresh string) (*Session, error) {
 	return s.rotate(ctx, refresh, RefreshGrace)
 }
 
+// rotate answers a refresh token of a session's family (console_refresh_tokens): a live
+// token is rotated (every live token of the family is retired, a new one issued); a token
+// rotated within grace, the first time it is presented again, gets a live sibling without
+// retiring anything; any other reuse revokes the session and is audited.
 func (s *Service) rotate(ctx context.Context, refresh string, grace time.Duration) (*Session, error) {
+	refused := unauthorized("invalid, expired or already used refresh token: sign in again")
 	if !strings.HasPrefix(refresh, refreshPrefix) {
 		return nil, unauthorized("invalid refresh token")
 	}
+	hash := secrets.Hash(refresh)
 	next := refreshPrefix + secrets.Token(32)
-	row, err := s.db.RotateConsoleSession(ctx, dbsqlc.RotateConsoleSessionParams{
-		NewHash: secrets.Hash(next), OldHash: secrets.Hash(refresh),
-		Grace: pgtype.Interval{Microseconds: grace.Microseconds(), Valid: true},
-	})
-	if err != nil {
-		if herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND {
-			return nil, db.MapError(err)
-		}
-		revoked, err := s.db.RevokeConsoleSessionByPreviousHash(ctx, secrets.Hash(refresh))
+	var (
+		tok    dbsqlc.LockConsoleRefreshTokenRow
+		reused bool
+	)
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgxTx) error {
+		var err error
+		tok, err = q.LockConsoleRefreshToken(ctx, dbsqlc.LockConsoleRefreshTokenParams{
+			Hash: hash, Grace: pgtype.Interval{Microseconds: grace.Microseconds(), Valid: true},
+		})
 		if err != nil {
-			return nil, db.MapError(err)
+			return db.MapError(err)
 		}
-		for _, r := range revoked {
-			s.log.WarnContext(ctx, "a rotated console refresh token was presented again; the session is revoked")
-			if u, err := s.db.GetConsoleUser(ctx, r.ConsoleUserID); err == nil {
-				e := audit.Event{Action: audit.SessionRevoked, Details: map[string]any{"sessionId": r.ID, "reason": "refresh_token_reused"}}
-				audit.UserTarget(&e, u.ID, u.Email)
-				s.audit.Warn(ctx, s.audit.Account(ctx, nil, u.ID, e), audit.SessionRevoked)
+		switch {
+		case !tok.Open:
+			return refused
+		case tok.UsedAt == nil:
+			if err := q.RetireConsoleRefreshTokens(ctx, dbsqlc.RetireConsoleRefreshTokensParams{Hash: hash, SessionID: tok.SessionID}); err != nil {
+				return db.MapError(err)
 			}
+		case tok.InGrace && !tok.GraceUsed:
+			if err := q.UseConsoleRefreshGrace(ctx, hash); err != nil {
+				return db.MapError(err)
+			}
+		default:
+			reused = true
+			return db.MapError(q.RevokeConsoleSession(ctx, dbsqlc.RevokeConsoleSessionParams{ID: tok.SessionID, ConsoleUserID: tok.ConsoleUserID}))
 		}
-		return nil, unauthorized("invalid, expired or already used refresh token: sign in again")
+		if err := q.CreateConsoleRefreshToken(ctx, dbsqlc.CreateConsoleRefreshTokenParams{Hash: secrets.Hash(next), SessionID: tok.SessionID}); err != nil {
+			return db.MapError(err)
+		}
+		return db.MapError(q.TouchConsoleSession(ctx, tok.SessionID))
+	})
+	if herald.ErrorCode(err) == herald.ENOTFOUND {
+		return nil, refused
 	}
-	u, err := s.db.GetConsoleUser(ctx, row.ConsoleUserID)
+	if err != nil {
+		return nil, err
+	}
+	if reused {
+		s.recordReuse(ctx, tok, grace)
+		return nil, refused
+	}
+	u, err := s.db.GetConsoleUser(ctx, tok.ConsoleUserID)
 	if err != nil {
 		return nil, db.MapError(err)
 	}
-	return s.session(u, row.ID, next), nil
+	return s.session(u, tok.SessionID, next), nil
+}
+
+// recordReuse audits the revocation of a session whose rotated refresh token came back.
+func (s *Service) recordReuse(ctx context.Context, tok dbsqlc.LockConsoleRefreshTokenRow, grace time.Duration) {
+	s.log.WarnContext(ctx, "a rotated console refresh token was presented again; the session is revoked", "sessionId", tok.SessionID)
+	u, err := s.db.GetConsoleUser(ctx, tok.ConsoleUserID)
+	if err != nil {
+		s.log.ErrorContext(ctx, "auditing a refresh token reuse", "error", err)
+		return
+	}
+	// no_grace: a JSON API token; grace_spent: within the grace, but the token's one replay
+	// was given already or another token of the family was rotated since.
+	reason := "outside_grace"
+	switch {
+	case grace == 0:
+		reason = "no_grace"
+	case tok.InGrace:
+		reason = "grace_spent"
+	}
+	e := audit.Event{Action: audit.RefreshReuse, Details: map[string]any{"sessionId": tok.SessionID, "reason": reason, "sessionRevoked": true}}
+	audit.UserTarget(&e, u.ID, u.Email)
+	s.audit.Warn(ctx, s.audit.Account(ctx, nil, u.ID, e), audit.RefreshReuse)
 }
 
 // SignOut ends the session of p: its access and refresh tokens stop working.

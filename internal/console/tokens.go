@@ -24,16 +24,22 @@ type claims struct {
 	Kind      string `json:"typ"`
 	SessionID int64  `json:"sid,omitempty"`
 	Redirect  string `json:"redirect,omitempty"`
+	// Nonce is, in a state token, the hash of the nonce kept in the browser's cookie.
+	Nonce string `json:"nonce,omitempty"`
 	jwt.RegisteredClaims
 }
 
 var errBadToken = errors.New("invalid or expired token")
 
 func (s *Service) sign(kind string, userID, sessionID int64, ttl time.Duration, redirect string) string {
+	return s.signClaims(claims{Kind: kind, SessionID: sessionID, Redirect: redirect}, userID, ttl)
+}
+
+func (s *Service) signClaims(c claims, userID int64, ttl time.Duration) string {
 	now := s.now()
-	c := claims{Kind: kind, SessionID: sessionID, Redirect: redirect, RegisteredClaims: jwt.RegisteredClaims{
+	c.RegisteredClaims = jwt.RegisteredClaims{
 		Issuer: "herald", ID: secrets.Token(12), IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
-	}}
+	}
 	if userID != 0 {
 		c.Subject = strconv.FormatInt(userID, 10)
 	}

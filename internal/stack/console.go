@@ -3,6 +3,7 @@ package stack
 import (
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	v1 "github.com/heraldhq/herald/api/v1"
 	"github.com/heraldhq/herald/api/web"
@@ -38,12 +39,17 @@ func (s *Stack) openConsole(log *slog.Logger) error {
 		log.With("component", "console"), console.Config{
 			SigningKey: secrets.Derive(s.Cfg.SecretKey, "console tokens"),
 			ConsoleURL: cc.URL, Origins: cc.Origins, AccessTTL: cc.AccessTTL, RefreshTTL: cc.RefreshTTL,
+			SecureCookies: strings.HasPrefix(strings.ToLower(s.Cfg.PublicURL), "https://"),
 			Throttle: console.ThrottleConfig{AccountMax: cc.SignInMaxFailures, IPMax: cc.SignInMaxFailuresPerIP,
 				Window: cc.SignInLock, Lock: cc.SignInLock},
 			CodeHost: console.CodeHostConfig{Name: cc.CodeHostName, ClientID: cc.CodeHostClientID, ClientSecret: cc.CodeHostClientSecret,
 				AuthURL: cc.CodeHostAuthURL, TokenURL: cc.CodeHostTokenURL, APIURL: cc.CodeHostAPIURL, RedirectURL: cc.CodeHostRedirectURL},
+			Requests: console.LimitConfig{Window: cc.AccountLimitWindow, SignUpPerIP: cc.SignUpLimitPerIP,
+				ResetPerIP: cc.PasswordResetLimitPerIP, InvitePerIP: cc.InvitationLimitPerIP, PerEmail: cc.AccountLimitPerEmail},
+			LimitStore: s.Limits,
 		})
 	s.Clients = clients.NewService(s.DB, s.Mailer, s.Audit, log.With("component", "clients"), cc.URL)
+	s.Clients.Limits = s.Console.Limits()
 	s.AppAdmin = appadmin.NewService(s.DB, s.Apps, s.Users)
 	s.AppAdmin.Detail = appadmin.Detail{Prefs: s.Prefs, Inbox: s.Inbox}
 	var store files.Storage

@@ -24,10 +24,12 @@ const (
 	SignInFailed             = "auth.signin_failed"
 	SignOut                  = "auth.signout"
 	SessionRevoked           = "auth.session_revoked"
+	RefreshReuse             = "auth.refresh_reuse"
 	PasswordChanged          = "auth.password_changed"
 	PasswordResetRequested   = "auth.password_reset_requested"
 	PasswordReset            = "auth.password_reset"
 	SignUpExistingEmail      = "auth.signup_existing_email"
+	AccountReclaimed         = "auth.account_reclaimed"
 	TwoFactorEnabled         = "auth.2fa_enabled"
 	TwoFactorDisabled        = "auth.2fa_disabled"
 	RecoveryCodesRegenerated = "auth.recovery_codes_regenerated"
@@ -47,8 +49,8 @@ const (
 
 // Actions lists every action, for validating filters and for the documentation.
 var Actions = []string{
-	SignIn, SignInFailed, SignOut, SessionRevoked, PasswordChanged, PasswordResetRequested, PasswordReset,
-	SignUpExistingEmail, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
+	SignIn, SignInFailed, SignOut, SessionRevoked, RefreshReuse, PasswordChanged, PasswordResetRequested, PasswordReset,
+	SignUpExistingEmail, AccountReclaimed, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
 	MemberJoined, MemberRoleChanged, MemberRemoved, InvitationCreated, InvitationResent, InvitationRevoked,
 	CLITokenCreated, CLITokenRevoked, AppCreated, AppSecretRevealed, AppRSAKeyGenerated,
 }

@@ -9,6 +9,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/console"
 	"github.com/heraldhq/herald/internal/console/audit"
 	"github.com/heraldhq/herald/internal/console/mailer"
 )
@@ -22,6 +23,8 @@ type Service struct {
 	// consoleURL is where invitation links point.
 	consoleURL string
 	now        func() time.Time
+	// Limits caps invitations per client address and per invited address (nil: none).
+	Limits *console.Limits
 }
 
 // NewService builds the service; invitation emails link to consoleURL, and membership,

@@ -79,6 +79,13 @@ func (s *Service) Invite(ctx context.Context, a Actor, clientID int64, emails []
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
+	// Each invitation emails a stranger: it spends the caller's address's budget and the
+	// invited address's.
+	for _, e := range list {
+		if err := s.Limits.Take(ctx, console.LimitInvite, e, audit.OriginOf(ctx).IP); err != nil {
+			return nil, err
+		}
+	}
 	client, err := s.db.GetClient(ctx, clientID)
 	if err != nil {
 		return nil, db.MapError(err)
@@ -187,6 +194,9 @@ func (s *Service) Resend(ctx context.Context, a Actor, invitationID int64) (Invi
 		if herald.ErrorCode(err) == herald.ENOTFOUND {
 			return Invitation{}, herald.NotFound("invitation")
 		}
+		return Invitation{}, err
+	}
+	if err := s.Limits.Take(ctx, console.LimitInvite, inv.Email, audit.OriginOf(ctx).IP); err != nil {
 		return Invitation{}, err
 	}
 	code := secrets.Token(24)

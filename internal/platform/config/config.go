@@ -71,9 +71,9 @@ type Config struct {
 	// although they are or resolve to loopback, private or link-local addresses. Everything
 	// else internal is refused, at save and on every connection.
 	PrivateHosts HostList `env:"HERALD_PRIVATE_HOSTS" example:"relay.corp.example:587,[::1]:2525" desc:"hosts that provider connections (HTTP APIs, webhooks, SMTP) may reach although they are or resolve to loopback, private or link-local addresses: comma separated host names, addresses (IPv6 with or without brackets), *.suffix patterns, each optionally :port for that port only; every other internal destination is refused at save, at connection test and on each connection; every tenant can reach a listed host (see operations.md)"`
-	// TrustedProxies are reverse proxies whose X-Forwarded-For names the client. Empty: the
+	// TrustedProxies are reverse proxies whose X-Forwarded-For names the client (web.ClientIP). Empty: the
 	// peer address is the client, and per-IP limits apply to it.
-	TrustedProxies AddrList `env:"HERALD_TRUSTED_PROXIES" example:"10.0.0.1,10.1.0.0/16" desc:"reverse proxies (comma-separated IPs or CIDR ranges) whose X-Forwarded-For names the client; without it the peer address is the client for per-IP limits"`
+	TrustedProxies AddrList `env:"HERALD_TRUSTED_PROXIES" example:"10.0.0.1,10.1.0.0/16" desc:"reverse proxies (comma-separated IPs or CIDR ranges) trusted to append the client to X-Forwarded-For: when the connection comes from one, the client is the rightmost hop that is not a trusted proxy (hops to its left are the client's own and never count); without it, or from any other peer, the peer address is the client (per-address limits, captcha, audit log)"`
 	// PprofAddr serves net/http/pprof for profiling when set. Keep it on a loopback address.
 	PprofAddr string `env:"HERALD_PPROF_ADDR" example:"127.0.0.1:6060" desc:"serve net/http/pprof on this address for profiling (keep it on loopback)"`
 	// DataDir holds local state of `herald dev`: the Temporal database and the generated

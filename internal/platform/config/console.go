@@ -24,6 +24,13 @@ type ConsoleConfig struct {
 	SignInMaxFailures      int           `env:"HERALD_SIGNIN_MAX_FAILURES" envDefault:"5" min:"1" max:"1000" example:"10" desc:"failed sign-ins (or 2FA codes) per account before sign-in locks for HERALD_SIGNIN_LOCK; also wrong codes confirming new recovery codes or turning 2FA off, counted apart"`
 	SignInMaxFailuresPerIP int           `env:"HERALD_SIGNIN_MAX_FAILURES_PER_IP" envDefault:"20" min:"1" max:"100000" example:"100" desc:"failed sign-ins per client address before it locks (behind a reverse proxy all clients share the proxy's address)"`
 	SignInLock             time.Duration `env:"HERALD_SIGNIN_LOCK" envDefault:"15m" min:"1ns" example:"5m" desc:"counting window and lock duration of sign-in throttling (429 with Retry-After)"`
+	// AccountLimit* cap sign-ups, password-reset requests and invitations per client
+	// address and per email address, spent evenly over AccountLimitWindow (0: no limit).
+	AccountLimitWindow      time.Duration `env:"HERALD_ACCOUNT_LIMIT_WINDOW" envDefault:"1h" min:"1s" example:"24h" desc:"period over which the sign-up, password-reset and invitation budgets below refill (a token bucket); over a budget: 429 with Retry-After"`
+	SignUpLimitPerIP        int           `env:"HERALD_SIGNUP_LIMIT_PER_IP" envDefault:"10" min:"0" max:"1000000" example:"100" desc:"sign-ups per client address per HERALD_ACCOUNT_LIMIT_WINDOW (0: no limit; behind a reverse proxy set HERALD_TRUSTED_PROXIES, or every client shares the proxy's budget)"`
+	PasswordResetLimitPerIP int           `env:"HERALD_PASSWORD_RESET_LIMIT_PER_IP" envDefault:"10" min:"0" max:"1000000" example:"100" desc:"password-reset requests per client address per HERALD_ACCOUNT_LIMIT_WINDOW (0: no limit)"`
+	InvitationLimitPerIP    int           `env:"HERALD_INVITATION_LIMIT_PER_IP" envDefault:"100" min:"0" max:"1000000" example:"500" desc:"invitations sent (and resent) from one client address per HERALD_ACCOUNT_LIMIT_WINDOW, one per invited address (0: no limit)"`
+	AccountLimitPerEmail    int           `env:"HERALD_ACCOUNT_LIMIT_PER_EMAIL" envDefault:"5" min:"0" max:"1000000" example:"10" desc:"sign-ups, password-reset requests and invitations for one email address per HERALD_ACCOUNT_LIMIT_WINDOW, each kind counted apart (0: no limit)"`
 	// SMTP sends system emails; an empty host logs them instead.
 	SMTPHost     string `env:"HERALD_SMTP_HOST" example:"smtp.example.com" desc:"SMTP server for system emails (verification, password reset, invitations); unset: the emails are written to the log"`
 	SMTPPort     int    `env:"HERALD_SMTP_PORT" envDefault:"587" min:"1" max:"65535" example:"1025" desc:"its port (Mailpit of docker compose: 1025)"`

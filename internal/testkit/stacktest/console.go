@@ -61,7 +61,7 @@ func (c *Console) User(email, password string) SignIn {
 	e.T.Helper()
 	e.Must(e.Do("POST", "/v1/auth/signup?redirect=/welcome", map[string]string{"email": email, "password": password, "name": "Test"}, nil), 201, "sign up "+email)
 	code := c.Mail.Last(e.T, email).Find(e.T, `verificationCode=([A-Za-z0-9_-]+)`)
-	e.Must(e.Do("POST", "/v1/auth/verify/"+code, nil, nil), 200, "verify "+email)
+	e.Must(e.Do("POST", "/v1/auth/verify/"+code, map[string]string{"password": password}, nil), 200, "verify "+email)
 	in := e.Must(e.Do("POST", "/v1/auth?redirect=/apps", map[string]string{"email": email, "password": password}, nil), 200, "sign in "+email).Map(e.T)
 	return SignIn{Email: email, AccessToken: in["accessToken"].(string), RefreshToken: in["refreshToken"].(string)}
 }

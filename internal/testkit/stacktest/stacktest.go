@@ -68,6 +68,9 @@ func New(t testing.TB, opts Options) *Env {
 	cfg.DBMaxConns = 16
 	// Fake providers and webhook receivers listen on loopback.
 	cfg.PrivateHosts = []string{"127.0.0.1", "localhost"}
+	// Every test client is 127.0.0.1: the per-address budgets of sign-ups, resets and
+	// invitations are off unless a test sets them (the per-email budgets stay).
+	cfg.Console.SignUpLimitPerIP, cfg.Console.PasswordResetLimitPerIP, cfg.Console.InvitationLimitPerIP = 0, 0, 0
 	switch {
 	case opts.TemporalAddress != "":
 		cfg.TemporalAddress = opts.TemporalAddress

@@ -1290,7 +1290,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the email address with the emailed code */
+        /**
+         * Confirm the email address with the emailed code, and choose the password
+         * @description The holder of the code proved the address but not that they chose the password given at sign-up (someone may have registered the address first), so the password set before verification never survives it: it becomes `password`, or is dropped when the body has none (then a password reset or code-host sign-in gives access). Sessions, CLI tokens and 2FA set up before verification are dropped too. A code of an account verified meanwhile changes nothing.
+         */
         post: operations["post/v1/auth/verify/{verificationCode}"];
         delete?: never;
         options?: never;
@@ -1862,7 +1865,10 @@ export interface paths {
         /** Start code-host (OAuth2) sign-in: the authorization URL and the state to hand back */
         get: operations["get/v1/ee/auth/codehost"];
         put?: never;
-        /** Complete code-host sign-in with the authorization code and state */
+        /**
+         * Complete code-host sign-in with the authorization code and state
+         * @description The state must come back with the herald_codehost_nonce cookie set by the GET that issued it (compared in constant time): a callback from another browser, or without the cookie, is 401, so an attacker cannot make a victim's browser sign in to the attacker's account (login CSRF). A verified account with the code host's verified email is linked; an unverified one is taken back: its password, sessions, CLI tokens and 2FA are dropped (they may be someone else's who registered the address first) and it is verified.
+         */
         post: operations["post/v1/ee/auth/codehost"];
         delete?: never;
         options?: never;
@@ -2498,7 +2504,7 @@ export interface components {
         };
         AuditLogEntry: {
             /** @enum {string} */
-            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
+            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.account_reclaimed" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
             /** @description the email address of the console user who acted; null when nobody was signed in (failed sign-ins) */
             actorEmail?: string | null;
             /** @description the console user who acted; null when nobody was signed in (failed sign-ins) */
@@ -3782,6 +3788,10 @@ export interface components {
             message: string[];
             /** @description always "error" */
             status: string;
+        };
+        VerifyEmailDTO: {
+            /** @description the account's password from now on, 8 to 128 characters (the one given at sign-up or a new one) */
+            password?: string;
         };
         /** @description Go to the next of the first condition that holds, else to else (absent: end the run) */
         WorkflowBranchStep: {
@@ -9904,6 +9914,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description too many reset requests from this client address or for this email address (HERALD_PASSWORD_RESET_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "post/v1/auth/refresh": {
@@ -10152,7 +10171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many failed attempts, or the monthly quota is used up; see Retry-After */
+            /** @description too many sign-ups from this client address or for this email address (HERALD_SIGNUP_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL), or too many emails requested for it; see Retry-After; nothing was created */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10273,7 +10292,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailDTO"];
+            };
+        };
         responses: {
             /** @description success */
             200: {
@@ -10295,6 +10318,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11221,6 +11253,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description too many invitations from this client address or to this address (HERALD_INVITATION_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "put/v1/clients/{clientId}/clientUsers/{clientUserId}": {
@@ -11553,6 +11594,15 @@ export interface operations {
             };
             /** @description the body is over the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many invitations from this client address or to one of the addresses (HERALD_INVITATION_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After; nothing was sent */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13021,6 +13071,8 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    /** @description herald_codehost_nonce=<nonce>; Path=/v1/ee/auth/codehost; Max-Age=600; HttpOnly; SameSite=Lax (Secure over https): binds the state to this browser */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13573,6 +13625,15 @@ export interface operations {
             };
             /** @description no such resource for this caller (another client's ids included) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many invitations from this client address or to this address (HERALD_INVITATION_LIMIT_PER_IP, HERALD_ACCOUNT_LIMIT_PER_EMAIL); see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -251,19 +251,15 @@ export function Verify() {
   const [params] = useSearchParams();
   const email = params.get("email") ?? "";
   const linked = params.get("verificationCode");
-  const started = useRef(false);
+  // The password is chosen again in this step: whoever opens the link proved the address,
+  // not that they chose the password given at sign-up (docs/console-api.md).
   const m = useMutation({
-    mutationFn: (code: string) => data(api.POST("/v1/auth/verify/{verificationCode}", { params: { path: { verificationCode: code } } })),
+    mutationFn: ({ code, password }: { code: string; password: string }) =>
+      data(api.POST("/v1/auth/verify/{verificationCode}", { params: { path: { verificationCode: code } }, body: { password } })),
   });
   const resend = useMutation({
     mutationFn: () => data(api.POST("/v1/auth/resendVerificationEmail", { params: { query: { redirect: "/verify" } }, body: { email } })),
   });
-  useEffect(() => {
-    if (linked && !started.current) {
-      started.current = true;
-      m.mutate(linked);
-    }
-  }, [linked, m]);
   if (m.isSuccess) {
     const to = m.data && "email" in m.data && m.data.email ? `/signin?email=${encodeURIComponent(m.data.email)}` : "/signin";
     return (
@@ -275,14 +271,8 @@ export function Verify() {
       </AuthPage>
     );
   }
-  if (linked && m.isPending) {
-    return (
-      <AuthPage title="Verifying your email">
-        <Loading label="Checking your link" />
-      </AuthPage>
-    );
-  }
-  const err = m.error ? ((m.error as { status?: number }).status === 404 ? ["This code is wrong, expired or already used."] : fieldErrors(m.error, [])[""]) : undefined;
+  const errs = fieldErrors(m.error, ["password"]);
+  const err = m.error && (m.error as { status?: number }).status === 404 ? ["This code is wrong, expired or already used."] : errs[""];
   return (
     <AuthPage title="Check your email">
       <p className="muted">
@@ -293,10 +283,25 @@ export function Verify() {
         ) : (
           "We sent you a verification code."
         )}{" "}
-        Open the link in the email, or enter the code here.
+        Open the link in the email, or enter the code here, and confirm your password.
       </p>
-      <form onSubmit={(e) => m.mutate((values(e).code ?? "").trim())} noValidate>
+      <form
+        onSubmit={(e) => {
+          const v = values(e);
+          m.mutate({ code: (v.code ?? "").trim(), password: v.password ?? "" });
+        }}
+        noValidate
+      >
         <Field label="Verification code" name="code" autoComplete="one-time-code" required errors={err} defaultValue={linked ?? ""} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="The password you signed up with, or a new one: it is your password from now on."
+          errors={errs.password}
+        />
         <Button type="submit" busy={m.isPending}>
           Verify email
         </Button>

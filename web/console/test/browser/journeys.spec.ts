@@ -34,6 +34,7 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
   expect(verifyPath.startsWith("/verify?")).toBeTruthy();
   const code = new URL(verifyPath, "http://x").searchParams.get("verificationCode")!;
   await page.getByLabel("Verification code").fill(code);
+  await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Verify email" }).click();
   await expect(page.getByRole("heading", { name: "Email verified" })).toBeVisible();
   await page.getByRole("link", { name: "Continue to sign in" }).click();
