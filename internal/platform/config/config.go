@@ -94,6 +94,8 @@ type Config struct {
 	// Ops configures quotas, billing, licensing, the assistant, metrics and tracing
 	// (operations.go).
 	Ops OperationsConfig
+	// Codec configures the encryption of Temporal payloads and the codec server (codec.go).
+	Codec CodecConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
@@ -126,6 +128,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.Console.finish(&p, c.PublicURL, c.HTTPAddr)
 	loadTracing(getenv, &c.Ops, &p)
 	c.Ops.check(&p)
+	c.Codec.check(&p)
 	if err := p.Err(); err != nil {
 		return c, fmt.Errorf("configuration: %w", err)
 	}
@@ -142,7 +145,7 @@ func (c Config) Summary() []any {
 		"http", c.HTTPAddr, "database", MaskURL(c.DatabaseURL), "temporal", c.TemporalAddress,
 		"namespace", c.TemporalNamespace, "taskQueue", c.TaskQueue, "secretKey", secret,
 		"headerPrefix", c.HeaderPrefix,
-	}, append(c.Console.summary(c.DataDir), c.Ops.summary()...)...)
+	}, append(append(c.Console.summary(c.DataDir), c.Ops.summary()...), c.Codec.summary()...)...)
 }
 
 // MaskURL hides the password of a connection URL.
