@@ -14,8 +14,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/heraldhq/herald/internal/testkit/stacktest"
 	"github.com/heraldhq/herald/internal/platform/temporalcodec"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 	herworker "github.com/heraldhq/herald/worker"
 )
 
