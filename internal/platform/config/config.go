@@ -30,7 +30,7 @@ type Config struct {
 	TemporalUIURL string `env:"HERALD_TEMPORAL_UI_URL" format:"url" dflt:"— (no links; herald dev: the UI of the Temporal dev server it starts)" example:"http://localhost:8233" desc:"Temporal Web UI, which the console's message logs and workflow test runs link to"`
 	TaskQueue     string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
 	// SecretKey encrypts stored secrets. Never logged.
-	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"0123456789abcdef0123" desc:"encrypts stored secrets (API secrets, provider credentials, keys); at least 16 characters; keep it stable"`
+	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"0123456789abcdef0123" desc:"encrypts stored secrets (API secrets, provider credentials, keys) and, unless HERALD_TEMPORAL_CODEC_KEYS is set, the payloads Herald writes to Temporal; at least 16 characters; the same on every process; keep it stable"`
 	// HeaderPrefix prefixes the credential headers; it must end with "-".
 	HeaderPrefix string     `env:"HERALD_HEADER_PREFIX" envDefault:"X-SERVICE-" example:"X-HERALD-" desc:"prefix of the credential headers (…API-KEY, …API-SECRET, …USER-ID, …); ends with -"`
 	LogLevel     slog.Level `env:"HERALD_LOG_LEVEL" envDefault:"info" example:"debug" expect:"debug, info, warn or error" desc:"debug, info, warn or error"`
