@@ -18,6 +18,7 @@ func (s *Stack) mountCodecServer(r fiber.Router) {
 	srv := temporalcodec.NewServer(s.Codec, temporalcodec.ServerOptions{
 		Token: s.Cfg.Codec.ServerToken, Origins: s.Cfg.Codec.ServerOrigins,
 		LoopbackWithoutToken: s.CodecLoopbackWithoutToken, MaxBody: int64(s.Cfg.BodyLimit),
+		Log: s.Log.With("component", "codec-server"),
 	})
 	if !srv.Enabled() {
 		return

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -26,6 +27,9 @@ type ServerOptions struct {
 	LoopbackWithoutToken bool
 	// MaxBody bounds a request body (0: 4 MiB).
 	MaxBody int64
+	// Log records every decode and encode (caller's address, namespace, payload count) and
+	// every refused credential; nil logs nothing.
+	Log *slog.Logger
 }
 
 // Paths of the codec server protocol, appended by the Web UI and the CLI to the endpoint.
@@ -77,6 +81,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.authorized(r) {
+		s.log("codec server refused a call without the right token", r, -1)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="herald codec"`)
 		writeError(w, http.StatusUnauthorized, "missing or wrong codec server token (Authorization: Bearer …)")
 		return
@@ -100,6 +105,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
+	}
+	if encode {
+		s.log("codec server encoded payloads", r, len(out))
+	} else {
+		s.log("codec server decoded payloads", r, len(out))
 	}
 	b, err := protojson.Marshal(&commonpb.Payloads{Payloads: out})
 	if err != nil {
@@ -137,6 +147,20 @@ func (s *Server) authorized(r *http.Request) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(s.opts.Token)) == 1
+}
+
+// log records a call: who (the peer address), for which namespace, how many payloads (-1
+// when refused). Never the payloads or the credential.
+func (s *Server) log(msg string, r *http.Request, payloads int) {
+	if s.opts.Log == nil {
+		return
+	}
+	attrs := []any{"remote", r.RemoteAddr, "namespace", r.Header.Get("X-Namespace"), "origin", r.Header.Get("Origin")}
+	if payloads < 0 {
+		s.opts.Log.Warn(msg, attrs...)
+		return
+	}
+	s.opts.Log.Info(msg, append(attrs, "payloads", payloads)...)
 }
 
 func loopback(remote string) bool {

@@ -1,9 +1,11 @@
 package temporalcodec
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -50,7 +52,19 @@ func parse(t *testing.T, body string) wirePayloads {
 
 func TestCodecServer(t *testing.T) {
 	k1 := testKey(t, "k1")
-	srv := NewServer(mustNew(t, k1), ServerOptions{Token: token, Origins: []string{"http://localhost:8233"}})
+	var logs bytes.Buffer
+	srv := NewServer(mustNew(t, k1), ServerOptions{Token: token, Origins: []string{"http://localhost:8233"},
+		Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	t.Cleanup(func() {
+		// Every call is on record, refusals as warnings; never a payload or the token.
+		l := logs.String()
+		if strings.Count(l, "codec server refused") != 10 || !strings.Contains(l, "codec server decoded payloads") || !strings.Contains(l, "payloads=1") {
+			t.Errorf("log:\n%s", l)
+		}
+		if strings.Contains(l, token[:10]) || strings.Contains(l, "alice") {
+			t.Errorf("the log shows the token or a payload:\n%s", l)
+		}
+	})
 	auth := map[string]string{"Authorization": "Bearer " + token, "Content-Type": "application/json", "X-Namespace": "default"}
 
 	// CORS preflight of the Web UI: no credentials, the allowed origin mirrored.
