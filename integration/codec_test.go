@@ -27,6 +27,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/platform/temporalcodec"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
@@ -156,6 +157,30 @@ func TestTemporalHistoriesHoldNoPersonalData(t *testing.T) {
 	if r, err := http.DefaultClient.Do(pre); err != nil || r.StatusCode != 204 || r.Header.Get("Access-Control-Allow-Origin") != "http://localhost:8233" {
 		t.Errorf("preflight on the API listener: %v %v", r, err)
 	}
+
+	// A plain email send: its send workflow's history holds neither the address nor the
+	// message, raw; decoded, whatever of them the run carries shows.
+	mail := smtptest.Start(t)
+	smtpInstance(t, e, mail)
+	plainReq := sendNotification(t, e, `{"notification":{"title":"Invoice `+codecMarkers["send data"]+`"},
+		"sendTo":{"recipients":[{"identifier":"b-codec","email":"bob.codec@example.com"}]},"override":{"channels":["email"]}}`)
+	e.Eventually(60*time.Second, "the email", func() bool { return mail.Count("bob.codec@example.com") == 1 })
+	sendWF := send.WorkflowID([]uuid.UUID{uuid.MustParse(plainReq)})
+	e.Eventually(60*time.Second, "the send workflow to close", func() bool {
+		d, err := e.Stack.Temporal.DescribeWorkflowExecution(context.Background(), sendWF, "")
+		return err == nil && d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+	})
+	sh := rawHistory(t, e, sendWF)
+	shRaw, _ := protojson.Marshal(sh)
+	for _, m := range []string{"bob.codec@example.com", codecMarkers["send data"]} {
+		if strings.Contains(string(shRaw)+payloadBytes(t, sh), m) {
+			t.Errorf("the raw history of the email send shows %s", m)
+		}
+	}
+	if err := e.Stack.Codec.DecodeHistory(sh); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("email send %s: %d events; decoded, the address appears: %v", sendWF, len(sh.GetEvents()), strings.Contains(payloadBytes(t, sh), "bob.codec@example.com"))
 
 	// The Temporal CLI, as an operator reads a history: nothing without the codec server,
 	// everything through it.
