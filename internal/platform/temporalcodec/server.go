@@ -75,6 +75,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	// A browser names its page's origin: one not allowed is refused before anything is
+	// decoded (a page the operator happens to have open cannot use the codec server, even
+	// where no token is needed: herald dev's loopback callers). The CLI sends no Origin.
+	if r.Header.Get("Origin") != "" && !allowed {
+		writeError(w, http.StatusForbidden, "origin not allowed: add it to HERALD_CODEC_SERVER_ORIGINS")
+		return
+	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST, OPTIONS")
 		writeError(w, http.StatusMethodNotAllowed, "method not allowed")

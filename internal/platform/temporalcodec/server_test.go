@@ -124,6 +124,16 @@ func TestCodecServer(t *testing.T) {
 		t.Errorf("plain decode: %d %s", code, body)
 	}
 
+	// From the UI's page the answer carries the CORS headers; from another page, 403.
+	withOrigin := map[string]string{"Authorization": "Bearer " + token, "Origin": "http://localhost:8233"}
+	if code, h, _ := call(t, srv, "POST", "/codec/decode", uiBody(`1`), withOrigin); code != 200 || h.Get("Access-Control-Allow-Origin") != "http://localhost:8233" {
+		t.Errorf("decode from the UI's origin: %d %v", code, h)
+	}
+	withOrigin["Origin"] = "https://evil.example"
+	if code, _, body := call(t, srv, "POST", "/codec/decode", uiBody(`"alice"`), withOrigin); code != 403 || strings.Contains(body, "alice") {
+		t.Errorf("decode from another origin: %d %s", code, body)
+	}
+
 	// Bad bodies, methods and paths.
 	if code, _, _ := call(t, srv, "POST", "/codec/decode", "{", auth); code != 400 {
 		t.Errorf("bad JSON: %d", code)
@@ -177,11 +187,21 @@ func TestCodecServerLoopbackWithoutToken(t *testing.T) {
 			t.Errorf("%s: %d, want %d", addr, w.Code, want)
 		}
 	}
+	// A page of another origin open in the developer's browser: refused, even as a simple
+	// request that skips the preflight.
+	r := httptest.NewRequest("POST", "/codec/decode", strings.NewReader(uiBody(`1`)))
+	r.RemoteAddr, r.Header["Origin"] = "127.0.0.1:5000", []string{"https://evil.example"}
+	r.Header.Set("Content-Type", "text/plain")
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	if w.Code != 403 {
+		t.Errorf("a foreign page's call from loopback: %d", w.Code)
+	}
 	// A token, once set, is required from loopback too.
 	withToken := NewServer(mustNew(t, testKey(t, "k1")), ServerOptions{Token: token, LoopbackWithoutToken: true})
-	r := httptest.NewRequest("POST", "/codec/encode", strings.NewReader(uiBody(`1`)))
+	r = httptest.NewRequest("POST", "/codec/encode", strings.NewReader(uiBody(`1`)))
 	r.RemoteAddr = "127.0.0.1:5000"
-	w := httptest.NewRecorder()
+	w = httptest.NewRecorder()
 	withToken.ServeHTTP(w, r)
 	if w.Code != 401 {
 		t.Errorf("loopback without the configured token: %d", w.Code)
