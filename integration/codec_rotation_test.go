@@ -24,24 +24,57 @@ import (
 // A run started under one key finishes after the keys rotate: the worker of a restarted
 // stack, configured with a new key first and the old one kept, replays the run's history
 // (written under the old key), takes the inbox signal and writes what follows under the new
-// key. The run waits for a read, so nothing depends on timing.
+// key.
 func TestKeyRotationWhileARunWaits(t *testing.T) {
-	dbURL := dbtest.URL(t)
-	secret := secrets.Token(32)
-	queue := "herald-rotation-" + secrets.HexToken(4)
 	key := func() string { return base64.StdEncoding.EncodeToString([]byte(secrets.HexToken(16))) }
 	oldKey, newKey := key(), key()
-	configure := func(keys string) func(*config.Config) {
+	ids := runAcrossRestart(t,
+		func(c *config.Config) { c.Codec.Keys = "old=" + oldKey },
+		func(c *config.Config) { c.Codec.Keys = "new=" + newKey + ",old=" + oldKey })
+	if ids["old"] == 0 || ids["new"] == 0 || len(ids) != 2 {
+		t.Errorf("payloads by key id: %v, want some under old (before the rotation) and some under new (after)", ids)
+	}
+}
+
+// The upgrade from a version without encryption: a run started by a process that writes
+// plain payloads (the old version, or HERALD_TEMPORAL_ENCRYPT=false) finishes on one that
+// encrypts, its history holding both.
+func TestUpgradeToEncryptionWhileARunWaits(t *testing.T) {
+	var derived string
+	ids := runAcrossRestart(t,
+		func(c *config.Config) { c.Codec.Encrypt = false },
+		func(c *config.Config) {
+			k, err := temporalcodec.DeriveKey(c.SecretKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			derived = k.ID
+		})
+	if ids[""] == 0 || ids[derived] == 0 || len(ids) != 2 {
+		t.Errorf("payloads by key id: %v, want plain ones (\"\") before the upgrade and some under %s after", ids, derived)
+	}
+}
+
+// runAcrossRestart starts a flow run that waits for a read on a stack configured by first,
+// stops that stack, reads the notification on a stack of the same database, task queue and
+// secret key configured by second, and returns the run's payloads counted by key id ("" for
+// plain). The run waits for a read, so nothing depends on timing.
+func runAcrossRestart(t *testing.T, first, second func(*config.Config)) map[string]int {
+	t.Helper()
+	dbURL := dbtest.URL(t)
+	secret := secrets.Token(32)
+	queue := "herald-restart-" + secrets.HexToken(4)
+	configure := func(then func(*config.Config)) func(*config.Config) {
 		return func(c *config.Config) {
 			c.DatabaseURL, c.SecretKey, c.TaskQueue = dbURL, secret, queue
-			c.Codec.Keys = keys
+			then(c)
 		}
 	}
 	var req string
 	var app apps.Credentials
 	wf := func() string { return flowrun.WorkflowID("approval", req, "rot") }
 	t.Run("before", func(t *testing.T) {
-		e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: configure("old=" + oldKey)})
+		e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: configure(first)})
 		app = e.App
 		publishWorkflow(t, e, "approval", `{"steps":[
 			{"id":"ask","type":"inApp","content":{"title":"Please approve"},"next":"wait"},
@@ -63,7 +96,7 @@ func TestKeyRotationWhileARunWaits(t *testing.T) {
 			return false
 		})
 	}) // this stack's worker and relay stop here, with the run waiting
-	e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: configure("new=" + newKey + ",old=" + oldKey)})
+	e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: configure(second)})
 	e.App = app
 	page := inbox(t, e, "rot")
 	if len(page.Data) != 1 {
@@ -87,8 +120,6 @@ func TestKeyRotationWhileARunWaits(t *testing.T) {
 			}
 			return ps, nil
 		}})
-	if ids["old"] == 0 || ids["new"] == 0 || len(ids) != 2 {
-		t.Errorf("payloads by key id: %v, want some under old (before the rotation) and some under new (after)", ids)
-	}
 	t.Logf("payloads by key id: %v", ids)
+	return ids
 }

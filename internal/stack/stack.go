@@ -122,6 +122,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		d.Close()
 		return nil, err
 	}
+	if !cfg.Codec.Encrypt {
+		log.Warn("HERALD_TEMPORAL_ENCRYPT=false: payloads are written to Temporal in clear (encrypted ones are still read); set it back to true once every process runs this version")
+		codec = codec.DecodeOnly()
+	}
 	topts, err := ops.temporalOptions(codec.Apply(client.Options{
 		HostPort:  cfg.TemporalAddress,
 		Namespace: cfg.TemporalNamespace,

@@ -38,7 +38,19 @@ type Codec struct {
 	current string
 	aeads   map[string]cipher.AEAD
 	ids     []string
+	plain   bool
 }
+
+// DecodeOnly returns a codec that writes payloads as they are and still decrypts: every
+// process of a fleet can read encrypted payloads before any writes them (rolling upgrade).
+func (c *Codec) DecodeOnly() *Codec {
+	d := *c
+	d.plain = true
+	return &d
+}
+
+// Encrypts reports whether Encode encrypts (false for a DecodeOnly codec).
+func (c *Codec) Encrypts() bool { return !c.plain }
 
 // New returns a codec that encrypts with keys[0] and decrypts with every key.
 func New(keys ...Key) (*Codec, error) {
@@ -91,6 +103,9 @@ func (c *Codec) KeyIDs() []string { return append([]string(nil), c.ids...) }
 // Encode encrypts each payload whole (metadata and data) under the current key, with the
 // key id as additional data so it cannot be swapped.
 func (c *Codec) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	if c.plain {
+		return payloads, nil
+	}
 	aead := c.aeads[c.current]
 	out := make([]*commonpb.Payload, len(payloads))
 	for i, p := range payloads {

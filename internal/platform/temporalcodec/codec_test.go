@@ -203,3 +203,22 @@ func mustNewB(b *testing.B) *Codec {
 	}
 	return c
 }
+
+// A decode-only codec (the first step of a rolling upgrade) writes plain payloads and still
+// reads what an encrypting process wrote.
+func TestDecodeOnlyCodec(t *testing.T) {
+	c := mustNew(t, testKey(t, "k1"))
+	d := c.DecodeOnly()
+	if !c.Encrypts() || d.Encrypts() {
+		t.Fatal("Encrypts")
+	}
+	p, err := d.DataConverter().ToPayload(alice)
+	if err != nil || string(p.Metadata[converter.MetadataEncoding]) != "json/plain" {
+		t.Fatalf("decode-only wrote %v %v", p, err)
+	}
+	enc, _ := c.DataConverter().ToPayload(alice)
+	var back profile
+	if err := d.DataConverter().FromPayload(enc, &back); err != nil || back.Email != alice.Email {
+		t.Errorf("decode-only read %+v %v", back, err)
+	}
+}
