@@ -351,8 +351,8 @@ func (r *recorder) firstRun(workflowID string) string {
 	return res.Executions[len(res.Executions)-1].Execution.RunId
 }
 
-// save waits for the run to close and writes its history as the CLI's
-// `temporal workflow show --output json` does.
+// save waits for the run to close and writes its history, its payloads decoded, as the
+// CLI's `temporal workflow show --output json` does through the codec server.
 func (r *recorder) save(name, workflowID, runID string) {
 	r.t.Helper()
 	r.waitStarted(workflowID)
@@ -365,6 +365,10 @@ func (r *recorder) save(name, workflowID, runID string) {
 			r.t.Fatal(err)
 		}
 		h.Events = append(h.Events, ev)
+	}
+	// Stored decoded (the stack's key is random): the replay tests encrypt them themselves.
+	if err := r.e.Stack.Codec.DecodeHistory(h); err != nil {
+		r.t.Fatal(err)
 	}
 	b, err := protojson.MarshalOptions{Multiline: true, Indent: " "}.Marshal(h)
 	if err != nil {

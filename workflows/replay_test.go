@@ -5,13 +5,16 @@
 package workflows_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/heraldhq/herald/internal/platform/temporalcodec"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 	herworker "github.com/heraldhq/herald/worker"
 )
@@ -33,9 +36,26 @@ func historyFiles(t *testing.T) []string {
 	return files
 }
 
-// newReplayer registers the workflows exactly as the worker does.
+// replayCodec stands for the worker's codec (internal/platform/temporalcodec): recorded
+// histories are plain and must replay through it, as open runs written before payload
+// encryption do.
+var replayCodec = func() *temporalcodec.Codec {
+	c, err := temporalcodec.FromConfig("replay-test-secret-key-0123456789", "")
+	if err != nil {
+		panic(err)
+	}
+	return c
+}()
+
+// newReplayer registers the workflows exactly as the worker does, with the worker's data
+// and failure converters.
 func newReplayer() worker.WorkflowReplayer {
-	r := worker.NewWorkflowReplayer()
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+		DataConverter: replayCodec.DataConverter(), FailureConverter: replayCodec.FailureConverter(),
+	})
+	if err != nil {
+		panic(err)
+	}
 	herworker.RegisterWorkflows(r)
 	return r
 }
@@ -52,6 +72,35 @@ func TestReplayHistories(t *testing.T) {
 			}
 			if err := newReplayer().ReplayWorkflowHistoryFromJSONFile(nil, path); err != nil {
 				t.Errorf("replaying %s: %v", path, err)
+			}
+		})
+	}
+}
+
+// Every recorded history with all its payloads encrypted, as runs write them now, replays
+// through the same replayer: encrypted and plain histories both decode.
+func TestReplayEncryptedHistories(t *testing.T) {
+	for _, path := range historyFiles(t) {
+		t.Run(filepath.ToSlash(path), func(t *testing.T) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := client.HistoryFromJSON(bytes.NewReader(b), client.HistoryJSONOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := replayCodec.EncodeHistory(h); err != nil {
+				t.Fatal(err)
+			}
+			started := h.GetEvents()[0].GetWorkflowExecutionStartedEventAttributes()
+			for _, p := range started.GetInput().GetPayloads() {
+				if string(p.GetMetadata()["encoding"]) != temporalcodec.Encoding {
+					t.Fatalf("input payload not encrypted: %s", p.GetMetadata()["encoding"])
+				}
+			}
+			if err := newReplayer().ReplayWorkflowHistory(nil, h); err != nil {
+				t.Errorf("replaying %s encrypted: %v", path, err)
 			}
 		})
 	}

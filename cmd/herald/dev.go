@@ -7,9 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -36,10 +38,11 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.
 		return err
 	}
 	temporalUI := ""
+	codecEndpoint := devCodecEndpoint(cfg)
 	if devenv.Answers(ctx, cfg.TemporalAddress) {
 		log.Info("using the Temporal server that answers", "address", cfg.TemporalAddress)
 	} else {
-		srv, err := devTemporal(ctx, cfg, log)
+		srv, err := devTemporal(ctx, cfg, codecEndpoint, log)
 		if err != nil {
 			return err
 		}
@@ -49,6 +52,8 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.
 		if cfg.TemporalUIURL == "" {
 			cfg.TemporalUIURL = temporalUI
 		}
+		// Its Web UI decodes payloads through /codec from the developer's browser.
+		cfg.Codec.ServerOrigins = append(cfg.Codec.ServerOrigins, devUIOrigins(temporalUI)...)
 	}
 
 	s, err := open(ctx, cfg, log, true)
@@ -56,6 +61,8 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.
 		return err
 	}
 	defer s.Close()
+	// Without HERALD_CODEC_SERVER_TOKEN, the codec server answers loopback callers only.
+	s.CodecLoopbackWithoutToken = true
 	creds, err := demoApp(ctx, s)
 	if err != nil {
 		return err
@@ -93,7 +100,7 @@ func devPostgres(ctx context.Context, cfg config.Config, log *slog.Logger) (stri
 
 // devTemporal starts the pinned Temporal CLI's dev server at the configured address, keeping
 // its state in the data directory.
-func devTemporal(ctx context.Context, cfg config.Config, log *slog.Logger) (*devenv.Temporal, error) {
+func devTemporal(ctx context.Context, cfg config.Config, codecEndpoint string, log *slog.Logger) (*devenv.Temporal, error) {
 	cli, err := devenv.FindTemporalCLI(cfg.TemporalCLI)
 	if err != nil {
 		return nil, err
@@ -114,8 +121,42 @@ func devTemporal(ctx context.Context, cfg config.Config, log *slog.Logger) (*dev
 	log.Info("no Temporal server answers; starting the dev server", "cli", cli, "address", cfg.TemporalAddress, "log", logPath)
 	return devenv.StartTemporal(ctx, devenv.TemporalOptions{
 		CLI: cli, Address: cfg.TemporalAddress, UIPort: port + 1000, Namespace: cfg.TemporalNamespace,
-		DBFile: filepath.Join(cfg.DataDir, "temporal.db"), Output: logFile,
+		DBFile: filepath.Join(cfg.DataDir, "temporal.db"), Output: logFile, UICodecEndpoint: codecEndpoint,
 	})
+}
+
+// devCodecEndpoint is the codec server of the API as the developer's browser reaches it:
+// HERALD_PUBLIC_URL, else the listen address (a wildcard host as localhost), and /codec.
+func devCodecEndpoint(cfg config.Config) string {
+	if cfg.PublicURL != "" {
+		return strings.TrimRight(cfg.PublicURL, "/") + stack.CodecPath
+	}
+	host, port, err := net.SplitHostPort(cfg.HTTPAddr)
+	if err != nil {
+		return "http://" + cfg.HTTPAddr + stack.CodecPath
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + stack.CodecPath
+}
+
+// devUIOrigins are the origins the dev server's Web UI is opened at: its URL, and the same
+// port on localhost and 127.0.0.1.
+func devUIOrigins(uiURL string) []string {
+	u, err := url.Parse(uiURL)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	out := []string{u.Scheme + "://" + u.Host}
+	if port := u.Port(); port != "" {
+		for _, h := range []string{"localhost", "127.0.0.1"} {
+			if o := u.Scheme + "://" + net.JoinHostPort(h, port); o != out[0] {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
 }
 
 // demoApp returns the credentials of the demo app, creating it on first use. A demo app
@@ -189,6 +230,7 @@ func printBanner(w io.Writer, cfg config.Config, temporalUI string, creds apps.C
 	} else {
 		fmt.Fprintf(w, "  Temporal:     %s (already running; its UI is wherever that server serves it)\n", cfg.TemporalAddress)
 	}
+	fmt.Fprintf(w, "  Codec server: %s  (decodes the encrypted Temporal payloads for the UI and `temporal --codec-endpoint`)\n", devCodecEndpoint(cfg))
 	fmt.Fprintf(w, "  Demo app:     %s\n\n", js)
 	fmt.Fprintf(w, "Send:   curl -s -X POST http://%s/v3/notifications -H 'Content-Type: application/json' \\\n", cfg.HTTPAddr)
 	fmt.Fprintf(w, "          -H '%sAPI-KEY: %s' -H '%sAPI-SECRET: %s' \\\n", cfg.HeaderPrefix, creds.APIKey, cfg.HeaderPrefix, creds.APISecret)

@@ -34,6 +34,8 @@ var unauthenticated = map[string]string{
 	"GET /v1/plans":                              "the plans on offer, the same for everyone (pricing before sign-up); no tenant data",
 	"POST /v1/webhook/payments":                  "the payment provider calls it; the Stripe-Signature HMAC of the body (at most 5 minutes old) is the credential",
 	"POST /v1/webhook/licensing-server":          "the licensing server calls it; the license's Ed25519 signature is the credential",
+	"OPTIONS /codec/decode":                      "CORS preflight of the codec server: browsers send it without credentials; it answers only CORS headers (403 to origins not in HERALD_CODEC_SERVER_ORIGINS); POST needs the operator's bearer token (temporalcodec.TestCodecServer)",
+	"OPTIONS /codec/encode":                      "CORS preflight of the codec server, as OPTIONS /codec/decode",
 }
 
 // preflightReason is why the CORS preflights of the browser routes answer without

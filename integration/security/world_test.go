@@ -94,6 +94,9 @@ func newWorldWith(t *testing.T, opts stacktest.Options) *world {
 		c.Ops.StripeAPIURL = w.stripe.URL
 		c.Ops.LicenseSigningKey = base64.StdEncoding.EncodeToString(w.licenseKey.Seed())
 		c.Ops.LicensePublicKey = base64.StdEncoding.EncodeToString(w.licenseKey.Public().(ed25519.PublicKey))
+		// The codec server of Temporal payloads, so its routes are in the route table.
+		c.Codec.ServerToken = "codec-" + secrets.HexToken(16)
+		c.Codec.ServerOrigins = config.OriginList{"https://temporal-ui.example"}
 		if then != nil {
 			then(c)
 		}

@@ -41,6 +41,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/platform/telemetry"
+	"github.com/heraldhq/herald/internal/platform/temporalcodec"
 	"github.com/heraldhq/herald/internal/realtime"
 	"github.com/heraldhq/herald/internal/realtime/socketio"
 	"github.com/heraldhq/herald/internal/send/notify"
@@ -57,10 +58,15 @@ type Stack struct {
 	DB       *db.DB
 	Box      *secrets.Box
 	Temporal client.Client
-	Apps     *apps.Service
-	Notify   *notify.Service
-	Inbox    *inbox.Service
-	Relay    *outbox.Relay
+	// Codec encrypts every payload the Temporal client writes (and the codec server's).
+	Codec *temporalcodec.Codec
+	// CodecLoopbackWithoutToken serves the codec server to loopback callers without a
+	// token while HERALD_CODEC_SERVER_TOKEN is unset (herald dev sets it).
+	CodecLoopbackWithoutToken bool
+	Apps                      *apps.Service
+	Notify                    *notify.Service
+	Inbox                     *inbox.Service
+	Relay                     *outbox.Relay
 	// Schedules lists and cancels scheduled notifications.
 	Schedules *schedules.Service
 	// Developer API services.
@@ -110,11 +116,21 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		d.Close()
 		return nil, err
 	}
-	topts, err := ops.temporalOptions(client.Options{
+	// Every payload written to Temporal is encrypted (internal/platform/temporalcodec).
+	codec, err := temporalcodec.FromConfig(cfg.SecretKey, cfg.Codec.Keys)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	if !cfg.Codec.Encrypt {
+		log.Warn("HERALD_TEMPORAL_ENCRYPT=false: payloads are written to Temporal in clear (encrypted ones are still read); set it back to true once every process runs this version")
+		codec = codec.DecodeOnly()
+	}
+	topts, err := ops.temporalOptions(codec.Apply(client.Options{
 		HostPort:  cfg.TemporalAddress,
 		Namespace: cfg.TemporalNamespace,
 		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
-	}, log)
+	}), log)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -124,7 +140,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		d.Close()
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
-	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Events: events.Nop{}, OperationsServices: ops}
+	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Codec: codec, Events: events.Nop{}, OperationsServices: ops}
 	s.Apps = apps.NewService(d, box)
 	starter := outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue, RegisterSearchAttributes: func(ctx context.Context) error {
 		return visibility.Register(ctx, tc, cfg.TemporalNamespace)
@@ -200,7 +216,7 @@ func (s *Stack) HTTP() *fiber.App {
 	}}
 	opts := api.Options{
 		BodyLimit: int(s.Cfg.BodyLimit), Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
-		Mount: []func(fiber.Router){s.SocketIO.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+		Mount: []func(fiber.Router){s.SocketIO.Register, s.mountCodecServer}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsToken != "" {
 		opts.Metrics, opts.MetricsToken = s.Metrics.Handler(), s.Cfg.Ops.MetricsToken

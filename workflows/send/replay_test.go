@@ -5,6 +5,8 @@ import (
 
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/heraldhq/herald/internal/platform/temporalcodec"
 )
 
 // Histories recorded from earlier versions of the workflow (see
@@ -21,7 +23,17 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"send-batched-v2.json",
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := worker.NewWorkflowReplayer()
+			// The worker's converters: plain histories decode through the codec unchanged.
+			codec, err := temporalcodec.FromConfig("replay-test-secret-key-0123456789", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+				DataConverter: codec.DataConverter(), FailureConverter: codec.FailureConverter(),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			r.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, "../testdata/"+name); err != nil {
 				t.Fatalf("replay %s: %v", name, err)

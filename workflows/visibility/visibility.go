@@ -1,6 +1,11 @@
 // Package visibility names what operators search Herald's workflow runs by in Temporal
 // (the Web UI, `temporal workflow list --query`): the search attributes every run carries
 // and the one-line summary the UI shows, and registers the attributes on the namespace.
+//
+// Search attribute values are not encrypted (Temporal indexes them; the payload codec of
+// internal/platform/temporalcodec never sees them), so they hold ids only: app ids, request
+// ids, workflow identifiers and the recipient's user identifier, never a profile field,
+// send data or anything a step fetched. Summaries are payloads, encrypted like the rest.
 package visibility
 
 import (

@@ -30,7 +30,7 @@ type Config struct {
 	TemporalUIURL string `env:"HERALD_TEMPORAL_UI_URL" format:"url" dflt:"— (no links; herald dev: the UI of the Temporal dev server it starts)" example:"http://localhost:8233" desc:"Temporal Web UI, which the console's message logs and workflow test runs link to"`
 	TaskQueue     string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
 	// SecretKey encrypts stored secrets. Never logged.
-	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"$(openssl rand -base64 32)" desc:"encrypts stored secrets (API secrets, provider credentials, keys) and signs tokens; at least 32 characters, never a value published in docs or examples (Herald refuses to start); keep it stable"`
+	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"$(openssl rand -base64 32)" desc:"encrypts stored secrets (API secrets, provider credentials, keys), signs tokens and, unless HERALD_TEMPORAL_CODEC_KEYS is set, encrypts the payloads Herald writes to Temporal; at least 32 characters, never a value published in docs or examples (Herald refuses to start); the same on every process; keep it stable"`
 	// HeaderPrefix prefixes the credential headers; it must end with "-".
 	HeaderPrefix string     `env:"HERALD_HEADER_PREFIX" envDefault:"X-SERVICE-" example:"X-HERALD-" desc:"prefix of the credential headers (…API-KEY, …API-SECRET, …USER-ID, …); ends with -"`
 	LogLevel     slog.Level `env:"HERALD_LOG_LEVEL" envDefault:"info" example:"debug" expect:"debug, info, warn or error" desc:"debug, info, warn or error"`
@@ -94,6 +94,8 @@ type Config struct {
 	// Ops configures quotas, billing, licensing, the assistant, metrics and tracing
 	// (operations.go).
 	Ops OperationsConfig
+	// Codec configures the encryption of Temporal payloads and the codec server (codec.go).
+	Codec CodecConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
@@ -131,6 +133,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.Console.finish(&p, c.PublicURL, c.HTTPAddr)
 	loadTracing(getenv, &c.Ops, &p)
 	c.Ops.check(&p)
+	c.Codec.check(&p)
 	if err := p.Err(); err != nil {
 		return c, fmt.Errorf("configuration: %w", err)
 	}
@@ -147,7 +150,7 @@ func (c Config) Summary() []any {
 		"http", c.HTTPAddr, "database", MaskURL(c.DatabaseURL), "temporal", c.TemporalAddress,
 		"namespace", c.TemporalNamespace, "taskQueue", c.TaskQueue, "secretKey", secret,
 		"headerPrefix", c.HeaderPrefix,
-	}, append(c.Console.summary(c.DataDir), c.Ops.summary()...)...)
+	}, append(append(c.Console.summary(c.DataDir), c.Ops.summary()...), c.Codec.summary()...)...)
 }
 
 // MaskURL hides the password of a connection URL.

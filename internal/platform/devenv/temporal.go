@@ -25,6 +25,9 @@ type TemporalOptions struct {
 	Address string
 	// UIPort serves the Web UI; 0 runs headless.
 	UIPort int
+	// UICodecEndpoint is the codec server the Web UI decodes payloads with (the browser
+	// calls <endpoint>/decode); empty for none.
+	UICodecEndpoint string
 	// DBFile keeps state in a SQLite file (WAL, no fsync); empty keeps it in memory.
 	DBFile string
 	// Namespace to wait for.
@@ -94,6 +97,9 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	}
 	if o.UIPort > 0 {
 		args = append(args, "--ui-port", strconv.Itoa(o.UIPort))
+		if o.UICodecEndpoint != "" {
+			args = append(args, "--ui-codec-endpoint", o.UICodecEndpoint)
+		}
 	} else {
 		args = append(args, "--headless")
 	}

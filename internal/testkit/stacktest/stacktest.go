@@ -214,6 +214,10 @@ func Main(m interface{ Run() int }) int {
 	return code
 }
 
+// TemporalCLI is the Temporal CLI the tests use (HERALD_TEMPORAL_CLI, else bin/temporal of
+// the module), for tests that read histories the way an operator does.
+func TemporalCLI() (string, error) { return findCLI() }
+
 func findCLI() (string, error) {
 	if p := os.Getenv("HERALD_TEMPORAL_CLI"); p != "" {
 		return p, nil
