@@ -51,7 +51,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.
 		}
 	}
 
-	s, err := open(ctx, cfg, log, true)
+	s, err := open(ctx, cfg, log, true, false)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 
 	"github.com/heraldhq/herald/activities"
 	"github.com/heraldhq/herald/api"
@@ -110,11 +109,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		d.Close()
 		return nil, err
 	}
-	topts, err := ops.temporalOptions(client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.TemporalNamespace,
-		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
-	}, log)
+	topts, err := ops.temporalOptions(temporalClientOptions(cfg, log), log)
 	if err != nil {
 		d.Close()
 		return nil, err
