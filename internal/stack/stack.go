@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -91,6 +92,8 @@ type Stack struct {
 	OperationsServices
 
 	searchAttrs searchAttributes
+	// draining is set when ServeHTTP begins to shut down: /readyz answers 503.
+	draining atomic.Bool
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -196,6 +199,7 @@ func (s *Stack) HTTP() *fiber.App {
 	opts := api.Options{
 		BodyLimit: int(s.Cfg.BodyLimit), Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
 		Mount: []func(fiber.Router){s.SocketIO.Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+		Draining: s.draining.Load,
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsToken != "" {
 		opts.Metrics, opts.MetricsToken = s.Metrics.Handler(), s.Cfg.Ops.MetricsToken
@@ -226,6 +230,16 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	// Not ready from now on; load balancers probing /readyz take the process out during
+	// the drain delay, while it still serves whatever reaches it.
+	s.draining.Store(true)
+	if s.Cfg.ShutdownDrain > 0 {
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(s.Cfg.ShutdownDrain):
+		}
 	}
 	if err := app.ShutdownWithTimeout(s.Cfg.ShutdownTimeout); err != nil {
 		return fmt.Errorf("http shutdown: %w", err)
