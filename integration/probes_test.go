@@ -1,12 +1,15 @@
 package integration
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -120,4 +123,47 @@ func TestReadyzWhileDraining(t *testing.T) {
 	}
 	ln.Close()
 	<-done
+}
+
+// TestStartupDoctorLogsProblems checks the short form herald api and herald worker log at
+// start-up: a line per WARN or FAIL finding (here no SMTP, the test app in user mode,
+// Temporal down), none for the checks that pass, and a closing count.
+func TestStartupDoctorLogsProblems(t *testing.T) {
+	var logged syncBuffer
+	e := stacktest.New(t, stacktest.Options{Log: &logged})
+	e.Stack.LogDoctor(t.Context())
+	out := logged.String()
+	for _, want := range []string{
+		"level=WARN msg=\"doctor: HERALD_SMTP_HOST is unset",
+		"level=WARN msg=\"doctor: 1 app(s) in user mode without secure mode",
+		"level=ERROR msg=\"doctor: cannot reach Temporal",
+		"doctor: checks done",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("start-up log lacks %q:\n%s", want, out)
+		}
+	}
+	for _, check := range []string{"check=database", "check=migrations", "check=secret-key"} {
+		if strings.Contains(out, check) {
+			t.Errorf("start-up log names the passing %s:\n%s", check, out)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the stack's concurrent log lines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
