@@ -67,7 +67,7 @@ func (r Report) Log(ctx context.Context, log *slog.Logger) {
 		if f.Level == Fail {
 			lvl = slog.LevelError
 		}
-		log.Log(ctx, lvl, "doctor: "+f.Message, "check", f.Check, "level", string(f.Level), "fix", f.Fix)
+		log.Log(ctx, lvl, "doctor: "+f.Message, "check", f.Check, "finding", string(f.Level), "fix", f.Fix)
 	}
 	log.Info("doctor: checks done (run `herald doctor` for the full report)", "ok", r.Count(OK), "warn", r.Count(Warn), "fail", r.Count(Fail))
 }
