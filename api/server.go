@@ -38,6 +38,9 @@ type Options struct {
 	MetricsToken string
 	// RequestTimeout bounds each request but the realtime streams (0: none).
 	RequestTimeout time.Duration
+	// Draining reports that the process is shutting down: /readyz then answers 503; nil
+	// for never.
+	Draining func() bool
 	// ConsoleFiles are the console web app's built files served at /; nil for the bundle
 	// embedded in the binary (web/console).
 	ConsoleFiles fs.FS
@@ -94,6 +97,7 @@ func New(opts Options, dev *v3.Handlers, health *v1.Health, mgmt ...Registrar) *
 		m(app)
 	}
 	health.Register(app.Group("/v1"))
+	(&Probes{Checks: health.Checks, Draining: opts.Draining}).Register(app)
 	v1.OpenAPI{}.Register(app.Group("/v1"))
 	for _, m := range mgmt {
 		m.Register(app.Group("/v1"))

@@ -31,7 +31,7 @@ func runApps(ctx context.Context, cfg config.Config, log *slog.Logger, args []st
 	if *name == "" {
 		return fmt.Errorf("%w: --name is required: herald apps create --name NAME [--client ID]", errUsage)
 	}
-	s, err := open(ctx, cfg, slog.New(slog.DiscardHandler), false)
+	s, err := open(ctx, cfg, slog.New(slog.DiscardHandler), false, false)
 	if err != nil {
 		return err
 	}

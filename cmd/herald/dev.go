@@ -56,7 +56,7 @@ func runDev(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.
 		cfg.Codec.ServerOrigins = append(cfg.Codec.ServerOrigins, devUIOrigins(temporalUI)...)
 	}
 
-	s, err := open(ctx, cfg, log, true)
+	s, err := open(ctx, cfg, log, true, false)
 	if err != nil {
 		return err
 	}

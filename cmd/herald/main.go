@@ -33,6 +33,10 @@ Usage:
   herald config [--markdown]   print every setting: default, current value (secrets masked),
                               whether it is set, description; --markdown: the table of
                               docs/configuration.md
+  herald doctor [--json]      check the configuration, the database and its migrations, Temporal
+                              (namespace, search attributes), system mail, the public URL and
+                              origins, and insecure apps; OK/WARN/FAIL with the fix for each;
+                              exit status 1 on any FAIL (docs/deployment.md)
   herald help                 this text
 
 Resources as code (client commands over the /v1 API with a CLI token; docs/cli.md):
@@ -73,6 +77,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		env := cli.StdEnv(v1.Document)
 		env.Getenv, env.Stdout, env.Stderr = getenv, stdout, stderr
 		return cli.Run(ctx, args, env)
+	}
+	if args[0] == "doctor" {
+		// Before Load too: a bad setting is one finding of the report.
+		return runDoctor(ctx, args[1:], getenv, stdout)
 	}
 	if args[0] == "config" {
 		// Before Load: the settings are printed even when some are bad, then the problems.

@@ -14,7 +14,8 @@ import (
 )
 
 // open resolves the secret key and opens the stack.
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, generateKey bool) (*stack.Stack, error) {
+// With check set, it logs the short form of herald doctor (api and worker).
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, generateKey, check bool) (*stack.Stack, error) {
 	key, err := stack.SecretKey(cfg, generateKey)
 	if err != nil {
 		return nil, err
@@ -25,6 +26,11 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, generateKey 
 		servePprof(ctx, cfg.PprofAddr, log)
 	}
 	s, err := stack.Open(ctx, cfg, log)
+	if err == nil && check {
+		// The short form of herald doctor: WARN and FAIL findings in the log, in the
+		// background so that a slow Temporal does not hold start-up.
+		go s.LogDoctor(ctx)
+	}
 	if err == nil && cfg.Ops.Metrics && cfg.Ops.MetricsAddr != "" {
 		serveMetrics(ctx, cfg.Ops.MetricsAddr, s.Metrics.Handler(), log)
 	}
@@ -64,7 +70,7 @@ func servePprof(ctx context.Context, addr string, log *slog.Logger) {
 }
 
 func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	s, err := open(ctx, cfg, log, false)
+	s, err := open(ctx, cfg, log, false, true)
 	if err != nil {
 		return err
 	}
@@ -77,7 +83,7 @@ func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 }
 
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	s, err := open(ctx, cfg, log, false)
+	s, err := open(ctx, cfg, log, false, true)
 	if err != nil {
 		return err
 	}

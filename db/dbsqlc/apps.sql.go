@@ -313,6 +313,51 @@ func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, e
 	return items, nil
 }
 
+const listUserModeApps = `-- name: ListUserModeApps :many
+SELECT id, name, client_id, secure_auth, hmac_auth, allow_long_lived_user_tokens, count(*) OVER () AS total FROM apps
+WHERE NOT secure_auth AND NOT hmac_auth ORDER BY id LIMIT $1
+`
+
+type ListUserModeAppsRow struct {
+	ID                       int64
+	Name                     string
+	ClientID                 *int64
+	SecureAuth               bool
+	HmacAuth                 bool
+	AllowLongLivedUserTokens bool
+	Total                    int64
+}
+
+// The apps whose users authenticate by their id alone (neither secure mode nor HMAC), for
+// herald doctor; at most @max_rows of them, oldest first, with how many there are in all.
+func (q *Queries) ListUserModeApps(ctx context.Context, maxRows int32) ([]ListUserModeAppsRow, error) {
+	rows, err := q.db.Query(ctx, listUserModeApps, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListUserModeAppsRow{}
+	for rows.Next() {
+		var i ListUserModeAppsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.ClientID,
+			&i.SecureAuth,
+			&i.HmacAuth,
+			&i.AllowLongLivedUserTokens,
+			&i.Total,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setAppAllowedOrigins = `-- name: SetAppAllowedOrigins :exec
 UPDATE apps SET allowed_origins = $1::text[], updated_at = now() WHERE id = $2
 `

@@ -57,3 +57,9 @@ UPDATE apps SET allowed_origins = @allowed_origins::text[], updated_at = now() W
 -- name: AdoptApp :execrows
 -- Gives an app created outside any client (the demo app of `herald dev`) to a client.
 UPDATE apps SET client_id = @client_id, updated_at = now() WHERE id = @id AND client_id IS NULL;
+
+-- name: ListUserModeApps :many
+-- The apps whose users authenticate by their id alone (neither secure mode nor HMAC), for
+-- herald doctor; at most @max_rows of them, oldest first, with how many there are in all.
+SELECT id, name, client_id, secure_auth, hmac_auth, allow_long_lived_user_tokens, count(*) OVER () AS total FROM apps
+WHERE NOT secure_auth AND NOT hmac_auth ORDER BY id LIMIT @max_rows;

@@ -106,8 +106,9 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 		state = after
 		what = r.String() + " with " + what
 		switch {
-		case r.path == "/v1/health" && (res.Status == 200 || res.Status == 503):
-			// The health document: 503 while a dependency (here Temporal) is down.
+		case (r.path == "/v1/health" || r.path == "/readyz") && (res.Status == 200 || res.Status == 503):
+			// The health document and the readiness probe: 503 while a dependency (here
+			// Temporal) is down.
 		case res.Status == 0 || res.Status >= 500:
 			t.Errorf("%s: %d %.300s", what, res.Status, res.Body)
 		case strings.HasSuffix(what, "an oversized body") && res.Status != 413 && r.path != "/v1/files":

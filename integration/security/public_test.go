@@ -124,11 +124,20 @@ func TestPublicRoutesHoldTheirReasons(t *testing.T) {
 			}
 		}
 	}
+	// The probes: the same constant documents for everyone, naming a dependency at most
+	// (Temporal does not answer in this world), never an error text or tenant data.
+	for path, want := range map[string]string{"/livez": `{"status":"alive"}`, "/readyz": `{"reasons":["temporal: unreachable"],"status":"not ready"}`} {
+		for name, h := range map[string]stacktest.Headers{"no credentials": nil, "an app's API secret": a.headers(e, "/v3/"), "a console session": a.headers(e, "/v1/")} {
+			if res := e.Do("GET", path, nil, h); string(res.Body) != want {
+				t.Errorf("%s with %s: %d %s, want %s", path, name, res.Status, res.Body, want)
+			}
+		}
+	}
 	// Without a token (the default), /metrics is not on the API at all: its own listener,
 	// 127.0.0.1:9464 by default, serves it.
 	untokened := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.Ops.MetricsToken = "" }})
 	if res := untokened.Do("GET", "/metrics", nil, stacktest.Headers{"Authorization": "Bearer " + tok}); res.Status != 404 {
 		t.Errorf("/metrics on the API without HERALD_METRICS_TOKEN: %d, want 404 (served on its own listener)", res.Status)
 	}
-	t.Logf("public routes: %d unsigned or wrongly signed webhook calls refused, nothing written; the signed ones applied; plans identical for everyone; /metrics refused without its token (7 ways), without tenant data, and off the API without HERALD_METRICS_TOKEN", refused)
+	t.Logf("public routes: %d unsigned or wrongly signed webhook calls refused, nothing written; the signed ones applied; plans identical for everyone; /metrics refused without its token (7 ways), without tenant data, and off the API without HERALD_METRICS_TOKEN; /livez and /readyz constant for everyone", refused)
 }

@@ -21,6 +21,8 @@ var unauthenticated = map[string]string{
 	"GET /v1/ee/auth/codehost/options":           "tells the sign-in page which code hosts it offers (names only)",
 	"POST /v1/ee/auth/codehost":                  "completes the code host sign-in (signed state)",
 	"GET /v1/health":                             "health checks of load balancers",
+	"GET /livez":                                 "liveness probe of orchestrators: a constant answer, no dependency asked, no data",
+	"GET /readyz":                                "readiness probe of orchestrators: ready or not, naming the unreachable dependency only (no error text, no tenant data)",
 	"GET /v1/openapi.json":                       "the API description",
 	"GET /v3/openapi.json":                       "the API description",
 	"GET /socket.io":                             "realtime: credentials come in the Socket.IO connect packet",

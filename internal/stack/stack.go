@@ -14,11 +14,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 
 	"github.com/heraldhq/herald/activities"
 	"github.com/heraldhq/herald/api"
@@ -98,6 +98,8 @@ type Stack struct {
 	OperationsServices
 
 	searchAttrs searchAttributes
+	// draining is set when ServeHTTP begins to shut down: /readyz answers 503.
+	draining atomic.Bool
 }
 
 // Open connects to Postgres and (lazily) to Temporal and builds the services. The secret
@@ -126,11 +128,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		log.Warn("HERALD_TEMPORAL_ENCRYPT=false: payloads are written to Temporal in clear (encrypted ones are still read); set it back to true once every process runs this version")
 		codec = codec.DecodeOnly()
 	}
-	topts, err := ops.temporalOptions(codec.Apply(client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.TemporalNamespace,
-		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
-	}), log)
+	topts, err := ops.temporalOptions(codec.Apply(temporalClientOptions(cfg, log)), log)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -217,6 +215,7 @@ func (s *Stack) HTTP() *fiber.App {
 	opts := api.Options{
 		BodyLimit: int(s.Cfg.BodyLimit), Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
 		Mount: []func(fiber.Router){s.SocketIO.Register, s.mountCodecServer}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+		Draining: s.draining.Load,
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsToken != "" {
 		opts.Metrics, opts.MetricsToken = s.Metrics.Handler(), s.Cfg.Ops.MetricsToken
@@ -247,6 +246,16 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	// Not ready from now on; load balancers probing /readyz take the process out during
+	// the drain delay, while it still serves whatever reaches it.
+	s.draining.Store(true)
+	if s.Cfg.ShutdownDrain > 0 {
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(s.Cfg.ShutdownDrain):
+		}
 	}
 	if err := app.ShutdownWithTimeout(s.Cfg.ShutdownTimeout); err != nil {
 		return fmt.Errorf("http shutdown: %w", err)

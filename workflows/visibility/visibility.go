@@ -68,23 +68,9 @@ func Run(appID int64, requestID, workflow, recipient string) temporal.SearchAttr
 // it can run at every start-up of every process, on the dev server and a real cluster
 // alike. An attribute that exists with another type is an error: runs could not be started.
 func Register(ctx context.Context, c client.Client, namespace string) error {
-	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
+	missing, err := Missing(ctx, c, namespace)
 	if err != nil {
-		return fmt.Errorf("list search attributes of namespace %s: %w", namespace, err)
-	}
-	missing := map[string]enumspb.IndexedValueType{}
-	for _, k := range keys {
-		want := k.GetValueType()
-		got, ok := have.GetCustomAttributes()[k.GetName()]
-		if !ok {
-			got, ok = have.GetSystemAttributes()[k.GetName()]
-		}
-		switch {
-		case !ok:
-			missing[k.GetName()] = want
-		case got != want:
-			return fmt.Errorf("search attribute %s of namespace %s is %s, Herald needs %s", k.GetName(), namespace, got, want)
-		}
+		return err
 	}
 	if len(missing) == 0 {
 		return nil
@@ -100,4 +86,29 @@ func Register(ctx context.Context, c client.Client, namespace string) error {
 // Recurring returns the attributes of the runs a flow schedule of a workflow starts.
 func Recurring(appID int64, workflow string) temporal.SearchAttributes {
 	return temporal.NewSearchAttributes(AppID.ValueSet([]string{strconv.FormatInt(appID, 10)}), Workflow.ValueSet(workflow))
+}
+
+// Missing lists Herald's search attributes the namespace lacks, by name with the type each
+// needs, without changing anything (herald doctor reports them). An attribute that exists
+// with another type is an error.
+func Missing(ctx context.Context, c client.Client, namespace string) (map[string]enumspb.IndexedValueType, error) {
+	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
+	if err != nil {
+		return nil, fmt.Errorf("list search attributes of namespace %s: %w", namespace, err)
+	}
+	missing := map[string]enumspb.IndexedValueType{}
+	for _, k := range keys {
+		want := k.GetValueType()
+		got, ok := have.GetCustomAttributes()[k.GetName()]
+		if !ok {
+			got, ok = have.GetSystemAttributes()[k.GetName()]
+		}
+		switch {
+		case !ok:
+			missing[k.GetName()] = want
+		case got != want:
+			return nil, fmt.Errorf("search attribute %s of namespace %s is %s, Herald needs %s", k.GetName(), namespace, got, want)
+		}
+	}
+	return missing, nil
 }

@@ -1,5 +1,12 @@
 package apps
 
+import (
+	"context"
+	"slices"
+
+	"github.com/heraldhq/herald/db"
+)
+
 // Warning is a setting of an app that weakens its users' authentication, shown by the
 // console on the app list and page and listed in the app's answers (AppEntity.warnings).
 type Warning struct {
@@ -28,4 +35,34 @@ func Warn(secureAuth, hmacAuth, longLived bool) []Warning {
 		out = append(out, Warning{Code: WarnLongLivedUserTokens, Message: "User JWTs without an expiry (exp) are accepted: a leaked token works until the signing key is replaced."})
 	}
 	return out
+}
+
+// Flagged is an app with a warning of code Code, as herald doctor lists it.
+type Flagged struct {
+	ID       int64  `json:"id"`
+	ClientID int64  `json:"clientId,omitempty"`
+	Name     string `json:"name"`
+}
+
+// UserMode lists up to max apps (oldest first) carrying the warning WarnInsecureUserMode,
+// across every client, and how many carry it in all.
+func (s *Service) UserMode(ctx context.Context, max int) ([]Flagged, int, error) {
+	rows, err := s.db.ListUserModeApps(ctx, int32(max))
+	if err != nil {
+		return nil, 0, db.MapError(err)
+	}
+	out := []Flagged{}
+	total := 0
+	for _, r := range rows {
+		total = int(r.Total)
+		if !slices.ContainsFunc(Warn(r.SecureAuth, r.HmacAuth, r.AllowLongLivedUserTokens), func(w Warning) bool { return w.Code == WarnInsecureUserMode }) {
+			continue
+		}
+		f := Flagged{ID: r.ID, Name: r.Name}
+		if r.ClientID != nil {
+			f.ClientID = *r.ClientID
+		}
+		out = append(out, f)
+	}
+	return out, total, nil
 }

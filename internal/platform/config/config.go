@@ -64,6 +64,9 @@ type Config struct {
 	// Postgres is cancelled and the caller gets 503. Realtime streams are exempt; 0 disables it.
 	RequestTimeout  time.Duration `env:"HERALD_REQUEST_TIMEOUT" envDefault:"30s" example:"10s" desc:"bound on handling one request (realtime streams excepted): past it, work waiting on a stalled Postgres is cancelled and the caller gets 503; 0 disables it"`
 	ShutdownTimeout time.Duration `env:"HERALD_SHUTDOWN_TIMEOUT" envDefault:"15s" example:"1m" desc:"graceful shutdown bound (in-flight requests, running activities)"`
+	// ShutdownDrain is how long an API process keeps serving, not ready (/readyz 503), after
+	// SIGTERM before it stops accepting connections.
+	ShutdownDrain time.Duration `env:"HERALD_SHUTDOWN_DRAIN" envDefault:"0s" dflt:"0s (stop accepting at once)" example:"5s" desc:"after SIGTERM, how long the API keeps serving while /readyz answers 503, so load balancers take it out of rotation first (Kubernetes: a little more than the readiness probe's period)"`
 	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers;
 	// empty means bin/temporal next to the herald binary, then $PATH.
 	TemporalCLI string `env:"HERALD_TEMPORAL_CLI" dflt:"bin/temporal, then $PATH" example:"/usr/local/bin/temporal" desc:"Temporal CLI that herald dev runs when no server answers"`

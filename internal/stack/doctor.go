@@ -1,0 +1,59 @@
+package stack
+
+import (
+	"context"
+	"log/slog"
+
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/internal/ops/doctor"
+	"github.com/heraldhq/herald/internal/platform/config"
+)
+
+// temporalClientOptions are the options of every Temporal client Herald makes: the
+// stack's (Open adds telemetry) and herald doctor's. Connection settings (TLS, API keys)
+// belong here, so that the doctor connects the way the API and the worker do.
+func temporalClientOptions(cfg config.Config, log *slog.Logger) client.Options {
+	return client.Options{
+		HostPort:  cfg.TemporalAddress,
+		Namespace: cfg.TemporalNamespace,
+		Logger:    tlog.NewStructuredLogger(log.With("component", "temporal")),
+	}
+}
+
+// OpenDoctor prepares `herald doctor`: it resolves the secret key and opens the database
+// and a Temporal client the way Open does, recording each failure for the checks to report
+// instead of stopping. cfgErr is config.Load's error. The returned function closes what was
+// opened.
+func OpenDoctor(ctx context.Context, cfg config.Config, cfgErr error, log *slog.Logger) (*doctor.Doctor, func()) {
+	d := &doctor.Doctor{Cfg: cfg, ConfigErr: cfgErr}
+	if key, err := SecretKey(cfg, false); err != nil {
+		d.SecretKeyErr = err
+	} else {
+		d.Cfg.SecretKey = key
+	}
+	d.DB, d.DBErr = db.Open(ctx, cfg.DatabaseURL, 2)
+	d.Temporal, d.TemporalErr = client.NewLazyClient(temporalClientOptions(cfg, log))
+	return d, func() {
+		if d.DB != nil {
+			d.DB.Close()
+		}
+		if d.Temporal != nil {
+			d.Temporal.Close()
+		}
+	}
+}
+
+// Doctor is the doctor over this stack's own connections: the short form that herald api
+// and herald worker log at start-up.
+func (s *Stack) Doctor() *doctor.Doctor {
+	return &doctor.Doctor{Cfg: s.Cfg, DB: s.DB, Temporal: s.Temporal}
+}
+
+// LogDoctor runs the checks and logs the WARN and FAIL findings. It never stops the
+// process: whatever must stop start-up already did (config.Load, Open).
+func (s *Stack) LogDoctor(ctx context.Context) {
+	s.Doctor().Run(ctx).Log(ctx, s.Log.With("component", "doctor"))
+}
