@@ -20,6 +20,15 @@ SELECT id, user_id, channel FROM message_logs
 WHERE request_id = @request_id AND step_key = '' AND user_id = ANY(@user_ids::bigint[]) AND status = 'queued'
 ORDER BY id;
 
+-- name: BacklogMessageLogs :many
+-- The next queued external rows of a send run's backlog, from a log id on, in id order
+-- (message_logs_request_queued).
+SELECT id, channel FROM message_logs
+WHERE request_id = ANY(@request_ids::uuid[]) AND step_key = '' AND status = 'queued'
+  AND id >= @from_id AND channel <> 'inApp'
+ORDER BY id
+LIMIT @max_rows;
+
 -- name: ClaimMessageLog :one
 -- An attempt takes a queued row for the lease; nothing is returned when the row is done or
 -- another attempt holds it.

@@ -33,6 +33,16 @@ const SendBatchActivityName = "SendMessages"
 // per message, so their histories replay.
 const BatchedDeliveryChange = "batched-external-delivery"
 
+// InAppFirstChange is the workflow.GetVersion change id of runs whose in-app rows never
+// wait for external channels: they keep resolving slices while external messages wait, and
+// the messages beyond what the run queues stay queued in the message log (a Backlog) until
+// LoadQueuedActivityName brings them back as the queue drains. Runs of earlier versions
+// stop resolving while maxQueuedJobs messages wait.
+const InAppFirstChange = "inapp-first"
+
+// LoadQueuedActivityName loads the next messages of a run's Backlog from the message log.
+const LoadQueuedActivityName = "LoadQueuedJobs"
+
 // GiveUpActivityName records the messages whose retries ran out.
 const GiveUpActivityName = "RecordGiveUps"
 
@@ -58,6 +68,29 @@ type Input struct {
 	Jobs []Job `json:",omitempty"`
 	// Runs are runs of user-defined workflows decided by an earlier run and not started yet.
 	Runs []flowrun.RunInput `json:",omitempty"`
+	// Backlog names the external deliveries left queued in the message log rather than
+	// in Jobs (InAppFirstChange).
+	Backlog *Backlog `json:",omitempty"`
+}
+
+// Backlog is where a run's external deliveries wait in the message log instead of in the
+// run: the queued rows of its requests from FromLogID on, in id order. Slices are resolved
+// one at a time and each writes ids above every earlier one, so the rows at or past
+// FromLogID are exactly the ones the run has not handed to a batch yet.
+type Backlog struct {
+	RequestIDs []uuid.UUID
+	FromLogID  int64
+}
+
+// LoadQueuedInput asks for up to Limit messages of a backlog.
+type LoadQueuedInput struct {
+	Backlog Backlog
+	Limit   int
+}
+
+// LoadQueuedResult is the next messages of a backlog, in id order.
+type LoadQueuedResult struct {
+	Jobs []Job `json:",omitempty"`
 }
 
 // NewInput starts every request at its first recipient.

@@ -1,0 +1,188 @@
+package send
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/heraldhq/herald/workflows/taskqueue"
+)
+
+// Current runs never ask DeliverBatch (orchestration queue) to call a provider, and still
+// retry what a DeliverBatch of the earlier version reports it sent and left to retry (a
+// call scheduled before the upgrade).
+func TestInAppFirstWorkflowNeverAsksDeliverBatchToSend(t *testing.T) {
+	env := newEnv(t)
+	var asked bool
+	env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		asked = in.SendSmall
+		return DeliverResult{Sent: 2, Retries: []Retry{{LogID: 9, Channel: "webhook", Error: "provider answered 503"}}}, nil
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	var got []Job
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		got = append(got, in.Jobs...)
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil {
+		t.Fatal(env.GetWorkflowError())
+	}
+	if asked {
+		t.Error("DeliverBatch was asked to send a slice itself, holding an orchestration slot on a provider")
+	}
+	if len(got) != 1 || got[0].LogID != 9 {
+		t.Fatalf("retried %+v, want job 9", got)
+	}
+}
+
+// Every batch runs on its channel's provider queue; DeliverBatch on the run's own queue.
+func TestBatchesRunOnTheirChannelsQueue(t *testing.T) {
+	env := newEnv(t)
+	var base string
+	env.RegisterActivityWithOptions(func(ctx context.Context, in DeliverInput) (DeliverResult, error) {
+		base = activity.GetInfo(ctx).TaskQueue
+		return deliverMixed(10, 10)(ctx, in)
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	var mu sync.Mutex
+	queues := map[string]string{}
+	env.RegisterActivityWithOptions(func(ctx context.Context, in SendBatchInput) (SendBatchResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		queues[in.Jobs[0].Channel] = activity.GetInfo(ctx).TaskQueue
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil {
+		t.Fatal(env.GetWorkflowError())
+	}
+	if base == "" || queues["email"] != base+"-email" || queues["webhook"] != base+"-webhook" {
+		t.Fatalf("DeliverBatch on %q, batches on %v; want <base>-email and <base>-webhook", base, queues)
+	}
+	if taskqueue.ForChannel(base, "inApp") != base || taskqueue.ForChannel(base, "whatsapp") != base+"-sms" {
+		t.Error("channel → queue mapping")
+	}
+}
+
+// fakeLog is the message log of a broadcast: DeliverBatch queues external rows with
+// increasing ids, batches mark them sent, LoadQueuedJobs reads the queued ones of a backlog.
+type fakeLog struct {
+	mu      sync.Mutex
+	next    int64
+	queued  map[int64]string
+	sent    map[int64]int
+	slices  int
+	written chan struct{} // closed once every slice is resolved
+}
+
+func (l *fakeLog) deliver(total, perCall int) func(context.Context, DeliverInput) (DeliverResult, error) {
+	return func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		var out DeliverResult
+		for i := 0; i < perCall && l.next < int64(total); i++ {
+			l.next++
+			l.queued[l.next] = "email"
+			out.Jobs = append(out.Jobs, Job{LogID: l.next, Channel: "email"})
+		}
+		l.slices++
+		if l.next < int64(total) {
+			out.Pending = in.Cursors
+		} else {
+			close(l.written)
+		}
+		return out, nil
+	}
+}
+
+func (l *fakeLog) load(_ context.Context, in LoadQueuedInput) (LoadQueuedResult, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var ids []int64
+	for id := range l.queued {
+		if id >= in.Backlog.FromLogID {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	var out LoadQueuedResult
+	for _, id := range ids[:min(len(ids), in.Limit)] {
+		out.Jobs = append(out.Jobs, Job{LogID: id, Channel: l.queued[id]})
+	}
+	return out, nil
+}
+
+// A broadcast whose email provider does not answer still resolves every slice (and so
+// writes every in-app row) before any email completes; the emails past what the run
+// queues wait in the message log and are all sent, once each, when the provider answers.
+func TestBroadcastResolvesEverySliceWhileEmailIsStuck(t *testing.T) {
+	env := newEnv(t)
+	env.SetTestTimeout(time.Minute)
+	l := &fakeLog{queued: map[int64]string{}, sent: map[int64]int{}, written: make(chan struct{})}
+	const total, perCall = 12000, 1500
+	env.RegisterActivityWithOptions(l.deliver(total, perCall), activity.RegisterOptions{Name: DeliverActivityName})
+	env.RegisterActivityWithOptions(l.load, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	env.RegisterActivityWithOptions(func(ctx context.Context, in SendBatchInput) (SendBatchResult, error) {
+		// The provider hangs until every slice is resolved: without InAppFirstChange the
+		// run stops resolving at maxQueuedJobs and this never returns.
+		select {
+		case <-l.written:
+		case <-ctx.Done():
+			return SendBatchResult{}, ctx.Err()
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, j := range in.Jobs {
+			l.sent[j.LogID]++
+			delete(l.queued, j.LogID)
+		}
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	assertAllSentOnce(t, env, l, total)
+}
+
+func assertAllSentOnce(t *testing.T, env *testsuite.TestWorkflowEnvironment, l *fakeLog, total int) {
+	t.Helper()
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("workflow: completed %v, %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.sent) != total || len(l.queued) != 0 {
+		t.Fatalf("sent %d distinct of %d, %d still queued", len(l.sent), total, len(l.queued))
+	}
+	for id, n := range l.sent {
+		if n != 1 {
+			t.Fatalf("message %d sent %d times", id, n)
+		}
+	}
+}
+
+// The backlog survives continue-as-new: a run handed a backlog loads it and sends it all.
+func TestBacklogCarriedOverContinueAsNew(t *testing.T) {
+	env := newEnv(t)
+	l := &fakeLog{queued: map[int64]string{}, sent: map[int64]int{}, written: make(chan struct{})}
+	for id := int64(100); id < 3100; id++ {
+		l.queued[id] = "email"
+	}
+	l.queued[50] = "email" // before the backlog: another batch's, never loaded by it
+	env.RegisterActivityWithOptions(l.load, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, j := range in.Jobs {
+			l.sent[j.LogID]++
+			delete(l.queued, j.LogID)
+		}
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, Input{Backlog: &Backlog{RequestIDs: []uuid.UUID{uuid.New()}, FromLogID: 100}})
+	delete(l.queued, 50)
+	assertAllSentOnce(t, env, l, 3000)
+}
