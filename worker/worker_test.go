@@ -14,8 +14,8 @@ import (
 
 	"github.com/heraldhq/herald/activities"
 	"github.com/heraldhq/herald/internal/platform/config"
-	"github.com/heraldhq/herald/workflows/taskqueue"
 	"github.com/heraldhq/herald/workflows/send"
+	"github.com/heraldhq/herald/workflows/taskqueue"
 )
 
 // A send too large for one run continues as a Send run, with every workflow registered as
