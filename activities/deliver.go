@@ -60,7 +60,9 @@ type Delivery struct {
 	Throttle func(ctx context.Context, c *channels.Candidate) error
 
 	// slots holds a semaphore per provider instance (see admit).
-	slots     sync.Map
+	slots sync.Map
+	// breakers holds the circuit breaker of each provider instance (breaker.go).
+	breakers  sync.Map
 	cacheOnce sync.Once
 	cache     *sendCache
 }

@@ -183,6 +183,10 @@ type Retry struct {
 	After time.Duration `json:",omitempty"`
 	// Error is the failure (shortened), kept for the message log when retries run out.
 	Error string `json:",omitempty"`
+	// Hold: the message was not tried, every route's circuit breaker being open; it waits
+	// for After without counting an attempt or its retry window (nothing is dropped while
+	// a provider is down).
+	Hold bool `json:",omitempty"`
 }
 
 // SendResult is what a delivered job reports.

@@ -186,3 +186,30 @@ func TestBacklogCarriedOverContinueAsNew(t *testing.T) {
 	delete(l.queued, 50)
 	assertAllSentOnce(t, env, l, 3000)
 }
+
+// A message held by open circuit breakers waits on a durable timer without counting an
+// attempt or its retry window: held past SendRetryWindow, it is still sent in the end.
+func TestHeldMessagesOutlastTheRetryWindow(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverMixed(1, 1), activity.RegisterOptions{Name: DeliverActivityName})
+	calls := 0
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		calls++
+		if calls <= 8 { // 8 × 10 min held: past the hour of SendRetryWindow
+			return SendBatchResult{Retries: []Retry{{LogID: in.Jobs[0].LogID, Channel: in.Jobs[0].Channel, After: 10 * time.Minute, Hold: true,
+				Error: "provider unavailable, retrying at …"}}}, nil
+		}
+		if in.Jobs[0].Attempts != 0 {
+			t.Errorf("held message counted %d attempts", in.Jobs[0].Attempts)
+		}
+		return SendBatchResult{Sent: 1}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, GiveUpInput) error {
+		t.Error("a held message was given up")
+		return nil
+	}, activity.RegisterOptions{Name: GiveUpActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil || calls != 9 {
+		t.Fatalf("workflow %v after %d batches", env.GetWorkflowError(), calls)
+	}
+}

@@ -353,6 +353,12 @@ func (r *run) takeBatch() []Job {
 // attempt's lease) when the batch gave one, else after the backoff of its attempt count;
 // a message whose next attempt would fall outside SendRetryWindow is given up.
 func (r *run) retry(j Job, rt Retry, now time.Time) {
+	if rt.Hold {
+		// Held by open circuit breakers: wait on the timer, no attempt counted.
+		j.Due = (now.Add(max(rt.After, RetryInitial)).UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+		r.retries = append(r.retries, j)
+		return
+	}
 	j.Attempts++
 	if j.Since == 0 {
 		j.Since = now.UnixMilli()
