@@ -38,6 +38,22 @@ func (a *Delivery) breakerOf(instanceID int64) *breaker {
 	return b.(*breaker)
 }
 
+// blocked reports, without taking the probe, whether calls to the instance are held now
+// and until when: checked before waiting for a call slot, so held messages wait for none.
+func (b *breaker) blocked(now time.Time) (bool, time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.openUntil.IsZero():
+		return false, time.Time{}
+	case now.Before(b.openUntil):
+		return true, b.openUntil
+	case b.probing:
+		return true, now.Add(b.cooldown)
+	}
+	return false, time.Time{}
+}
+
 // allow reports whether a call may go to the instance now; when not, retryAt is when the
 // instance will be tried again.
 func (b *breaker) allow(now time.Time) (ok bool, retryAt time.Time) {
@@ -75,6 +91,14 @@ func (b *breaker) record(answered bool, now time.Time) {
 		b.cooldown = breakerCooldown
 		b.openUntil = now.Add(b.cooldown)
 	}
+}
+
+// abandon forgets a call that ended without a verdict (its context ended): a probe it was
+// leaves the way open for the next one.
+func (b *breaker) abandon() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.probing = false
 }
 
 // unanswered reports whether a failed call got no answer from the provider: a transient

@@ -125,16 +125,20 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 	skipped := 0
 	for i := range plan {
 		c := &plan[i]
+		// The instance's breaker open: no call, the next route is tried, and the message
+		// is held until the instance is probed again. Checked before waiting for a call
+		// slot, and again once admitted (the breaker may have opened meanwhile).
 		brk := a.breakerOf(c.InstanceID)
-		if ok, retryAt := brk.allow(time.Now()); !ok {
-			// The instance's breaker is open: no call, the next route is tried, and the
-			// message is held until the instance is probed again.
+		hold := func(retryAt time.Time) {
 			failures = append(failures, fmt.Sprintf("%s (%s): %s", c.Name, c.Provider, unavailableText(retryAt)))
 			permanent = false
 			skipped++
 			if held.IsZero() || retryAt.Before(held) {
 				held = retryAt
 			}
+		}
+		if blocked, retryAt := brk.blocked(time.Now()); blocked {
+			hold(retryAt)
 			continue
 		}
 		m := msg
@@ -150,12 +154,20 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 				return a.release(ctx, lg, err)
 			}
 		}
+		if ok, retryAt := brk.allow(time.Now()); !ok {
+			called()
+			recorded()
+			hold(retryAt)
+			continue
+		}
 		start := time.Now()
 		res, err := a.sendVia(ctx, c, e, lg, m)
 		took := time.Since(start)
 		called()
 		if ctx.Err() == nil {
 			brk.record(!unanswered(err), time.Now())
+		} else {
+			brk.abandon()
 		}
 		if err == nil {
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
