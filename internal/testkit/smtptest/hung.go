@@ -27,15 +27,25 @@ type Hung struct {
 // Hang starts a hung front to s; it is closed when the test ends.
 func (s *Server) Hang(t testing.TB) *Hung {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	h, err := NewHung(net.JoinHostPort(s.Host, strconv.Itoa(s.Port)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tcp := ln.Addr().(*net.TCPAddr)
-	h := &Hung{Host: tcp.IP.String(), Port: tcp.Port, target: net.JoinHostPort(s.Host, strconv.Itoa(s.Port)), ln: ln}
-	go h.serve()
-	t.Cleanup(h.close)
+	t.Cleanup(h.Close)
 	return h
+}
+
+// NewHung starts a hung front to the SMTP server at target (host:port) on a loopback
+// port, for harnesses without a testing.T (the benchmarks); Close stops it.
+func NewHung(target string) (*Hung, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	tcp := ln.Addr().(*net.TCPAddr)
+	h := &Hung{Host: tcp.IP.String(), Port: tcp.Port, target: target, ln: ln}
+	go h.serve()
+	return h, nil
 }
 
 // Accepted counts the connections accepted, held or passed on.
@@ -97,7 +107,8 @@ func (h *Hung) pass(c net.Conn) {
 	<-done
 }
 
-func (h *Hung) close() {
+// Close stops listening and closes the held connections.
+func (h *Hung) Close() {
 	_ = h.ln.Close()
 	h.Answer()
 }
