@@ -154,6 +154,15 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	if err := flush(); err != nil {
 		return send.DeliverResult{}, err
 	}
+	if in.Spill && len(res.Jobs) > 0 {
+		// The run's backlog reads these from the message log (LoadQueuedJobs).
+		res.Spilled, res.SpillFrom = len(res.Jobs), res.Jobs[0].LogID
+		for _, j := range res.Jobs[1:] {
+			res.SpillFrom = min(res.SpillFrom, j.LogID)
+		}
+		res.Jobs = nil
+		return res, nil
+	}
 	if in.SendSmall && len(res.Jobs) > 0 && len(res.Jobs) <= MaxSmallSends && !workerStopping(ctx) {
 		// A retried call finds the messages it sent no longer queued (not handed out
 		// again) and claims the others again.

@@ -21,13 +21,19 @@ func (r *run) enqueue(cursors []Cursor, jobs []Job) {
 		r.queue = append(r.queue, jobs...)
 		return
 	}
-	r.backlogMore = true
-	if r.backlog != nil {
-		return
-	}
 	from := jobs[0].LogID
 	for _, j := range jobs[1:] {
 		from = min(from, j.LogID)
+	}
+	r.spilled(cursors, from)
+}
+
+// spilled notes that a slice of cursors left external messages in the message log, the
+// least of them at log id from.
+func (r *run) spilled(cursors []Cursor, from int64) {
+	r.backlogMore = true
+	if r.backlog != nil {
+		return
 	}
 	ids := make([]uuid.UUID, len(cursors))
 	for i, c := range cursors {

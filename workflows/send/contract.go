@@ -130,6 +130,10 @@ type DeliverInput struct {
 	// are few (a pack of single-recipient sends): one activity instead of two. Set by
 	// batched runs only.
 	SendSmall bool `json:",omitempty"`
+	// Spill tells the activity that the run leaves its external messages in the message
+	// log (its backlog): the result names only the first of them (SpillFrom) and their
+	// count, not every job, so the run's history carries each job once (InAppFirstChange).
+	Spill bool `json:",omitempty"`
 }
 
 // DeliverResult tells the workflow what is left. Requests that completed or failed are not
@@ -146,6 +150,10 @@ type DeliverResult struct {
 	// Runs are the runs of user-defined workflows to start for the slice's recipients of
 	// sends naming a workflow (small inputs: each run loads its definition and data).
 	Runs []flowrun.RunInput `json:",omitempty"`
+	// Spilled counts the external messages left queued in the message log instead of in
+	// Jobs (DeliverInput.Spill); SpillFrom is the least of their log ids.
+	Spilled   int   `json:",omitempty"`
+	SpillFrom int64 `json:",omitempty"`
 }
 
 // Job is one external delivery: a queued message log row (recipient × channel). The

@@ -77,6 +77,7 @@ type fakeLog struct {
 	queued  map[int64]string
 	sent    map[int64]int
 	slices  int
+	handed  int           // jobs handed out in DeliverBatch results
 	written chan struct{} // closed once every slice is resolved
 }
 
@@ -91,6 +92,10 @@ func (l *fakeLog) deliver(total, perCall int) func(context.Context, DeliverInput
 			out.Jobs = append(out.Jobs, Job{LogID: l.next, Channel: "email"})
 		}
 		l.slices++
+		if in.Spill && len(out.Jobs) > 0 {
+			out.Spilled, out.SpillFrom, out.Jobs = len(out.Jobs), out.Jobs[0].LogID, nil
+		}
+		l.handed += len(out.Jobs)
 		if l.next < int64(total) {
 			out.Pending = in.Cursors
 		} else {
@@ -145,6 +150,12 @@ func TestBroadcastResolvesEverySliceWhileEmailIsStuck(t *testing.T) {
 	}, activity.RegisterOptions{Name: SendBatchActivityName})
 	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
 	assertAllSentOnce(t, env, l, total)
+	// Once spilling, slices name their messages by the first log id only: the history
+	// carries each job once (through LoadQueuedJobs), not twice. Before it spills, a run
+	// holds at most what its batches and queue take, plus the slice that overflowed.
+	if most := maxBatchesInFlight*sendBatchSize + maxQueuedJobs + perCall; l.handed > most {
+		t.Errorf("DeliverBatch results carried %d of %d jobs; want at most %d", l.handed, total, most)
+	}
 }
 
 func assertAllSentOnce(t *testing.T, env *testsuite.TestWorkflowEnvironment, l *fakeLog, total int) {

@@ -313,7 +313,7 @@ func (r *run) fetch() {
 	// DeliverBatch runs on the orchestration queue and must not wait on a provider there:
 	// inAppFirst runs never ask it to send a small slice itself (SendSmall), every message
 	// goes to a batch on its channel's queue.
-	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst}
+	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil}
 	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, in)
 	r.sel.AddFuture(f, func(f workflow.Future) {
 		r.fetching = false
@@ -324,6 +324,9 @@ func (r *run) fetch() {
 		}
 		r.pending = res.Pending
 		r.enqueue(cursors, res.Jobs)
+		if res.Spilled > 0 {
+			r.spilled(cursors, res.SpillFrom)
+		}
 		r.runs = append(r.runs, res.Runs...)
 		now := workflow.Now(r.ctx)
 		for _, rt := range res.Retries {
