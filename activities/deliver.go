@@ -233,6 +233,16 @@ func (a *Delivery) FailRequests(ctx context.Context, in send.FailInput) error {
 
 // RecordGiveUps marks failed the messages whose retries ran out.
 func (a *Delivery) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
+	if in.Backlog != nil {
+		if err := a.DB.GiveUpBacklog(ctx, dbsqlc.GiveUpBacklogParams{
+			RequestIds: in.Backlog.RequestIDs, FromID: in.Backlog.FromLogID, Reason: "gave up: " + in.Reason,
+		}); err != nil {
+			return db.MapError(err)
+		}
+	}
+	if len(in.LogIDs) == 0 {
+		return nil
+	}
 	return db.MapError(a.DB.GiveUpMessageLogs(ctx, dbsqlc.GiveUpMessageLogsParams{Ids: in.LogIDs, Reason: "gave up: " + in.Reason}))
 }
 

@@ -247,6 +247,26 @@ func (q *Queries) GetMessageLog(ctx context.Context, id int64) (MessageLog, erro
 	return i, err
 }
 
+const giveUpBacklog = `-- name: GiveUpBacklog :exec
+UPDATE message_logs
+SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || $1::text,
+    failed_at = now(), locked_until = NULL, updated_at = now()
+WHERE request_id = ANY($2::uuid[]) AND step_key = '' AND status = 'queued'
+  AND id >= $3 AND channel <> 'inApp'
+`
+
+type GiveUpBacklogParams struct {
+	Reason     string
+	RequestIds []uuid.UUID
+	FromID     int64
+}
+
+// Fails the queued external rows of a send run's backlog when the run cannot go on.
+func (q *Queries) GiveUpBacklog(ctx context.Context, arg GiveUpBacklogParams) error {
+	_, err := q.db.Exec(ctx, giveUpBacklog, arg.Reason, arg.RequestIds, arg.FromID)
+	return err
+}
+
 const giveUpMessageLogs = `-- name: GiveUpMessageLogs :exec
 UPDATE message_logs
 SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || $1::text,

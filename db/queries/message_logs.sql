@@ -65,6 +65,14 @@ SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL TH
     failed_at = now(), locked_until = NULL, updated_at = now()
 WHERE id = ANY(@ids::bigint[]) AND status = 'queued';
 
+-- name: GiveUpBacklog :exec
+-- Fails the queued external rows of a send run's backlog when the run cannot go on.
+UPDATE message_logs
+SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || @reason::text,
+    failed_at = now(), locked_until = NULL, updated_at = now()
+WHERE request_id = ANY(@request_ids::uuid[]) AND step_key = '' AND status = 'queued'
+  AND id >= @from_id AND channel <> 'inApp';
+
 -- name: ApplyDeliveryEvent :execrows
 -- A provider callback moves a sent message on. The status only moves forward (sent →
 -- delivered → opened → clicked); a bounce or failure is final.

@@ -209,6 +209,8 @@ type SendResult struct {
 type GiveUpInput struct {
 	LogIDs []int64
 	Reason string
+	// Backlog, when set, gives up the queued messages of a run's backlog too.
+	Backlog *Backlog `json:",omitempty"`
 }
 
 // FailInput names requests to mark failed and why.

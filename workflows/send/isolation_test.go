@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/heraldhq/herald/workflows/taskqueue"
@@ -222,5 +223,42 @@ func TestHeldMessagesOutlastTheRetryWindow(t *testing.T) {
 	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
 	if env.GetWorkflowError() != nil || calls != 9 {
 		t.Fatalf("workflow %v after %d batches", env.GetWorkflowError(), calls)
+	}
+}
+
+// A run that fails while messages wait in its backlog gives them up in the message log
+// rather than leaving them queued for good.
+func TestFailedRunGivesUpItsBacklog(t *testing.T) {
+	env := newEnv(t)
+	calls := 0
+	env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		calls++
+		if calls > 1 {
+			return DeliverResult{}, temporal.NewNonRetryableApplicationError("database gone", "test", nil)
+		}
+		out := DeliverResult{Pending: in.Cursors}
+		for id := int64(1); id <= 3000; id++ {
+			out.Jobs = append(out.Jobs, Job{LogID: id, Channel: "email"})
+		}
+		return out, nil
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, SendBatchInput) (SendBatchResult, error) {
+		return SendBatchResult{}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, LoadQueuedInput) (LoadQueuedResult, error) {
+		return LoadQueuedResult{}, nil
+	}, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, FailInput) error { return nil }, activity.RegisterOptions{Name: FailActivityName})
+	var given *Backlog
+	env.RegisterActivityWithOptions(func(_ context.Context, in GiveUpInput) error {
+		given = in.Backlog
+		return nil
+	}, activity.RegisterOptions{Name: GiveUpActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() == nil {
+		t.Fatal("the run did not fail")
+	}
+	if given == nil || given.FromLogID != 1 {
+		t.Fatalf("backlog given up: %+v, want the one from log id 1", given)
 	}
 }

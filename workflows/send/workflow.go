@@ -179,6 +179,8 @@ type run struct {
 	// giveUps are jobs whose retries ran out (or that were never started after a failure).
 	giveUps   []int64
 	giveUpWhy string
+	// giveUpBacklog is the backlog of a run that failed, given up with giveUps.
+	giveUpBacklog *Backlog
 }
 
 func (r *run) loop() error {
@@ -194,6 +196,12 @@ func (r *run) loop() error {
 			r.giveUp(j.LogID, "delivery stopped: "+r.failure.Error())
 		}
 		r.queue, r.retries = nil, nil
+		if r.backlog != nil {
+			// The messages waiting in the message log fail with the run, not stay queued.
+			r.giveUpBacklog = r.backlog
+			r.giveUpWhy = "delivery stopped: " + r.failure.Error()
+			r.backlog = nil
+		}
 	}
 	r.recordGiveUps()
 	if r.failure != nil {
@@ -462,14 +470,14 @@ func (r *run) giveUp(logID int64, why string) {
 
 // recordGiveUps marks the given-up jobs failed in the message log, in one activity.
 func (r *run) recordGiveUps() {
-	if len(r.giveUps) == 0 {
+	if len(r.giveUps) == 0 && r.giveUpBacklog == nil {
 		return
 	}
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
 	})
-	in := GiveUpInput{LogIDs: r.giveUps, Reason: r.giveUpWhy}
+	in := GiveUpInput{LogIDs: r.giveUps, Reason: r.giveUpWhy, Backlog: r.giveUpBacklog}
 	if err := workflow.ExecuteActivity(ctx, GiveUpActivityName, in).Get(ctx, nil); err != nil {
 		workflow.GetLogger(r.ctx).Error("could not record given-up deliveries", "error", err)
 	}
