@@ -60,7 +60,9 @@ type Delivery struct {
 	Throttle func(ctx context.Context, c *channels.Candidate) error
 
 	// slots holds a semaphore per provider instance (see admit).
-	slots     sync.Map
+	slots sync.Map
+	// breakers holds the circuit breaker of each provider instance (breaker.go).
+	breakers  sync.Map
 	cacheOnce sync.Once
 	cache     *sendCache
 }
@@ -152,6 +154,15 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	if err := flush(); err != nil {
 		return send.DeliverResult{}, err
 	}
+	if in.Spill && len(res.Jobs) > 0 {
+		// The run's backlog reads these from the message log (LoadQueuedJobs).
+		res.Spilled, res.SpillFrom = len(res.Jobs), res.Jobs[0].LogID
+		for _, j := range res.Jobs[1:] {
+			res.SpillFrom = min(res.SpillFrom, j.LogID)
+		}
+		res.Jobs = nil
+		return res, nil
+	}
 	if in.SendSmall && len(res.Jobs) > 0 && len(res.Jobs) <= MaxSmallSends && !workerStopping(ctx) {
 		// A retried call finds the messages it sent no longer queued (not handed out
 		// again) and claims the others again.
@@ -222,6 +233,16 @@ func (a *Delivery) FailRequests(ctx context.Context, in send.FailInput) error {
 
 // RecordGiveUps marks failed the messages whose retries ran out.
 func (a *Delivery) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
+	if in.Backlog != nil {
+		if err := a.DB.GiveUpBacklog(ctx, dbsqlc.GiveUpBacklogParams{
+			RequestIds: in.Backlog.RequestIDs, FromID: in.Backlog.FromLogID, Reason: "gave up: " + in.Reason,
+		}); err != nil {
+			return db.MapError(err)
+		}
+	}
+	if len(in.LogIDs) == 0 {
+		return nil
+	}
 	return db.MapError(a.DB.GiveUpMessageLogs(ctx, dbsqlc.GiveUpMessageLogsParams{Ids: in.LogIDs, Reason: "gave up: " + in.Reason}))
 }
 

@@ -101,6 +101,8 @@ type outcome struct {
 	text string
 	// err is a failure of Herald's own (the database) that left the message queued.
 	err error
+	// hold: every route's breaker is open; the message waits for wait (Retry.Hold).
+	hold bool
 }
 
 // gate admits a provider call through one instance (a batch bounds the calls in flight per
@@ -119,8 +121,26 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 	var failures []string
 	permanent := true
 	var wait time.Duration
+	var held time.Time
+	skipped := 0
 	for i := range plan {
 		c := &plan[i]
+		// The instance's breaker open: no call, the next route is tried, and the message
+		// is held until the instance is probed again. Checked before waiting for a call
+		// slot, and again once admitted (the breaker may have opened meanwhile).
+		brk := a.breakerOf(c.InstanceID)
+		hold := func(retryAt time.Time) {
+			failures = append(failures, fmt.Sprintf("%s (%s): %s", c.Name, c.Provider, unavailableText(retryAt)))
+			permanent = false
+			skipped++
+			if held.IsZero() || retryAt.Before(held) {
+				held = retryAt
+			}
+		}
+		if blocked, retryAt := brk.blocked(time.Now()); blocked {
+			hold(retryAt)
+			continue
+		}
 		m := msg
 		m.Override = e.providerOverride(lg.Channel, c.Provider)
 		called, recorded := func() {}, func() {}
@@ -134,10 +154,21 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 				return a.release(ctx, lg, err)
 			}
 		}
+		if ok, retryAt := brk.allow(time.Now()); !ok {
+			called()
+			recorded()
+			hold(retryAt)
+			continue
+		}
 		start := time.Now()
 		res, err := a.sendVia(ctx, c, e, lg, m)
 		took := time.Since(start)
 		called()
+		if ctx.Err() == nil {
+			brk.record(!unanswered(err), time.Now())
+		} else {
+			brk.abandon()
+		}
 		if err == nil {
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
 			params := sentParams(lg, c, res, strings.Join(failures, "; "))
@@ -164,6 +195,19 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 	}
 	last := &plan[len(plan)-1]
 	text := strings.Join(failures, "; ")
+	if skipped == len(plan) {
+		// Every route is held by its breaker: the message waits without counting an
+		// attempt against its retry window (Retry.Hold).
+		if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{
+			ID: lg.ID, Provider: &last.Provider, InstanceID: &last.InstanceID, Error: &text,
+		}); err != nil {
+			a.Log.Error("could not record a held message", "logId", lg.ID, "error", err)
+		}
+		return outcome{wait: max(time.Until(held), time.Second), text: text, hold: true}
+	}
+	if !held.IsZero() {
+		wait = max(wait, time.Until(held))
+	}
 	if permanent {
 		if err := a.markFailed(ctx, lg, last, text); err != nil {
 			return outcome{err: err, text: err.Error()}

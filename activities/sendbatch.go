@@ -284,7 +284,7 @@ func (b *batch) settle(lg dbsqlc.MessageLog, o outcome) {
 	case o.err == nil && o.status == delivery.StatusFailed:
 		b.res.Failed++
 	default:
-		b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, Channel: lg.Channel, After: o.wait, Error: shorten(o.text, maxRetryText)})
+		b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, Channel: lg.Channel, After: o.wait, Error: shorten(o.text, maxRetryText), Hold: o.hold})
 	}
 }
 

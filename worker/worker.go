@@ -2,6 +2,8 @@
 package worker
 
 import (
+	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -13,27 +15,85 @@ import (
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
+	"github.com/heraldhq/herald/workflows/taskqueue"
 )
 
-// Options tune the worker.
+// Options tune the workers of one process.
 type Options struct {
-	// MaxConcurrentActivities caps activities running at once in this process.
-	MaxConcurrentActivities int
+	// Queues are the kinds of task queue to poll (package taskqueue); empty polls them all.
+	Queues []string
+	// Slots caps the activities running at once on each kind of queue; a kind without a
+	// count (or with 0) gets 64.
+	Slots map[string]int
 	// StopTimeout is how long running activities get to finish on shutdown.
 	StopTimeout time.Duration
 }
 
-// New returns a worker on taskQueue with every workflow and activity registered.
-func New(c client.Client, taskQueue string, acts Activities, opts Options) worker.Worker {
-	if opts.MaxConcurrentActivities <= 0 {
-		opts.MaxConcurrentActivities = 64
+// Set is the Temporal workers of one process: one per task queue it polls (see package
+// taskqueue). Each queue has its own activity slots, so a provider that hangs holds only
+// the slots of its own kind of queue, never the orchestration slots that in-app delivery
+// and the other channels need.
+type Set struct {
+	workers []worker.Worker
+	queues  []string
+}
+
+// New returns the workers of the selected kinds of queue, named after base (the
+// orchestration queue, HERALD_TASK_QUEUE). The orchestration worker runs the workflows and
+// every activity (runs recorded before the split scheduled provider calls on it); a
+// provider worker runs activities only.
+func New(c client.Client, base string, acts Activities, opts Options) *Set {
+	kinds := opts.Queues
+	if len(kinds) == 0 {
+		kinds = taskqueue.Kinds
 	}
-	w := worker.New(c, taskQueue, worker.Options{
-		MaxConcurrentActivityExecutionSize: opts.MaxConcurrentActivities,
-		WorkerStopTimeout:                  opts.StopTimeout,
-	})
-	Register(w, acts)
-	return w
+	s := &Set{}
+	for _, kind := range taskqueue.Kinds {
+		if !slices.Contains(kinds, kind) {
+			continue
+		}
+		slots := opts.Slots[kind]
+		if slots <= 0 {
+			slots = 64
+		}
+		q := taskqueue.Name(base, kind)
+		w := worker.New(c, q, worker.Options{
+			MaxConcurrentActivityExecutionSize: slots,
+			WorkerStopTimeout:                  opts.StopTimeout,
+			DisableWorkflowWorker:              kind != taskqueue.Orchestration,
+		})
+		if kind == taskqueue.Orchestration {
+			Register(w, acts)
+		} else {
+			registerActivities(w, acts)
+		}
+		s.workers = append(s.workers, w)
+		s.queues = append(s.queues, q)
+	}
+	return s
+}
+
+// Queues names the task queues the set polls.
+func (s *Set) Queues() []string { return s.queues }
+
+// Start starts every worker; when one fails, those already started are stopped.
+func (s *Set) Start() error {
+	for i, w := range s.workers {
+		if err := w.Start(); err != nil {
+			for _, started := range s.workers[:i] {
+				started.Stop()
+			}
+			return fmt.Errorf("worker on %s: %w", s.queues[i], err)
+		}
+	}
+	return nil
+}
+
+// Stop stops every worker, letting running activities finish within the stop timeout.
+func (s *Set) Stop() {
+	for _, w := range s.workers {
+		w.Stop()
+	}
 }
 
 // Activities are the activity structs the worker runs.
@@ -47,6 +107,13 @@ type Activities struct {
 // Register adds Herald's workflows and activities to a worker or a test environment.
 func Register(r worker.Registry, a Activities) {
 	RegisterWorkflows(r)
+	registerActivities(r, a)
+}
+
+// registerActivities adds every activity: a provider queue's worker runs only its kind's
+// (the workflows schedule nothing else there), but registering all keeps one list.
+func registerActivities(r worker.ActivityRegistry, a Activities) {
+	r.RegisterActivityWithOptions(a.Delivery.LoadQueuedJobs, activity.RegisterOptions{Name: send.LoadQueuedActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
@@ -72,7 +139,7 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 
 // registerFlows adds the activities of user-defined workflows (the interpreter, its digest
 // collector and its flow schedule).
-func registerFlows(r worker.Registry, a Activities) {
+func registerFlows(r worker.ActivityRegistry, a Activities) {
 	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flowrun.DeliverStepActivity})
 	for name, fn := range map[string]any{
 		flowrun.StepStatesActivity:    a.Flows.StepStates,

@@ -3,15 +3,19 @@ package worker
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/activities"
+	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/workflows/send"
+	"github.com/heraldhq/herald/workflows/taskqueue"
 )
 
 // A send too large for one run continues as a Send run, with every workflow registered as
@@ -36,5 +40,27 @@ func TestLargeSendContinuesAsTheSendWorkflow(t *testing.T) {
 	}
 	if can.WorkflowType.Name != send.WorkflowName {
 		t.Errorf("continues as %q, want %q", can.WorkflowType.Name, send.WorkflowName)
+	}
+}
+
+// The configuration accepts exactly the kinds of queue the workflows schedule on, and the
+// default polls them all.
+func TestConfigQueueKindsAreTheTaskQueueKinds(t *testing.T) {
+	got := slices.Clone(config.Defaults().WorkerQueues)
+	want := slices.Clone(taskqueue.Kinds)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("config kinds %v, taskqueue kinds %v", got, want)
+	}
+	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s := New(c, "herald", Activities{Delivery: &activities.Delivery{}, Schedules: &activities.Schedules{}, Flows: &activities.Flows{}},
+		Options{Queues: []string{taskqueue.Email, taskqueue.Orchestration}})
+	if q := s.Queues(); !slices.Equal(q, []string{"herald", "herald-email"}) {
+		t.Errorf("queues %v", q)
 	}
 }

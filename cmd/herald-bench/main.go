@@ -29,7 +29,8 @@ func main() {
 
 func run(ctx context.Context) error {
 	quick := flag.Bool("quick", false, "short phases (about 3 minutes in all)")
-	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout,rate", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout, rate")
+	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout,rate,isolation", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout, rate, isolation")
+	isoMembers := flag.Int("isolation-broadcast", 0, "topic size of app A's broadcast in the isolation scenario (default 20,000; 5,000 with -quick)")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
 	concurrency := flag.Int("c", 32, "concurrent clients")
@@ -187,6 +188,39 @@ func run(ctx context.Context) error {
 			report.FanOut = &res
 			fmt.Fprintf(os.Stderr, "   in-app %s, email %s, webhook %s; peak RSS %d MiB\n", res.InApp.Round(100*time.Millisecond),
 				res.Email.Round(100*time.Millisecond), res.Webhook.Round(100*time.Millisecond), res.WorkerRSS>>20)
+			return nil
+		})
+	}
+	if want["isolation"] {
+		failed += scenario(report, "isolation", func() error {
+			members, phase := *isoMembers, 20*time.Second
+			if *quick {
+				phase = 10 * time.Second
+			}
+			switch {
+			case members > 0:
+			case *quick:
+				members = 5_000
+			default:
+				members = 20_000
+			}
+			fmt.Fprintf(os.Stderr, "== 9. isolation: app B at 10 sends/s beside app A's broadcast to %d, burst and hung SMTP server (herald dev) ...\n", members)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			if err != nil {
+				return err
+			}
+			defer l.Stop()
+			b, err := l.CreateApp(ctx, "bench-b")
+			if err != nil {
+				return err
+			}
+			res, err := bench.Isolation(ctx, &l.Target, &b, members, phase)
+			report.Isolation = &res
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "   B idle p50 %s p99 %s; noisy p50 %s p99 %s, lost %d; A in-app %s; held emails %d delivered %d in %s\n",
+				res.Idle.P50, res.Idle.P99, res.Noisy.P50, res.Noisy.P99, res.Noisy.Lost, res.BroadcastInApp, res.HeldEmails, res.Delivered, res.Resumed)
 			return nil
 		})
 	}

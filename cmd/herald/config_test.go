@@ -55,3 +55,16 @@ func TestConfigCommandMarkdown(t *testing.T) {
 		t.Errorf("--html: %v", err)
 	}
 }
+
+func TestWorkerQueuesFlag(t *testing.T) {
+	cfg := config.Defaults()
+	if err := workerFlags(&cfg, []string{"--queues", "email, webhook"}); err != nil || strings.Join(cfg.WorkerQueues, ",") != "email,webhook" {
+		t.Fatalf("queues %v, %v", cfg.WorkerQueues, err)
+	}
+	if err := workerFlags(&cfg, []string{"--queues=fax"}); err == nil || !strings.Contains(err.Error(), `unknown queue kind "fax"`) {
+		t.Errorf("bad kind: %v", err)
+	}
+	if err := workerFlags(&cfg, []string{"extra"}); !errors.Is(err, errUsage) {
+		t.Errorf("extra argument: %v", err)
+	}
+}

@@ -22,7 +22,9 @@ const usage = `herald — self-hostable notification infrastructure
 
 Usage:
   herald api                  serve the HTTP API and the outbox relay
-  herald worker               run the Temporal worker (workflows and activities)
+  herald worker [--queues KINDS]
+                              run the Temporal workers: every task queue, or the kinds listed
+                              (orchestration,email,sms,push,chat,webhook; docs/deployment.md)
   herald dev                  API + worker + relay in one process; migrates first and starts a
                               local Temporal dev server (and Postgres) when none answers
   herald migrate              create the database if missing and apply migrations
@@ -95,6 +97,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "api":
 		return runAPI(ctx, cfg, log)
 	case "worker":
+		if err := workerFlags(&cfg, args[1:]); err != nil {
+			return err
+		}
 		return runWorker(ctx, cfg, log)
 	case "dev":
 		return runDev(ctx, cfg, log, stdout)

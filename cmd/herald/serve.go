@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"flag"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -82,12 +86,31 @@ func runAPI(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	return g.Wait()
 }
 
+// workerFlags reads the worker's flags: --queues overrides HERALD_WORKER_QUEUES.
+func workerFlags(cfg *config.Config, args []string) error {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	queues := fs.String("queues", "", "kinds of task queue to poll")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return fmt.Errorf("%w: herald worker [--queues orchestration,email,sms,push,chat,webhook|all]", errUsage)
+	}
+	if *queues == "" {
+		return nil
+	}
+	kinds, err := config.ParseQueueKinds(*queues)
+	if err != nil {
+		return fmt.Errorf("--queues%w", err)
+	}
+	cfg.WorkerQueues = kinds
+	return nil
+}
+
 func runWorker(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	s, err := open(ctx, cfg, log, false, true)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	log.Info("worker polling", "taskQueue", cfg.TaskQueue, "temporal", cfg.TemporalAddress)
+	log.Info("worker polling", "taskQueue", cfg.TaskQueue, "queues", strings.Join(cfg.WorkerQueues, ","), "temporal", cfg.TemporalAddress)
 	return s.RunWorker(ctx)
 }

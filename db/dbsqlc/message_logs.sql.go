@@ -56,6 +56,47 @@ func (q *Queries) ApplyDeliveryEvent(ctx context.Context, arg ApplyDeliveryEvent
 	return result.RowsAffected(), nil
 }
 
+const backlogMessageLogs = `-- name: BacklogMessageLogs :many
+SELECT id, channel FROM message_logs
+WHERE request_id = ANY($1::uuid[]) AND step_key = '' AND status = 'queued'
+  AND id >= $2 AND channel <> 'inApp'
+ORDER BY id
+LIMIT $3
+`
+
+type BacklogMessageLogsParams struct {
+	RequestIds []uuid.UUID
+	FromID     int64
+	MaxRows    int32
+}
+
+type BacklogMessageLogsRow struct {
+	ID      int64
+	Channel string
+}
+
+// The next queued external rows of a send run's backlog, from a log id on, in id order
+// (message_logs_request_queued).
+func (q *Queries) BacklogMessageLogs(ctx context.Context, arg BacklogMessageLogsParams) ([]BacklogMessageLogsRow, error) {
+	rows, err := q.db.Query(ctx, backlogMessageLogs, arg.RequestIds, arg.FromID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BacklogMessageLogsRow{}
+	for rows.Next() {
+		var i BacklogMessageLogsRow
+		if err := rows.Scan(&i.ID, &i.Channel); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const claimMessageLog = `-- name: ClaimMessageLog :one
 UPDATE message_logs
 SET attempts = attempts + 1, locked_until = now() + make_interval(secs => $1::float8), updated_at = now()
@@ -204,6 +245,26 @@ func (q *Queries) GetMessageLog(ctx context.Context, id int64) (MessageLog, erro
 		&i.ClickedAt,
 	)
 	return i, err
+}
+
+const giveUpBacklog = `-- name: GiveUpBacklog :exec
+UPDATE message_logs
+SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || $1::text,
+    failed_at = now(), locked_until = NULL, updated_at = now()
+WHERE request_id = ANY($2::uuid[]) AND step_key = '' AND status = 'queued'
+  AND id >= $3 AND channel <> 'inApp'
+`
+
+type GiveUpBacklogParams struct {
+	Reason     string
+	RequestIds []uuid.UUID
+	FromID     int64
+}
+
+// Fails the queued external rows of a send run's backlog when the run cannot go on.
+func (q *Queries) GiveUpBacklog(ctx context.Context, arg GiveUpBacklogParams) error {
+	_, err := q.db.Exec(ctx, giveUpBacklog, arg.Reason, arg.RequestIds, arg.FromID)
+	return err
 }
 
 const giveUpMessageLogs = `-- name: GiveUpMessageLogs :exec

@@ -64,6 +64,46 @@ func (q *Queries) ClaimFreshRequests(ctx context.Context, maxRows int32) ([]Clai
 	return items, nil
 }
 
+const claimFreshRequestsOfApp = `-- name: ClaimFreshRequestsOfApp :many
+SELECT id, app_id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND app_id = $1
+ORDER BY created_at, id
+LIMIT $2
+FOR UPDATE SKIP LOCKED
+`
+
+type ClaimFreshRequestsOfAppParams struct {
+	AppID   int64
+	MaxRows int32
+}
+
+type ClaimFreshRequestsOfAppRow struct {
+	ID    uuid.UUID
+	AppID int64
+}
+
+// Takes one app's oldest requests to send now that no relay has assigned yet (the relay
+// serves the apps round-robin and packs one app's requests per run).
+func (q *Queries) ClaimFreshRequestsOfApp(ctx context.Context, arg ClaimFreshRequestsOfAppParams) ([]ClaimFreshRequestsOfAppRow, error) {
+	rows, err := q.db.Query(ctx, claimFreshRequestsOfApp, arg.AppID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ClaimFreshRequestsOfAppRow{}
+	for rows.Next() {
+		var i ClaimFreshRequestsOfAppRow
+		if err := rows.Scan(&i.ID, &i.AppID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const claimFreshScheduled = `-- name: ClaimFreshScheduled :many
 SELECT id, app_id FROM notification_requests
 WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NOT NULL
@@ -277,6 +317,20 @@ WHERE workflow_id = $1 AND status = 'accepted'
 func (q *Queries) MarkWorkflowStarted(ctx context.Context, workflowID *string) error {
 	_, err := q.db.Exec(ctx, markWorkflowStarted, workflowID)
 	return err
+}
+
+const nextWaitingApp = `-- name: NextWaitingApp :one
+SELECT COALESCE(min(app_id), 0)::bigint AS app_id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND app_id > $1::bigint
+`
+
+// The first app after @after_app (by id) with fresh requests waiting for the relay; 0
+// when there is none (the relay then starts again from the lowest id).
+func (q *Queries) NextWaitingApp(ctx context.Context, afterApp int64) (int64, error) {
+	row := q.db.QueryRow(ctx, nextWaitingApp, afterApp)
+	var app_id int64
+	err := row.Scan(&app_id)
+	return app_id, err
 }
 
 const outboxBacklog = `-- name: OutboxBacklog :one

@@ -20,6 +20,15 @@ SELECT id, user_id, channel FROM message_logs
 WHERE request_id = @request_id AND step_key = '' AND user_id = ANY(@user_ids::bigint[]) AND status = 'queued'
 ORDER BY id;
 
+-- name: BacklogMessageLogs :many
+-- The next queued external rows of a send run's backlog, from a log id on, in id order
+-- (message_logs_request_queued).
+SELECT id, channel FROM message_logs
+WHERE request_id = ANY(@request_ids::uuid[]) AND step_key = '' AND status = 'queued'
+  AND id >= @from_id AND channel <> 'inApp'
+ORDER BY id
+LIMIT @max_rows;
+
 -- name: ClaimMessageLog :one
 -- An attempt takes a queued row for the lease; nothing is returned when the row is done or
 -- another attempt holds it.
@@ -55,6 +64,14 @@ UPDATE message_logs
 SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || @reason::text,
     failed_at = now(), locked_until = NULL, updated_at = now()
 WHERE id = ANY(@ids::bigint[]) AND status = 'queued';
+
+-- name: GiveUpBacklog :exec
+-- Fails the queued external rows of a send run's backlog when the run cannot go on.
+UPDATE message_logs
+SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || @reason::text,
+    failed_at = now(), locked_until = NULL, updated_at = now()
+WHERE request_id = ANY(@request_ids::uuid[]) AND step_key = '' AND status = 'queued'
+  AND id >= @from_id AND channel <> 'inApp';
 
 -- name: ApplyDeliveryEvent :execrows
 -- A provider callback moves a sent message on. The status only moves forward (sent →

@@ -19,6 +19,21 @@ ORDER BY created_at, id
 LIMIT @max_rows
 FOR UPDATE SKIP LOCKED;
 
+-- name: NextWaitingApp :one
+-- The first app after @after_app (by id) with fresh requests waiting for the relay; 0
+-- when there is none (the relay then starts again from the lowest id).
+SELECT COALESCE(min(app_id), 0)::bigint AS app_id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND app_id > @after_app::bigint;
+
+-- name: ClaimFreshRequestsOfApp :many
+-- Takes one app's oldest requests to send now that no relay has assigned yet (the relay
+-- serves the apps round-robin and packs one app's requests per run).
+SELECT id, app_id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND app_id = @app_id
+ORDER BY created_at, id
+LIMIT @max_rows
+FOR UPDATE SKIP LOCKED;
+
 -- name: ClaimFreshScheduled :many
 -- Takes scheduled requests whose schedule workflow was not started yet.
 SELECT id, app_id FROM notification_requests

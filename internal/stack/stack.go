@@ -48,6 +48,7 @@ import (
 	"github.com/heraldhq/herald/internal/send/outbox"
 	"github.com/heraldhq/herald/internal/send/schedules"
 	"github.com/heraldhq/herald/worker"
+	"github.com/heraldhq/herald/workflows/taskqueue"
 	"github.com/heraldhq/herald/workflows/visibility"
 )
 
@@ -279,7 +280,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	wait := 500 * time.Millisecond
 	for {
 		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
-		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, worker.Options{StopTimeout: s.Cfg.ShutdownTimeout})
+		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, s.workerOptions())
 		err := w.Start()
 		if err == nil {
 			<-ctx.Done()
@@ -294,6 +295,16 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 		}
 		wait = min(2*wait, 10*time.Second)
 	}
+}
+
+// workerOptions are the queues this process polls and their slots (HERALD_WORKER_QUEUES,
+// HERALD_WORKER_SLOTS).
+func (s *Stack) workerOptions() worker.Options {
+	opts := worker.Options{Queues: s.Cfg.WorkerQueues, Slots: map[string]int{}, StopTimeout: s.Cfg.ShutdownTimeout}
+	for _, kind := range taskqueue.Kinds {
+		opts.Slots[kind] = s.Cfg.WorkerSlots.Of(kind)
+	}
+	return opts
 }
 
 // RunRelay runs the outbox relay until ctx ends, once Herald's search attributes are

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/internal/flow/flowdef"
+	"github.com/heraldhq/herald/workflows/taskqueue"
 )
 
 // Outcomes of a run.
@@ -191,6 +192,10 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 		StartToCloseTimeout:    2 * time.Minute,
 		ScheduleToCloseTimeout: 6 * time.Hour,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute},
+		// An external step calls its provider: it runs on its channel's queue, so a hung
+		// provider holds none of the orchestration slots (an activity's task queue is not
+		// compared on replay). In-app steps stay on the run's own queue.
+		TaskQueue: taskqueue.ForChannel(workflow.GetInfo(ctx).TaskQueueName, s.Type),
 	})
 	var res DeliverStepResult
 	err := workflow.ExecuteActivity(actx, DeliverStepActivity, DeliverStepInput{

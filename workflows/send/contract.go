@@ -33,6 +33,16 @@ const SendBatchActivityName = "SendMessages"
 // per message, so their histories replay.
 const BatchedDeliveryChange = "batched-external-delivery"
 
+// InAppFirstChange is the workflow.GetVersion change id of runs whose in-app rows never
+// wait for external channels: they keep resolving slices while external messages wait, and
+// the messages beyond what the run queues stay queued in the message log (a Backlog) until
+// LoadQueuedActivityName brings them back as the queue drains. Runs of earlier versions
+// stop resolving while maxQueuedJobs messages wait.
+const InAppFirstChange = "inapp-first"
+
+// LoadQueuedActivityName loads the next messages of a run's Backlog from the message log.
+const LoadQueuedActivityName = "LoadQueuedJobs"
+
 // GiveUpActivityName records the messages whose retries ran out.
 const GiveUpActivityName = "RecordGiveUps"
 
@@ -58,6 +68,29 @@ type Input struct {
 	Jobs []Job `json:",omitempty"`
 	// Runs are runs of user-defined workflows decided by an earlier run and not started yet.
 	Runs []flowrun.RunInput `json:",omitempty"`
+	// Backlog names the external deliveries left queued in the message log rather than
+	// in Jobs (InAppFirstChange).
+	Backlog *Backlog `json:",omitempty"`
+}
+
+// Backlog is where a run's external deliveries wait in the message log instead of in the
+// run: the queued rows of its requests from FromLogID on, in id order. Slices are resolved
+// one at a time and each writes ids above every earlier one, so the rows at or past
+// FromLogID are exactly the ones the run has not handed to a batch yet.
+type Backlog struct {
+	RequestIDs []uuid.UUID
+	FromLogID  int64
+}
+
+// LoadQueuedInput asks for up to Limit messages of a backlog.
+type LoadQueuedInput struct {
+	Backlog Backlog
+	Limit   int
+}
+
+// LoadQueuedResult is the next messages of a backlog, in id order.
+type LoadQueuedResult struct {
+	Jobs []Job `json:",omitempty"`
 }
 
 // NewInput starts every request at its first recipient.
@@ -97,6 +130,10 @@ type DeliverInput struct {
 	// are few (a pack of single-recipient sends): one activity instead of two. Set by
 	// batched runs only.
 	SendSmall bool `json:",omitempty"`
+	// Spill tells the activity that the run leaves its external messages in the message
+	// log (its backlog): the result names only the first of them (SpillFrom) and their
+	// count, not every job, so the run's history carries each job once (InAppFirstChange).
+	Spill bool `json:",omitempty"`
 }
 
 // DeliverResult tells the workflow what is left. Requests that completed or failed are not
@@ -113,6 +150,10 @@ type DeliverResult struct {
 	// Runs are the runs of user-defined workflows to start for the slice's recipients of
 	// sends naming a workflow (small inputs: each run loads its definition and data).
 	Runs []flowrun.RunInput `json:",omitempty"`
+	// Spilled counts the external messages left queued in the message log instead of in
+	// Jobs (DeliverInput.Spill); SpillFrom is the least of their log ids.
+	Spilled   int   `json:",omitempty"`
+	SpillFrom int64 `json:",omitempty"`
 }
 
 // Job is one external delivery: a queued message log row (recipient × channel). The
@@ -150,6 +191,10 @@ type Retry struct {
 	After time.Duration `json:",omitempty"`
 	// Error is the failure (shortened), kept for the message log when retries run out.
 	Error string `json:",omitempty"`
+	// Hold: the message was not tried, every route's circuit breaker being open; it waits
+	// for After without counting an attempt or its retry window (nothing is dropped while
+	// a provider is down).
+	Hold bool `json:",omitempty"`
 }
 
 // SendResult is what a delivered job reports.
@@ -164,6 +209,8 @@ type SendResult struct {
 type GiveUpInput struct {
 	LogIDs []int64
 	Reason string
+	// Backlog, when set, gives up the queued messages of a run's backlog too.
+	Backlog *Backlog `json:",omitempty"`
 }
 
 // FailInput names requests to mark failed and why.

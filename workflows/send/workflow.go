@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/workflows/flowrun"
+	"github.com/heraldhq/herald/workflows/taskqueue"
 	"github.com/heraldhq/herald/workflows/visibility"
 )
 
@@ -109,6 +110,8 @@ func Workflow(ctx workflow.Context, in Input) error {
 		queue:   in.Jobs,
 		runs:    in.Runs,
 		sel:     workflow.NewSelector(ctx),
+		// Every other queue is named after the run's own (package taskqueue).
+		base: workflow.GetInfo(ctx).TaskQueueName,
 	}
 	if batched {
 		r.batched = true
@@ -126,6 +129,10 @@ func Workflow(ctx workflow.Context, in Input) error {
 			},
 		})
 		r.timers = map[int64]bool{}
+		if workflow.GetVersion(ctx, InAppFirstChange, workflow.DefaultVersion, 1) >= 1 {
+			r.inAppFirst = true
+			r.backlog, r.backlogMore = in.Backlog, in.Backlog != nil
+		}
 		// Jobs handed over by continue-as-new wait for their retry time again.
 		r.queue = nil
 		for _, j := range in.Jobs {
@@ -144,9 +151,18 @@ type run struct {
 	ctx, deliverCtx, sendCtx workflow.Context
 	sel                      workflow.Selector
 
+	// base is the run's own task queue: the orchestration queue, which provider queues
+	// are named after (each external delivery runs on its channel's queue).
+	base string
 	// batched runs send through SendMessages (BatchedDeliveryChange).
-	batched  bool
-	batchCtx workflow.Context
+	batched bool
+	// inAppFirst runs keep resolving slices while messages wait, spilling the external
+	// deliveries past maxQueuedJobs into backlog (InAppFirstChange, backlog.go).
+	inAppFirst  bool
+	backlog     *Backlog
+	backlogMore bool
+	loading     bool
+	batchCtx    workflow.Context
 	// retries are messages waiting for their next attempt (Job.Due); timers are the due
 	// times (Unix ms) of the pending timers that bring them back to the queue.
 	retries []Job
@@ -163,12 +179,14 @@ type run struct {
 	// giveUps are jobs whose retries ran out (or that were never started after a failure).
 	giveUps   []int64
 	giveUpWhy string
+	// giveUpBacklog is the backlog of a run that failed, given up with giveUps.
+	giveUpBacklog *Backlog
 }
 
 func (r *run) loop() error {
 	for {
 		r.fill()
-		if r.inFlight == 0 && r.starting == 0 && !r.fetching && len(r.timers) == 0 {
+		if r.inFlight == 0 && r.starting == 0 && !r.fetching && !r.loading && len(r.timers) == 0 {
 			break
 		}
 		r.sel.Select(r.ctx)
@@ -178,6 +196,12 @@ func (r *run) loop() error {
 			r.giveUp(j.LogID, "delivery stopped: "+r.failure.Error())
 		}
 		r.queue, r.retries = nil, nil
+		if r.backlog != nil {
+			// The messages waiting in the message log fail with the run, not stay queued.
+			r.giveUpBacklog = r.backlog
+			r.giveUpWhy = "delivery stopped: " + r.failure.Error()
+			r.backlog = nil
+		}
 	}
 	r.recordGiveUps()
 	if r.failure != nil {
@@ -185,11 +209,15 @@ func (r *run) loop() error {
 		return failAll(r.ctx, r.pending, r.failure)
 	}
 	r.queue = append(r.queue, r.retries...)
-	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 {
+	backlog := r.backlog
+	if backlog != nil && !r.backlogMore && len(r.pending) == 0 {
+		backlog = nil // drained, and no slice is left to write more
+	}
+	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 || backlog != nil {
 		// By name, never by function: the SDK keys functions by their short name, and
 		// send.Workflow, flowrun.Workflow and schedule.Workflow share "Workflow", so the function
 		// would resolve to whichever registered last.
-		return workflow.NewContinueAsNewError(r.ctx, WorkflowName, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs})
+		return workflow.NewContinueAsNewError(r.ctx, WorkflowName, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs, Backlog: backlog})
 	}
 	return nil
 }
@@ -224,7 +252,7 @@ func (r *run) fill() {
 		r.queue = r.queue[1:]
 		r.inFlight++
 		r.sends++
-		f := workflow.ExecuteActivity(r.sendCtx, SendActivityName, job)
+		f := workflow.ExecuteActivity(workflow.WithTaskQueue(r.sendCtx, taskqueue.ForChannel(r.base, job.Channel)), SendActivityName, job)
 		r.sel.AddFuture(f, func(f workflow.Future) {
 			r.inFlight--
 			// A permanent failure is already in the message log; anything else means the
@@ -242,8 +270,12 @@ func (r *run) fill() {
 // fillBatched is fill for batched runs: the next slice while few messages wait, batches
 // of queued messages up to maxBatchesInFlight, and a timer for the next retry.
 func (r *run) fillBatched() {
-	if r.failure == nil && !r.fetching && len(r.pending) > 0 && r.batches < maxBatchesPerRun &&
-		len(r.queue)+len(r.runs) < maxQueuedJobs && r.sends+len(r.queue)/sendBatchSize+len(r.runs) < maxSendsPerRun {
+	r.loadBacklog()
+	// inAppFirst runs resolve the next slice however many external messages wait: its
+	// in-app rows must not queue behind a slow provider (the messages spill to the backlog).
+	if r.failure == nil && !r.fetching && !r.loading && len(r.pending) > 0 && r.batches < maxBatchesPerRun &&
+		(r.inAppFirst || len(r.queue)+len(r.runs) < maxQueuedJobs) && len(r.runs) < maxQueuedJobs &&
+		r.sends+len(r.queue)/sendBatchSize+len(r.runs) < maxSendsPerRun {
 		r.fetch()
 	}
 	r.startRuns()
@@ -251,7 +283,8 @@ func (r *run) fillBatched() {
 		jobs := r.takeBatch()
 		r.inFlight++
 		r.sends++
-		f := workflow.ExecuteActivity(r.batchCtx, SendBatchActivityName, SendBatchInput{Jobs: jobs})
+		bctx := workflow.WithTaskQueue(r.batchCtx, taskqueue.ForChannel(r.base, jobs[0].Channel))
+		f := workflow.ExecuteActivity(bctx, SendBatchActivityName, SendBatchInput{Jobs: jobs})
 		r.sel.AddFuture(f, func(f workflow.Future) {
 			r.inFlight--
 			var res SendBatchResult
@@ -284,7 +317,12 @@ func (r *run) fillBatched() {
 func (r *run) fetch() {
 	r.fetching = true
 	r.batches++
-	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, DeliverInput{Cursors: r.pending, SendSmall: true})
+	cursors := r.pending
+	// DeliverBatch runs on the orchestration queue and must not wait on a provider there:
+	// inAppFirst runs never ask it to send a small slice itself (SendSmall), every message
+	// goes to a batch on its channel's queue.
+	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil}
+	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, in)
 	r.sel.AddFuture(f, func(f workflow.Future) {
 		r.fetching = false
 		var res DeliverResult
@@ -293,7 +331,10 @@ func (r *run) fetch() {
 			return
 		}
 		r.pending = res.Pending
-		r.queue = append(r.queue, res.Jobs...)
+		r.enqueue(cursors, res.Jobs)
+		if res.Spilled > 0 {
+			r.spilled(cursors, res.SpillFrom)
+		}
 		r.runs = append(r.runs, res.Runs...)
 		now := workflow.Now(r.ctx)
 		for _, rt := range res.Retries {
@@ -323,6 +364,12 @@ func (r *run) takeBatch() []Job {
 // attempt's lease) when the batch gave one, else after the backoff of its attempt count;
 // a message whose next attempt would fall outside SendRetryWindow is given up.
 func (r *run) retry(j Job, rt Retry, now time.Time) {
+	if rt.Hold {
+		// Held by open circuit breakers: wait on the timer, no attempt counted.
+		j.Due = (now.Add(max(rt.After, RetryInitial)).UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+		r.retries = append(r.retries, j)
+		return
+	}
 	j.Attempts++
 	if j.Since == 0 {
 		j.Since = now.UnixMilli()
@@ -423,14 +470,14 @@ func (r *run) giveUp(logID int64, why string) {
 
 // recordGiveUps marks the given-up jobs failed in the message log, in one activity.
 func (r *run) recordGiveUps() {
-	if len(r.giveUps) == 0 {
+	if len(r.giveUps) == 0 && r.giveUpBacklog == nil {
 		return
 	}
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
 	})
-	in := GiveUpInput{LogIDs: r.giveUps, Reason: r.giveUpWhy}
+	in := GiveUpInput{LogIDs: r.giveUps, Reason: r.giveUpWhy, Backlog: r.giveUpBacklog}
 	if err := workflow.ExecuteActivity(ctx, GiveUpActivityName, in).Get(ctx, nil); err != nil {
 		workflow.GetLogger(r.ctx).Error("could not record given-up deliveries", "error", err)
 	}

@@ -28,7 +28,12 @@ type Config struct {
 	// TemporalUIURL is the base URL of the Temporal Web UI; the console links workflow runs
 	// and message-log rows to it. Empty hides the links.
 	TemporalUIURL string `env:"HERALD_TEMPORAL_UI_URL" format:"url" dflt:"— (no links; herald dev: the UI of the Temporal dev server it starts)" example:"http://localhost:8233" desc:"Temporal Web UI, which the console's message logs and workflow test runs link to"`
-	TaskQueue     string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"task queue of the worker"`
+	TaskQueue     string `env:"HERALD_TASK_QUEUE" envDefault:"herald" example:"herald-eu" desc:"base task queue: the orchestration queue (workflows, in-app writes); each provider kind polls <base>-<kind> (docs/deployment.md)"`
+	// WorkerQueues are the kinds of task queue a worker process polls (worker.go); `herald
+	// worker --queues` overrides it.
+	WorkerQueues QueueKinds `env:"HERALD_WORKER_QUEUES" envDefault:"all" example:"email,sms" desc:"kinds of task queue this worker polls: orchestration (workflows, recipient resolution, in-app rows), email, sms (and WhatsApp), push (web and mobile), chat (Slack, Discord, Teams), webhook, or all; herald worker --queues overrides it (docs/deployment.md)"`
+	// WorkerSlots are the activity slots per kind of queue in one worker process.
+	WorkerSlots QueueSlots `env:"HERALD_WORKER_SLOTS" dflt:"orchestration=64,email=32,sms=16,push=16,chat=16,webhook=16" example:"orchestration=128,email=8" desc:"activities running at once per kind of task queue in one worker process, kind=count,… (kinds not listed keep their default): a hung provider holds at most its own kind's slots"`
 	// SecretKey encrypts stored secrets. Never logged.
 	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"$(openssl rand -base64 32)" desc:"encrypts stored secrets (API secrets, provider credentials, keys), signs tokens and, unless HERALD_TEMPORAL_CODEC_KEYS is set, encrypts the payloads Herald writes to Temporal; at least 32 characters, never a value published in docs or examples (Herald refuses to start); the same on every process; keep it stable"`
 	// HeaderPrefix prefixes the credential headers; it must end with "-".

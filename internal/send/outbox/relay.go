@@ -56,6 +56,8 @@ type Options struct {
 type Relay struct {
 	mu     sync.Mutex
 	recent []time.Time // run starts of the last second
+	// lastApp is the app whose requests were claimed last (round-robin, see nextApp).
+	lastApp int64
 
 	db      *db.DB
 	starter Starter
@@ -185,28 +187,45 @@ func (r *Relay) started(now time.Time) {
 	r.recent = append(r.recent, now)
 }
 
-// drainFresh packs and starts fresh requests until none are left.
+// drainFresh packs and starts fresh requests until none are left, serving the apps
+// round-robin: one run of at most PackSize requests of the next app that has some waiting,
+// then the next app's, and so on. One app's backlog of thousands therefore delays another
+// app's fresh send by at most one pack per app with requests waiting, where claiming in
+// global arrival order made it wait for the whole backlog (issue 28).
 func (r *Relay) drainFresh(ctx context.Context) {
-	for ctx.Err() == nil {
-		n, err := r.startFresh(ctx)
+	// Bound the rounds of one drain: rows locked by another relay are skipped, so an app
+	// can be found waiting and still yield nothing; the next wake or tick tries again.
+	idle := 0
+	for ctx.Err() == nil && idle < 100 {
+		n, found, err := r.startFresh(ctx)
 		if err != nil {
 			r.log.Warn("relay: cannot start pending requests; will retry", "error", err)
 			return
 		}
-		if n < r.opts.PackSize {
+		if !found {
 			return
+		}
+		if n == 0 {
+			idle++
 		}
 	}
 }
 
-// startFresh claims up to PackSize fresh requests, assigns them a workflow id and starts it.
-// It returns how many requests it claimed.
-func (r *Relay) startFresh(ctx context.Context) (int, error) {
+// startFresh claims up to PackSize fresh requests of the next app in round-robin order,
+// assigns them a workflow id and starts it. It returns how many requests it claimed, and
+// whether any app had requests waiting.
+func (r *Relay) startFresh(ctx context.Context) (int, bool, error) {
+	app, err := r.nextApp(ctx)
+	if err != nil || app == 0 {
+		return 0, false, err
+	}
 	var ids []uuid.UUID
 	var appIDs []int64
 	var workflowID string
-	err := r.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
-		rows, err := q.ClaimFreshRequests(ctx, int32(r.opts.PackSize))
+	err = r.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		// Only one app's requests in a run: a pack shares its slices and its batches, so
+		// another app's broadcast or hung provider in the same run would delay this one.
+		rows, err := q.ClaimFreshRequestsOfApp(ctx, dbsqlc.ClaimFreshRequestsOfAppParams{AppID: app, MaxRows: int32(r.opts.PackSize)})
 		if err != nil || len(rows) == 0 {
 			return err
 		}
@@ -224,10 +243,33 @@ func (r *Relay) startFresh(ctx context.Context) (int, error) {
 		return q.CountRequestUsage(ctx, ids)
 	})
 	if err != nil || len(ids) == 0 {
-		return 0, err
+		return 0, true, err
 	}
 	r.start(ctx, workflowID, ids, distinct(appIDs))
-	return len(ids), nil
+	return len(ids), true, nil
+}
+
+// nextApp returns the first app after the one served last with fresh requests waiting,
+// wrapping around to the lowest id; 0 when no app has any.
+//
+// Hook for priorities (issue 28, item 4): requests carry no critical flag yet. When they
+// do, claim an app's critical requests first (ORDER BY critical DESC, created_at) and
+// serve apps with critical requests waiting before the round-robin.
+func (r *Relay) nextApp(ctx context.Context) (int64, error) {
+	r.mu.Lock()
+	after := r.lastApp
+	r.mu.Unlock()
+	app, err := r.db.NextWaitingApp(ctx, after)
+	if err == nil && app == 0 && after != 0 {
+		app, err = r.db.NextWaitingApp(ctx, 0)
+	}
+	if err != nil {
+		return 0, err
+	}
+	r.mu.Lock()
+	r.lastApp = app
+	r.mu.Unlock()
+	return app, nil
 }
 
 // retryStale restarts workflows whose start failed or whose relay died before marking them.

@@ -182,3 +182,63 @@ func TestRelayGathersLongerUnderLoad(t *testing.T) {
 		t.Error("with BusyRuns off the relay keeps no history and never waits longer")
 	}
 }
+
+// startOrder records the starts in order, with the apps each named.
+type startOrder struct {
+	mu   sync.Mutex
+	runs [][]int64
+}
+
+func (s *startOrder) Start(_ context.Context, _ string, _ []uuid.UUID, appIDs []int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runs = append(s.runs, slices.Clone(appIDs))
+	return nil
+}
+
+// One app's backlog does not queue ahead of another app's fresh sends: the relay serves the
+// apps round-robin, one app per run, instead of in global arrival order.
+func TestRelayServesAppsRoundRobin(t *testing.T) {
+	d := dbtest.New(t)
+	box, _ := secrets.NewBox("test-key-0123456789")
+	as := apps.NewService(d, box)
+	a, err := as.Create(context.Background(), "noisy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := as.Create(context.Background(), "quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	starter := &startOrder{}
+	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour})
+	svc := notify.NewService(d, func() {})
+	accept := func(app int64) {
+		if _, err := svc.Accept(context.Background(), app, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 50 { // A's backlog, accepted first
+		accept(a.AppID)
+	}
+	accept(b.AppID)
+	accept(b.AppID)
+	r.drainFresh(context.Background())
+	starter.mu.Lock()
+	defer starter.mu.Unlock()
+	if len(starter.runs) != 6 {
+		t.Fatalf("%d runs, want 5 of A's and 1 of B's: %v", len(starter.runs), starter.runs)
+	}
+	posB := -1
+	for i, apps := range starter.runs {
+		if len(apps) != 1 {
+			t.Errorf("run %d mixes apps %v", i, apps)
+		}
+		if apps[0] == b.AppID {
+			posB = i
+		}
+	}
+	if posB > 1 {
+		t.Errorf("B's sends started in run %d of %d, behind %d of A's runs: %v", posB+1, len(starter.runs), posB, starter.runs)
+	}
+}

@@ -11,11 +11,22 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 	"github.com/heraldhq/herald/workflows/visibility"
 )
+
+// FairnessKey is the Temporal fairness key of a run carrying the requests of appIDs: the
+// app, as "app-<id>" (the relay packs one app's requests per run; a retried run started
+// before that may carry several, keyed by the first).
+func FairnessKey(appIDs []int64) string {
+	if len(appIDs) == 0 {
+		return ""
+	}
+	return "app-" + strconv.FormatInt(appIDs[0], 10)
+}
 
 // TemporalStarter starts send workflows on a Temporal task queue.
 type TemporalStarter struct {
@@ -57,6 +68,11 @@ func (s TemporalStarter) Start(ctx context.Context, workflowID string, requestID
 		TypedSearchAttributes:    visibility.Send(appIDs, ids),
 		StaticSummary:            summary,
 		StaticDetails:            "**Apps:** " + strings.Join(apps, ", ") + "\n\n**Requests:** " + strings.Join(ids, ", "),
+		// The app is the run's fairness key: a Temporal server with task queue fairness on
+		// (matching.enableFairness) dispatches the tasks of different apps round-robin on
+		// every queue; activities and child runs inherit it. Servers without it ignore the
+		// key (docs/decisions.md, "Fairness between apps").
+		Priority: temporal.Priority{FairnessKey: FairnessKey(appIDs)},
 	}
 	_, err := s.Client.ExecuteWorkflow(ctx, opts, name, input)
 	var invalid *serviceerror.InvalidArgument

@@ -27,6 +27,27 @@ type Local struct {
 	Target
 	procs []*exec.Cmd
 	Log   string
+	// herald and env run `herald` subcommands against this stack (CreateApp).
+	herald string
+	env    []string
+}
+
+// CreateApp creates another app in the stack's database and returns a target that sends
+// as it (the isolation scenario's second app).
+func (l *Local) CreateApp(ctx context.Context, name string) (Target, error) {
+	create := exec.CommandContext(ctx, l.herald, "apps", "create", "--name", name)
+	create.Env = l.env
+	out, err := create.Output()
+	if err != nil {
+		return Target{}, fmt.Errorf("herald apps create: %w", err)
+	}
+	var creds apps.Credentials
+	if err := json.Unmarshal(out, &creds); err != nil {
+		return Target{}, fmt.Errorf("herald apps create printed %q: %w", out, err)
+	}
+	t := l.Target
+	t.APIKey, t.APISecret = creds.APIKey, creds.APISecret
+	return t, nil
 }
 
 // LocalOptions choose what to start.
@@ -92,6 +113,7 @@ func StartLocal(ctx context.Context, o LocalOptions) (*Local, error) {
 	)
 	env = append(env, o.Env...)
 	herald := filepath.Join(o.Bin, "herald")
+	l.herald, l.env = herald, env
 	migrate := exec.CommandContext(ctx, herald, "migrate")
 	migrate.Env = env
 	if out, err := migrate.CombinedOutput(); err != nil {

@@ -27,8 +27,11 @@ type Report struct {
 	// FanOut is scenario 7: one send over in-app, email and webhook to a topic.
 	FanOut *FanOutResult
 	// Rate is scenario 8: a provider instance's configured send rate, observed.
-	Rate  *RateResult
-	Notes []string
+	Rate *RateResult
+	// Isolation is scenario 9: one app's latency beside another's broadcast, burst and
+	// hung provider.
+	Isolation *IsolationResult
+	Notes     []string
 }
 
 // NewReport fills in the machine, date and commit.
@@ -116,6 +119,9 @@ func (r *Report) Write(w io.Writer) {
 	}
 	if rt := r.Rate; rt != nil {
 		rt.write(w)
+	}
+	if iso := r.Isolation; iso != nil {
+		iso.write(w)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "- %s\n", n)

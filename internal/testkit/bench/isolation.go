@@ -1,0 +1,240 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+)
+
+// IsolationResult is the isolation scenario (issue 28): app B's accept → inbox latency at
+// 10 in-app sends per second, alone and while app A runs an in-app + email broadcast and a
+// burst of single sends through an SMTP server that accepts connections and never answers.
+type IsolationResult struct {
+	Members, BurstRate, BRate int
+	Phase                     time.Duration
+	// Idle and Noisy are B's accept → inbox latencies; Lost counts B's sends without an
+	// inbox row 90 s after the phase.
+	Idle, Noisy latencies
+	// BroadcastInApp is from A's broadcast accepted to its last in-app row (0: not all
+	// rows within the phase plus 30 s); InAppRows counts them.
+	BroadcastInApp time.Duration
+	InAppRows      int64
+	// Emails A sent (broadcast + burst) while the server hung, then after it answered:
+	// delivered, distinct recipients, and the time from Answer to the last.
+	HeldEmails           int64
+	Delivered, Distinct  int64
+	Resumed              time.Duration
+	HungConns, BurstSent int
+}
+
+type latencies struct {
+	Sent, Lost    int
+	P50, P95, P99 time.Duration
+}
+
+// Isolation runs the scenario on a stack started with ExternalEnv (b sends as the second
+// app; t is app A).
+func Isolation(ctx context.Context, a, b *Target, members int, phase time.Duration) (IsolationResult, error) {
+	res := IsolationResult{Members: members, BurstRate: 50, BRate: 10, Phase: phase}
+	pool, err := pgxpool.New(ctx, a.DatabaseURL)
+	if err != nil {
+		return res, err
+	}
+	defer pool.Close()
+	if res.Idle, err = streamB(ctx, pool, b, "idle", res.BRate, phase); err != nil {
+		return res, err
+	}
+
+	mail, smtpAddr, stopSMTP, err := startSMTPSink()
+	if err != nil {
+		return res, err
+	}
+	defer stopSMTP()
+	hung, err := smtptest.NewHung(smtpAddr)
+	if err != nil {
+		return res, err
+	}
+	defer hung.Close()
+	var appID int64
+	if err := pool.QueryRow(ctx, "SELECT id FROM apps WHERE api_key = $1", a.APIKey).Scan(&appID); err != nil {
+		return res, err
+	}
+	cfg, _ := json.Marshal(map[string]any{"host": hung.Host, "port": hung.Port, "security": "none", "from": "bench@herald.test"})
+	if _, err := pool.Exec(ctx, `INSERT INTO provider_instances (app_id, channel, provider, name, config, enabled, priority) VALUES ($1, 'email', 'smtp', 'hung', $2, true, 0)`, appID, cfg); err != nil {
+		return res, err
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO users (app_id, identifier, profile) SELECT $1, 'iso-' || g, jsonb_build_object('email', 'iso-' || g || '@example.com') FROM generate_series(1, $2) g`, appID, members); err != nil {
+		return res, err
+	}
+	var topicID int64
+	if err := pool.QueryRow(ctx, `INSERT INTO topics (app_id, identifier, name) VALUES ($1, 'iso', 'iso') RETURNING id`, appID).Scan(&topicID); err != nil {
+		return res, err
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO topic_subscriptions (topic_id, user_id) SELECT $1, id FROM users WHERE app_id = $2 AND identifier LIKE 'iso-%'`, topicID, appID); err != nil {
+		return res, err
+	}
+
+	start := time.Now()
+	status, out, err := a.Do(ctx, "POST", "/v3/notifications", []byte(`{"notification":{"title":"A broadcast"},"sendTo":{"topics":["iso"]},"override":{"channels":["inApp","email"]}}`), a.AppHeaders())
+	if err := expect(status, out, err, 202); err != nil {
+		return res, err
+	}
+	var accepted struct{ RequestID string }
+	_ = json.Unmarshal(out, &accepted)
+	// A's burst: single in-app + email sends for the phase, beside B's stream.
+	burstCtx, stopBurst := context.WithTimeout(ctx, phase)
+	defer stopBurst()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Second / time.Duration(res.BurstRate))
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-burstCtx.Done():
+				return
+			case <-tick.C:
+			}
+			body := fmt.Appendf(nil, `{"notification":{"title":"A burst"},"sendTo":{"recipients":[{"identifier":"burst-%d","email":"burst-%d@example.com"}]},"override":{"channels":["inApp","email"]}}`, i, i)
+			if st, _, err := a.Do(ctx, "POST", "/v3/notifications", body, a.AppHeaders()); err == nil && st == 202 {
+				res.BurstSent++
+			}
+		}
+	}()
+	noisy, err := streamB(ctx, pool, b, "noisy", res.BRate, phase)
+	wg.Wait()
+	if err != nil {
+		return res, err
+	}
+	res.Noisy = noisy
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var n int64
+		var last time.Time
+		if err := pool.QueryRow(ctx, `SELECT count(*), COALESCE(max(created_at), now()) FROM notifications WHERE request_id = $1`, accepted.RequestID).Scan(&n, &last); err != nil {
+			return res, err
+		}
+		res.InAppRows = n
+		if n >= int64(members) {
+			res.BroadcastInApp = last.Sub(start)
+			break
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	res.HungConns = hung.Accepted()
+	res.HeldEmails = int64(members + res.BurstSent)
+	hung.Answer()
+	answered := time.Now()
+	last, err := mail.waitFor(ctx, res.HeldEmails, 10*time.Minute)
+	res.Delivered = mail.n.Load()
+	res.Distinct = int64(countArrived(mail))
+	if err != nil {
+		return res, fmt.Errorf("held emails after the server answered: %w", err)
+	}
+	res.Resumed = last.Sub(answered)
+	time.Sleep(time.Second) // late duplicates
+	res.Delivered, res.Distinct = mail.n.Load(), int64(countArrived(mail))
+	return res, nil
+}
+
+func countArrived(s *sink) int {
+	n := 0
+	s.arrived.Range(func(any, any) bool { n++; return true })
+	return n
+}
+
+// streamB sends rate in-app notifications per second as app b for d, each to its own user,
+// and returns the accept → inbox latencies (request start to the inbox row's creation),
+// counting sends without a row 90 s after the stream ended as lost.
+func streamB(ctx context.Context, pool *pgxpool.Pool, b *Target, title string, rate int, d time.Duration) (latencies, error) {
+	var out latencies
+	type sent struct {
+		id    string
+		start time.Time
+	}
+	var sends []sent
+	tick := time.NewTicker(time.Second / time.Duration(rate))
+	defer tick.Stop()
+	end := time.Now().Add(d)
+	for i := 0; time.Now().Before(end); i++ {
+		<-tick.C
+		start := time.Now()
+		body := fmt.Appendf(nil, `{"notification":{"title":%q},"sendTo":{"recipients":["b-%s-%d"]}}`, "B "+title, title, i)
+		status, res, err := b.Do(ctx, "POST", "/v3/notifications", body, b.AppHeaders())
+		if err := expect(status, res, err, 202); err != nil {
+			return out, err
+		}
+		var accepted struct{ RequestID string }
+		_ = json.Unmarshal(res, &accepted)
+		sends = append(sends, sent{accepted.RequestID, start})
+	}
+	out.Sent = len(sends)
+	got := map[string]time.Time{}
+	deadline := time.Now().Add(90 * time.Second)
+	for len(got) < len(sends) && time.Now().Before(deadline) {
+		rows, err := pool.Query(ctx, `SELECT request_id::text, created_at FROM notifications WHERE title = $1`, "B "+title)
+		if err != nil {
+			return out, err
+		}
+		for rows.Next() {
+			var id string
+			var at time.Time
+			if err := rows.Scan(&id, &at); err != nil {
+				rows.Close()
+				return out, err
+			}
+			got[id] = at
+		}
+		rows.Close()
+		time.Sleep(200 * time.Millisecond)
+	}
+	var lat []time.Duration
+	for _, s := range sends {
+		at, ok := got[s.id]
+		if !ok {
+			out.Lost++
+			continue
+		}
+		lat = append(lat, at.Sub(s.start))
+	}
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	out.P50, out.P95, out.P99 = pct(0.50), pct(0.95), pct(0.99)
+	return out, nil
+}
+
+func (r *IsolationResult) write(w io.Writer) {
+	fmt.Fprintf(w, "## Isolation: app B's in-app sends beside app A's broadcast, burst and hung SMTP server (issue 28)\n\n")
+	fmt.Fprintf(w, "App B sends %d in-app notifications per second for %s, alone, then while app A sends an in-app + email broadcast to %d users and %d in-app + email single sends per second, through an SMTP server that accepts connections and never answers (instance timeout: the default 30 s). Then the server answers.\n\n",
+		r.BRate, r.Phase.Round(time.Second), r.Members, r.BurstRate)
+	fmt.Fprintf(w, "| measure | value | target |\n|---|---|---|\n")
+	fmt.Fprintf(w, "| B idle: p50 / p95 / p99 accept→inbox (%d sends, %d lost) | %s / %s / %s | |\n", r.Idle.Sent, r.Idle.Lost, ms(r.Idle.P50), ms(r.Idle.P95), ms(r.Idle.P99))
+	fmt.Fprintf(w, "| B under A's noise: p50 / p95 / p99 (%d sends) | %s / %s / %s | p50 ≤ 1.5 × idle — %s; p99 ≤ 2 × idle — %s |\n", r.Noisy.Sent, ms(r.Noisy.P50), ms(r.Noisy.P95), ms(r.Noisy.P99),
+		verdict(r.Noisy.Lost == 0 && float64(r.Noisy.P50) <= 1.5*float64(r.Idle.P50)), verdict(r.Noisy.Lost == 0 && float64(r.Noisy.P99) <= 2*float64(r.Idle.P99)))
+	fmt.Fprintf(w, "| B's sends without an inbox row 90 s after the phase | %d | 0 — %s |\n", r.Noisy.Lost, verdict(r.Noisy.Lost == 0))
+	inApp := "not all within the phase + 30 s"
+	if r.BroadcastInApp > 0 {
+		inApp = r.BroadcastInApp.Round(100 * time.Millisecond).String()
+	}
+	fmt.Fprintf(w, "| A's broadcast: all %d in-app rows (%d present) | %s | ≤ 30 s — %s |\n", r.Members, r.InAppRows, inApp, verdict(r.BroadcastInApp > 0 && r.BroadcastInApp <= 30*time.Second))
+	fmt.Fprintf(w, "| A's emails held while the server hung (broadcast + %d burst sends; %d connections it accepted) | %d | |\n", r.BurstSent, r.HungConns, r.HeldEmails)
+	fmt.Fprintf(w, "| delivered once it answered: messages / distinct recipients | %d / %d in %s | all, once — %s |\n\n", r.Delivered, r.Distinct, r.Resumed.Round(100*time.Millisecond),
+		verdict(r.Distinct == r.HeldEmails && r.Delivered == r.HeldEmails))
+}

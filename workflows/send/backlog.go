@@ -1,0 +1,79 @@
+package send
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// enqueue queues the external deliveries of a resolved slice. An inAppFirst run that has
+// maxQueuedJobs messages waiting leaves them queued in the message log instead and notes
+// where they start (the backlog): resolving goes on, so the in-app rows of the next slices
+// are written at once whatever the providers do. Once a run spills, every later slice
+// spills too, so the backlog is always the rows from FromLogID on.
+func (r *run) enqueue(cursors []Cursor, jobs []Job) {
+	if len(jobs) == 0 {
+		return
+	}
+	if !r.inAppFirst || (r.backlog == nil && len(r.queue)+len(jobs) <= maxQueuedJobs) {
+		r.queue = append(r.queue, jobs...)
+		return
+	}
+	from := jobs[0].LogID
+	for _, j := range jobs[1:] {
+		from = min(from, j.LogID)
+	}
+	r.spilled(cursors, from)
+}
+
+// spilled notes that a slice of cursors left external messages in the message log, the
+// least of them at log id from.
+func (r *run) spilled(cursors []Cursor, from int64) {
+	r.backlogMore = true
+	if r.backlog != nil {
+		return
+	}
+	ids := make([]uuid.UUID, len(cursors))
+	for i, c := range cursors {
+		ids[i] = c.RequestID
+	}
+	r.backlog = &Backlog{RequestIDs: ids, FromLogID: from}
+}
+
+// loadBacklog brings the next messages of the backlog into the queue when it runs low.
+// It never runs beside a DeliverBatch call: a slice's rows commit in parallel transactions,
+// and a load between two of them could step past rows not yet visible.
+func (r *run) loadBacklog() {
+	if r.backlog == nil || !r.backlogMore || r.fetching || r.loading || r.failure != nil ||
+		len(r.queue) >= maxQueuedJobs/2 || r.batches >= maxBatchesPerRun {
+		return
+	}
+	r.loading = true
+	r.backlogMore = false
+	r.batches++
+	limit := maxQueuedJobs - len(r.queue)
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    time.Minute,
+		ScheduleToCloseTimeout: 24 * time.Hour,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+	})
+	f := workflow.ExecuteActivity(ctx, LoadQueuedActivityName, LoadQueuedInput{Backlog: *r.backlog, Limit: limit})
+	r.sel.AddFuture(f, func(f workflow.Future) {
+		r.loading = false
+		var res LoadQueuedResult
+		if err := f.Get(r.ctx, &res); err != nil {
+			r.failure = err
+			return
+		}
+		if len(res.Jobs) == 0 {
+			return
+		}
+		r.queue = append(r.queue, res.Jobs...)
+		r.backlog.FromLogID = res.Jobs[len(res.Jobs)-1].LogID + 1
+		if len(res.Jobs) >= limit {
+			r.backlogMore = true
+		}
+	})
+}

@@ -1,0 +1,264 @@
+package send
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/heraldhq/herald/workflows/taskqueue"
+)
+
+// Current runs never ask DeliverBatch (orchestration queue) to call a provider, and still
+// retry what a DeliverBatch of the earlier version reports it sent and left to retry (a
+// call scheduled before the upgrade).
+func TestInAppFirstWorkflowNeverAsksDeliverBatchToSend(t *testing.T) {
+	env := newEnv(t)
+	var asked bool
+	env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		asked = in.SendSmall
+		return DeliverResult{Sent: 2, Retries: []Retry{{LogID: 9, Channel: "webhook", Error: "provider answered 503"}}}, nil
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	var got []Job
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		got = append(got, in.Jobs...)
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil {
+		t.Fatal(env.GetWorkflowError())
+	}
+	if asked {
+		t.Error("DeliverBatch was asked to send a slice itself, holding an orchestration slot on a provider")
+	}
+	if len(got) != 1 || got[0].LogID != 9 {
+		t.Fatalf("retried %+v, want job 9", got)
+	}
+}
+
+// Every batch runs on its channel's provider queue; DeliverBatch on the run's own queue.
+func TestBatchesRunOnTheirChannelsQueue(t *testing.T) {
+	env := newEnv(t)
+	var base string
+	env.RegisterActivityWithOptions(func(ctx context.Context, in DeliverInput) (DeliverResult, error) {
+		base = activity.GetInfo(ctx).TaskQueue
+		return deliverMixed(10, 10)(ctx, in)
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	var mu sync.Mutex
+	queues := map[string]string{}
+	env.RegisterActivityWithOptions(func(ctx context.Context, in SendBatchInput) (SendBatchResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		queues[in.Jobs[0].Channel] = activity.GetInfo(ctx).TaskQueue
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil {
+		t.Fatal(env.GetWorkflowError())
+	}
+	if base == "" || queues["email"] != base+"-email" || queues["webhook"] != base+"-webhook" {
+		t.Fatalf("DeliverBatch on %q, batches on %v; want <base>-email and <base>-webhook", base, queues)
+	}
+	if taskqueue.ForChannel(base, "inApp") != base || taskqueue.ForChannel(base, "whatsapp") != base+"-sms" {
+		t.Error("channel → queue mapping")
+	}
+}
+
+// fakeLog is the message log of a broadcast: DeliverBatch queues external rows with
+// increasing ids, batches mark them sent, LoadQueuedJobs reads the queued ones of a backlog.
+type fakeLog struct {
+	mu      sync.Mutex
+	next    int64
+	queued  map[int64]string
+	sent    map[int64]int
+	slices  int
+	handed  int           // jobs handed out in DeliverBatch results
+	written chan struct{} // closed once every slice is resolved
+}
+
+func (l *fakeLog) deliver(total, perCall int) func(context.Context, DeliverInput) (DeliverResult, error) {
+	return func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		var out DeliverResult
+		for i := 0; i < perCall && l.next < int64(total); i++ {
+			l.next++
+			l.queued[l.next] = "email"
+			out.Jobs = append(out.Jobs, Job{LogID: l.next, Channel: "email"})
+		}
+		l.slices++
+		if in.Spill && len(out.Jobs) > 0 {
+			out.Spilled, out.SpillFrom, out.Jobs = len(out.Jobs), out.Jobs[0].LogID, nil
+		}
+		l.handed += len(out.Jobs)
+		if l.next < int64(total) {
+			out.Pending = in.Cursors
+		} else {
+			close(l.written)
+		}
+		return out, nil
+	}
+}
+
+func (l *fakeLog) load(_ context.Context, in LoadQueuedInput) (LoadQueuedResult, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var ids []int64
+	for id := range l.queued {
+		if id >= in.Backlog.FromLogID {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	var out LoadQueuedResult
+	for _, id := range ids[:min(len(ids), in.Limit)] {
+		out.Jobs = append(out.Jobs, Job{LogID: id, Channel: l.queued[id]})
+	}
+	return out, nil
+}
+
+// A broadcast whose email provider does not answer still resolves every slice (and so
+// writes every in-app row) before any email completes; the emails past what the run
+// queues wait in the message log and are all sent, once each, when the provider answers.
+func TestBroadcastResolvesEverySliceWhileEmailIsStuck(t *testing.T) {
+	env := newEnv(t)
+	env.SetTestTimeout(time.Minute)
+	l := &fakeLog{queued: map[int64]string{}, sent: map[int64]int{}, written: make(chan struct{})}
+	const total, perCall = 12000, 1500
+	env.RegisterActivityWithOptions(l.deliver(total, perCall), activity.RegisterOptions{Name: DeliverActivityName})
+	env.RegisterActivityWithOptions(l.load, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	env.RegisterActivityWithOptions(func(ctx context.Context, in SendBatchInput) (SendBatchResult, error) {
+		// The provider hangs until every slice is resolved: without InAppFirstChange the
+		// run stops resolving at maxQueuedJobs and this never returns.
+		select {
+		case <-l.written:
+		case <-ctx.Done():
+			return SendBatchResult{}, ctx.Err()
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, j := range in.Jobs {
+			l.sent[j.LogID]++
+			delete(l.queued, j.LogID)
+		}
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	assertAllSentOnce(t, env, l, total)
+	// Once spilling, slices name their messages by the first log id only: the history
+	// carries each job once (through LoadQueuedJobs), not twice. Before it spills, a run
+	// holds at most what its batches and queue take, plus the slice that overflowed.
+	if most := maxBatchesInFlight*sendBatchSize + maxQueuedJobs + perCall; l.handed > most {
+		t.Errorf("DeliverBatch results carried %d of %d jobs; want at most %d", l.handed, total, most)
+	}
+}
+
+func assertAllSentOnce(t *testing.T, env *testsuite.TestWorkflowEnvironment, l *fakeLog, total int) {
+	t.Helper()
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("workflow: completed %v, %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.sent) != total || len(l.queued) != 0 {
+		t.Fatalf("sent %d distinct of %d, %d still queued", len(l.sent), total, len(l.queued))
+	}
+	for id, n := range l.sent {
+		if n != 1 {
+			t.Fatalf("message %d sent %d times", id, n)
+		}
+	}
+}
+
+// The backlog survives continue-as-new: a run handed a backlog loads it and sends it all.
+func TestBacklogCarriedOverContinueAsNew(t *testing.T) {
+	env := newEnv(t)
+	l := &fakeLog{queued: map[int64]string{}, sent: map[int64]int{}, written: make(chan struct{})}
+	for id := int64(100); id < 3100; id++ {
+		l.queued[id] = "email"
+	}
+	l.queued[50] = "email" // before the backlog: another batch's, never loaded by it
+	env.RegisterActivityWithOptions(l.load, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, j := range in.Jobs {
+			l.sent[j.LogID]++
+			delete(l.queued, j.LogID)
+		}
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, Input{Backlog: &Backlog{RequestIDs: []uuid.UUID{uuid.New()}, FromLogID: 100}})
+	delete(l.queued, 50)
+	assertAllSentOnce(t, env, l, 3000)
+}
+
+// A message held by open circuit breakers waits on a durable timer without counting an
+// attempt or its retry window: held past SendRetryWindow, it is still sent in the end.
+func TestHeldMessagesOutlastTheRetryWindow(t *testing.T) {
+	env := newEnv(t)
+	env.RegisterActivityWithOptions(deliverMixed(1, 1), activity.RegisterOptions{Name: DeliverActivityName})
+	calls := 0
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		calls++
+		if calls <= 8 { // 8 × 10 min held: past the hour of SendRetryWindow
+			return SendBatchResult{Retries: []Retry{{LogID: in.Jobs[0].LogID, Channel: in.Jobs[0].Channel, After: 10 * time.Minute, Hold: true,
+				Error: "provider unavailable, retrying at …"}}}, nil
+		}
+		if in.Jobs[0].Attempts != 0 {
+			t.Errorf("held message counted %d attempts", in.Jobs[0].Attempts)
+		}
+		return SendBatchResult{Sent: 1}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, GiveUpInput) error {
+		t.Error("a held message was given up")
+		return nil
+	}, activity.RegisterOptions{Name: GiveUpActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() != nil || calls != 9 {
+		t.Fatalf("workflow %v after %d batches", env.GetWorkflowError(), calls)
+	}
+}
+
+// A run that fails while messages wait in its backlog gives them up in the message log
+// rather than leaving them queued for good.
+func TestFailedRunGivesUpItsBacklog(t *testing.T) {
+	env := newEnv(t)
+	calls := 0
+	env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+		calls++
+		if calls > 1 {
+			return DeliverResult{}, temporal.NewNonRetryableApplicationError("database gone", "test", nil)
+		}
+		out := DeliverResult{Pending: in.Cursors}
+		for id := int64(1); id <= 3000; id++ {
+			out.Jobs = append(out.Jobs, Job{LogID: id, Channel: "email"})
+		}
+		return out, nil
+	}, activity.RegisterOptions{Name: DeliverActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, SendBatchInput) (SendBatchResult, error) {
+		return SendBatchResult{}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, LoadQueuedInput) (LoadQueuedResult, error) {
+		return LoadQueuedResult{}, nil
+	}, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	env.RegisterActivityWithOptions(func(context.Context, FailInput) error { return nil }, activity.RegisterOptions{Name: FailActivityName})
+	var given *Backlog
+	env.RegisterActivityWithOptions(func(_ context.Context, in GiveUpInput) error {
+		given = in.Backlog
+		return nil
+	}, activity.RegisterOptions{Name: GiveUpActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	if env.GetWorkflowError() == nil {
+		t.Fatal("the run did not fail")
+	}
+	if given == nil || given.FromLogID != 1 {
+		t.Fatalf("backlog given up: %+v, want the one from log id 1", given)
+	}
+}
