@@ -91,7 +91,7 @@ func TestDoctorGoodConfiguration(t *testing.T) {
 	if err != nil || !r.OK {
 		t.Fatalf("err %v, report %+v", err, r.Findings)
 	}
-	for _, check := range []string{"config", "secret-key", "smtp", "public-url", "origins", "database", "migrations", "apps", "temporal", "namespace", "search-attributes"} {
+	for _, check := range []string{"config", "secret-key", "smtp", "public-url", "origins", "database", "migrations", "apps", "temporal", "namespace", "search-attributes", "codec-key"} {
 		if got := levelOf(r, check); got != doctor.OK {
 			t.Errorf("%s: %q, want OK (%+v)", check, got, r.Findings)
 		}

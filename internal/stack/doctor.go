@@ -34,6 +34,7 @@ func OpenDoctor(ctx context.Context, cfg config.Config, cfgErr error, log *slog.
 	} else {
 		d.Cfg.SecretKey = key
 	}
+	d.CodecKey = codecKeyCheck(d.Cfg)
 	d.DB, d.DBErr = db.Open(ctx, cfg.DatabaseURL, 2)
 	d.Temporal, d.TemporalErr = client.NewLazyClient(temporalClientOptions(cfg, log))
 	return d, func() {
@@ -49,7 +50,7 @@ func OpenDoctor(ctx context.Context, cfg config.Config, cfgErr error, log *slog.
 // Doctor is the doctor over this stack's own connections: the short form that herald api
 // and herald worker log at start-up.
 func (s *Stack) Doctor() *doctor.Doctor {
-	return &doctor.Doctor{Cfg: s.Cfg, DB: s.DB, Temporal: s.Temporal}
+	return &doctor.Doctor{Cfg: s.Cfg, DB: s.DB, Temporal: s.Temporal, CodecKey: codecKeyCheck(s.Cfg)}
 }
 
 // LogDoctor runs the checks and logs the WARN and FAIL findings. It never stops the

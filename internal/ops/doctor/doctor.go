@@ -71,9 +71,8 @@ type Doctor struct {
 	// when it could not be made (TemporalErr says why).
 	Temporal    client.Client
 	TemporalErr error
-	// CodecKey is the extension point of the payload codec key check: once Herald encrypts
-	// workflow payloads, it reports whether the key is set and usable by this process. Nil:
-	// the check is skipped.
+	// CodecKey checks the key of the payload codec that encrypts what Herald writes to
+	// Temporal (internal/stack builds it the way the stack does). Nil: the check is skipped.
 	CodecKey func(ctx context.Context) Finding
 	// Timeout bounds each network check (5s when zero).
 	Timeout time.Duration
