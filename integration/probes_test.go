@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -129,7 +127,7 @@ func TestReadyzWhileDraining(t *testing.T) {
 // start-up: a line per WARN or FAIL finding (here no SMTP, the test app in user mode,
 // Temporal down), none for the checks that pass, and a closing count.
 func TestStartupDoctorLogsProblems(t *testing.T) {
-	var logged syncBuffer
+	var logged lockedBuffer
 	e := stacktest.New(t, stacktest.Options{Log: &logged})
 	e.Stack.LogDoctor(t.Context())
 	out := logged.String()
@@ -148,22 +146,4 @@ func TestStartupDoctorLogsProblems(t *testing.T) {
 			t.Errorf("start-up log names the passing %s:\n%s", check, out)
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the stack's concurrent log lines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

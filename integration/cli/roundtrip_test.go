@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -241,7 +240,7 @@ func TestRoundTrip(t *testing.T) {
 	// Production runs the change; logs --follow prints its delivery as it comes.
 	follow := exec.Command(w.bin, "logs", "--app", "production", "--follow", "--interval", "100ms", "--json")
 	follow.Env = []string{"HOME=" + w.home, "HERALD_URL=" + w.e.BaseURL, "HERALD_TOKEN=" + w.token}
-	var followOut syncBuffer
+	var followOut proctest.Buffer
 	follow.Stdout, follow.Stderr = &followOut, &followOut
 	if err := follow.Start(); err != nil {
 		t.Fatal(err)
@@ -282,24 +281,6 @@ func TestRoundTrip(t *testing.T) {
 	prodDir := filepath.Join(t.TempDir(), "prod")
 	w.ok("pull", "--app", id(w.prod), prodDir)
 	w.ok("diff", "--app", id(w.prod), "--exit-code", dir)
-}
-
-// syncBuffer is a buffer a process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func keys[V any](m map[string]V) []string {

@@ -133,7 +133,7 @@ type Proc struct {
 	bin     string
 	args    []string
 	env     []string
-	log     *syncBuffer
+	log     *Buffer
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -145,7 +145,7 @@ type Proc struct {
 // answers /v1/health; the process is killed when the test ends.
 func (s *Stack) Start(subcommand string) *Proc {
 	s.T.Helper()
-	p := &Proc{Name: subcommand, t: s.T, bin: Binary(s.T), args: []string{subcommand}, env: s.environ(), log: &syncBuffer{}}
+	p := &Proc{Name: subcommand, t: s.T, bin: Binary(s.T), args: []string{subcommand}, env: s.environ(), log: &Buffer{}}
 	p.start()
 	s.T.Cleanup(p.Kill)
 	if subcommand == "api" {
@@ -178,7 +178,7 @@ func (s *Stack) StartAPI(addr string, env ...string) *Proc {
 // over the stack's); it does not wait for an api process to answer (StartAPI does).
 func (s *Stack) StartWith(subcommand string, env ...string) *Proc {
 	s.T.Helper()
-	p := &Proc{Name: subcommand, t: s.T, bin: Binary(s.T), args: []string{subcommand}, env: append(s.environ(), env...), log: &syncBuffer{}}
+	p := &Proc{Name: subcommand, t: s.T, bin: Binary(s.T), args: []string{subcommand}, env: append(s.environ(), env...), log: &Buffer{}}
 	p.start()
 	s.T.Cleanup(p.Kill)
 	return p
@@ -325,19 +325,22 @@ func (s *Stack) Eventually(limit time.Duration, what string, cond func() bool) t
 	return time.Since(start)
 }
 
-// syncBuffer is a bytes.Buffer safe for the writes of a child's stdout and stderr.
-type syncBuffer struct {
+// Buffer is a bytes.Buffer safe for concurrent writes (a child's stdout and stderr, a
+// stack's log lines) while a test reads it.
+type Buffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *syncBuffer) String() string {
+// String is everything written so far.
+func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
