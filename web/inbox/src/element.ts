@@ -1,8 +1,12 @@
 // <herald-inbox>: the bell, its badge and the popover with the list and the preferences.
 import { LitElement, html, css, nothing, type PropertyValues } from "lit";
+import { autoUpdate, computePosition, flip, offset, shift } from "@floating-ui/dom";
 import { HeraldClient, type InboxState, type Notification, type Preference, type Channel } from "./client.js";
 import { strings, relativeTime, type Strings } from "./i18n.js";
 import { isSafeUrl } from "./safeurl.js";
+
+/** At this width and below the popover opens as a full-width sheet at the bottom of the window. */
+const SHEET_QUERY = "(max-width: 480px)";
 
 const bellIcon = html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"/></svg>`;
 
@@ -44,6 +48,8 @@ export class HeraldInbox extends LitElement {
   /** The headless client behind the element, once started. */
   client?: HeraldClient;
   private unsubscribe: (() => void)[] = [];
+  /** Stops Floating UI's autoUpdate of the open popover. */
+  private stopPositioning?: () => void;
 
   constructor() {
     super();
@@ -67,6 +73,8 @@ export class HeraldInbox extends LitElement {
   disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener("click", this.outside);
+    this.stopPositioning?.();
+    this.stopPositioning = undefined;
     this.teardown();
   }
 
@@ -75,6 +83,7 @@ export class HeraldInbox extends LitElement {
   };
 
   protected updated(changed: PropertyValues): void {
+    if (changed.has("open")) this.positionPopover();
     if (changed.has("apiKey") || changed.has("userId") || changed.has("baseUrl") || (changed.has("userToken") && !this.client)) {
       this.restart();
     } else if (changed.has("userToken") && this.client && this.userToken) {
@@ -113,6 +122,41 @@ export class HeraldInbox extends LitElement {
       this.failed = true;
       console.warn("herald: cannot load the inbox:", e.message);
     });
+  }
+
+  /**
+   * Keeps the open popover on screen: Floating UI places it under the bell (end-aligned),
+   * flips it above when there is no room below and shifts it into the viewport (sideways, and
+   * up or down when neither side has room); autoUpdate follows scrolling, resizing and layout
+   * changes. The CSS caps its height (560 px, or the window's height less 80 px).
+   * On narrow screens the CSS of SHEET_QUERY makes it a full-width sheet instead.
+   */
+  private positionPopover(): void {
+    this.stopPositioning?.();
+    this.stopPositioning = undefined;
+    const bell = this.renderRoot.querySelector<HTMLElement>(".bell");
+    const pop = this.renderRoot.querySelector<HTMLElement>(".popover");
+    if (!this.open || !bell || !pop) return;
+    const place = () => {
+      if (matchMedia(SHEET_QUERY).matches) {
+        pop.style.left = pop.style.top = "";
+        pop.dataset.placed = "sheet";
+        return;
+      }
+      void computePosition(bell, pop, {
+        placement: "bottom-end",
+        strategy: "fixed",
+        middleware: [
+          offset(8),
+          flip({ padding: 8 }),
+          shift({ padding: 8, crossAxis: true }),
+        ],
+      }).then(({ x, y, placement }) => {
+        Object.assign(pop.style, { left: `${x}px`, top: `${y}px` });
+        pop.dataset.placed = placement;
+      });
+    };
+    this.stopPositioning = autoUpdate(bell, pop, place);
   }
 
   private fire(name: string, detail: unknown, cancelable = false): boolean {
@@ -381,12 +425,13 @@ export class HeraldInbox extends LitElement {
       text-align: center;
     }
     .popover {
-      position: absolute;
-      right: 0;
-      top: calc(100% + 8px);
+      position: fixed;
+      left: 0;
+      top: 0;
       z-index: 1000;
-      width: min(var(--herald-width), calc(100vw - 24px));
+      width: min(var(--herald-width), calc(100vw - 16px));
       max-height: min(560px, calc(100vh - 80px));
+      box-sizing: border-box;
       display: flex;
       flex-direction: column;
       background: var(--herald-bg);
@@ -396,6 +441,17 @@ export class HeraldInbox extends LitElement {
       box-shadow: 0 12px 32px rgba(0, 0, 0, 0.18);
       overflow: hidden;
       text-align: left;
+    }
+    @media (max-width: 480px) {
+      .popover {
+        top: auto;
+        bottom: 0;
+        width: 100%;
+        max-height: 85vh;
+        border-width: 1px 0 0;
+        border-radius: var(--herald-radius) var(--herald-radius) 0 0;
+        box-shadow: 0 -8px 32px rgba(0, 0, 0, 0.22);
+      }
     }
     header {
       display: flex;

@@ -218,6 +218,69 @@ test("with WebSocket and polling blocked, realtime falls back to Server-Sent Eve
   await expect(page.getByRole("button", { name: /^Over SSE/ })).toBeVisible();
 });
 
+/** Fails unless the element's bounding box lies inside the viewport. */
+async function expectInViewport(page: Page, el: ReturnType<Page["locator"]>) {
+  const box = await el.boundingBox();
+  const vp = page.viewportSize()!;
+  expect(box, "the element is rendered").not.toBeNull();
+  expect(box!.x, "left edge").toBeGreaterThanOrEqual(0);
+  expect(box!.y, "top edge").toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, "right edge").toBeLessThanOrEqual(vp.width);
+  expect(box!.y + box!.height, "bottom edge").toBeLessThanOrEqual(vp.height);
+  return box!;
+}
+
+// The popover stays on screen wherever the bell is: at the left edge (it used to open
+// right-aligned to the bell, cut off at x = 0), at the right edge, in a bar at the bottom
+// (it flips above the bell), and as a full-width sheet on a 375 px phone.
+const placements = [
+  { name: "the left edge", pos: "left", viewport: { width: 900, height: 700 } },
+  { name: "the right edge", pos: "", viewport: { width: 900, height: 700 } },
+  { name: "the bottom left corner", pos: "bottom-left", viewport: { width: 900, height: 700 } },
+  { name: "a 375 px viewport (sheet)", pos: "left", viewport: { width: 375, height: 667 } },
+];
+for (const p of placements) {
+  test(`position: with the bell at ${p.name}, the popover is inside the viewport and its items can be clicked`, async ({ page, request }) => {
+    await page.setViewportSize(p.viewport);
+    const user = newUser("pos");
+    await send(request, user, { title: "Placed right", message: "on screen", url: `${pageURL}/landing/placed` });
+    const bell = await openInbox(page, user, p.pos ? `&pos=${p.pos}` : "");
+    await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+
+    // Keyboard: Enter opens it, focus lands on the selected tab, Escape closes it and
+    // returns focus to the bell.
+    await bell.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Notifications" });
+    await expect(dialog.getByRole("tab", { name: "All" })).toBeFocused();
+    const item = dialog.getByRole("button", { name: /^Placed right/ });
+    await expect(item).toBeVisible();
+    const box = await expectInViewport(page, dialog);
+    await expectInViewport(page, item);
+    const bellBox = (await bell.boundingBox())!;
+    if (p.viewport.width <= 480) {
+      expect(box.x).toBe(0);
+      expect(box.width).toBe(p.viewport.width);
+    } else if (p.pos === "bottom-left") {
+      expect(box.y + box.height, "flipped above the bell").toBeLessThanOrEqual(bellBox.y);
+    } else {
+      expect(box.y, "below the bell").toBeGreaterThanOrEqual(bellBox.y + bellBox.height);
+    }
+    const dir = process.env.HERALD_WIDGET_SCREENSHOTS;
+    if (dir && p.pos !== "bottom-left") {
+      const file = p.viewport.width <= 480 ? "inbox-sheet-375" : `inbox-${p.pos || "right"}-edge`;
+      await page.screenshot({ path: `${dir}/${file}.png` });
+    }
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(bell).toBeFocused();
+
+    await bell.click();
+    await item.click();
+    await expect(page).toHaveURL(`${pageURL}/landing/placed`);
+  });
+}
+
 // Screenshots for docs/inbox-widget.md: light and dark. Written only when
 // HERALD_WIDGET_SCREENSHOTS names a directory.
 for (const theme of ["light", "dark"]) {
