@@ -12,7 +12,7 @@ const bellIcon = html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidde
 
 /**
  * The Herald inbox element. Attributes: api-key, user-id or user-token, base-url,
- * theme (light|dark|auto), locale. Events: herald-notification, herald-unread-count and
+ * theme (light|dark|auto), locale, toasts (boolean: announce new notifications). Events: herald-notification, herald-unread-count and
  * herald-click (cancelable: preventDefault keeps the page from following the URL).
  */
 export class HeraldInbox extends LitElement {
@@ -23,12 +23,14 @@ export class HeraldInbox extends LitElement {
     baseUrl: { attribute: "base-url" },
     theme: { reflect: true },
     locale: {},
+    toasts: { type: Boolean },
     refreshUserToken: { attribute: false },
     open: { state: true },
     panel: { state: true },
     inbox: { state: true },
     prefs: { state: true },
     failed: { state: true },
+    shown: { state: true },
   };
 
   declare apiKey: string;
@@ -44,6 +46,12 @@ export class HeraldInbox extends LitElement {
   declare inbox?: InboxState;
   declare prefs?: Preference[];
   declare failed: boolean;
+  /** Show a toast for each new notification (the `toasts` attribute). */
+  declare toasts: boolean;
+  /** The toasts on screen, oldest first. */
+  declare shown: Notification[];
+  /** While the pointer or focus is on the toasts they stay. */
+  private holdToasts = false;
 
   /** The headless client behind the element, once started. */
   client?: HeraldClient;
@@ -59,6 +67,8 @@ export class HeraldInbox extends LitElement {
     this.panel = "list";
     this.failed = false;
     this.baseUrl = "";
+    this.toasts = false;
+    this.shown = [];
   }
 
   private get t(): Strings {
@@ -112,7 +122,10 @@ export class HeraldInbox extends LitElement {
     this.client = client;
     this.unsubscribe.push(
       client.on("change", (s) => (this.inbox = s)),
-      client.on("notification", (n) => this.fire("herald-notification", n)),
+      client.on("notification", (n) => {
+        this.fire("herald-notification", n);
+        if (this.toasts && !this.open) this.toast(n);
+      }),
       client.on("unreadCount", (n) => this.fire("herald-unread-count", n)),
       client.on("error", (e) => console.warn("herald:", e.message)),
     );
@@ -157,6 +170,17 @@ export class HeraldInbox extends LitElement {
       });
     };
     this.stopPositioning = autoUpdate(bell, pop, place);
+  }
+
+  /** Shows a toast for n (at most three at once) and hides it after a few seconds. */
+  private toast(n: Notification): void {
+    this.shown = [...this.shown.filter((x) => x.id !== n.id), n].slice(-3);
+    const hide = () => (this.holdToasts ? setTimeout(hide, 2000) : this.dismiss(n));
+    setTimeout(hide, 6000);
+  }
+
+  private dismiss(n: Notification): void {
+    this.shown = this.shown.filter((x) => x !== n);
   }
 
   private fire(name: string, detail: unknown, cancelable = false): boolean {
@@ -246,6 +270,25 @@ export class HeraldInbox extends LitElement {
         ${bellIcon}${count > 0 ? html`<span class="badge" part="badge" aria-hidden="true">${count > 99 ? "99+" : count}</span>` : nothing}
       </button>
       ${this.open ? this.renderPopover() : nothing}
+      ${this.toasts ? this.renderToasts() : nothing}
+    </div>`;
+  }
+
+  // A live region that stays in the page, so screen readers announce each toast added to it.
+  private renderToasts() {
+    const hold = (on: boolean) => () => (this.holdToasts = on);
+    return html`<div class="toasts" part="toasts" role="status" @pointerenter=${hold(true)} @pointerleave=${hold(false)} @focusin=${hold(true)} @focusout=${hold(false)}>
+      ${this.shown.map(
+        (n) => html`<div class="toast" part="toast">
+          <span class="text">
+            ${n.title ? html`<span class="title">${n.title}</span>` : nothing}
+            ${n.message ? html`<span class="message">${n.message}</span>` : nothing}
+          </span>
+          <button class="icon" aria-label=${`${this.t.close}: ${n.title || n.message}`} @click=${() => this.dismiss(n)}>
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z"/></svg>
+          </button>
+        </div>`,
+      )}
     </div>`;
   }
 
@@ -452,6 +495,32 @@ export class HeraldInbox extends LitElement {
         border-radius: var(--herald-radius) var(--herald-radius) 0 0;
         box-shadow: 0 -8px 32px rgba(0, 0, 0, 0.22);
       }
+    }
+    .toasts {
+      position: fixed;
+      right: 16px;
+      bottom: 16px;
+      z-index: 1001;
+      display: flex;
+      flex-direction: column;
+      gap: 8px;
+      width: min(360px, calc(100vw - 32px));
+    }
+    .toast {
+      display: flex;
+      gap: 8px;
+      padding: 12px 8px 12px 16px;
+      background: var(--herald-bg);
+      border: 1px solid var(--herald-border);
+      border-radius: var(--herald-radius);
+      box-shadow: 0 8px 24px rgba(0, 0, 0, 0.18);
+      animation: herald-in 0.2s ease-out;
+    }
+    @keyframes herald-in {
+      from { opacity: 0; transform: translateY(12px); }
+    }
+    @media (prefers-reduced-motion: reduce) {
+      .toast, input[role="switch"], input[role="switch"]::after { animation: none; transition: none; }
     }
     header {
       display: flex;

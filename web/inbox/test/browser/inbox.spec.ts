@@ -281,6 +281,40 @@ for (const p of placements) {
   });
 }
 
+test("toasts: a notification sent while the page is open is announced, dismissed with its button, and hides by itself", async ({ page, request }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const user = newUser("tess");
+  const bell = await openInbox(page, user, "&toasts=1");
+  await waitOnline(page);
+
+  await send(request, user, { title: "Build finished", message: "main is green" });
+  const status = page.getByRole("status");
+  await expect(status).toContainText("Build finished");
+  await expect(status).toContainText("main is green");
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  // prefers-reduced-motion: the toast appears without its slide-in.
+  expect(await status.locator(".toast").first().evaluate((el) => getComputedStyle(el).animationName)).toBe("none");
+  // Nobody touches it: it goes away after a few seconds.
+  await expect(status.getByText("Build finished")).toHaveCount(0);
+
+  await send(request, user, { title: "Deploy approved", message: "by Sam" });
+  await expect(status).toContainText("Deploy approved");
+  const dir = process.env.HERALD_WIDGET_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/inbox-toast.png`, clip: { x: 420, y: 480, width: 480, height: 220 } });
+  await status.getByRole("button", { name: "Close: Deploy approved" }).click();
+  await expect(status.getByText("Deploy approved")).toHaveCount(0);
+  await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+});
+
+test("toasts: without the attribute, no toast is shown", async ({ page, request }) => {
+  const user = newUser("quiet");
+  const bell = await openInbox(page, user);
+  await waitOnline(page);
+  await send(request, user, { title: "No toast for me", message: "m" });
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await expect(page.getByRole("status")).toHaveCount(0);
+});
+
 // Screenshots for docs/inbox-widget.md: light and dark. Written only when
 // HERALD_WIDGET_SCREENSHOTS names a directory.
 for (const theme of ["light", "dark"]) {
