@@ -244,6 +244,8 @@ for (const p of placements) {
     await page.setViewportSize(p.viewport);
     const user = newUser("pos");
     await send(request, user, { title: "Placed right", message: "on screen", url: `${pageURL}/landing/placed` });
+    // Delivered before the page loads (the first send of a cold stack can take a while).
+    await expect.poll(async () => (await serverInbox(request, user)).data.length, { timeout: 45_000 }).toBe(1);
     const bell = await openInbox(page, user, p.pos ? `&pos=${p.pos}` : "");
     await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
 
