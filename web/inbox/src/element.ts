@@ -181,6 +181,8 @@ export class HeraldInbox extends LitElement {
 
   private dismiss(n: Notification): void {
     this.shown = this.shown.filter((x) => x !== n);
+    // A focused close button that leaves the page sends no focusout: let the others hide.
+    this.holdToasts = false;
   }
 
   private fire(name: string, detail: unknown, cancelable = false): boolean {

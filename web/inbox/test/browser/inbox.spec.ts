@@ -325,6 +325,9 @@ for (const theme of ["light", "dark"]) {
     await send(request, user, { title: "Welcome to Acme", message: "Your workspace is ready.", category: "news" });
     await send(request, user, { title: "Invoice #1043 paid", message: "We received your payment of $49.00.", category: "billing" });
     await send(request, user, { title: "New comment", message: "Sam replied: “Looks great, ship it!”", category: "comments", icon: `${pageURL}/avatar.svg` });
+    // Delivered (and the categories created) before the page loads: its tabs come from the
+    // app's categories as the page connects.
+    await expect.poll(async () => (await serverInbox(request, user)).data.length, { timeout: 45_000 }).toBe(3);
     const bell = await openInbox(page, user, `&theme=${theme}`);
     await expect(bell).toHaveAccessibleName("Notifications, 3 unread");
     await bell.click();
