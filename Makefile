@@ -92,7 +92,7 @@ console-screenshots: $(BIN)/temporal console ## retake the screenshots of docs/c
 
 .PHONY: widget-screenshots
 widget-screenshots: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## retake the screenshots of docs/inbox-widget.md
-	HERALD_WEB_TESTS=1 HERALD_WIDGET_SCREENSHOTS=$(CURDIR)/docs/images HERALD_WIDGET_GREP=screenshot HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxWidgetInChromium ./integration/
+	HERALD_WEB_TESTS=1 HERALD_WIDGET_SCREENSHOTS=$(CURDIR)/docs/images HERALD_WIDGET_GREP='screenshot|position:|toast' HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxWidgetInChromium ./integration/
 
 .PHONY: test-faults
 test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)

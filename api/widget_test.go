@@ -92,8 +92,8 @@ func TestEmbeddedWidgetBundle(t *testing.T) {
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	_, _ = zw.Write(a.body)
 	_ = zw.Close()
-	if buf.Len() > 40*1024 {
-		t.Errorf("the widget is %d bytes gzip, over the 40 KB budget", buf.Len())
+	if buf.Len() > 35*1024 { // issue 32: the widget stays within 35 KB gzip
+		t.Errorf("the widget is %d bytes gzip, over the 35 KB budget", buf.Len())
 	}
 	t.Logf("herald-inbox.js: %d bytes, %d gzip", len(a.body), buf.Len())
 }

@@ -65,19 +65,22 @@ func browserTools(t *testing.T, dir string) string {
 }
 
 // hostPage is the customer's page: the script tag and the element, nothing else but a
-// token callback in secure mode.
+// token callback in secure mode. The bell sits at the right of a top bar, or (Pos) at its
+// left edge, or at the left of a bar fixed to the bottom of the window.
 var hostPage = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Customer app</title><link rel="icon" href="data:,">
 <style>body{margin:0;font-family:system-ui,sans-serif;background:{{if eq .Theme "dark"}}#111827;color:#f9fafb{{else}}#f9fafb;color:#111827{{end}}}
-nav{display:flex;justify-content:space-between;align-items:center;padding:12px 24px;border-bottom:1px solid #8883}</style>
+nav{display:flex;justify-content:space-between;align-items:center;padding:12px 24px;border-bottom:1px solid #8883}
+nav.left{justify-content:flex-start;gap:12px;padding-left:4px}
+nav.bottom-left{position:fixed;left:0;right:0;bottom:0;justify-content:flex-start;gap:12px;padding-left:4px;border-top:1px solid #8883}</style>
 <script type="module" src="{{.Herald}}/widget/herald-inbox.js"></script>
-</head><body><nav><strong>Acme</strong>
-<herald-inbox api-key="{{.APIKey}}" {{if .Token}}user-token="{{.Token}}"{{else}}user-id="{{.User}}"{{end}} base-url="{{.Herald}}" theme="{{.Theme}}" locale="en"></herald-inbox>
+</head><body><nav class="{{.Pos}}">{{if ne .Pos "right"}}{{template "inbox" .}}<strong>Acme</strong>{{else}}<strong>Acme</strong>
+{{template "inbox" .}}{{end}}
 </nav>
 {{if .Token}}<script>
 document.querySelector("herald-inbox").refreshUserToken = () => fetch("/token?user={{.User}}").then((r) => r.text());
 </script>{{end}}
-</body></html>`))
+</body></html>{{define "inbox"}}<herald-inbox api-key="{{.APIKey}}" {{if .Token}}user-token="{{.Token}}"{{else}}user-id="{{.User}}"{{end}} base-url="{{.Herald}}" theme="{{.Theme}}" locale="en"{{if .Toasts}} toasts{{end}}></herald-inbox>{{end}}`))
 
 func TestInboxWidgetInChromium(t *testing.T) {
 	chromium := browserTools(t, widgetDir)
@@ -97,12 +100,15 @@ func TestInboxWidgetInChromium(t *testing.T) {
 	}
 
 	mux := http.NewServeMux()
-	// /inbox.html?user=alice[&theme=dark][&secure=1]
+	// /inbox.html?user=alice[&theme=dark][&secure=1][&pos=left|bottom-left][&toasts=1]
 	mux.HandleFunc("/inbox.html", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		data := map[string]string{"Herald": e.BaseURL, "APIKey": e.App.APIKey, "User": q.Get("user"), "Theme": q.Get("theme")}
+		data := map[string]string{"Herald": e.BaseURL, "APIKey": e.App.APIKey, "User": q.Get("user"), "Theme": q.Get("theme"), "Pos": "right", "Toasts": q.Get("toasts")}
 		if data["Theme"] == "" {
 			data["Theme"] = "light"
+		}
+		if p := q.Get("pos"); p == "left" || p == "bottom-left" {
+			data["Pos"] = p
 		}
 		if q.Get("secure") != "" {
 			tok, err := userjwt.Mint(key, secure.APIKey, q.Get("user"), time.Hour, time.Now())

@@ -1,14 +1,18 @@
 // <herald-inbox>: the bell, its badge and the popover with the list and the preferences.
 import { LitElement, html, css, nothing, type PropertyValues } from "lit";
+import { autoUpdate, computePosition, flip, offset, shift } from "@floating-ui/dom";
 import { HeraldClient, type InboxState, type Notification, type Preference, type Channel } from "./client.js";
 import { strings, relativeTime, type Strings } from "./i18n.js";
 import { isSafeUrl } from "./safeurl.js";
+
+/** At this width and below the popover opens as a full-width sheet at the bottom of the window. */
+const SHEET_QUERY = "(max-width: 480px)";
 
 const bellIcon = html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"/></svg>`;
 
 /**
  * The Herald inbox element. Attributes: api-key, user-id or user-token, base-url,
- * theme (light|dark|auto), locale. Events: herald-notification, herald-unread-count and
+ * theme (light|dark|auto), locale, toasts (boolean: announce new notifications). Events: herald-notification, herald-unread-count and
  * herald-click (cancelable: preventDefault keeps the page from following the URL).
  */
 export class HeraldInbox extends LitElement {
@@ -19,12 +23,14 @@ export class HeraldInbox extends LitElement {
     baseUrl: { attribute: "base-url" },
     theme: { reflect: true },
     locale: {},
+    toasts: { type: Boolean },
     refreshUserToken: { attribute: false },
     open: { state: true },
     panel: { state: true },
     inbox: { state: true },
     prefs: { state: true },
     failed: { state: true },
+    shown: { state: true },
   };
 
   declare apiKey: string;
@@ -40,10 +46,18 @@ export class HeraldInbox extends LitElement {
   declare inbox?: InboxState;
   declare prefs?: Preference[];
   declare failed: boolean;
+  /** Show a toast for each new notification (the `toasts` attribute). */
+  declare toasts: boolean;
+  /** The toasts on screen, oldest first. */
+  declare shown: Notification[];
+  /** While the pointer or focus is on the toasts they stay. */
+  private holdToasts = false;
 
   /** The headless client behind the element, once started. */
   client?: HeraldClient;
   private unsubscribe: (() => void)[] = [];
+  /** Stops Floating UI's autoUpdate of the open popover. */
+  private stopPositioning?: () => void;
 
   constructor() {
     super();
@@ -53,6 +67,8 @@ export class HeraldInbox extends LitElement {
     this.panel = "list";
     this.failed = false;
     this.baseUrl = "";
+    this.toasts = false;
+    this.shown = [];
   }
 
   private get t(): Strings {
@@ -67,6 +83,8 @@ export class HeraldInbox extends LitElement {
   disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener("click", this.outside);
+    this.stopPositioning?.();
+    this.stopPositioning = undefined;
     this.teardown();
   }
 
@@ -75,6 +93,7 @@ export class HeraldInbox extends LitElement {
   };
 
   protected updated(changed: PropertyValues): void {
+    if (changed.has("open")) this.positionPopover();
     if (changed.has("apiKey") || changed.has("userId") || changed.has("baseUrl") || (changed.has("userToken") && !this.client)) {
       this.restart();
     } else if (changed.has("userToken") && this.client && this.userToken) {
@@ -103,7 +122,10 @@ export class HeraldInbox extends LitElement {
     this.client = client;
     this.unsubscribe.push(
       client.on("change", (s) => (this.inbox = s)),
-      client.on("notification", (n) => this.fire("herald-notification", n)),
+      client.on("notification", (n) => {
+        this.fire("herald-notification", n);
+        if (this.toasts && !this.open) this.toast(n);
+      }),
       client.on("unreadCount", (n) => this.fire("herald-unread-count", n)),
       client.on("error", (e) => console.warn("herald:", e.message)),
     );
@@ -113,6 +135,54 @@ export class HeraldInbox extends LitElement {
       this.failed = true;
       console.warn("herald: cannot load the inbox:", e.message);
     });
+  }
+
+  /**
+   * Keeps the open popover on screen: Floating UI places it under the bell (end-aligned),
+   * flips it above when there is no room below and shifts it into the viewport (sideways, and
+   * up or down when neither side has room); autoUpdate follows scrolling, resizing and layout
+   * changes. The CSS caps its height (560 px, or the window's height less 80 px).
+   * On narrow screens the CSS of SHEET_QUERY makes it a full-width sheet instead.
+   */
+  private positionPopover(): void {
+    this.stopPositioning?.();
+    this.stopPositioning = undefined;
+    const bell = this.renderRoot.querySelector<HTMLElement>(".bell");
+    const pop = this.renderRoot.querySelector<HTMLElement>(".popover");
+    if (!this.open || !bell || !pop) return;
+    const place = () => {
+      if (matchMedia(SHEET_QUERY).matches) {
+        pop.style.left = pop.style.top = "";
+        pop.dataset.placed = "sheet";
+        return;
+      }
+      void computePosition(bell, pop, {
+        placement: "bottom-end",
+        strategy: "fixed",
+        middleware: [
+          offset(8),
+          flip({ padding: 8 }),
+          shift({ padding: 8, crossAxis: true }),
+        ],
+      }).then(({ x, y, placement }) => {
+        Object.assign(pop.style, { left: `${x}px`, top: `${y}px` });
+        pop.dataset.placed = placement;
+      });
+    };
+    this.stopPositioning = autoUpdate(bell, pop, place);
+  }
+
+  /** Shows a toast for n (at most three at once) and hides it after a few seconds. */
+  private toast(n: Notification): void {
+    this.shown = [...this.shown.filter((x) => x.id !== n.id), n].slice(-3);
+    const hide = () => (this.holdToasts ? setTimeout(hide, 2000) : this.dismiss(n));
+    setTimeout(hide, 6000);
+  }
+
+  private dismiss(n: Notification): void {
+    this.shown = this.shown.filter((x) => x !== n);
+    // A focused close button that leaves the page sends no focusout: let the others hide.
+    this.holdToasts = false;
   }
 
   private fire(name: string, detail: unknown, cancelable = false): boolean {
@@ -202,6 +272,25 @@ export class HeraldInbox extends LitElement {
         ${bellIcon}${count > 0 ? html`<span class="badge" part="badge" aria-hidden="true">${count > 99 ? "99+" : count}</span>` : nothing}
       </button>
       ${this.open ? this.renderPopover() : nothing}
+      ${this.toasts ? this.renderToasts() : nothing}
+    </div>`;
+  }
+
+  // A live region that stays in the page, so screen readers announce each toast added to it.
+  private renderToasts() {
+    const hold = (on: boolean) => () => (this.holdToasts = on);
+    return html`<div class="toasts" part="toasts" role="status" @pointerenter=${hold(true)} @pointerleave=${hold(false)} @focusin=${hold(true)} @focusout=${hold(false)}>
+      ${this.shown.map(
+        (n) => html`<div class="toast" part="toast">
+          <span class="text">
+            ${n.title ? html`<span class="title">${n.title}</span>` : nothing}
+            ${n.message ? html`<span class="message">${n.message}</span>` : nothing}
+          </span>
+          <button class="icon" aria-label=${`${this.t.close}: ${n.title || n.message}`} @click=${() => this.dismiss(n)}>
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z"/></svg>
+          </button>
+        </div>`,
+      )}
     </div>`;
   }
 
@@ -381,12 +470,13 @@ export class HeraldInbox extends LitElement {
       text-align: center;
     }
     .popover {
-      position: absolute;
-      right: 0;
-      top: calc(100% + 8px);
+      position: fixed;
+      left: 0;
+      top: 0;
       z-index: 1000;
-      width: min(var(--herald-width), calc(100vw - 24px));
+      width: min(var(--herald-width), calc(100vw - 16px));
       max-height: min(560px, calc(100vh - 80px));
+      box-sizing: border-box;
       display: flex;
       flex-direction: column;
       background: var(--herald-bg);
@@ -396,6 +486,43 @@ export class HeraldInbox extends LitElement {
       box-shadow: 0 12px 32px rgba(0, 0, 0, 0.18);
       overflow: hidden;
       text-align: left;
+    }
+    @media (max-width: 480px) {
+      .popover {
+        top: auto;
+        bottom: 0;
+        width: 100%;
+        max-height: 85vh;
+        border-width: 1px 0 0;
+        border-radius: var(--herald-radius) var(--herald-radius) 0 0;
+        box-shadow: 0 -8px 32px rgba(0, 0, 0, 0.22);
+      }
+    }
+    .toasts {
+      position: fixed;
+      right: 16px;
+      bottom: 16px;
+      z-index: 1001;
+      display: flex;
+      flex-direction: column;
+      gap: 8px;
+      width: min(360px, calc(100vw - 32px));
+    }
+    .toast {
+      display: flex;
+      gap: 8px;
+      padding: 12px 8px 12px 16px;
+      background: var(--herald-bg);
+      border: 1px solid var(--herald-border);
+      border-radius: var(--herald-radius);
+      box-shadow: 0 8px 24px rgba(0, 0, 0, 0.18);
+      animation: herald-in 0.2s ease-out;
+    }
+    @keyframes herald-in {
+      from { opacity: 0; transform: translateY(12px); }
+    }
+    @media (prefers-reduced-motion: reduce) {
+      .toast, input[role="switch"], input[role="switch"]::after { animation: none; transition: none; }
     }
     header {
       display: flex;

@@ -218,6 +218,105 @@ test("with WebSocket and polling blocked, realtime falls back to Server-Sent Eve
   await expect(page.getByRole("button", { name: /^Over SSE/ })).toBeVisible();
 });
 
+/** Fails unless the element's bounding box lies inside the viewport. */
+async function expectInViewport(page: Page, el: ReturnType<Page["locator"]>) {
+  const box = await el.boundingBox();
+  const vp = page.viewportSize()!;
+  expect(box, "the element is rendered").not.toBeNull();
+  expect(box!.x, "left edge").toBeGreaterThanOrEqual(0);
+  expect(box!.y, "top edge").toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, "right edge").toBeLessThanOrEqual(vp.width);
+  expect(box!.y + box!.height, "bottom edge").toBeLessThanOrEqual(vp.height);
+  return box!;
+}
+
+// The popover stays on screen wherever the bell is: at the left edge (it used to open
+// right-aligned to the bell, cut off at x = 0), at the right edge, in a bar at the bottom
+// (it flips above the bell), and as a full-width sheet on a 375 px phone.
+const placements = [
+  { name: "the left edge", pos: "left", viewport: { width: 900, height: 700 } },
+  { name: "the right edge", pos: "", viewport: { width: 900, height: 700 } },
+  { name: "the bottom left corner", pos: "bottom-left", viewport: { width: 900, height: 700 } },
+  { name: "a 375 px viewport (sheet)", pos: "left", viewport: { width: 375, height: 667 } },
+];
+for (const p of placements) {
+  test(`position: with the bell at ${p.name}, the popover is inside the viewport and its items can be clicked`, async ({ page, request }) => {
+    await page.setViewportSize(p.viewport);
+    const user = newUser("pos");
+    await send(request, user, { title: "Placed right", message: "on screen", url: `${pageURL}/landing/placed` });
+    // Delivered before the page loads (the first send of a cold stack can take a while).
+    await expect.poll(async () => (await serverInbox(request, user)).data.length, { timeout: 45_000 }).toBe(1);
+    const bell = await openInbox(page, user, p.pos ? `&pos=${p.pos}` : "");
+    await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+
+    // Keyboard: Enter opens it, focus lands on the selected tab, Escape closes it and
+    // returns focus to the bell.
+    await bell.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Notifications" });
+    await expect(dialog.getByRole("tab", { name: "All" })).toBeFocused();
+    const item = dialog.getByRole("button", { name: /^Placed right/ });
+    await expect(item).toBeVisible();
+    const box = await expectInViewport(page, dialog);
+    await expectInViewport(page, item);
+    const bellBox = (await bell.boundingBox())!;
+    if (p.viewport.width <= 480) {
+      expect(box.x).toBe(0);
+      expect(box.width).toBe(p.viewport.width);
+    } else if (p.pos === "bottom-left") {
+      expect(box.y + box.height, "flipped above the bell").toBeLessThanOrEqual(bellBox.y);
+    } else {
+      expect(box.y, "below the bell").toBeGreaterThanOrEqual(bellBox.y + bellBox.height);
+    }
+    const dir = process.env.HERALD_WIDGET_SCREENSHOTS;
+    if (dir && p.pos !== "bottom-left") {
+      const file = p.viewport.width <= 480 ? "inbox-sheet-375" : `inbox-${p.pos || "right"}-edge`;
+      await page.screenshot({ path: `${dir}/${file}.png` });
+    }
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(bell).toBeFocused();
+
+    await bell.click();
+    await item.click();
+    await expect(page).toHaveURL(`${pageURL}/landing/placed`);
+  });
+}
+
+test("toasts: a notification sent while the page is open is announced, dismissed with its button, and hides by itself", async ({ page, request }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const user = newUser("tess");
+  const bell = await openInbox(page, user, "&toasts=1");
+  await waitOnline(page);
+
+  await send(request, user, { title: "Build finished", message: "main is green" });
+  const status = page.getByRole("status");
+  await expect(status).toContainText("Build finished");
+  await expect(status).toContainText("main is green");
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  // prefers-reduced-motion: the toast appears without its slide-in.
+  expect(await status.locator(".toast").first().evaluate((el) => getComputedStyle(el).animationName)).toBe("none");
+  // Nobody touches it: it goes away after a few seconds.
+  await expect(status.getByText("Build finished")).toHaveCount(0);
+
+  await send(request, user, { title: "Deploy approved", message: "by Sam" });
+  await expect(status).toContainText("Deploy approved");
+  const dir = process.env.HERALD_WIDGET_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/inbox-toast.png`, clip: { x: 420, y: 480, width: 480, height: 220 } });
+  await status.getByRole("button", { name: "Close: Deploy approved" }).click();
+  await expect(status.getByText("Deploy approved")).toHaveCount(0);
+  await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+});
+
+test("toasts: without the attribute, no toast is shown", async ({ page, request }) => {
+  const user = newUser("quiet");
+  const bell = await openInbox(page, user);
+  await waitOnline(page);
+  await send(request, user, { title: "No toast for me", message: "m" });
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await expect(page.getByRole("status")).toHaveCount(0);
+});
+
 // Screenshots for docs/inbox-widget.md: light and dark. Written only when
 // HERALD_WIDGET_SCREENSHOTS names a directory.
 for (const theme of ["light", "dark"]) {
@@ -226,6 +325,9 @@ for (const theme of ["light", "dark"]) {
     await send(request, user, { title: "Welcome to Acme", message: "Your workspace is ready.", category: "news" });
     await send(request, user, { title: "Invoice #1043 paid", message: "We received your payment of $49.00.", category: "billing" });
     await send(request, user, { title: "New comment", message: "Sam replied: “Looks great, ship it!”", category: "comments", icon: `${pageURL}/avatar.svg` });
+    // Delivered (and the categories created) before the page loads: its tabs come from the
+    // app's categories as the page connects.
+    await expect.poll(async () => (await serverInbox(request, user)).data.length, { timeout: 45_000 }).toBe(3);
     const bell = await openInbox(page, user, `&theme=${theme}`);
     await expect(bell).toHaveAccessibleName("Notifications, 3 unread");
     await bell.click();
