@@ -79,6 +79,9 @@ func sseHead(c *fiber.Ctx) []byte {
 // streamSSE writes events until the client goes away or the hub closes it.
 func (s *Service) streamSSE(conn net.Conn, g Grant, head []byte) {
 	cut := NewCutoff(conn)
+	// The hub may still cut this connection after the handler returns, when fasthttp has
+	// released it.
+	defer cut.Release()
 	client, err := s.Attach(g, cut.Cut)
 	if err != nil {
 		_, _ = conn.Write([]byte("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"status\":\"error\",\"message\":\"shutting down\"}"))
@@ -86,9 +89,16 @@ func (s *Service) streamSSE(conn net.Conn, g Grant, head []byte) {
 	}
 	defer client.Close()
 	// The client sends nothing more; a read returning means it went away.
+	readerDone := make(chan struct{})
 	go func() {
+		defer close(readerDone)
 		_, _ = io.Copy(io.Discard, conn)
 		client.Close()
+	}()
+	// The reader must end before the handler returns and fasthttp releases the connection.
+	defer func() {
+		cut.Cut()
+		<-readerDone
 	}()
 	write := func(b []byte) bool {
 		if !cut.WriteBy(time.Now().Add(sseWriteTimeout)) {

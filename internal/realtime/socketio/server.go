@@ -158,6 +158,9 @@ func (s *Server) session(ws *websocket.Conn) {
 	defer ws.Close()
 	ws.SetReadLimit(MaxPayload)
 	conn := sconn{ws, realtime.NewCutoff(ws.NetConn())}
+	// The hub may still cut this connection after the handler returns, when fasthttp has
+	// released it.
+	defer conn.Release()
 	if ps, ok := ws.Locals(localUpgrade).(*pollSession); ok {
 		s.upgrade(conn, ps)
 		return
@@ -188,6 +191,9 @@ func (s *Server) serve(conn sconn, st wsState) {
 	client := st.client
 	defer func() {
 		close(quit)
+		// The writer never touches the connection after the handler returns: it stops at
+		// quit, or within WriteTimeout when a write is under way.
+		<-wdone
 		if client != nil {
 			client.Close()
 		}
