@@ -62,7 +62,7 @@ export default function WorkflowList() {
                   <td>
                     <Link to={encodeURIComponent(f.identifier!)}>{f.name}</Link>
                   </td>
-                  <td>
+                  <td className="identifier">
                     <code>{f.identifier}</code>
                   </td>
                   <td>{(f.definition as { steps?: unknown[] } | undefined)?.steps?.length ?? 0}</td>
