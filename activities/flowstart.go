@@ -72,10 +72,12 @@ func (a *Delivery) publishedVersion(ctx context.Context, appID int64, identifier
 		return send.FlowUnavailable, fmt.Sprintf("workflow %q does not exist", identifier), nil
 	case err != nil:
 		return 0, "", db.MapError(err)
-	case v == nil:
+	case v.Archived:
+		return send.FlowUnavailable, fmt.Sprintf("workflow %q is archived", identifier), nil
+	case v.PublishedVersion == nil:
 		return send.FlowUnavailable, fmt.Sprintf("workflow %q has no published version", identifier), nil
 	}
-	return *v, "", nil
+	return *v.PublishedVersion, "", nil
 }
 
 // registerRuns records the runs of a page and queues them for the send workflow.

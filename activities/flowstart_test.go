@@ -107,10 +107,21 @@ func (nopCanceler) CancelWorkflow(context.Context, string, string) error { retur
 
 func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 	d, appID, a, _ := setup(t)
-	if _, err := flow.NewService(d, nil).Create(context.Background(), appID, []byte(`{"identifier":"draft","name":"d","definition":{"steps":[{"id":"x","type":"inApp","content":{"title":"t"}}]}}`)); err != nil {
+	fs := flow.NewService(d, nil)
+	for _, id := range []string{"draft", "shelved"} {
+		if _, err := fs.Create(context.Background(), appID, []byte(`{"identifier":"`+id+`","name":"d","definition":{"steps":[{"id":"x","type":"inApp","content":{"title":"t"}}]}}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Published, then archived: it takes no sends.
+	if _, err := fs.Publish(context.Background(), appID, "shelved"); err != nil {
 		t.Fatal(err)
 	}
-	for wf, want := range map[string]string{"nope": `workflow "nope" does not exist`, "draft": `workflow "draft" has no published version`} {
+	if _, err := fs.Patch(context.Background(), appID, "shelved", []byte(`{"archived":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	for wf, want := range map[string]string{"nope": `workflow "nope" does not exist`, "draft": `workflow "draft" has no published version`,
+		"shelved": `workflow "shelved" is archived`} {
 		// The accept refuses these sends (422); a request can still meet them at delivery
 		// when its workflow went after the accept.
 		if _, err := notify.NewService(d, nil).Accept(context.Background(), appID, []byte(`{"notification":{"workflow":{"identifier":"`+wf+`"}},"sendTo":{"recipients":["a"]}}`), ""); herald.ErrorCode(err) != herald.EUNPROCESSABLE {

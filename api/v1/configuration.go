@@ -2,6 +2,7 @@ package v1
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -33,6 +34,10 @@ type Configuration struct {
 	// TemporalUI is the Temporal Web UI's address of the namespace's workflows
 	// (<ui>/namespaces/<namespace>/workflows); empty: runs carry no link.
 	TemporalUI string
+	// Canceler cancels workflow runs (POST …/workflows/{identifier}/runs/{requestId}/cancel).
+	Canceler flow.Canceler
+	// Log records runs whose Temporal cancel failed.
+	Log *slog.Logger
 }
 
 // Register mounts the routes on r (the /v1 group).
@@ -111,9 +116,13 @@ func (h *Configuration) Register(r fiber.Router) {
 	r.Get("/apps/:appId/workflows/logs", member, h.app(view, h.workflowLogs))
 	r.Get("/apps/:appId/workflows/:identifier", member, h.app(view, h.getWorkflow))
 	r.Put("/apps/:appId/workflows/:identifier", member, h.app(dev, h.updateWorkflow))
+	r.Patch("/apps/:appId/workflows/:identifier", member, h.app(dev, h.patchWorkflow))
+	r.Delete("/apps/:appId/workflows/:identifier", member, h.app(dev, h.deleteWorkflow))
+	r.Post("/apps/:appId/workflows/:identifier/duplicate", member, h.app(dev, h.duplicateWorkflow))
 	r.Post("/apps/:appId/workflows/:identifier/publish", member, h.app(dev, h.publishWorkflow))
 	r.Get("/apps/:appId/workflows/:identifier/versions", member, h.app(view, h.workflowVersions))
 	r.Get("/apps/:appId/workflows/:identifier/runs/:requestId", member, h.app(view, h.workflowRun))
+	r.Post("/apps/:appId/workflows/:identifier/runs/:requestId/cancel", member, h.app(dev, h.cancelWorkflowRun))
 	r.Get("/apps/:appId/scheduled-notifications", member, h.app(view, h.listScheduled))
 	r.Delete("/apps/:appId/scheduled-notifications/:scheduledNotificationId", member, h.app(dev, h.cancelScheduled))
 	r.Get("/apps/:appId/workflow-schedules", member, h.app(view, h.listFlowSchedules))

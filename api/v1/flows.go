@@ -21,14 +21,15 @@ func (h *Configuration) createWorkflow(c *fiber.Ctx, s appScope) error {
 }
 
 // listWorkflows lists the app's workflows; ?published=true keeps those with a published
-// version, ?published=false those without.
+// version, ?published=false those without; archived ones only with ?archived=true.
 func (h *Configuration) listWorkflows(c *fiber.Ctx, s appScope) error {
 	var p herald.Problems
 	published := queryBool(c, "published", &p)
+	archived := queryBool(c, "archived", &p)
 	if err := p.Err(); err != nil {
 		return err
 	}
-	list, err := h.Flows.List(c.UserContext(), s.AppID, published != nil && *published)
+	list, err := h.Flows.List(c.UserContext(), s.AppID, published != nil && *published, archived != nil && *archived)
 	if err != nil {
 		return err
 	}
@@ -59,6 +60,46 @@ func (h *Configuration) updateWorkflow(c *fiber.Ctx, s appScope) error {
 		return err
 	}
 	return c.JSON(f)
+}
+
+// patchWorkflow renames ({name}) and/or archives or unarchives ({archived}) a workflow; its
+// identifier, draft and versions stay.
+func (h *Configuration) patchWorkflow(c *fiber.Ctx, s appScope) error {
+	f, err := h.Flows.Patch(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(f)
+}
+
+// duplicateWorkflow copies a workflow's draft into a new unpublished one ({identifier?,
+// name?}; by default "<identifier>-copy").
+func (h *Configuration) duplicateWorkflow(c *fiber.Ctx, s appScope) error {
+	f, err := h.Flows.Duplicate(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(f)
+}
+
+// deleteWorkflow deletes a workflow and its versions; refused (409) while a flow schedule
+// sends it.
+func (h *Configuration) deleteWorkflow(c *fiber.Ctx, s appScope) error {
+	if err := h.Flows.Delete(c.UserContext(), s.AppID, param(c, "identifier")); err != nil {
+		return err
+	}
+	return c.JSON(true)
+}
+
+// cancelWorkflowRun cancels the running runs of a workflow that one send request started
+// (the console's Cancel on a test run's timeline; POST /v3/workflows/cancel does it by
+// cancellation key).
+func (h *Configuration) cancelWorkflowRun(c *fiber.Ctx, s appScope) error {
+	out, err := h.Flows.CancelRun(c.UserContext(), s.AppID, param(c, "identifier"), param(c, "requestId"), h.Canceler, h.Log)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 // publishWorkflow makes the draft the next immutable version, the one sends run.

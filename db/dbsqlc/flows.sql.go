@@ -48,6 +48,40 @@ func (q *Queries) CancelFlowRuns(ctx context.Context, arg CancelFlowRunsParams) 
 	return items, nil
 }
 
+const cancelRequestFlowRuns = `-- name: CancelRequestFlowRuns :many
+UPDATE flow_runs SET status = 'cancelled', finished_at = now()
+WHERE app_id = $1 AND flow_identifier = $2 AND request_id = $3 AND status = 'running'
+RETURNING workflow_id
+`
+
+type CancelRequestFlowRunsParams struct {
+	AppID          int64
+	FlowIdentifier string
+	RequestID      uuid.UUID
+}
+
+// Marks the running runs of one workflow started by one send request cancelled and returns
+// their workflow ids.
+func (q *Queries) CancelRequestFlowRuns(ctx context.Context, arg CancelRequestFlowRunsParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, cancelRequestFlowRuns, arg.AppID, arg.FlowIdentifier, arg.RequestID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var workflow_id string
+		if err := rows.Scan(&workflow_id); err != nil {
+			return nil, err
+		}
+		items = append(items, workflow_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const countFlowLogs = `-- name: CountFlowLogs :one
 SELECT count(*) FROM flow_logs WHERE app_id = $1
 `
@@ -61,7 +95,7 @@ func (q *Queries) CountFlowLogs(ctx context.Context, appID int64) (int64, error)
 
 const createFlow = `-- name: CreateFlow :one
 INSERT INTO flows (app_id, identifier, name, draft, positions) VALUES ($1, $2, $3, $4, $5)
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
 `
 
 type CreateFlowParams struct {
@@ -91,6 +125,66 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.Positions,
+		&i.ArchivedAt,
+	)
+	return i, err
+}
+
+const deleteUnscheduledFlow = `-- name: DeleteUnscheduledFlow :one
+DELETE FROM flows f
+WHERE f.app_id = $1 AND f.identifier = $2
+  AND NOT EXISTS (SELECT 1 FROM flow_schedules s WHERE s.app_id = f.app_id AND s.flow_identifier = f.identifier)
+RETURNING f.id
+`
+
+type DeleteUnscheduledFlowParams struct {
+	AppID      int64
+	Identifier string
+}
+
+// Deletes a workflow (with its versions) unless a flow schedule sends it; the caller tells
+// the two apart with FlowScheduleIDs. Run logs and message logs stay.
+func (q *Queries) DeleteUnscheduledFlow(ctx context.Context, arg DeleteUnscheduledFlowParams) (int64, error) {
+	row := q.db.QueryRow(ctx, deleteUnscheduledFlow, arg.AppID, arg.Identifier)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
+const duplicateFlow = `-- name: DuplicateFlow :one
+INSERT INTO flows (app_id, identifier, name, draft, positions)
+SELECT src.app_id, $1, $2, src.draft, src.positions FROM flows src
+WHERE src.app_id = $3 AND src.identifier = $4
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+`
+
+type DuplicateFlowParams struct {
+	NewIdentifier string
+	Name          string
+	AppID         int64
+	Identifier    string
+}
+
+// A new draft copied from another workflow's draft and positions (never its versions).
+func (q *Queries) DuplicateFlow(ctx context.Context, arg DuplicateFlowParams) (Flow, error) {
+	row := q.db.QueryRow(ctx, duplicateFlow,
+		arg.NewIdentifier,
+		arg.Name,
+		arg.AppID,
+		arg.Identifier,
+	)
+	var i Flow
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Name,
+		&i.Draft,
+		&i.PublishedVersion,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Positions,
+		&i.ArchivedAt,
 	)
 	return i, err
 }
@@ -282,7 +376,7 @@ func (q *Queries) FlowLogsOfRequest(ctx context.Context, arg FlowLogsOfRequestPa
 }
 
 const flowPublishedVersion = `-- name: FlowPublishedVersion :one
-SELECT published_version FROM flows WHERE app_id = $1 AND identifier = $2
+SELECT published_version, archived_at IS NOT NULL AS archived FROM flows WHERE app_id = $1 AND identifier = $2
 `
 
 type FlowPublishedVersionParams struct {
@@ -290,11 +384,17 @@ type FlowPublishedVersionParams struct {
 	Identifier string
 }
 
-func (q *Queries) FlowPublishedVersion(ctx context.Context, arg FlowPublishedVersionParams) (*int32, error) {
+type FlowPublishedVersionRow struct {
+	PublishedVersion *int32
+	Archived         interface{}
+}
+
+// The version sends run, and whether the workflow is archived (then it takes no sends).
+func (q *Queries) FlowPublishedVersion(ctx context.Context, arg FlowPublishedVersionParams) (FlowPublishedVersionRow, error) {
 	row := q.db.QueryRow(ctx, flowPublishedVersion, arg.AppID, arg.Identifier)
-	var published_version *int32
-	err := row.Scan(&published_version)
-	return published_version, err
+	var i FlowPublishedVersionRow
+	err := row.Scan(&i.PublishedVersion, &i.Archived)
+	return i, err
 }
 
 const flowRunStatus = `-- name: FlowRunStatus :one
@@ -357,8 +457,37 @@ func (q *Queries) FlowRunsOfRequest(ctx context.Context, arg FlowRunsOfRequestPa
 	return items, nil
 }
 
+const flowScheduleIDs = `-- name: FlowScheduleIDs :many
+SELECT schedule_id FROM flow_schedules WHERE app_id = $1 AND flow_identifier = $2 ORDER BY id
+`
+
+type FlowScheduleIDsParams struct {
+	AppID      int64
+	Identifier string
+}
+
+func (q *Queries) FlowScheduleIDs(ctx context.Context, arg FlowScheduleIDsParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, flowScheduleIDs, arg.AppID, arg.Identifier)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var schedule_id string
+		if err := rows.Scan(&schedule_id); err != nil {
+			return nil, err
+		}
+		items = append(items, schedule_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getFlow = `-- name: GetFlow :one
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions FROM flows WHERE app_id = $1 AND identifier = $2
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at FROM flows WHERE app_id = $1 AND identifier = $2
 `
 
 type GetFlowParams struct {
@@ -379,6 +508,7 @@ func (q *Queries) GetFlow(ctx context.Context, arg GetFlowParams) (Flow, error) 
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.Positions,
+		&i.ArchivedAt,
 	)
 	return i, err
 }
@@ -721,18 +851,21 @@ func (q *Queries) ListFlowVersions(ctx context.Context, arg ListFlowVersionsPara
 }
 
 const listFlows = `-- name: ListFlows :many
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions FROM flows
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at FROM flows
 WHERE app_id = $1 AND (NOT $2::bool OR published_version IS NOT NULL)
+  AND ($3::bool OR archived_at IS NULL)
 ORDER BY identifier
 `
 
 type ListFlowsParams struct {
-	AppID         int64
-	PublishedOnly bool
+	AppID           int64
+	PublishedOnly   bool
+	IncludeArchived bool
 }
 
+// Archived workflows only with include_archived.
 func (q *Queries) ListFlows(ctx context.Context, arg ListFlowsParams) ([]Flow, error) {
-	rows, err := q.db.Query(ctx, listFlows, arg.AppID, arg.PublishedOnly)
+	rows, err := q.db.Query(ctx, listFlows, arg.AppID, arg.PublishedOnly, arg.IncludeArchived)
 	if err != nil {
 		return nil, err
 	}
@@ -750,6 +883,7 @@ func (q *Queries) ListFlows(ctx context.Context, arg ListFlowsParams) ([]Flow, e
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.Positions,
+			&i.ArchivedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -861,6 +995,36 @@ func (q *Queries) RegisterFlowRuns(ctx context.Context, arg RegisterFlowRunsPara
 	return err
 }
 
+const renameFlow = `-- name: RenameFlow :one
+UPDATE flows SET name = $1, updated_at = now()
+WHERE app_id = $2 AND identifier = $3
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+`
+
+type RenameFlowParams struct {
+	Name       string
+	AppID      int64
+	Identifier string
+}
+
+func (q *Queries) RenameFlow(ctx context.Context, arg RenameFlowParams) (Flow, error) {
+	row := q.db.QueryRow(ctx, renameFlow, arg.Name, arg.AppID, arg.Identifier)
+	var i Flow
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Name,
+		&i.Draft,
+		&i.PublishedVersion,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Positions,
+		&i.ArchivedAt,
+	)
+	return i, err
+}
+
 const requestOfApp = `-- name: RequestOfApp :one
 SELECT EXISTS (SELECT 1 FROM notification_requests WHERE app_id = $1 AND id = $2::uuid)
 `
@@ -876,6 +1040,37 @@ func (q *Queries) RequestOfApp(ctx context.Context, arg RequestOfAppParams) (boo
 	var exists bool
 	err := row.Scan(&exists)
 	return exists, err
+}
+
+const setFlowArchived = `-- name: SetFlowArchived :one
+UPDATE flows SET archived_at = CASE WHEN $1::bool THEN COALESCE(archived_at, now()) END, updated_at = now()
+WHERE app_id = $2 AND identifier = $3
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+`
+
+type SetFlowArchivedParams struct {
+	Archived   bool
+	AppID      int64
+	Identifier string
+}
+
+// Archives (keeping the first time) or unarchives a workflow.
+func (q *Queries) SetFlowArchived(ctx context.Context, arg SetFlowArchivedParams) (Flow, error) {
+	row := q.db.QueryRow(ctx, setFlowArchived, arg.Archived, arg.AppID, arg.Identifier)
+	var i Flow
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Name,
+		&i.Draft,
+		&i.PublishedVersion,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Positions,
+		&i.ArchivedAt,
+	)
+	return i, err
 }
 
 const settleStepLog = `-- name: SettleStepLog :exec
@@ -926,7 +1121,7 @@ func (q *Queries) StepNotification(ctx context.Context, arg StepNotificationPara
 const updateFlowDraft = `-- name: UpdateFlowDraft :one
 UPDATE flows SET name = $1, draft = $2, positions = COALESCE($3::jsonb, positions), updated_at = now()
 WHERE app_id = $4 AND identifier = $5
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
 `
 
 type UpdateFlowDraftParams struct {
@@ -957,6 +1152,7 @@ func (q *Queries) UpdateFlowDraft(ctx context.Context, arg UpdateFlowDraftParams
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.Positions,
+		&i.ArchivedAt,
 	)
 	return i, err
 }

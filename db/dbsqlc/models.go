@@ -265,6 +265,7 @@ type Flow struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	Positions        json.RawMessage
+	ArchivedAt       *time.Time
 }
 
 type FlowLog struct {

@@ -12,9 +12,47 @@ RETURNING *;
 SELECT * FROM flows WHERE app_id = @app_id AND identifier = @identifier;
 
 -- name: ListFlows :many
+-- Archived workflows only with include_archived.
 SELECT * FROM flows
 WHERE app_id = @app_id AND (NOT @published_only::bool OR published_version IS NOT NULL)
+  AND (@include_archived::bool OR archived_at IS NULL)
 ORDER BY identifier;
+
+-- name: RenameFlow :one
+UPDATE flows SET name = @name, updated_at = now()
+WHERE app_id = @app_id AND identifier = @identifier
+RETURNING *;
+
+-- name: SetFlowArchived :one
+-- Archives (keeping the first time) or unarchives a workflow.
+UPDATE flows SET archived_at = CASE WHEN @archived::bool THEN COALESCE(archived_at, now()) END, updated_at = now()
+WHERE app_id = @app_id AND identifier = @identifier
+RETURNING *;
+
+-- name: DuplicateFlow :one
+-- A new draft copied from another workflow's draft and positions (never its versions).
+INSERT INTO flows (app_id, identifier, name, draft, positions)
+SELECT src.app_id, @new_identifier, @name, src.draft, src.positions FROM flows src
+WHERE src.app_id = @app_id AND src.identifier = @identifier
+RETURNING *;
+
+-- name: DeleteUnscheduledFlow :one
+-- Deletes a workflow (with its versions) unless a flow schedule sends it; the caller tells
+-- the two apart with FlowScheduleIDs. Run logs and message logs stay.
+DELETE FROM flows f
+WHERE f.app_id = @app_id AND f.identifier = @identifier
+  AND NOT EXISTS (SELECT 1 FROM flow_schedules s WHERE s.app_id = f.app_id AND s.flow_identifier = f.identifier)
+RETURNING f.id;
+
+-- name: FlowScheduleIDs :many
+SELECT schedule_id FROM flow_schedules WHERE app_id = @app_id AND flow_identifier = @identifier ORDER BY id;
+
+-- name: CancelRequestFlowRuns :many
+-- Marks the running runs of one workflow started by one send request cancelled and returns
+-- their workflow ids.
+UPDATE flow_runs SET status = 'cancelled', finished_at = now()
+WHERE app_id = @app_id AND flow_identifier = @flow_identifier AND request_id = @request_id AND status = 'running'
+RETURNING workflow_id;
 
 -- name: PublishFlow :one
 -- Snapshots the draft as the next version and makes it the one sends run.
@@ -116,7 +154,8 @@ WHERE app_id = @app_id AND request_id = @request_id AND user_identifier = @user_
 SELECT id FROM notifications WHERE request_id = @request_id AND user_id = @user_id AND source_key = @source_key;
 
 -- name: FlowPublishedVersion :one
-SELECT published_version FROM flows WHERE app_id = @app_id AND identifier = @identifier;
+-- The version sends run, and whether the workflow is archived (then it takes no sends).
+SELECT published_version, archived_at IS NOT NULL AS archived FROM flows WHERE app_id = @app_id AND identifier = @identifier;
 
 -- name: GetFlowVersion :one
 SELECT v.definition

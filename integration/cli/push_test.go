@@ -9,7 +9,8 @@ import (
 
 // TestPushCreatesAndPrunes: a folder pulled from development, pushed into the empty
 // production app, creates every resource there (production then pulls the same folder);
-// a template removed from the folder stays in the app until a push with --prune.
+// a template removed from the folder stays in the app until a push with --prune, which
+// deletes a workflow removed from the folder too.
 func TestPushCreatesAndPrunes(t *testing.T) {
 	w := newWorld(t)
 	env := []string{"HERALD_URL=" + w.e.BaseURL, "HERALD_TOKEN=" + w.token}
@@ -70,6 +71,16 @@ func TestPushCreatesAndPrunes(t *testing.T) {
 	r = run("push", "--app", "production", "--prune", dir)
 	if !strings.Contains(r.stdout, "- template digest") {
 		t.Errorf("push --prune:\n%s", r.stdout)
+	}
+	run("diff", "--app", "production", "--exit-code", dir)
+
+	// The folder loses a workflow: --prune deletes it through the API too.
+	if err := os.Remove(filepath.Join(dir, "workflows", "welcome.workflow.json")); err != nil {
+		t.Fatal(err)
+	}
+	r = run("push", "--app", "production", "--prune", dir)
+	if !strings.Contains(r.stdout, "- workflow welcome") {
+		t.Errorf("push --prune without the workflow:\n%s", r.stdout)
 	}
 	run("diff", "--app", "production", "--exit-code", dir)
 }

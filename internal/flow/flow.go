@@ -29,8 +29,11 @@ type Flow struct {
 	// (console metadata: never part of a version or a run).
 	Positions        json.RawMessage `json:"positions"`
 	PublishedVersion *int32          `json:"publishedVersion"`
-	CreatedAt        time.Time       `json:"createdAt"`
-	UpdatedAt        time.Time       `json:"updatedAt"`
+	// ArchivedAt is when the workflow was archived (null: it is not); an archived workflow
+	// takes no sends and is listed only when asked for.
+	ArchivedAt *time.Time `json:"archivedAt"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
 }
 
 // TemplateChecker tells whether an app has a template; nil skips the check.
@@ -190,9 +193,10 @@ func (s *Service) Get(ctx context.Context, appID int64, identifier string) (Flow
 	return fromRow(row), nil
 }
 
-// List returns the app's workflows, optionally only published ones.
-func (s *Service) List(ctx context.Context, appID int64, publishedOnly bool) ([]Flow, error) {
-	rows, err := s.db.ListFlows(ctx, dbsqlc.ListFlowsParams{AppID: appID, PublishedOnly: publishedOnly})
+// List returns the app's workflows, optionally only published ones; archived ones only
+// with includeArchived.
+func (s *Service) List(ctx context.Context, appID int64, publishedOnly, includeArchived bool) ([]Flow, error) {
+	rows, err := s.db.ListFlows(ctx, dbsqlc.ListFlowsParams{AppID: appID, PublishedOnly: publishedOnly, IncludeArchived: includeArchived})
 	if err != nil {
 		return nil, db.MapError(err)
 	}
@@ -256,7 +260,7 @@ func (s *Service) Logs(ctx context.Context, appID int64, page, limit int) ([]Log
 
 func fromRow(r dbsqlc.Flow) Flow {
 	return Flow{ID: r.ID, Identifier: r.Identifier, Name: r.Name, Definition: r.Draft, Positions: r.Positions,
-		PublishedVersion: r.PublishedVersion, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		PublishedVersion: r.PublishedVersion, ArchivedAt: r.ArchivedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 func notFound(err error) error {

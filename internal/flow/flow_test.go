@@ -73,8 +73,8 @@ func TestCreatePublishAndVersions(t *testing.T) {
 	if _, err := s.Update(ctx, other, "welcome", []byte(`{"name":"x","definition":{"steps":[{"id":"a","type":"sms","content":{"body":"x"}}]}}`)); code(err) != herald.ENOTFOUND {
 		t.Errorf("another app's update: %v", err)
 	}
-	all, _ := s.List(ctx, app, false)
-	published, _ := s.List(ctx, app, true)
+	all, _ := s.List(ctx, app, false, false)
+	published, _ := s.List(ctx, app, true, false)
 	if len(all) != 1 || len(published) != 1 {
 		t.Errorf("list %d, published %d", len(all), len(published))
 	}
@@ -106,7 +106,7 @@ func TestCreateRejectsBadDefinitions(t *testing.T) {
 	if _, err := s.Create(context.Background(), other, []byte(v1)); code(err) != herald.EINVALID {
 		t.Errorf("another app's template accepted: %v", err)
 	}
-	if list, _ := s.List(context.Background(), app, false); len(list) != 0 {
+	if list, _ := s.List(context.Background(), app, false, false); len(list) != 0 {
 		t.Errorf("a rejected workflow was stored")
 	}
 }

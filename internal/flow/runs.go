@@ -2,11 +2,8 @@ package flow
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strings"
-
-	"go.temporal.io/api/serviceerror"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -63,17 +60,5 @@ func (s *Service) CancelByKey(ctx context.Context, appID int64, body []byte, tem
 	if err != nil {
 		return Cancellation{}, db.MapError(err)
 	}
-	var out Cancellation
-	for _, id := range ids {
-		err := temporal.CancelWorkflow(context.WithoutCancel(ctx), id, "")
-		var nf *serviceerror.NotFound
-		switch {
-		case err == nil, errors.As(err, &nf):
-			out.Cancelled++
-		default:
-			out.Failed++
-			log.Warn("workflow run not cancelled", "workflowId", id, "error", err)
-		}
-	}
-	return out, nil
+	return cancelAll(ctx, ids, temporal, log), nil
 }

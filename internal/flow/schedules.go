@@ -119,7 +119,9 @@ func (s *ScheduleService) parseSchedule(ctx context.Context, appID int64, body [
 			p.Addf("workflow %q does not exist", wf)
 		case err != nil:
 			return scheduleInput{}, db.MapError(err)
-		case v == nil:
+		case v.Archived:
+			p.Addf("workflow %q is archived", wf)
+		case v.PublishedVersion == nil:
 			p.Addf("workflow %q has no published version", wf)
 		}
 	}

@@ -12,7 +12,8 @@ import (
 func (s *Stack) configurationHandlers(console *v1.Console) *v1.Configuration {
 	return &v1.Configuration{Console: console, Channels: s.Channels, Templates: s.Templates, Flows: s.Flows,
 		Schedules: s.Schedules, FlowSchedules: s.FlowSchedules, Topics: s.Topics, Commits: s.Commits,
-		TemporalUI: temporalUI(s.Cfg.TemporalUIURL, s.Cfg.TemporalNamespace)}
+		TemporalUI: temporalUI(s.Cfg.TemporalUIURL, s.Cfg.TemporalNamespace),
+		Canceler:   s.Temporal, Log: s.Log.With("component", "workflows")}
 }
 
 // temporalUI is the Web UI's address of the namespace's workflows, or "" without a UI URL.

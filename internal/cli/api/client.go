@@ -274,10 +274,17 @@ func (c *Client) Categories(ctx context.Context, appID int64) ([]Category, error
 	return out, c.Do(ctx, "GET", appPath(appID, "/categories"), nil, &out)
 }
 
-// Workflows lists an app's workflows with their drafts.
+// Workflows lists an app's workflows with their drafts, archived ones included (a folder
+// does not say whether a workflow is archived; pushing one updates it where it is).
 func (c *Client) Workflows(ctx context.Context, appID int64) ([]Workflow, error) {
 	var out []Workflow
-	return out, c.Do(ctx, "GET", appPath(appID, "/workflows"), nil, &out)
+	return out, c.Do(ctx, "GET", appPath(appID, "/workflows?archived=true"), nil, &out)
+}
+
+// DeleteWorkflow removes a workflow and its versions (the server refuses while a flow
+// schedule sends it).
+func (c *Client) DeleteWorkflow(ctx context.Context, appID int64, identifier string) error {
+	return c.Do(ctx, "DELETE", appPath(appID, "/workflows/"+url.PathEscape(identifier)), nil, nil)
 }
 
 // CreateTemplate adds a template and returns its id.

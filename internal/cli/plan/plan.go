@@ -242,7 +242,8 @@ func (p *Plan) prune(local files.Set, r Remote, prune bool) {
 		if !has(flows, w.Identifier) {
 			missing++
 			if prune {
-				p.Notes = append(p.Notes, fmt.Sprintf("workflow %s is not in the folder; workflows cannot be deleted through the API: remove it in the console", w.Identifier))
+				id := w.Identifier
+				p.add("delete", "workflow", id, "", func(ctx context.Context, cl *api.Client, app int64) error { return cl.DeleteWorkflow(ctx, app, id) })
 			}
 		}
 	}

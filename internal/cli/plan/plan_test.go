@@ -51,8 +51,8 @@ func TestMatchingFolderPlansNothing(t *testing.T) {
 }
 
 // TestPlanLeavesOrPrunesWhatTheFolderLacks: without --prune, resources missing from the
-// folder are noted and kept; with it they are deleted (templates, layouts, categories)
-// or noted as impossible (translations, workflows). A channel missing from a template's
+// folder are noted and kept; with it they are deleted (workflows, templates, layouts,
+// categories) or noted as impossible (translations). A channel missing from a template's
 // folder is removed either way.
 func TestPlanLeavesOrPrunesWhatTheFolderLacks(t *testing.T) {
 	r := remote()
@@ -69,12 +69,12 @@ func TestPlanLeavesOrPrunesWhatTheFolderLacks(t *testing.T) {
 	}
 	p = Make(local, r, true)
 	got := strings.Join(steps(p), "|")
-	for _, w := range []string{"delete template old", "delete layout main", "delete category account"} {
+	for _, w := range []string{"delete workflow", "delete template old", "delete layout main", "delete category account"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("with prune, no %q in %q", w, got)
 		}
 	}
-	if len(p.Notes) != 2 {
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "translation") {
 		t.Errorf("with prune, notes %q", p.Notes)
 	}
 }

@@ -65,7 +65,7 @@ func NewService(d *db.DB, wake func()) *Service {
 // Accept validates body and stores it as a request of the app. With an idempotency key, a
 // repeat of the same body within the window returns the first request's id, and a different
 // body is refused. A send (immediate or with sendAt) naming a workflow that does not exist
-// or has no published version is refused with a 422.
+// has no published version or is archived is refused with a 422.
 func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error) {
 	if len(idempotencyKey) > MaxIdempotencyKeyLength {
 		return uuid.Nil, herald.Invalid("Idempotency-Key must be at most 255 characters")
@@ -163,7 +163,9 @@ func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *SendReque
 		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q does not exist in this app", ref.Identifier)
 	case err != nil:
 		return db.MapError(err)
-	case v == nil:
+	case v.Archived:
+		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q is archived (unarchive it first)", ref.Identifier)
+	case v.PublishedVersion == nil:
 		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q has no published version (publish it first)", ref.Identifier)
 	}
 	return nil

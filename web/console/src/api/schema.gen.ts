@@ -934,6 +934,25 @@ export interface paths {
         /** Replace a workflow's draft (developers); the published version is unchanged until the next publish */
         put: operations["put/v1/apps/{appId}/workflows/{identifier}"];
         post?: never;
+        /** Delete a workflow and its published versions (developers); refused (409, naming them) while a flow schedule sends it. Run and message logs stay */
+        delete: operations["delete/v1/apps/{appId}/workflows/{identifier}"];
+        options?: never;
+        head?: never;
+        /** Rename a workflow ({name}) and/or archive or unarchive it ({archived}) (developers); its identifier, draft and versions stay. An archived workflow is listed only with ?archived=true and refuses sends (422) */
+        patch: operations["patch/v1/apps/{appId}/workflows/{identifier}"];
+        trace?: never;
+    };
+    "/v1/apps/{appId}/workflows/{identifier}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a workflow's draft and node positions into a new unpublished workflow (developers); by default "<identifier>-copy" named "<name> (copy)" */
+        post: operations["post/v1/apps/{appId}/workflows/{identifier}/duplicate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -968,6 +987,23 @@ export interface paths {
         get: operations["get/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the running runs of a workflow that one send request started, every recipient's (developers); as POST /v3/workflows/cancel does by cancellation key. Finished runs stay as they are */
+        post: operations["post/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}/cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2889,6 +2925,12 @@ export interface components {
             /** @description default: the original's name + (copy) */
             name?: string;
         };
+        DuplicateWorkflowDTO: {
+            /** @description the copy's identifier (default: the source's followed by -copy) */
+            identifier?: string;
+            /** @description default: the source's name followed by " (copy)" */
+            name?: string;
+        };
         EmailLayoutEntity: {
             appId?: number;
             appName?: string;
@@ -3189,6 +3231,11 @@ export interface components {
             /** @description fields to set (strings) or remove (null) */
             content?: Record<string, never>;
             layoutIdentifier?: string;
+        };
+        /** @description at least one of name and archived */
+        PatchWorkflowDTO: {
+            archived?: boolean;
+            name?: string;
         };
         PaymentEvent: {
             [key: string]: unknown;
@@ -3808,6 +3855,12 @@ export interface components {
              */
             type: "branch";
         };
+        WorkflowCancellation: {
+            /** @description runs stopped */
+            cancelled: number;
+            /** @description runs marked cancelled whose Temporal cancel failed */
+            failed: number;
+        };
         WorkflowCase: {
             if: components["schemas"]["WorkflowCondition"];
             /** @description the step to go to when the condition holds */
@@ -3897,6 +3950,11 @@ export interface components {
         /** @description 90s, 15m, 2h, 3d or 1d12h (Go durations plus d for days); positive, at most 366 days */
         WorkflowDuration: string;
         WorkflowEntity: {
+            /**
+             * Format: date-time
+             * @description when the workflow was archived; null: it is not (an archived workflow takes no sends)
+             */
+            archivedAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
             /** @description the draft */
@@ -8852,6 +8910,8 @@ export interface operations {
     "get/v1/apps/{appId}/workflows": {
         parameters: {
             query?: {
+                /** @description true: archived workflows are listed too (hidden otherwise) */
+                archived?: boolean;
                 /** @description true: only published; false: only unpublished */
                 published?: boolean;
             };
@@ -9121,6 +9181,227 @@ export interface operations {
             };
         };
     };
+    "delete/v1/apps/{appId}/workflows/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": boolean;
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a flow schedule sends this workflow: the message names the schedules to delete first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch/v1/apps/{appId}/workflows/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchWorkflowDTO"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/workflows/{identifier}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DuplicateWorkflowDTO"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowEntity"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "post/v1/apps/{appId}/workflows/{identifier}/publish": {
         parameters: {
             query?: never;
@@ -9201,6 +9482,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowRunTimeline"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+                /** @description the requestId a send answered with */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowCancellation"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */

@@ -18,6 +18,7 @@ import { JsonView } from "./JsonView";
 import { banner, current, problemCount, reportOf, type Report } from "./problems";
 import { isChannel, stepTypes, type Components } from "./schemaForm";
 import { StepPanel } from "./StepPanel";
+import { WorkflowActions } from "./Manage";
 import { TestRun } from "./TestRun";
 import { Versions } from "./Versions";
 
@@ -51,7 +52,7 @@ export default function Designer() {
   return <Editor key={identifier} app={app} flow={flow.data as Flow} components={schema.data} />;
 }
 
-type Flow = { identifier: string; name: string; definition: Definition; positions?: Positions; publishedVersion?: number | null };
+type Flow = { identifier: string; name: string; definition: Definition; positions?: Positions; publishedVersion?: number | null; archivedAt?: string | null };
 
 function Editor({ app, flow, components }: { app: App; flow: Flow; components: Components }) {
   const clients = useClients();
@@ -113,9 +114,15 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
         </div>
         <div className="designer-status" role="status">
           {flow.publishedVersion ? <span className="badge badge-ok">published v{flow.publishedVersion}</span> : <span className="badge">not published</span>}{" "}
+          {flow.archivedAt && <span className="badge">archived: takes no sends</span>}{" "}
           {dirty ? <span className="badge">unsaved changes</span> : <span className="muted small">draft saved</span>}
         </div>
       </div>
+      {canEdit && (
+        <div className="toolbar" role="toolbar" aria-label="Manage the workflow">
+          <WorkflowActions appId={app.id!} flow={flow} from="designer" />
+        </div>
+      )}
       {canEdit && (
         <div className="toolbar" role="toolbar" aria-label="Designer">
           <Button variant="secondary" onClick={undo} disabled={!canUndo} aria-keyshortcuts="Control+Z">
@@ -240,7 +247,8 @@ function useDraftStore(appId: number, flow: Flow) {
       setSaved(stored.current);
       setSavedPositions(storedPositions.current);
       setReport(undefined);
-      qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"], exact: true });
+      // The lists (keyed by their filter), not this workflow's own queries.
+      qc.invalidateQueries({ queryKey: ["apps", appId, "workflows", {}] });
     },
     onError: (err, { def }) => setReport(reportOf(err, def, pretty(def), stored.current)),
   });

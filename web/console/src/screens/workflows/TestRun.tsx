@@ -1,11 +1,12 @@
 // A test run of the published version: send the workflow to one user with some data, then
 // follow each run step by step (polling its timeline): the steps done, the one in progress
 // with a delay's time left, the branch taken, each delivery's outcome.
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, data, fieldErrors } from "../../api/client";
 import { Button, ErrorState, Field, FormError, Loading } from "../../ui/kit";
 import type { Definition } from "./graph";
+import { cancelledText, running } from "./manage";
 import { current, finished, remaining, type RunView } from "./timeline";
 
 export function TestRun({ appId, identifier, published, dirty }: { appId: number; identifier: string; published: number | null; dirty: boolean }) {
@@ -82,6 +83,12 @@ function Timeline({ appId, identifier, requestId }: { appId: number; identifier:
     queryKey: ["apps", appId, "workflows", identifier, "versions"],
     queryFn: () => data(api.GET("/v1/apps/{appId}/workflows/{identifier}/versions", { params: { path: { appId, identifier } } })),
   });
+  const qc = useQueryClient();
+  // Cancel stops every recipient's running run of this request (as /v3's cancel by key).
+  const cancel = useMutation({
+    mutationFn: () => data(api.POST("/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}/cancel", { params: { path: { appId, identifier, requestId } } })),
+    onSettled: () => qc.invalidateQueries({ queryKey: ["apps", appId, "workflows", identifier, "runs", requestId] }),
+  });
   const [now, setNow] = useState(() => Date.now());
   const done = run.data ? finished(run.data.runs as RunView[]) : false;
   useEffect(() => {
@@ -98,6 +105,15 @@ function Timeline({ appId, identifier, requestId }: { appId: number; identifier:
       <p className="muted small">
         Request <code>{requestId}</code>
       </p>
+      {running(runs) > 0 && (
+        <div className="toolbar">
+          <Button variant="danger" busy={cancel.isPending} onClick={() => cancel.mutate()}>
+            Cancel run
+          </Button>
+          <FormError errors={cancel.error ? [(cancel.error as Error).message] : undefined} />
+        </div>
+      )}
+      {cancel.data && <p role="status">{cancelledText(cancel.data)}</p>}
       {runs.length === 0 && <Loading label="Waiting for the send to reach the user" />}
       {runs.map((r) => {
         const version = r.steps[0] ? (r.steps[0] as { version?: number }).version : undefined;

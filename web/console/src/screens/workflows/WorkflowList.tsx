@@ -1,10 +1,13 @@
-// Workflows: the app's workflows (drafts and published versions) and a form to create one.
+// Workflows: the app's workflows (drafts and published versions), a form to create one, and
+// per workflow the actions that rename, duplicate, archive and delete it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors } from "../../api/client";
+import { Checkbox } from "../../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading } from "../../ui/kit";
 import { atLeast, useClients, type App } from "../queries";
+import { WorkflowActions } from "./Manage";
 
 /** WorkflowList lists the app's workflows. */
 export default function WorkflowList() {
@@ -14,15 +17,20 @@ export default function WorkflowList() {
   }, [app.name]);
   const clients = useClients();
   const canEdit = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
+  // Archived workflows are hidden unless asked for.
+  const [archived, setArchived] = useState(false);
   const flows = useQuery({
-    queryKey: ["apps", app.id, "workflows"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows", { params: { path: { appId: app.id! } } })),
+    queryKey: ["apps", app.id, "workflows", { archived }],
+    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows", { params: { path: { appId: app.id! }, query: archived ? { archived: true } : {} } })),
   });
   return (
     <>
       <h1>Workflows</h1>
       <p className="muted">A workflow is a graph of steps a send runs once per recipient: channels, delays, digests, branches, waits for a read, fetches and throttles.</p>
       {canEdit && <CreateWorkflow appId={app.id!} />}
+      <label className="check-row">
+        <Checkbox checked={archived} onChange={setArchived} /> Show archived workflows
+      </label>
       {flows.isPending ? (
         <Loading label="Loading the workflows" />
       ) : flows.isError ? (
@@ -41,6 +49,11 @@ export default function WorkflowList() {
                 <th scope="col">Steps</th>
                 <th scope="col">Published</th>
                 <th scope="col">Updated</th>
+                {canEdit && (
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -49,12 +62,20 @@ export default function WorkflowList() {
                   <td>
                     <Link to={encodeURIComponent(f.identifier!)}>{f.name}</Link>
                   </td>
-                  <td>
+                  <td className="identifier">
                     <code>{f.identifier}</code>
                   </td>
                   <td>{(f.definition as { steps?: unknown[] } | undefined)?.steps?.length ?? 0}</td>
-                  <td>{f.publishedVersion ? <span className="badge badge-ok">v{f.publishedVersion}</span> : <span className="badge">draft only</span>}</td>
+                  <td>
+                    {f.publishedVersion ? <span className="badge badge-ok">v{f.publishedVersion}</span> : <span className="badge">draft only</span>}
+                    {f.archivedAt && <span className="badge"> archived</span>}
+                  </td>
                   <td>{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : ""}</td>
+                  {canEdit && (
+                    <td className="actions">
+                      <WorkflowActions appId={app.id!} flow={{ identifier: f.identifier!, name: f.name!, archivedAt: f.archivedAt }} from="list" />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
