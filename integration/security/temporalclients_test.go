@@ -19,6 +19,7 @@ import (
 var temporalClientsWithoutCodec = map[string]string{
 	"internal/platform/devenv/temporal.go:waitReady":       "readiness probe of the dev server: DescribeNamespace only, no payload",
 	"internal/testkit/temporalcluster/cluster.go:register": "registers the namespace of the test cluster: no payload",
+	"internal/stack/doctor.go:OpenDoctor":                  "herald doctor: describes the namespace and lists search attributes, no payload",
 	"internal/testkit/bench/broadcast.go:waitBroadcast":    "benchmark: DescribeWorkflowExecution for the status only",
 	"internal/testkit/bench/broadcast.go:historySizes":     "benchmark: ListWorkflow for history lengths only",
 	"internal/testkit/bench/broadcast.go:histories":        "benchmark: ListWorkflow for history lengths only",
@@ -103,7 +104,7 @@ func TestEveryTemporalClientEncrypts(t *testing.T) {
 		t.Errorf("the stack's Temporal client was not found (%v): is the search still right?", found)
 	}
 	src, err := os.ReadFile(filepath.Join(root, "internal", "stack", "stack.go"))
-	if err != nil || !strings.Contains(string(src), "codec.Apply(client.Options{") {
+	if err != nil || !strings.Contains(string(src), "codec.Apply(temporalClientOptions(cfg, log))") {
 		t.Errorf("internal/stack/stack.go no longer builds its client options with codec.Apply (%v)", err)
 	}
 	for site := range temporalClientsWithoutCodec {
