@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,10 +20,12 @@ import (
 	herald "github.com/heraldhq/herald/sdk/go"
 )
 
-// client is an SDK client of the stack's test app; extra options come last.
+// client is an SDK client of the stack's test app whose every exchange is checked against
+// the OpenAPI document (as stacktest does for its own requests); extra options come last.
 func client(t *testing.T, e *stacktest.Env, opts ...herald.Option) *herald.Client {
 	t.Helper()
-	c, err := herald.NewClient(append([]herald.Option{herald.WithBaseURL(e.BaseURL),
+	checked := &http.Client{Transport: checkedTransport(t)}
+	c, err := herald.NewClient(append([]herald.Option{herald.WithBaseURL(e.BaseURL), herald.WithHTTPClient(checked),
 		herald.WithAPIKey(e.App.APIKey), herald.WithAPISecret(e.App.APISecret)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -30,14 +33,57 @@ func client(t *testing.T, e *stacktest.Env, opts ...herald.Option) *herald.Clien
 	return c
 }
 
-// counting counts the requests that leave the client, by status.
+// contractCheck checks each exchange of the SDK against the developer API's document: a
+// request the SDK builds or an answer it decodes that the document does not describe fails.
+type contractCheck struct {
+	t    *testing.T
+	next http.RoundTripper
+}
+
+func checkedTransport(t *testing.T) http.RoundTripper {
+	return &contractCheck{t: t, next: http.DefaultTransport}
+}
+
+// RoundTrip sends r and checks the exchange.
+func (c *contractCheck) RoundTrip(r *http.Request) (*http.Response, error) {
+	var reqBody []byte
+	if r.Body != nil {
+		reqBody, _ = io.ReadAll(r.Body)
+		r.Body.Close()
+		r.Body = io.NopCloser(bytes.NewReader(reqBody))
+	}
+	res, err := c.next.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	cs, err := stacktest.Contracts()
+	if err != nil {
+		c.t.Errorf("contract: %v", err)
+		return res, nil
+	}
+	// Contracts returns the /v1 document, then the /v3 one.
+	if err := cs[1].Check(r.Clone(r.Context()), reqBody, &stacktest.Response{Status: res.StatusCode, Body: body, Header: res.Header}); err != nil {
+		c.t.Errorf("contract: %v", err)
+	}
+	return res, nil
+}
+
+// counting counts the requests that leave the client, by status (through the contract check).
 type counting struct {
 	mu       sync.Mutex
 	statuses []int
+	next     http.RoundTripper
 }
 
+// RoundTrip sends r and records its status (0 for a transport error).
 func (c *counting) RoundTrip(r *http.Request) (*http.Response, error) {
-	res, err := http.DefaultTransport.RoundTrip(r)
+	res, err := c.next.RoundTrip(r)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil {
@@ -227,7 +273,7 @@ func TestGoSDKIdempotentRetryAfterAConnectionReset(t *testing.T) {
 
 func TestGoSDKBadRequestListsProblems(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{})
-	var rt counting
+	rt := counting{next: checkedTransport(t)}
 	c := client(t, e, herald.WithHTTPClient(&http.Client{Transport: &rt}))
 	_, err := c.Send(context.Background(), herald.SendRequest{
 		Notification: &herald.SendRequestNotification{Title: "x", URL: "javascript:alert(1)"},
@@ -249,7 +295,7 @@ func TestGoSDKRetriesTooManyRequests(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) {
 		c.SendRateLimit, c.SendRateBurst = 1, 1 // one send now, the next a second later
 	}})
-	var rt counting
+	rt := counting{next: checkedTransport(t)}
 	c := client(t, e, herald.WithHTTPClient(&http.Client{Transport: &rt}))
 	req := herald.SendRequest{Notification: &herald.SendRequestNotification{Title: "x"}, SendTo: &herald.SendRequestSendTo{Recipients: herald.Recipients("dave")}}
 	for i := 0; i < 3; i++ {
@@ -329,7 +375,7 @@ func TestGoSDKPaginationWalks250(t *testing.T) {
 		WHERE u.app_id = $1 AND u.identifier = 'pager'`, e.App.AppID); err != nil {
 		t.Fatal(err)
 	}
-	var rt counting
+	rt := counting{next: checkedTransport(t)}
 	pc := client(t, e, herald.WithHTTPClient(&http.Client{Transport: &rt}))
 	seen := map[int64]bool{}
 	for n, err := range pc.AsUser("pager").Notifications(ctx, herald.ListOptions{}) {
