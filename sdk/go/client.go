@@ -55,7 +55,13 @@ func WithHeaderPrefix(p string) Option { return func(c *Client) { c.prefix = p }
 
 // WithHTTPClient sets the HTTP client (its Transport, Timeout, …); the default has a 30 s
 // timeout per attempt.
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h } }
+func WithHTTPClient(h *http.Client) Option {
+	return func(c *Client) {
+		if h != nil {
+			c.http = h
+		}
+	}
+}
 
 // WithRetry sets the retry policy; RetryPolicy{} (MaxRetries 0) turns retries off.
 func WithRetry(p RetryPolicy) Option { return func(c *Client) { c.retry = p } }

@@ -294,3 +294,23 @@ func TestNotificationsWalksEveryPage(t *testing.T) {
 		t.Fatalf("walked %d: %v", len(ids), ids)
 	}
 }
+
+func TestTimeoutIsRetriedForSends(t *testing.T) {
+	var rec recorder
+	release := make(chan struct{})
+	defer close(release)
+	c := newTest(t, func(w http.ResponseWriter, r *http.Request) {
+		if rec.add(r.Header.Get("Idempotency-Key")) == 1 {
+			<-release // the first attempt never answers in time
+			return
+		}
+		w.WriteHeader(202)
+		fmt.Fprint(w, `{"requestId":"abc"}`)
+	}, WithHTTPClient(&http.Client{Timeout: 100 * time.Millisecond}))
+	if _, err := c.Send(context.Background(), sendReq()); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.keys) != 2 || rec.keys[0] != rec.keys[1] {
+		t.Fatalf("keys %q", rec.keys)
+	}
+}

@@ -246,3 +246,25 @@ func (u *UserClient) ConnectDevice(ctx context.Context, deviceType ConnectReques
 	}
 	return &out, nil
 }
+
+// RealtimeToken requests a short-lived token for the realtime endpoint
+// (POST /v3/sdk/realtimeTokenRequests).
+func (u *UserClient) RealtimeToken(ctx context.Context) (RealtimeToken, error) {
+	var out RealtimeToken
+	err := u.do(ctx, request{method: http.MethodPost, path: "/sdk/realtimeTokenRequests"}, &out)
+	return out, err
+}
+
+// SaveWebPushSubscription stores the browser's push subscription for a device
+// (POST /v3/devices/{deviceId}/webPushSubscription).
+func (u *UserClient) SaveWebPushSubscription(ctx context.Context, deviceID string, sub PushSubscription) error {
+	return u.do(ctx, request{method: http.MethodPost, path: "/devices/" + pathEscape(deviceID) + "/webPushSubscription", body: sub, idempotent: true}, nil)
+}
+
+// MergeProfile applies an RFC 7386 merge patch to the profile: each key replaces the
+// profile's, nil removes it, an object merges (PATCH /v3/profile).
+func (u *UserClient) MergeProfile(ctx context.Context, patch ProfileMergePatch) (Profile, error) {
+	var out Profile
+	err := u.do(ctx, request{method: http.MethodPatch, path: "/profile", body: patch}, &out)
+	return out, err
+}

@@ -40,7 +40,8 @@ type document struct {
 
 // gen accumulates the declarations of one run.
 type gen struct {
-	decls map[string]string
+	decls   map[string]string
+	schemas map[string]*schema
 }
 
 // Generate returns the gofmt'ed Go source of package pkg declaring one type per component
@@ -50,7 +51,7 @@ func Generate(spec []byte, pkg string) ([]byte, error) {
 	if err := json.Unmarshal(spec, &doc); err != nil {
 		return nil, fmt.Errorf("typegen: read the document: %w", err)
 	}
-	g := &gen{decls: map[string]string{}}
+	g := &gen{decls: map[string]string{}, schemas: doc.Components.Schemas}
 	for _, name := range sortedKeys(doc.Components.Schemas) {
 		g.named(name, doc.Components.Schemas[name])
 	}
@@ -117,6 +118,10 @@ func (g *gen) named(name string, s *schema) {
 func (g *gen) goType(hint string, s *schema, optional bool) string {
 	if s.Ref != "" {
 		ref := s.Ref[strings.LastIndex(s.Ref, "/")+1:]
+		// An optional object is a pointer, so that omitempty leaves it out.
+		if t := g.schemas[ref]; optional && t != nil && t.Type == "object" && len(t.Properties) > 0 {
+			return "*" + ref
+		}
 		return ref
 	}
 	if len(s.AllOf) == 1 && s.AllOf[0].Ref != "" {
@@ -203,16 +208,31 @@ func exported(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	out := b.String()
-	for _, initialism := range []string{"Id", "Url", "Api"} {
-		if strings.HasSuffix(out, initialism) {
-			out = strings.TrimSuffix(out, initialism) + strings.ToUpper(initialism)
-		}
-	}
+	out := initialisms(b.String())
 	if out == "" || unicode.IsDigit(rune(out[0])) {
 		out = "V" + out
 	}
 	return out
+}
+
+// initialisms spells the words Id, Url, Api and Http of a Go name in capitals (APIURL).
+func initialisms(name string) string {
+	var words []string
+	start := 0
+	for i, r := range name {
+		if i > 0 && unicode.IsUpper(r) {
+			words = append(words, name[start:i])
+			start = i
+		}
+	}
+	words = append(words, name[start:])
+	for i, w := range words {
+		switch w {
+		case "Id", "Url", "Api", "Http":
+			words[i] = strings.ToUpper(w)
+		}
+	}
+	return strings.Join(words, "")
 }
 
 func sortedKeys[V any](m map[string]V) []string {
