@@ -67,6 +67,7 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 .PHONY: test
 test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-web, test-faults and test-scale
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
+	$(MAKE) test-sdk-go
 	$(MAKE) test-web
 	$(MAKE) test-faults
 	$(MAKE) test-scale
@@ -108,6 +109,14 @@ HISTORY_SET ?= current
 record-histories: $(BIN)/temporal ## record workflow histories into workflows/testdata/$(HISTORY_SET) (see docs/architecture.md, Workflow versioning)
 	HERALD_RECORD_HISTORIES=$(HISTORY_SET) HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v -run '^TestRecordHistories$$' ./workflows/
 
+.PHONY: test-sdk-go
+test-sdk-go: ## the Go SDK's own module (sdk/go): unit tests and the freshness of its generated types (its stack tests are integration/sdk)
+	cd sdk/go && $(GO) vet ./... && $(GO) test $(GO_TEST_FLAGS) ./...
+
+.PHONY: sdk-go-types
+sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json
+	cd sdk/go && $(GO) run ./internal/cmd/typegen -in ../../api/v3/openapi.json -out types_gen.go
+
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
 	$(GO) test -short ./internal/send/notify/... ./internal/platform/config/... ./internal/platform/secrets/... ./workflows/...
@@ -148,6 +157,7 @@ generate: $(BIN)/sqlc ## regenerate the sqlc package from db/queries and db/migr
 lint: ## gofmt check and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	cd sdk/go && $(GO) vet ./...
 
 .PHONY: migrate
 migrate: build ## create the database if missing and apply migrations

@@ -13,6 +13,7 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/uuid v1.6.0
+	github.com/heraldhq/herald/sdk/go v0.0.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/minio/minio-go/v7 v7.4.1
@@ -146,3 +147,6 @@ require (
 	google.golang.org/grpc v1.84.0 // indirect
 	gopkg.in/ini.v1 v1.67.3 // indirect
 )
+
+// The Go SDK is its own module (sdk/go); integration/sdk tests it against a real stack.
+replace github.com/heraldhq/herald/sdk/go => ./sdk/go

@@ -1,0 +1,3 @@
+module github.com/heraldhq/herald/sdk/go
+
+go 1.23
