@@ -50,7 +50,7 @@ func TestSendDeliversToARealServer(t *testing.T) {
 		Subject: "Your order ✓", HTML: "<p>Hello <b>Alice</b></p>", Text: "Hello Alice",
 		ReplyTo: "support@herald.test", CC: []string{"cc@example.com"},
 		Attachments: []providers.Attachment{{Filename: "invoice.txt", ContentType: "text/csv", Content: []byte("a,b\n1,2\n")}},
-		Headers: []providers.Header{{Name: "List-Unsubscribe", Value: unsubscribeValue}, {Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"}},
+		Headers:     []providers.Header{{Name: "List-Unsubscribe", Value: unsubscribeValue}, {Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"}},
 	}
 	res, err := p.Send(context.Background(), msg)
 	if err != nil {
