@@ -80,7 +80,8 @@ func (s *Signer) Verify(token string, now time.Time) (Claims, error) {
 	if len(token) > 2*(bodySize+macSize) {
 		return Claims{}, ErrInvalid
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(token)
+	// Strict: a token has one spelling (no variant with other padding bits).
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(token)
 	if err != nil || len(raw) != bodySize+macSize {
 		return Claims{}, ErrInvalid
 	}

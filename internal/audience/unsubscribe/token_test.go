@@ -66,6 +66,7 @@ func TestTokenRefusals(t *testing.T) {
 		"unknown kind (a flow)":              {s.Sign(Claims{App: 7, User: 42, Kind: 'f', Scope: 3, Expires: c.Expires}), now},
 		"no category":                        {s.Sign(Claims{App: 7, User: 42, Kind: KindCategory, Expires: c.Expires}), now},
 		"truncated":                          {tok[:len(tok)-2], now},
+		"other padding bits":                 {tok[:len(tok)-1] + string(tok[len(tok)-1]^1), now},
 		"padded":                             {tok + "AA", now},
 		"not base64":                         {"!!" + tok[2:], now},
 		"empty":                              {"", now},
