@@ -173,4 +173,3 @@ func emailOff(t *testing.T, e *stacktest.Env, user, category string) bool {
 	}
 	return n == 1
 }
-
