@@ -173,3 +173,36 @@ func emailOff(t *testing.T, e *stacktest.Env, user, category string) bool {
 	}
 	return n == 1
 }
+
+// TestFlowEmailsCarryTheUnsubscribeLink: a flow's email step gets the link of the send's
+// category (headers and {{unsubscribeUrl}}), and an email without a category gets none
+// (there is no per-flow switch to turn off yet).
+func TestFlowEmailsCarryTheUnsubscribeLink(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	ctx := context.Background()
+	srv := smtptest.Start(t)
+	smtpInstance(t, e, srv)
+	if _, err := e.Stack.Categories.Create(ctx, e.App.AppID, []byte(`{"identifier":"billing","name":"Billing"}`)); err != nil {
+		t.Fatal(err)
+	}
+	publishWorkflow(t, e, "reminder", `{"steps":[
+		{"id":"mail","type":"email","content":{"subject":"Reminder {{data.n}}","text":"Stop: {{unsubscribeUrl}}"}}]}`)
+	with := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"reminder"},"category":"billing"},
+		"sendTo":{"recipients":[{"identifier":"ann","email":"ann@example.com"}]},"data":{"n":"1"}}`)
+	without := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"reminder"}},
+		"sendTo":{"recipients":[{"identifier":"bob","email":"bob@example.com"}]},"data":{"n":"2"}}`)
+	waitForRun(t, e, with, "ann", "completed")
+	waitForRun(t, e, without, "bob", "completed")
+	m := srv.Last(t, "ann@example.com")
+	link := strings.Trim(m.Header.Get("List-Unsubscribe"), "<>")
+	if !strings.Contains(link, "/unsubscribe/") || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" || m.Body() != "Stop: "+link {
+		t.Errorf("flow email in a category: List-Unsubscribe %q, body %q", m.Header.Get("List-Unsubscribe"), m.Body())
+	}
+	if res, body := call(t, "POST", e.BaseURL+link[strings.Index(link, "/unsubscribe/"):], "List-Unsubscribe=One-Click"); res.StatusCode != 200 || !emailOff(t, e, "ann", "billing") {
+		t.Errorf("one-click POST of the flow email's link: %d %s", res.StatusCode, body)
+	}
+	b := srv.Last(t, "bob@example.com")
+	if h := b.Header.Get("List-Unsubscribe"); h != "" || b.Body() != "Stop: " {
+		t.Errorf("flow email without a category: List-Unsubscribe %q, body %q", h, b.Body())
+	}
+}
