@@ -46,7 +46,11 @@ func (u *Unsubscribe) limit(c *fiber.Ctx) error {
 		return c.Next()
 	}
 	if ok, wait := u.Limit(c.UserContext(), web.ClientIPOf(c)); !ok {
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		secs := int(math.Ceil(wait.Seconds()))
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(secs))
+		if !wantsHTML(c) {
+			return herald.Errorf(herald.ERATELIMIT, "too many unsubscribe requests from this address; retry after %d s", secs)
+		}
 		return u.render(c, fiber.StatusTooManyRequests, pageData{Title: "Too many requests", Message: "Too many requests from your address. Please try again in a moment."})
 	}
 	return c.Next()
@@ -73,13 +77,20 @@ func (u *Unsubscribe) apply(c *fiber.Ctx) error {
 	return u.render(c, fiber.StatusOK, d)
 }
 
-// failed answers a bad token with a page saying so (404, the same for every reason), and
-// anything else through the error handler.
+// failed answers a bad token with 404, the same for every reason: a page saying so to
+// browsers, the error envelope to other clients (mailbox providers); anything else goes
+// through the error handler.
 func (u *Unsubscribe) failed(c *fiber.Ctx, err error) error {
-	if herald.ErrorCode(err) != herald.ENOTFOUND {
+	if herald.ErrorCode(err) != herald.ENOTFOUND || !wantsHTML(c) {
 		return err
 	}
 	return u.render(c, fiber.StatusNotFound, pageData{Title: "Link not valid", Message: "This unsubscribe link is not valid or has expired. Use the link of a more recent email."})
+}
+
+// wantsHTML tells a browser (Accept names text/html) from a mailbox provider's or a
+// script's call.
+func wantsHTML(c *fiber.Ctx) bool {
+	return strings.Contains(c.Get(fiber.HeaderAccept), fiber.MIMETextHTML)
 }
 
 type pageData struct {

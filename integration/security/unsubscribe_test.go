@@ -77,6 +77,15 @@ func TestUnsubscribeLinkAttacks(t *testing.T) {
 	if n := rows(); n != 0 {
 		t.Fatalf("refused tokens wrote %d preferences", n)
 	}
+	// A browser gets a page instead of the error envelope, with the same status.
+	req, _ := http.NewRequest("GET", e.BaseURL+unsubscribe.Path+wrongKey, nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 404 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+		!strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Errorf("a browser with a bad link: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
 	if res, body := unsubscribeCall(t, e, "GET", good); res.StatusCode != 200 || rows() != 0 || strings.Contains(body, "bob-of-b") {
 		t.Fatalf("GET with a good token: %d (%d rows) %s", res.StatusCode, rows(), body)
 	}
