@@ -14,6 +14,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox/events"
@@ -58,6 +59,9 @@ type Delivery struct {
 	// with a token bucket shared by every worker. An error fails the call as a transient
 	// failure of Herald's.
 	Throttle func(ctx context.Context, c *channels.Candidate) error
+	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
+	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
+	Unsubscribe *unsubscribe.Links
 
 	// slots holds a semaphore per provider instance (see admit).
 	slots sync.Map

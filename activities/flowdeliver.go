@@ -117,6 +117,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 	if err != nil {
 		return fail(err.Error())
 	}
+	headers := withLink(data, a.unsubscribeLink(lg, catID))
 	renderFor := bundle.Render
 	if in.Batch != nil {
 		renderFor = bundle.RenderBatch
@@ -132,7 +133,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 	if err != nil {
 		return fail(err.Error())
 	}
-	msg.Data = runData
+	msg.Data, msg.Headers = runData, headers
 	return fromSend(a.route(ctx, e, lg, msg, data))
 }
 

@@ -36,6 +36,8 @@ type sendEntry struct {
 	override    map[string]json.RawMessage
 	attachments []providers.Attachment
 	attachErr   string
+	// categoryID is the send's category, nil when it has none (or it is gone).
+	categoryID *int64
 }
 
 // sendCache keeps the most recent entries, dropping the oldest first.
@@ -150,6 +152,7 @@ func (a *Delivery) loadEntry(ctx context.Context, requestID uuid.UUID, appID int
 		switch {
 		case err == nil:
 			cat = &templates.Category{Identifier: c.Identifier, Name: c.Name}
+			e.categoryID = &c.ID
 		case herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND:
 			return nil, db.MapError(err)
 		}

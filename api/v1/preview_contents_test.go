@@ -15,7 +15,7 @@ import (
 func TestTemplatePreviewOfUnsavedContents(t *testing.T) {
 	f := newFixture(t)
 	app := f.appPath
-	f.do(t, f.dev, "POST", app+"/layouts", map[string]any{"identifier": "brand", "html": "<main>{{{content}}}</main>"}, 201)
+	f.do(t, f.dev, "POST", app+"/layouts", map[string]any{"identifier": "brand", "html": `<main>{{{content}}}</main><a href="{{unsubscribeUrl}}">Unsubscribe</a>`}, 201)
 	tpl := int64(must(t, f.Do("POST", app+"/templates", map[string]any{"identifier": "welcome", "name": "Welcome"}, bearer(f.dev)), 201, "template").Map(t)["id"].(float64))
 	tp := fmt.Sprintf("/v1/templates/%d", tpl)
 	f.do(t, f.dev, "PUT", tp+"/contents/inApp", map[string]any{"content": map[string]string{"title": "Saved {{data.a}}"}}, 200)
@@ -35,7 +35,7 @@ func TestTemplatePreviewOfUnsavedContents(t *testing.T) {
 	}
 	status, r, body := preview(map[string]any{"data": map[string]any{"a": "A"}, "contents": map[string]any{
 		"sms":   map[string]any{"content": map[string]string{"body": "Hi {{user.profile.firstName}} {{data.a}}"}},
-		"email": map[string]any{"layoutIdentifier": "brand", "content": map[string]string{"subject": "S {{data.a}}", "html": "<p>{{data.a}}</p>"}},
+		"email": map[string]any{"layoutIdentifier": "brand", "content": map[string]string{"subject": "S {{data.a}}", "html": `<p>{{data.a}}</p><a href="{{preferencesUrl}}">Preferences</a>`}},
 		"slack": map[string]any{"content": map[string]string{"body": "{{#if}}"}},
 		"inApp": map[string]any{"content": map[string]string{"title": ""}},
 	}})
@@ -45,8 +45,13 @@ func TestTemplatePreviewOfUnsavedContents(t *testing.T) {
 	if got := r.Channels["sms"]["body"]; got != "Hi  A" {
 		t.Errorf("sms body %q", got)
 	}
-	if got := r.Channels["email"]["html"]; !strings.Contains(got, "<main><p>A</p></main>") {
+	if got := r.Channels["email"]["html"]; !strings.Contains(got, "<main><p>A</p>") {
 		t.Errorf("email html is not in the named layout: %q", got)
+	}
+	// The layout and the content place the links; the preview shows sample ones.
+	if got := r.Channels["email"]["html"]; !strings.Contains(got, `<a href="https://herald.example.com/unsubscribe/preview-sample-token">Unsubscribe</a>`) ||
+		!strings.Contains(got, `<a href="https://herald.example.com/unsubscribe/preview-sample-token">Preferences</a>`) {
+		t.Errorf("the preview shows no sample unsubscribe and preference links: %q", got)
 	}
 	if _, ok := r.Channels["inApp"]; ok {
 		t.Errorf("emptied in-app content still previews: %v", r.Channels["inApp"])

@@ -120,6 +120,11 @@ func TestHTTPFuzzEveryRoute(t *testing.T) {
 		}
 		if res.Status >= 400 {
 			for _, c := range changes {
+				if c.table == "rate_limit_buckets" && r.path == "/unsubscribe/:token" {
+					// The public unsubscribe link spends its client address's budget on
+					// every call, refused ones first (guessing tokens must cost).
+					continue
+				}
 				if res.Status == 429 && c.table == "rate_limit_buckets" {
 					// A budget that ran out brings its own bucket up to date (the
 					// invitation budgets of a route called this many times).

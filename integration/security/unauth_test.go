@@ -38,6 +38,8 @@ var unauthenticated = map[string]string{
 	"POST /v1/webhook/licensing-server":          "the licensing server calls it; the license's Ed25519 signature is the credential",
 	"OPTIONS /codec/decode":                      "CORS preflight of the codec server: browsers send it without credentials; it answers only CORS headers (403 to origins not in HERALD_CODEC_SERVER_ORIGINS); POST needs the operator's bearer token (temporalcodec.TestCodecServer)",
 	"OPTIONS /codec/encode":                      "CORS preflight of the codec server, as OPTIONS /codec/decode",
+	"GET /unsubscribe/:token":                    "the link of an email's List-Unsubscribe header: the signed token (HMAC, one purpose, 60 days) is the credential; a page with one button, changes nothing; rate-limited per client address (TestOneClickUnsubscribeRoundTrip)",
+	"POST /unsubscribe/:token":                   "RFC 8058 one-click unsubscribe: mailbox providers post it without cookie or login; the signed token (HMAC, one purpose, 60 days) is the credential and can only turn email off for its user and category; rate-limited per client address (TestUnsubscribeLinkAttacks)",
 }
 
 // preflightReason is why the CORS preflights of the browser routes answer without

@@ -44,6 +44,10 @@ type Message struct {
 	CC          []string
 	BCC         []string
 	Attachments []Attachment
+	// Headers are extra email headers, in order (List-Unsubscribe and
+	// List-Unsubscribe-Post, RFC 8058). SMTP writes them all; HTTP providers pass them
+	// where their API takes custom headers.
+	Headers []Header
 
 	// Short-form content: SMS, WhatsApp, push, chat, webhook.
 	Title string
@@ -81,6 +85,12 @@ type WebPushSubscription struct {
 	Endpoint string `json:"endpoint"`
 	P256dh   string `json:"p256dh"`
 	Auth     string `json:"auth"`
+}
+
+// Header is one extra email header.
+type Header struct {
+	Name  string
+	Value string
 }
 
 // Attachment is a file attached to an email.

@@ -215,7 +215,7 @@ func (s *Stack) HTTP() *fiber.App {
 	}}
 	opts := api.Options{
 		BodyLimit: int(s.Cfg.BodyLimit), Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
-		Mount: []func(fiber.Router){s.SocketIO.Register, s.mountCodecServer}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+		Mount: []func(fiber.Router){s.SocketIO.Register, s.mountCodecServer, s.unsubscribeHandlers().Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
 		Draining: s.draining.Load,
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsToken != "" {
@@ -268,7 +268,7 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
-		Metrics: s.deliveryMetrics(), Throttle: s.instanceThrottle()}
+		Metrics: s.deliveryMetrics(), Throttle: s.instanceThrottle(), Unsubscribe: s.unsubscribeLinks()}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	go s.sweepLimits(ctx)

@@ -22,7 +22,8 @@ type Category struct {
 //	notification  {title, message, icon, url}
 //	template      {identifier}, or null
 //
-// Recipient adds user (and its alias recipient): {identifier, profile}.
+// Recipient adds user (and its alias recipient): {identifier, profile}; SetLinks adds
+// unsubscribeUrl and preferencesUrl.
 func SendData(sendData json.RawMessage, appID int64, appName string, cat *Category, n notify.Content) (map[string]any, error) {
 	d, err := render.DecodeJSON(sendData)
 	if err != nil {
@@ -42,6 +43,27 @@ func SendData(sendData json.RawMessage, appID int64, appName string, cat *Catego
 		out["template"] = map[string]any{"identifier": n.TemplateIdentifier}
 	}
 	return out, nil
+}
+
+// Names of the link variables of email templates and layouts.
+const (
+	VarUnsubscribeURL = "unsubscribeUrl"
+	VarPreferencesURL = "preferencesUrl"
+)
+
+// Sample links a template preview shows in place of a recipient's own.
+const (
+	PreviewUnsubscribeURL = "https://herald.example.com/unsubscribe/preview-sample-token"
+	PreviewPreferencesURL = PreviewUnsubscribeURL
+)
+
+// SetLinks sets a recipient's {{unsubscribeUrl}} (the one-click unsubscribe link of the
+// email) and {{preferencesUrl}} (the page where they manage their preferences): empty
+// strings when the message has none (another channel, no category, critical), so
+// {{#if unsubscribeUrl}} hides a footer.
+func SetLinks(data map[string]any, unsubscribeURL, preferencesURL string) {
+	data[VarUnsubscribeURL] = unsubscribeURL
+	data[VarPreferencesURL] = preferencesURL
 }
 
 // Recipient returns the template data of one recipient: the send's data plus the user.

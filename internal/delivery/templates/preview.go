@@ -128,6 +128,7 @@ func (s *Service) Preview(ctx context.Context, appID, templateID int64, in Previ
 		user = "preview-user"
 	}
 	data := Recipient(send, user, in.Profile)
+	SetLinks(data, PreviewUnsubscribeURL, PreviewPreferencesURL)
 	if js.Present(in.Batch) {
 		if data["batch"], err = render.DecodeJSON(in.Batch); err != nil {
 			return Preview{}, herald.Invalid("batch cannot be read: " + err.Error())

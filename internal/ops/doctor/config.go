@@ -62,7 +62,7 @@ func (d *Doctor) publicURL() Finding {
 	pub := d.Cfg.PublicURL
 	if pub == "" {
 		if d.exposed() {
-			return warn("public-url", fmt.Sprintf("HERALD_PUBLIC_URL is unset while the API listens on %s: realtime token answers carry each request's own Host header, which any client sets", d.Cfg.HTTPAddr),
+			return warn("public-url", fmt.Sprintf("HERALD_PUBLIC_URL is unset while the API listens on %s: realtime token answers carry each request's own Host header, which any client sets, and the unsubscribe links of emails point at http://%s, which mailbox providers cannot reach", d.Cfg.HTTPAddr, d.Cfg.HTTPAddr),
 				"Set HERALD_PUBLIC_URL to the https URL clients reach Herald at.")
 		}
 		return ok("public-url", "unset; the API listens on loopback only (local use)")

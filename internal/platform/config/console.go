@@ -90,6 +90,12 @@ func (cc *ConsoleConfig) finish(p *herald.Problems, publicURL, httpAddr string) 
 	}
 }
 
+// ServerURL is the address the API is reached at from outside: HERALD_PUBLIC_URL, else
+// http://HERALD_HTTP_ADDR (a wildcard host becomes localhost).
+func (c Config) ServerURL() string {
+	return defaultConsoleURL(c.PublicURL, c.HTTPAddr)
+}
+
 // defaultConsoleURL is the server's own address: the public URL when set, else
 // http://<listen address> (a wildcard host becomes localhost).
 func defaultConsoleURL(publicURL, httpAddr string) string {

@@ -96,6 +96,9 @@ func (p *provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	field("text", msg.Text)
 	field("html", msg.HTML)
 	field("h:Reply-To", from.ReplyTo)
+	for _, h := range msg.Headers {
+		field("h:"+h.Name, h.Value)
+	}
 	field("v:heraldIdempotencyKey", msg.IdempotencyKey)
 	field("v:heraldRequestId", msg.RequestID)
 	for _, a := range msg.Attachments {

@@ -65,10 +65,17 @@ func parts(t *testing.T, r providertest.Request) (map[string][]string, map[strin
 	return fields, files
 }
 
+// withHeaders is message() with the unsubscribe headers of a non-critical email.
+func withHeaders() providers.Message {
+	m := message()
+	m.Headers = []providers.Header{{Name: "List-Unsubscribe", Value: "<https://h.example.com/unsubscribe/t>"}, {Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"}}
+	return m
+}
+
 func TestSendFollowsTheMessagesAPI(t *testing.T) {
 	fake := providertest.New(t)
 	fake.Reply(200, `{"id":"<20260101.1@mg.example.com>","message":"Queued. Thank you."}`)
-	res, err := newProvider(t, fake).Send(context.Background(), message())
+	res, err := newProvider(t, fake).Send(context.Background(), withHeaders())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +94,7 @@ func TestSendFollowsTheMessagesAPI(t *testing.T) {
 		"from": `"Herald Team" <noreply@example.com>`, "to": "alice@example.com", "cc": "bob@example.com",
 		"bcc": "carol@example.com", "subject": "Welcome", "text": "Hi Alice", "html": "<p>Hi Alice</p>",
 		"h:Reply-To": "help@example.com", "v:heraldIdempotencyKey": "req-1:alice:email", "v:heraldRequestId": "req-1",
+		"h:List-Unsubscribe": "<https://h.example.com/unsubscribe/t>", "h:List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 	}
 	for k, v := range want {
 		if got := fields[k]; len(got) != 1 || got[0] != v {

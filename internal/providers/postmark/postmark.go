@@ -74,7 +74,11 @@ type email struct {
 	MessageStream string            `json:",omitempty"`
 	Attachments   []attachment      `json:",omitempty"`
 	Metadata      map[string]string `json:",omitempty"`
+	// Headers are the message's extra headers (List-Unsubscribe, …).
+	Headers []header `json:",omitempty"`
 }
+
+type header struct{ Name, Value string }
 
 // Metadata limits: values up to 80 characters.
 const metadataValueMax = 80
@@ -93,6 +97,9 @@ func (p *provider) Send(ctx context.Context, msg providers.Message) (providers.R
 		Bcc:     strings.Join(compose.Unique(msg.BCC, append(cc, msg.To.Email)...), ","),
 		Subject: msg.Subject, HtmlBody: msg.HTML, TextBody: msg.Text, ReplyTo: from.ReplyTo,
 		MessageStream: p.cfg.MessageStream,
+	}
+	for _, h := range msg.Headers {
+		body.Headers = append(body.Headers, header{Name: h.Name, Value: h.Value})
 	}
 	for _, a := range msg.Attachments {
 		ct := a.ContentType

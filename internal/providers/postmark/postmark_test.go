@@ -32,10 +32,17 @@ func message() providers.Message {
 	}
 }
 
+// withHeaders is message() with the unsubscribe headers of a non-critical email.
+func withHeaders() providers.Message {
+	m := message()
+	m.Headers = []providers.Header{{Name: "List-Unsubscribe", Value: "<https://h.example.com/unsubscribe/t>"}, {Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"}}
+	return m
+}
+
 func TestSendFollowsTheEmailAPI(t *testing.T) {
 	fake := providertest.New(t)
 	fake.Reply(200, `{"To":"alice@example.com","SubmittedAt":"2026-01-01T00:00:00Z","MessageID":"b7bc2f4a-e38e-4336-af7d-e6c392c2f817","ErrorCode":0,"Message":"OK"}`)
-	res, err := newProvider(t, fake).Send(context.Background(), message())
+	res, err := newProvider(t, fake).Send(context.Background(), withHeaders())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +62,8 @@ func TestSendFollowsTheEmailAPI(t *testing.T) {
 		"Subject": "Welcome", "HtmlBody": "<p>Hi</p>", "TextBody": "Hi", "ReplyTo": "help@example.com",
 		"MessageStream": "outbound",
 		"Attachments": [{"Name": "a.bin", "Content": "AQID", "ContentType": "application/octet-stream"}],
-		"Metadata": {"heraldKey": "req-1:alice:email", "heraldRequest": "req-1"}
+		"Metadata": {"heraldKey": "req-1:alice:email", "heraldRequest": "req-1"},
+		"Headers": [{"Name": "List-Unsubscribe", "Value": "<https://h.example.com/unsubscribe/t>"}, {"Name": "List-Unsubscribe-Post", "Value": "List-Unsubscribe=One-Click"}]
 	}`)
 }
 

@@ -88,6 +88,8 @@ type mail struct {
 	Content          []content         `json:"content"`
 	Attachments      []attachment      `json:"attachments,omitempty"`
 	CustomArgs       map[string]string `json:"custom_args,omitempty"`
+	// Headers are the message's extra headers (List-Unsubscribe, …).
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 // Send posts one mail. SendGrid has no idempotency key; the key travels in custom_args so
@@ -112,6 +114,12 @@ func (p *provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	}
 	if from.ReplyTo != "" {
 		body.ReplyTo = &address{Email: from.ReplyTo}
+	}
+	for _, h := range msg.Headers {
+		if body.Headers == nil {
+			body.Headers = map[string]string{}
+		}
+		body.Headers[h.Name] = h.Value
 	}
 	// text/plain must come before text/html.
 	if msg.Text != "" {

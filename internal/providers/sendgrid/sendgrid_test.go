@@ -34,10 +34,17 @@ func message() providers.Message {
 	}
 }
 
+// withHeaders is message() with the unsubscribe headers of a non-critical email.
+func withHeaders() providers.Message {
+	m := message()
+	m.Headers = []providers.Header{{Name: "List-Unsubscribe", Value: "<https://h.example.com/unsubscribe/t>"}, {Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"}}
+	return m
+}
+
 func TestSendFollowsTheMailSendFormat(t *testing.T) {
 	fake := providertest.New(t)
 	fake.Reply(202, "", "X-Message-Id", "msg-42")
-	res, err := newProvider(t, fake).Send(context.Background(), message())
+	res, err := newProvider(t, fake).Send(context.Background(), withHeaders())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +73,8 @@ func TestSendFollowsTheMailSendFormat(t *testing.T) {
 		"subject": "Welcome",
 		"content": [{"type": "text/plain", "value": "Hi Alice"}, {"type": "text/html", "value": "<p>Hi Alice</p>"}],
 		"attachments": [{"content": "aGVsbG8=", "type": "text/plain", "filename": "a.txt", "disposition": "attachment"}],
-		"custom_args": {"heraldIdempotencyKey": "req-1:alice:email", "heraldRequestId": "req-1"}
+		"custom_args": {"heraldIdempotencyKey": "req-1:alice:email", "heraldRequestId": "req-1"},
+		"headers": {"List-Unsubscribe": "<https://h.example.com/unsubscribe/t>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 	}`)
 }
 

@@ -97,6 +97,8 @@ type sendEmail struct {
 				Html *content `json:",omitempty"`
 			}
 			Attachments []attachment `json:",omitempty"`
+			// Headers are the message's extra headers (List-Unsubscribe, …).
+			Headers []tag `json:",omitempty"`
 		}
 	}
 	EmailTags            []tag  `json:",omitempty"`
@@ -126,6 +128,9 @@ func (p *provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	}
 	if msg.HTML != "" {
 		simple.Body.Html = &content{Data: msg.HTML, Charset: "UTF-8"}
+	}
+	for _, h := range msg.Headers {
+		simple.Headers = append(simple.Headers, tag{Name: h.Name, Value: h.Value})
 	}
 	for _, a := range msg.Attachments {
 		simple.Attachments = append(simple.Attachments, attachment{

@@ -34,10 +34,17 @@ func message() providers.Message {
 	}
 }
 
+// withHeaders is message() with the unsubscribe headers of a non-critical email.
+func withHeaders() providers.Message {
+	m := message()
+	m.Headers = []providers.Header{{Name: "List-Unsubscribe", Value: "<https://h.example.com/unsubscribe/t>"}, {Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"}}
+	return m
+}
+
 func TestSendFollowsSendEmailV2(t *testing.T) {
 	fake := providertest.New(t)
 	fake.Reply(200, `{"MessageId":"0102018c-ses-id"}`)
-	res, err := newProvider(t, fake).Send(context.Background(), message())
+	res, err := newProvider(t, fake).Send(context.Background(), withHeaders())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +62,8 @@ func TestSendFollowsSendEmailV2(t *testing.T) {
 		"Content": {"Simple": {
 			"Subject": {"Data": "Welcome", "Charset": "UTF-8"},
 			"Body": {"Text": {"Data": "Hi", "Charset": "UTF-8"}, "Html": {"Data": "<p>Hi</p>", "Charset": "UTF-8"}},
-			"Attachments": [{"FileName": "a.txt", "RawContent": "aGVsbG8=", "ContentType": "text/plain", "ContentDisposition": "ATTACHMENT"}]
+			"Attachments": [{"FileName": "a.txt", "RawContent": "aGVsbG8=", "ContentType": "text/plain", "ContentDisposition": "ATTACHMENT"}],
+			"Headers": [{"Name": "List-Unsubscribe", "Value": "<https://h.example.com/unsubscribe/t>"}, {"Name": "List-Unsubscribe-Post", "Value": "List-Unsubscribe=One-Click"}]
 		}},
 		"EmailTags": [{"Name": "heraldKey", "Value": "req-1_alice_example_com_email"}, {"Name": "heraldRequest", "Value": "req-1"}],
 		"ConfigurationSetName": "herald-events"

@@ -289,6 +289,9 @@ func (p *Provider) build(msg providers.Message) (*mail.Msg, string, error) {
 	if msg.IdempotencyKey != "" {
 		m.SetGenHeader("X-Herald-Idempotency-Key", msg.IdempotencyKey)
 	}
+	for _, h := range msg.Headers {
+		m.SetGenHeader(mail.Header(h.Name), h.Value)
+	}
 	switch {
 	case msg.HTML != "" && msg.Text != "":
 		m.SetBodyString(mail.TypeTextPlain, msg.Text)

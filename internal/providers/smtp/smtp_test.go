@@ -37,6 +37,10 @@ func newGuarded(t *testing.T, host string, port int, security string, guard *net
 	return p
 }
 
+// unsubscribeValue is a List-Unsubscribe header as long as Herald writes (a link and a
+// mailto, past the 78-character line): it must arrive unchanged once unfolded.
+const unsubscribeValue = "<https://herald.example.com/unsubscribe/AQAAAAAAAAAHAAAAAAAAACpjAAAAAAAAAAMAAAAAa_qL0Pd3Cw5oTzR1c0x2aQ>, <mailto:unsubscribe@example.com?subject=unsubscribe%20AQAAAAAAAAAH>"
+
 func TestSendDeliversToARealServer(t *testing.T) {
 	srv := smtptest.Start(t)
 	srv.Username, srv.Password = "mailer", "s3cret"
@@ -46,6 +50,7 @@ func TestSendDeliversToARealServer(t *testing.T) {
 		Subject: "Your order ✓", HTML: "<p>Hello <b>Alice</b></p>", Text: "Hello Alice",
 		ReplyTo: "support@herald.test", CC: []string{"cc@example.com"},
 		Attachments: []providers.Attachment{{Filename: "invoice.txt", ContentType: "text/csv", Content: []byte("a,b\n1,2\n")}},
+		Headers:     []providers.Header{{Name: "List-Unsubscribe", Value: unsubscribeValue}, {Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"}},
 	}
 	res, err := p.Send(context.Background(), msg)
 	if err != nil {
@@ -62,7 +67,8 @@ func TestSendDeliversToARealServer(t *testing.T) {
 	subject := m.Subject()
 	if subject != "Your order ✓" || !strings.Contains(m.Header.Get("From"), "Herald") ||
 		m.Header.Get("Reply-To") != "<support@herald.test>" || m.Header.Get("Message-Id") != res.ProviderMessageID ||
-		m.Header.Get("X-Herald-Idempotency-Key") != "req:alice:email" {
+		m.Header.Get("X-Herald-Idempotency-Key") != "req:alice:email" ||
+		m.Header.Get("List-Unsubscribe") != unsubscribeValue || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
 		t.Errorf("headers %v (subject %q, result %+v)", m.Header, subject, res)
 	}
 	if m.Parts["text/html"] != "<p>Hello <b>Alice</b></p>" || m.Parts["text/plain"] != "Hello Alice" || len(m.Attachments) != 1 ||

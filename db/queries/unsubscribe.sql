@@ -1,0 +1,22 @@
+-- One-click unsubscribe (internal/audience/unsubscribe): writes the same category × channel
+-- switches as the preferences API. Scoped by app: the user and the category must both
+-- belong to it.
+
+-- name: UnsubscribeCategoryChannel :execrows
+-- Turns a channel off for a user in a category; 0 rows when the user or the category is
+-- not (or no longer) the app's. Idempotent.
+INSERT INTO preferences (app_id, user_id, category_id, channel, enabled)
+SELECT u.app_id, u.id, c.id, @channel::text, false
+FROM users u
+JOIN categories c ON c.app_id = u.app_id AND c.id = @category_id
+WHERE u.app_id = @app_id AND u.id = @user_id
+ON CONFLICT (user_id, COALESCE(category_id, 0), channel)
+DO UPDATE SET enabled = false, updated_at = now();
+
+-- name: UnsubscribeTarget :one
+-- What the unsubscribe page names: the app, the user and the category of a token.
+SELECT a.name AS app_name, u.identifier AS user_identifier, c.identifier AS category_identifier, c.name AS category_name
+FROM users u
+JOIN apps a ON a.id = u.app_id
+JOIN categories c ON c.app_id = u.app_id AND c.id = @category_id
+WHERE u.app_id = @app_id AND u.id = @user_id;
