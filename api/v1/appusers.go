@@ -135,13 +135,13 @@ func (h *Console) category(c *fiber.Ctx) (appID, categoryID int64, err error) {
 	return appID, categoryID, nil
 }
 
-// updateCategory renames a category (UpdateCategoryDto {name}).
+// updateCategory renames a category and/or marks it critical (UpdateCategoryDto {name, critical}).
 func (h *Console) updateCategory(c *fiber.Ctx) error {
 	appID, id, err := h.category(c)
 	if err != nil {
 		return err
 	}
-	cat, err := h.Categories.Rename(c.UserContext(), appID, id, c.Body())
+	cat, err := h.Categories.Update(c.UserContext(), appID, id, c.Body())
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,52 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// TestChannelOptOutAndCriticalAreLogged: a channel turned off for every notification skips
+// a normal send with its reason; a critical category's send ignores both kinds of opt-out
+// and its rows say which one it ignored.
+func TestChannelOptOutAndCriticalAreLogged(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	webhookInstance(t, a, appID, "hook", "https://example.com/hook")
+	exec(t, d, `INSERT INTO categories (app_id, identifier, name) VALUES ($1, 'promo', 'Promotions')`, appID)
+	exec(t, d, `INSERT INTO categories (app_id, identifier, name, critical) VALUES ($1, 'security', 'Security', true)`, appID)
+	exec(t, d, `INSERT INTO users (app_id, identifier) VALUES ($1, 'nohook')`, appID)
+	exec(t, d, `INSERT INTO channel_preferences (app_id, user_id, channel, enabled) SELECT $1, id, 'webhook', false FROM users WHERE identifier = 'nohook'`, appID)
+	exec(t, d, `INSERT INTO preferences (app_id, user_id, category_id, channel, enabled)
+		SELECT $1, u.id, c.id, 'inApp', false FROM users u, categories c WHERE u.identifier = 'nohook' AND c.app_id = $1`, appID)
+
+	logs := func(body string) map[string]string {
+		req := accept(t, d, appID, body)
+		drain(t, a, []send.Cursor{{RequestID: req}})
+		got := map[string]string{}
+		rows, err := d.Pool.Query(context.Background(), `SELECT channel, status || ':' || coalesce(reason, '') FROM message_logs WHERE request_id = $1`, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var k, v string
+			_ = rows.Scan(&k, &v)
+			got[k] = v
+		}
+		return got
+	}
+	normal := logs(`{"notification":{"title":"Sale","category":"promo"},"sendTo":{"recipients":["nohook"]},"override":{"channels":["inApp","webhook"]}}`)
+	want := map[string]string{"inApp": "skipped:opted out: category promo, channel inApp", "webhook": "skipped:opted out: channel webhook (all notifications)"}
+	if fmt.Sprint(normal) != fmt.Sprint(want) {
+		t.Errorf("normal:\n got %v\nwant %v", normal, want)
+	}
+	critical := logs(`{"notification":{"title":"New sign-in","category":"security"},"sendTo":{"recipients":["nohook"]},"override":{"channels":["inApp","webhook"]}}`)
+	want = map[string]string{
+		"inApp":   "delivered:critical (category security): delivered despite opted out: category security, channel inApp",
+		"webhook": "queued:critical (category security): delivered despite opted out: channel webhook (all notifications)",
+	}
+	if fmt.Sprint(critical) != fmt.Sprint(want) {
+		t.Errorf("critical:\n got %v\nwant %v", critical, want)
+	}
+}
