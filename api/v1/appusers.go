@@ -169,6 +169,25 @@ func (h *Console) setUserPreferences(c *fiber.Ctx, s appScope) error {
 	return c.JSON(list)
 }
 
+// userChannelPreferences returns a known user's switches for whole channels.
+func (h *Console) userChannelPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.Channels(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// setUserChannelPreferences changes a known user's channel switches ({"sms": false}) and
+// answers all of them.
+func (h *Console) setUserChannelPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.SetChannels(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
 // userDevices lists a known user's devices with their push tokens shortened.
 func (h *Console) userDevices(c *fiber.Ctx, s appScope) error {
 	list, err := h.AppAdmin.Devices(c.UserContext(), s.AppID, param(c, "identifier"))

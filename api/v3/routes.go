@@ -62,6 +62,8 @@ func (h *Handlers) Register(r fiber.Router) {
 	b.add(fiber.MethodPatch, "/profile", user, h.patchProfile)
 	b.add(fiber.MethodGet, "/preferences", user, h.getPreferences)
 	b.add(fiber.MethodPatch, "/preferences", user, h.patchPreferences)
+	b.add(fiber.MethodGet, "/preferences/channels", user, h.getChannelPreferences)
+	b.add(fiber.MethodPut, "/preferences/channels", user, h.putChannelPreferences)
 	b.add(fiber.MethodGet, "/categories", user, h.listCategories)
 	r.Post("/categories", h.Auth.AppWithSecretKey(), h.createCategory)
 	r.Delete("/categories/:categoryId", h.Auth.AppWithSecretKey(), h.deleteCategory)
