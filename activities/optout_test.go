@@ -50,3 +50,32 @@ func TestChannelOptOutAndCriticalAreLogged(t *testing.T) {
 		t.Errorf("critical:\n got %v\nwant %v", critical, want)
 	}
 }
+
+// TestCriticalFlowStepIgnoresOptOuts: a step of a workflow marked critical is delivered to
+// a user who turned its channel off everywhere, and its log row says so; once the mark is
+// off, the next step is skipped with the opt-out's reason.
+func TestCriticalFlowStepIgnoresOptOuts(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	ep := newEndpoint(t)
+	webhookInstance(t, a, appID, "hook", ep.srv.URL)
+	exec(t, d, `INSERT INTO flows (app_id, identifier, name, draft, critical) VALUES ($1, 'wf', 'WF', '{"steps":[]}', true)`, appID)
+	in := flowSend(t, d, appID, `{"notification":{"workflow":{"identifier":"wf"}},"sendTo":{"recipients":["ann"]}}`)
+	exec(t, d, `INSERT INTO channel_preferences (app_id, user_id, channel, enabled) VALUES ($1, $2, 'webhook', false)`, appID, in.Recipient.UserID)
+	ctx := context.Background()
+	in.Step = step(`{"id":"hook","type":"webhook","content":{"body":"b"}}`)
+	if res, err := a.DeliverStep(ctx, in); err != nil || res.Status != "sent" {
+		t.Fatalf("critical: %+v %v", res, err)
+	}
+	want := "critical (workflow wf): delivered despite opted out: channel webhook (all notifications)"
+	if l := stepLogs(t, d, in.RequestID)["hook/webhook"]; l.Status != "sent" || l.Reason != want {
+		t.Errorf("critical log %+v", l)
+	}
+	exec(t, d, `UPDATE flows SET critical = false WHERE app_id = $1`, appID)
+	in.Step = step(`{"id":"hook2","type":"webhook","content":{"body":"b"}}`)
+	if res, _ := a.DeliverStep(ctx, in); res.Status != "skipped" || res.Reason != "opted out: channel webhook (all notifications)" {
+		t.Errorf("not critical: %+v", res)
+	}
+	if ep.calls() != 1 {
+		t.Errorf("calls %d, want 1", ep.calls())
+	}
+}

@@ -1097,6 +1097,38 @@ func (q *Queries) SetFlowArchived(ctx context.Context, arg SetFlowArchivedParams
 	return i, err
 }
 
+const setFlowCritical = `-- name: SetFlowCritical :one
+UPDATE flows SET critical = $1, updated_at = now()
+WHERE app_id = $2 AND identifier = $3
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+`
+
+type SetFlowCriticalParams struct {
+	Critical   bool
+	AppID      int64
+	Identifier string
+}
+
+// Marks a workflow critical (delivered whatever the opt-outs) or not.
+func (q *Queries) SetFlowCritical(ctx context.Context, arg SetFlowCriticalParams) (Flow, error) {
+	row := q.db.QueryRow(ctx, setFlowCritical, arg.Critical, arg.AppID, arg.Identifier)
+	var i Flow
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Name,
+		&i.Draft,
+		&i.PublishedVersion,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Positions,
+		&i.ArchivedAt,
+		&i.Critical,
+	)
+	return i, err
+}
+
 const settleStepLog = `-- name: SettleStepLog :exec
 UPDATE message_logs
 SET status = $1, reason = COALESCE(NULLIF($2::text, ''), reason), error = NULLIF($3::text, ''),

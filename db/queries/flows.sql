@@ -25,6 +25,12 @@ UPDATE flows SET name = @name, updated_at = now()
 WHERE app_id = @app_id AND identifier = @identifier
 RETURNING *;
 
+-- name: SetFlowCritical :one
+-- Marks a workflow critical (delivered whatever the opt-outs) or not.
+UPDATE flows SET critical = @critical, updated_at = now()
+WHERE app_id = @app_id AND identifier = @identifier
+RETURNING *;
+
 -- name: SetFlowArchived :one
 -- Archives (keeping the first time) or unarchives a workflow.
 UPDATE flows SET archived_at = CASE WHEN @archived::bool THEN COALESCE(archived_at, now()) END, updated_at = now()
