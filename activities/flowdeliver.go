@@ -204,7 +204,7 @@ func (a *Delivery) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) 
 // stepSkip returns why the recipient does not get the step ("" when it does), with the
 // send's rules: a topic subscriber gets only its subscription's channels, the channel needs
 // a provider instance (in-app excepted) and template content, the user must not have opted
-// out of the channel (everywhere, or for the category) unless the workflow or its category
+// out of the channel (everywhere, for the workflow, or for the category) unless the workflow or its category
 // is critical, and the address must be there. note is what a delivered step's log row says
 // when a critical step ignored an opt-out.
 func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat stepCat, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (skip, note string, err error) {
@@ -230,6 +230,14 @@ func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, ca
 	if err != nil {
 		return "", "", err
 	}
+	flowRows, err := a.DB.DeliveryFlowPreferences(ctx, dbsqlc.DeliveryFlowPreferencesParams{AppID: in.AppID, UserID: user.ID, Identifier: in.Workflow.Identifier})
+	if err != nil {
+		return "", "", db.MapError(err)
+	}
+	flowPrefs := make(map[string]bool, len(flowRows))
+	for _, fp := range flowRows {
+		flowPrefs[fp.Channel] = fp.Enabled
+	}
 	var reach delivery.Reach
 	if channel == notify.ChannelWebPush || channel == notify.ChannelMobilePush {
 		has, err := a.usersWith(ctx, sendCtx, channel, []int64{user.ID})
@@ -240,10 +248,12 @@ func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, ca
 	}
 	profile, _ := decodeProfile(user.Profile)
 	r := delivery.Recipient{
-		Preferences: prefs[user.ID],
-		Category:    in.Category,
-		ChannelsOff: off[user.ID],
-		Missing:     func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
+		Preferences:     prefs[user.ID],
+		Category:        in.Category,
+		ChannelsOff:     off[user.ID],
+		Flow:            in.Workflow.Identifier,
+		FlowPreferences: flowPrefs,
+		Missing:         func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
 	}
 	if critical {
 		r.Critical = "workflow " + in.Workflow.Identifier

@@ -79,3 +79,35 @@ func TestCriticalFlowStepIgnoresOptOuts(t *testing.T) {
 		t.Errorf("calls %d, want 1", ep.calls())
 	}
 }
+
+// TestFlowOptOutsInSteps: a user's switches for a workflow skip its steps with the flow's
+// reason, and the most specific switch wins over the category's.
+func TestFlowOptOutsInSteps(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	ep := newEndpoint(t)
+	webhookInstance(t, a, appID, "hook", ep.srv.URL)
+	exec(t, d, `INSERT INTO flows (app_id, identifier, name, draft) VALUES ($1, 'wf', 'WF', '{"steps":[]}')`, appID)
+	exec(t, d, `INSERT INTO categories (app_id, identifier, name) VALUES ($1, 'news', 'News')`, appID)
+	in := flowSend(t, d, appID, `{"notification":{"workflow":{"identifier":"wf"},"category":"news"},"sendTo":{"recipients":["ann"]}}`)
+	// Category × channel off, flow × channel on: the flow's switch wins.
+	exec(t, d, `INSERT INTO preferences (app_id, user_id, category_id, channel, enabled) SELECT $1, $2, id, 'webhook', false FROM categories WHERE app_id = $1`, appID, in.Recipient.UserID)
+	exec(t, d, `INSERT INTO flow_preferences (app_id, user_id, flow_id, channel, enabled) SELECT $1, $2, id, 'webhook', true FROM flows WHERE app_id = $1`, appID, in.Recipient.UserID)
+	ctx := context.Background()
+	in.Step = step(`{"id":"hook","type":"webhook","content":{"body":"b"}}`)
+	if res, err := a.DeliverStep(ctx, in); err != nil || res.Status != "sent" {
+		t.Fatalf("flow × channel on: %+v %v", res, err)
+	}
+	// The whole flow off, the channel's switch gone: skipped with the flow's reason.
+	exec(t, d, `DELETE FROM flow_preferences`)
+	exec(t, d, `INSERT INTO flow_preferences (app_id, user_id, flow_id, channel, enabled) SELECT $1, $2, id, '', false FROM flows WHERE app_id = $1`, appID, in.Recipient.UserID)
+	in.Step = step(`{"id":"hook2","type":"webhook","content":{"body":"b"}}`)
+	if res, _ := a.DeliverStep(ctx, in); res.Status != "skipped" || res.Reason != "opted out: flow wf" {
+		t.Errorf("flow off: %+v", res)
+	}
+	if l := stepLogs(t, d, in.RequestID)["hook2/webhook"]; l.Status != "skipped" || l.Reason != "opted out: flow wf" {
+		t.Errorf("log %+v", l)
+	}
+	if ep.calls() != 1 {
+		t.Errorf("calls %d, want 1", ep.calls())
+	}
+}

@@ -293,6 +293,15 @@ type FlowLog struct {
 	CreatedAt      time.Time
 }
 
+type FlowPreference struct {
+	AppID     int64
+	UserID    int64
+	FlowID    int64
+	Channel   string
+	Enabled   bool
+	UpdatedAt time.Time
+}
+
 type FlowRun struct {
 	ID              int64
 	AppID           int64

@@ -85,6 +85,11 @@ type Recipient struct {
 	Category string
 	// ChannelsOff are the channels the user turned off for every notification.
 	ChannelsOff map[string]bool
+	// Flow is the workflow's identifier of a flow step ("" for a plain send), and
+	// FlowPreferences the user's explicit switches for it by channel, "" standing for the
+	// whole workflow.
+	Flow            string
+	FlowPreferences map[string]bool
 	// Critical names what makes the send critical ("category billing", "workflow
 	// otp"); "" when it is not. A critical send ignores every opt-out.
 	Critical string
@@ -119,11 +124,24 @@ func ForRecipient(sc SendChannels, r Recipient) (deliver []string, skips []Skip)
 }
 
 // OptOut returns the opt-out that covers a channel for the recipient, worded for the
-// message log ("" when none), whether or not the send is critical. The broadest wins the
-// wording: a channel turned off for every notification, then the category × channel switch.
+// message log ("" when none), whether or not the send is critical. A channel turned off for
+// every notification always applies; below it the most specific switch the user set wins:
+// flow × channel, then the whole flow, then category × channel (unset: on).
 func OptOut(r Recipient, ch string) string {
 	if r.ChannelsOff[ch] {
 		return "opted out: channel " + ch + " (all notifications)"
+	}
+	if on, set := r.FlowPreferences[ch]; set && r.Flow != "" {
+		if on {
+			return ""
+		}
+		return "opted out: flow " + r.Flow + ", channel " + ch
+	}
+	if on, set := r.FlowPreferences[""]; set && r.Flow != "" {
+		if on {
+			return ""
+		}
+		return "opted out: flow " + r.Flow
 	}
 	if r.Preferences != nil && !prefEnabled(r.Preferences, ch) {
 		if r.Category == "" {
