@@ -188,6 +188,24 @@ func (h *Console) setUserChannelPreferences(c *fiber.Ctx, s appScope) error {
 	return c.JSON(out)
 }
 
+// userFlowPreferences returns a known user's switches per workflow.
+func (h *Console) userFlowPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.Flows(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// setUserFlowPreferences changes a known user's switches per workflow and answers all.
+func (h *Console) setUserFlowPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.SetFlows(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
 // userDevices lists a known user's devices with their push tokens shortened.
 func (h *Console) userDevices(c *fiber.Ctx, s appScope) error {
 	list, err := h.AppAdmin.Devices(c.UserContext(), s.AppID, param(c, "identifier"))

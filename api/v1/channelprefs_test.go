@@ -1,6 +1,7 @@
 package v1_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -116,4 +117,54 @@ func TestCriticalCategoryFromTheConsole(t *testing.T) {
 	if len(locked) != 1 || !strings.Contains(locked["otp"], "always delivered") {
 		t.Errorf("locked %v", locked)
 	}
+}
+
+// TestUserFlowPreferencesFromTheConsole: developers set a known user's switches per
+// workflow with the developer API's body; problems are listed; viewers read only; unknown
+// users, other clients' apps and missing credentials are refused.
+func TestUserFlowPreferencesFromTheConsole(t *testing.T) {
+	e := newEnv(t)
+	a := e.tenant(t, "flowprefs-a@example.com")
+	b := e.tenant(t, "flowprefs-b@example.com")
+	e.users(t, a.appID, "ann")
+	e.users(t, b.appID, "ann")
+	if _, err := e.Stack.DB.Pool.Exec(context.Background(), `INSERT INTO flows (app_id, identifier, name, draft, published_version) VALUES ($1, 'reminder', 'Reminder', '{"steps":[]}', 1)`, a.appID); err != nil {
+		t.Fatal(err)
+	}
+	path := a.appPath("/users/ann/preferences/workflows")
+	var got []struct {
+		Workflow struct{ Identifier string }
+		Enabled  bool
+		Channels map[string]bool
+	}
+	body := map[string]any{"workflows": []any{map[string]any{"identifier": "reminder", "channels": map[string]bool{"sms": false}}}}
+	must(t, e.Do("PATCH", path, body, bearer(a.tok)), 200, "set").JSON(t, &got)
+	if len(got) != 1 || !got[0].Enabled || got[0].Channels["sms"] || len(got[0].Channels) != 1 {
+		t.Errorf("answer %+v", got)
+	}
+	must(t, e.Do("GET", path, nil, bearer(a.tok)), 200, "read").JSON(t, &got)
+	if len(got) != 1 || got[0].Channels["sms"] {
+		t.Errorf("read back %+v", got)
+	}
+	if msgs := problems(t, e.Do("PATCH", path, map[string]any{"workflows": []any{map[string]any{"identifier": "nope", "enabled": false}}}, bearer(a.tok))); !slices.Equal(msgs, []string{
+		`workflows[0].identifier must name one of the app's workflows ("nope" does not)`,
+	}) {
+		t.Errorf("problems %q", msgs)
+	}
+	if res := e.Do("PATCH", a.appPath("/users/nobody/preferences/workflows"), body, bearer(a.tok)); res.Status != 404 {
+		t.Errorf("unknown user: %d %s", res.Status, res.Body)
+	}
+	for _, m := range []string{"GET", "PATCH"} {
+		if res := e.Do(m, b.appPath("/users/ann/preferences/workflows"), body, bearer(a.tok)); res.Status != 404 {
+			t.Errorf("%s another client's app: %d %s", m, res.Status, res.Body)
+		}
+		if res := e.Do(m, path, body, nil); res.Status != 401 {
+			t.Errorf("%s no credentials: %d", m, res.Status)
+		}
+	}
+	viewer := e.member(t, a.tok, a.client, "flowprefs-viewer@example.com", "viewer")
+	if res := e.Do("PATCH", path, body, bearer(viewer)); res.Status != 403 {
+		t.Errorf("viewer: %d %s", res.Status, res.Body)
+	}
+	must(t, e.Do("GET", path, nil, bearer(viewer)), 200, "viewer reads")
 }

@@ -107,6 +107,8 @@ func (h *Console) Register(r fiber.Router) {
 	r.Patch("/apps/:appId/users/:identifier/preferences", member, h.app(clients.Developer, h.setUserPreferences))
 	r.Get("/apps/:appId/users/:identifier/preferences/channels", member, h.app(clients.Viewer, h.userChannelPreferences))
 	r.Put("/apps/:appId/users/:identifier/preferences/channels", member, h.app(clients.Developer, h.setUserChannelPreferences))
+	r.Get("/apps/:appId/users/:identifier/preferences/workflows", member, h.app(clients.Viewer, h.userFlowPreferences))
+	r.Patch("/apps/:appId/users/:identifier/preferences/workflows", member, h.app(clients.Developer, h.setUserFlowPreferences))
 	r.Get("/apps/:appId/users/:identifier/devices", member, h.app(clients.Viewer, h.userDevices))
 	r.Get("/apps/:appId/users/:identifier/notifications", member, h.app(clients.Viewer, h.userInbox))
 	r.Post("/apps/:appId/categories", member, h.app(clients.Developer, h.createCategory))

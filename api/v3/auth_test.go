@@ -53,6 +53,8 @@ var authRoutes = []struct {
 	{"PATCH", "/v3/preferences", kindUser},
 	{"GET", "/v3/preferences/channels", kindUser},
 	{"PUT", "/v3/preferences/channels", kindUser},
+	{"GET", "/v3/preferences/workflows", kindUser},
+	{"PATCH", "/v3/preferences/workflows", kindUser},
 	{"GET", "/v3/categories", kindUser},
 	{"POST", "/v3/categories", kindAppSecret},
 	{"DELETE", "/v3/categories/1", kindAppSecret},

@@ -93,6 +93,8 @@ var userRouteCases = []routeCase{
 	}},
 	{"GET", 200, fixed("/v3/preferences/channels", nil)},
 	{"PUT", 200, fixed("/v3/preferences/channels", map[string]bool{"sms": false})},
+	{"GET", 200, fixed("/v3/preferences/workflows", nil)},
+	{"PATCH", 200, fixed("/v3/preferences/workflows", map[string]any{"workflows": []any{}})},
 	{"GET", 200, fixed("/v3/categories", nil)},
 	{"POST", 200, func(f *fixture, a apps.Credentials, user string) (string, any) {
 		f.connect(a, user, "dev-"+user)

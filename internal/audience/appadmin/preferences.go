@@ -6,6 +6,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/categories"
+	"github.com/heraldhq/herald/internal/audience/prefs"
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
@@ -97,4 +98,24 @@ func (s *Service) SetChannels(ctx context.Context, appID int64, identifier strin
 		return nil, err
 	}
 	return s.Detail.Prefs.SetChannels(ctx, appID, identifier, body)
+}
+
+// Flows returns a known user's switches per workflow (unknown: not found).
+func (s *Service) Flows(ctx context.Context, appID int64, identifier string) ([]prefs.FlowPreference, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return nil, err
+	}
+	return s.Detail.Prefs.Flows(ctx, appID, identifier)
+}
+
+// SetFlows changes a known user's switches per workflow (the body of PATCH
+// /v3/preferences/workflows) and returns them all.
+func (s *Service) SetFlows(ctx context.Context, appID int64, identifier string, body []byte) ([]prefs.FlowPreference, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return nil, err
+	}
+	if err := s.Detail.Prefs.SetFlows(ctx, appID, identifier, body); err != nil {
+		return nil, err
+	}
+	return s.Detail.Prefs.Flows(ctx, appID, identifier)
 }

@@ -589,6 +589,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller's switches per workflow
+         * @description One entry per published, unarchived workflow of the app.
+         */
+        get: operations["getWorkflowPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set some of the caller's switches per workflow
+         * @description Body: {"workflows": [{"identifier": "billing-reminder", "enabled": false, "channels": {"sms": false}}]}; switches not named keep their value; a later switch overrides an earlier one. Answers every workflow's switches.
+         */
+        patch: operations["patchWorkflowPreferences"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1028,6 +1052,51 @@ export interface components {
             discord?: boolean;
             msTeams?: boolean;
             webhook?: boolean;
+        };
+        /** @description A user's switches for one published workflow. The most specific switch set wins: workflow × channel, then the workflow, then category × channel; a channel turned off for everything and critical marks stay above them (docs/delivery.md). */
+        FlowPreference: {
+            workflow: {
+                identifier: string;
+                name: string;
+            };
+            /** @description the whole workflow (unset: on) */
+            enabled: boolean;
+            /** @description the channels the user set for this workflow; a channel not listed follows the workflow's switch, then the category's */
+            channels: {
+                inApp?: boolean;
+                email?: boolean;
+                sms?: boolean;
+                whatsapp?: boolean;
+                webPush?: boolean;
+                mobilePush?: boolean;
+                slack?: boolean;
+                discord?: boolean;
+                msTeams?: boolean;
+                webhook?: boolean;
+            };
+            /** @description a critical workflow is delivered whatever the switches say (locked) */
+            critical: boolean;
+            /** @description why the switches are locked (critical workflows only) */
+            lockedReason?: string;
+        };
+        FlowPreferenceUpdate: {
+            workflows: {
+                /** @description a workflow of the app */
+                identifier: string;
+                enabled?: boolean;
+                channels?: {
+                    inApp?: boolean;
+                    email?: boolean;
+                    sms?: boolean;
+                    whatsapp?: boolean;
+                    webPush?: boolean;
+                    mobilePush?: boolean;
+                    slack?: boolean;
+                    discord?: boolean;
+                    msTeams?: boolean;
+                    webhook?: boolean;
+                };
+            }[];
         };
     };
     responses: {
@@ -2249,6 +2318,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChannelSwitches"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+        };
+    };
+    getWorkflowPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreference"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    patchWorkflowPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPreferenceUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreference"][];
                 };
             };
             400: components["responses"]["BadRequest"];

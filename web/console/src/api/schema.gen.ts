@@ -869,6 +869,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/users/{identifier}/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's switches per published workflow */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/preferences/workflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a user's switches per workflow (developers): the body of PATCH /v3/preferences/workflows; answers every workflow's switches */
+        patch: operations["patch/v1/apps/{appId}/users/{identifier}/preferences/workflows"];
+        trace?: never;
+    };
     "/v1/apps/{appId}/users/{identifier}/profile": {
         parameters: {
             query?: never;
@@ -3026,6 +3044,31 @@ export interface components {
             /** @enum {string} */
             folder?: "uploads" | "workflows" | "layouts";
         };
+        FlowPreferenceList: {
+            /** @description the channels the user set for this workflow; a channel not listed follows the workflow's switch, then the category's */
+            channels: {
+                discord?: boolean;
+                email?: boolean;
+                inApp?: boolean;
+                mobilePush?: boolean;
+                msTeams?: boolean;
+                slack?: boolean;
+                sms?: boolean;
+                webhook?: boolean;
+                webPush?: boolean;
+                whatsapp?: boolean;
+            };
+            /** @description a critical workflow is delivered whatever the switches say (locked) */
+            critical: boolean;
+            /** @description the whole workflow (unset: on) */
+            enabled: boolean;
+            /** @description why the switches are locked (critical workflows only) */
+            lockedReason?: string;
+            workflow: {
+                identifier: string;
+                name: string;
+            };
+        }[];
         FlowSchedule: {
             /** Format: date-time */
             createdAt: string;
@@ -3802,6 +3845,25 @@ export interface components {
         };
         UpdateTopicDto: {
             name: string;
+        };
+        UpdateUserFlowPreferencesDto: {
+            workflows: {
+                channels?: {
+                    discord?: boolean;
+                    email?: boolean;
+                    inApp?: boolean;
+                    mobilePush?: boolean;
+                    msTeams?: boolean;
+                    slack?: boolean;
+                    sms?: boolean;
+                    webhook?: boolean;
+                    webPush?: boolean;
+                    whatsapp?: boolean;
+                };
+                enabled?: boolean;
+                /** @description a workflow of the app */
+                identifier: string;
+            }[];
         };
         UpdateUserPreferencesDto: {
             preference: {
@@ -8703,6 +8765,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChannelSwitches"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/users/{identifier}/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreferenceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch/v1/apps/{appId}/users/{identifier}/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserFlowPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreferenceList"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
