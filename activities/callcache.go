@@ -173,3 +173,19 @@ func (a *Delivery) callPreferences(ctx context.Context, c *userCache, sc *sendCo
 	}
 	return c.prefs[key], nil
 }
+
+// channelsOff returns, per user, the channels the user turned off for every notification.
+func (a *Delivery) channelsOff(ctx context.Context, appID int64, ids []int64) (map[int64]map[string]bool, error) {
+	rows, err := a.DB.DeliveryChannelsOff(ctx, dbsqlc.DeliveryChannelsOffParams{AppID: appID, UserIds: ids})
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	out := map[int64]map[string]bool{}
+	for _, r := range rows {
+		if out[r.UserID] == nil {
+			out[r.UserID] = map[string]bool{}
+		}
+		out[r.UserID][r.Channel] = true
+	}
+	return out, nil
+}

@@ -100,13 +100,21 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 	} else if err != nil {
 		return later(err)
 	}
-	catID, err := a.categoryID(ctx, in.AppID, in.Category)
+	cat, err := a.stepCategory(ctx, in.AppID, in.Category)
 	if err != nil {
 		return later(err)
 	}
-	if reason, err := a.stepSkip(ctx, in, catID, bundle, user); err != nil {
+	catID := cat.id
+	reason, note, err := a.stepSkip(ctx, in, cat, bundle, user)
+	if err != nil {
 		return later(err)
-	} else if reason != "" {
+	}
+	if note != "" {
+		if err := a.DB.NoteStepLog(ctx, dbsqlc.NoteStepLogParams{ID: lg.ID, AppID: in.AppID, Reason: &note}); err != nil {
+			return later(db.MapError(err))
+		}
+	}
+	if reason != "" {
 		if err := a.DB.SettleStepLog(ctx, dbsqlc.SettleStepLogParams{ID: lg.ID, Status: delivery.StatusSkipped, Reason: reason}); err != nil {
 			return later(db.MapError(err))
 		}
@@ -196,40 +204,68 @@ func (a *Delivery) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) 
 
 // stepSkip returns why the recipient does not get the step ("" when it does), with the
 // send's rules: a topic subscriber gets only its subscription's channels, the channel needs
-// a provider instance (in-app excepted) and template content, the user's preference for the
-// category must not be off, and the address must be there.
-func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, catID *int64, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (string, error) {
+// a provider instance (in-app excepted) and template content, the user must not have opted
+// out of the channel (everywhere, for the workflow, or for the category) unless the workflow or its category
+// is critical, and the address must be there. note is what a delivered step's log row says
+// when a critical step ignored an opt-out.
+func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat stepCat, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (skip, note string, err error) {
 	channel := in.Step.Type
 	if len(in.Recipient.Channels) > 0 && !slices.Contains(in.Recipient.Channels, channel) {
-		return delivery.ReasonTopicChannels, nil
+		return delivery.ReasonTopicChannels, "", nil
 	}
 	configured, err := a.Channels.ConfiguredChannels(ctx, in.AppID)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	sc := delivery.ForSend([]string{channel}, true, b.Channels(), configured)
-	sendCtx := &sendContext{appID: in.AppID, categoryID: catID, channels: sc}
+	sendCtx := &sendContext{appID: in.AppID, categoryID: cat.id, channels: sc}
 	prefs, err := a.callPreferences(ctx, nil, sendCtx, []int64{user.ID})
 	if err != nil {
-		return "", err
+		return "", "", err
+	}
+	off, err := a.channelsOff(ctx, in.AppID, []int64{user.ID})
+	if err != nil {
+		return "", "", err
+	}
+	critical, err := a.flowCritical(ctx, in.AppID, in.Workflow.Identifier)
+	if err != nil {
+		return "", "", err
+	}
+	flowRows, err := a.DB.DeliveryFlowPreferences(ctx, dbsqlc.DeliveryFlowPreferencesParams{AppID: in.AppID, UserID: user.ID, Identifier: in.Workflow.Identifier})
+	if err != nil {
+		return "", "", db.MapError(err)
+	}
+	flowPrefs := make(map[string]bool, len(flowRows))
+	for _, fp := range flowRows {
+		flowPrefs[fp.Channel] = fp.Enabled
 	}
 	var reach delivery.Reach
 	if channel == notify.ChannelWebPush || channel == notify.ChannelMobilePush {
 		has, err := a.usersWith(ctx, sendCtx, channel, []int64{user.ID})
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		reach = delivery.Reach{WebPush: has[user.ID], PushToken: has[user.ID]}
 	}
 	profile, _ := decodeProfile(user.Profile)
-	_, skips := delivery.ForRecipient(sc, delivery.Recipient{
-		Preferences: prefs[user.ID],
-		Missing:     func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
-	})
-	if len(skips) > 0 {
-		return skips[0].Reason, nil
+	r := delivery.Recipient{
+		Preferences:     prefs[user.ID],
+		Category:        in.Category,
+		ChannelsOff:     off[user.ID],
+		Flow:            in.Workflow.Identifier,
+		FlowPreferences: flowPrefs,
+		Missing:         func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
 	}
-	return "", nil
+	if critical {
+		r.Critical = "workflow " + in.Workflow.Identifier
+	} else if cat.critical {
+		r.Critical = "category " + in.Category
+	}
+	_, skips := delivery.ForRecipient(sc, r)
+	if len(skips) > 0 {
+		return skips[0].Reason, "", nil
+	}
+	return "", delivery.Bypass(r, channel), nil
 }
 
 // stepData is the template data of a step: the send's (app, category, notification) with
@@ -263,19 +299,37 @@ func orEmptyMap(m map[string]any) map[string]any {
 	return m
 }
 
-// categoryID finds the id of a run's category (nil: none, or no longer there).
-func (a *Delivery) categoryID(ctx context.Context, appID int64, identifier string) (*int64, error) {
+// stepCat is a run's category: its id (nil: none, or no longer there) and critical mark.
+type stepCat struct {
+	id       *int64
+	critical bool
+}
+
+// stepCategory finds a run's category.
+func (a *Delivery) stepCategory(ctx context.Context, appID int64, identifier string) (stepCat, error) {
 	if identifier == "" {
-		return nil, nil
+		return stepCat{}, nil
 	}
 	c, err := a.DB.DeliveryCategory(ctx, dbsqlc.DeliveryCategoryParams{AppID: appID, Identifier: identifier})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
-			return nil, nil
+			return stepCat{}, nil
 		}
-		return nil, err
+		return stepCat{}, err
 	}
-	return &c.ID, nil
+	return stepCat{id: &c.ID, critical: c.Critical}, nil
+}
+
+// flowCritical tells whether a workflow is marked critical now (a deleted one is not).
+func (a *Delivery) flowCritical(ctx context.Context, appID int64, identifier string) (bool, error) {
+	critical, err := a.DB.DeliveryFlowCritical(ctx, dbsqlc.DeliveryFlowCriticalParams{AppID: appID, Identifier: identifier})
+	if err != nil {
+		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
+			return false, nil
+		}
+		return false, err
+	}
+	return critical, nil
 }
 
 // stepInbox writes an in-app step's inbox row and settles its log row in one transaction,

@@ -167,7 +167,7 @@ func TestDeliverStepSkipsAndFailures(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct{ step, status, reason string }{
 		{`{"id":"mail","type":"email","content":{"subject":"s","text":"t"}}`, "skipped", "channel not configured"},
-		{`{"id":"hook","type":"webhook","content":{"body":"b"}}`, "skipped", "preference off"},
+		{`{"id":"hook","type":"webhook","content":{"body":"b"}}`, "skipped", "opted out: category news, channel webhook"},
 		{`{"id":"push","type":"inApp","template":"gone"}`, "failed", `template "gone" not found`},
 		{`{"id":"broken","type":"inApp","content":{"title":"{{#each data.x}}"}}`, "failed", "render: "},
 	}

@@ -190,6 +190,10 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 	if err != nil {
 		return err
 	}
+	channelsOff, err := a.channelsOff(ctx, sc.appID, ids)
+	if err != nil {
+		return err
+	}
 	for _, r := range page {
 		profile := map[string]any{}
 		if sc.needProfiles {
@@ -198,22 +202,27 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 			}
 		}
 		reach := delivery.Reach{WebPush: webPush[r.userID], PushToken: pushTokens[r.userID]}
-		deliver, skips := delivery.ForRecipient(sc.channels, delivery.Recipient{
+		rcpt := delivery.Recipient{
 			TopicChannels: r.topicChannels,
 			Preferences:   prefs[r.userID],
+			Category:      sc.category,
+			ChannelsOff:   channelsOff[r.userID],
+			Critical:      sc.critical,
 			Missing:       func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
-		})
+		}
+		deliver, skips := delivery.ForRecipient(sc.channels, rcpt)
 		for _, s := range skips {
 			w.log(r, s.Channel, delivery.StatusSkipped, s.Reason, "")
 		}
 		for _, ch := range deliver {
+			note := delivery.Bypass(rcpt, ch)
 			switch {
 			case sc.templateErr != "":
-				w.log(r, ch, delivery.StatusFailed, "", sc.templateErr)
+				w.log(r, ch, delivery.StatusFailed, note, sc.templateErr)
 			case ch == notify.ChannelInApp:
-				a.inApp(ctx, sc, r, w)
+				a.inApp(ctx, sc, r, w, note)
 			default:
-				w.log(r, ch, delivery.StatusQueued, "", "")
+				w.log(r, ch, delivery.StatusQueued, note, "")
 			}
 		}
 	}
@@ -221,26 +230,27 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 }
 
 // inApp adds a recipient's inbox row, rendered from the template's in-app content when the
-// send has a template; a rendering error fails only this recipient's in-app delivery.
-func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *pageWrites) {
+// send has a template; a rendering error fails only this recipient's in-app delivery. note
+// is the reason its log row carries (the opt-out a critical send ignored).
+func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *pageWrites, note string) {
 	n := sc.req.Notification
 	if sc.bundle == nil {
 		// notify.Parse refuses such a url; a request accepted before that check was not.
 		if err := safeurl.Check(n.URL); err != nil {
-			w.log(r, notify.ChannelInApp, delivery.StatusFailed, "", "render: inApp.url: the url "+err.Error())
+			w.log(r, notify.ChannelInApp, delivery.StatusFailed, note, "render: inApp.url: the url "+err.Error())
 			return
 		}
 		w.inboxRow(r, n.Title, n.Message, n.Icon, n.URL)
-		w.log(r, notify.ChannelInApp, delivery.StatusDelivered, "", "")
+		w.log(r, notify.ChannelInApp, delivery.StatusDelivered, note, "")
 		return
 	}
 	out, err := sc.bundle.Render(ctx, notify.ChannelInApp, templates.Recipient(sc.sendData, r.identifier, r.profile))
 	if err != nil {
-		w.log(r, notify.ChannelInApp, delivery.StatusFailed, "", "render: "+err.Error())
+		w.log(r, notify.ChannelInApp, delivery.StatusFailed, note, "render: "+err.Error())
 		return
 	}
 	w.inboxRow(r, out.Title, out.Body, out.Icon, out.URL)
-	w.log(r, notify.ChannelInApp, delivery.StatusDelivered, "", "")
+	w.log(r, notify.ChannelInApp, delivery.StatusDelivered, note, "")
 }
 
 // usersWith returns which users have a push subscription (webPush) or a device token

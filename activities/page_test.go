@@ -123,7 +123,7 @@ func TestSkipsAreLoggedWithTheirReason(t *testing.T) {
 		got[k] = v
 	}
 	want := map[string]string{
-		"muted/inApp": "skipped:preference off", "muted/email": "skipped:channel not configured", "muted/sms": "skipped:channel not configured", "muted/webhook": "queued:",
+		"muted/inApp": "skipped:opted out: category promo, channel inApp", "muted/email": "skipped:channel not configured", "muted/sms": "skipped:channel not configured", "muted/webhook": "queued:",
 		"default-off/inApp": "delivered:", "default-off/email": "skipped:channel not configured", "default-off/sms": "skipped:channel not configured", "default-off/webhook": "queued:",
 		"mailable/inApp": "delivered:", "mailable/email": "skipped:channel not configured", "mailable/sms": "skipped:channel not configured", "mailable/webhook": "queued:",
 	}

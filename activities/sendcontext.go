@@ -33,7 +33,12 @@ type sendContext struct {
 	workflowID string
 	req        *notify.SendRequest
 	categoryID *int64
-	channels   delivery.SendChannels
+	// category is the category's identifier ("" without one), for opt-out reasons.
+	category string
+	// critical names what makes the send critical ("category security"; "" when not):
+	// it ignores opt-outs.
+	critical string
+	channels delivery.SendChannels
 	// bundle renders the template; nil when the send names none (or it is missing).
 	bundle *templates.Bundle
 	// templateErr is set when the named template could not be found: every channel of
@@ -64,6 +69,12 @@ func (a *Delivery) prepare(ctx context.Context, call *batchCall, appID int64, re
 		return nil, db.MapError(err)
 	}
 	sc := &sendContext{appID: appID, requestID: requestID, workflowID: call.workflowID, req: req, categoryID: catID, topics: map[string]int64{}, users: call.users}
+	if cat != nil {
+		sc.category = cat.Identifier
+		if cat.Critical {
+			sc.critical = "category " + cat.Identifier
+		}
+	}
 	var override []string
 	if req.Override != nil {
 		override = req.Override.Channels
@@ -85,7 +96,7 @@ func (a *Delivery) prepare(ctx context.Context, call *batchCall, appID int64, re
 		if err != nil {
 			return nil, db.MapError(err)
 		}
-		if sc.sendData, err = templates.SendData(req.Data, appID, app.Name, cat, req.Notification); err != nil {
+		if sc.sendData, err = templates.SendData(req.Data, appID, app.Name, templateCategory(cat), req.Notification); err != nil {
 			sc.templateErr = "data cannot be read: " + err.Error()
 		}
 	} else {
@@ -96,7 +107,7 @@ func (a *Delivery) prepare(ctx context.Context, call *batchCall, appID int64, re
 }
 
 // resolveCategory finds the request's category; the deprecated top-level form creates it.
-func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *notify.SendRequest) (*templates.Category, *int64, error) {
+func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *notify.SendRequest) (*resolvedCategory, *int64, error) {
 	name := req.Notification.Category
 	if name == "" {
 		return nil, nil, nil
@@ -113,5 +124,19 @@ func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *n
 	if err != nil {
 		return nil, nil, err
 	}
-	return &templates.Category{Identifier: cat.Identifier, Name: cat.Name}, &cat.ID, nil
+	return &resolvedCategory{Category: templates.Category{Identifier: cat.Identifier, Name: cat.Name}, Critical: cat.Critical}, &cat.ID, nil
+}
+
+// resolvedCategory is a send's category: what templates see, and its critical mark.
+type resolvedCategory struct {
+	templates.Category
+	Critical bool
+}
+
+// templateCategory is what templates see of a send's category (nil without one).
+func templateCategory(c *resolvedCategory) *templates.Category {
+	if c == nil {
+		return nil
+	}
+	return &c.Category
 }

@@ -116,7 +116,7 @@ func TestPlainSendFillsEveryChannelAndSkipsWithReasons(t *testing.T) {
 	}
 	logs := waitForLogs(t, e, req, keys...)
 	want := map[string]string{
-		"quiet/inApp": "skipped:preference off", "quiet/email": "skipped:preference off",
+		"quiet/inApp": "skipped:opted out: channel inApp (notifications without a category)", "quiet/email": "skipped:opted out: channel email (notifications without a category)",
 		"quiet/webPush": "skipped:no push subscription", "quiet/sms": "skipped:channel not configured",
 		"nomail/inApp": "delivered:", "nomail/email": "skipped:no email address",
 		"nomail/webPush": "skipped:no push subscription", "nomail/sms": "skipped:channel not configured",

@@ -135,13 +135,13 @@ func (h *Console) category(c *fiber.Ctx) (appID, categoryID int64, err error) {
 	return appID, categoryID, nil
 }
 
-// updateCategory renames a category (UpdateCategoryDto {name}).
+// updateCategory renames a category and/or marks it critical (UpdateCategoryDto {name, critical}).
 func (h *Console) updateCategory(c *fiber.Ctx) error {
 	appID, id, err := h.category(c)
 	if err != nil {
 		return err
 	}
-	cat, err := h.Categories.Rename(c.UserContext(), appID, id, c.Body())
+	cat, err := h.Categories.Update(c.UserContext(), appID, id, c.Body())
 	if err != nil {
 		return err
 	}
@@ -167,6 +167,43 @@ func (h *Console) setUserPreferences(c *fiber.Ctx, s appScope) error {
 		return err
 	}
 	return c.JSON(list)
+}
+
+// userChannelPreferences returns a known user's switches for whole channels.
+func (h *Console) userChannelPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.Channels(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// setUserChannelPreferences changes a known user's channel switches ({"sms": false}) and
+// answers all of them.
+func (h *Console) setUserChannelPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.SetChannels(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// userFlowPreferences returns a known user's switches per workflow.
+func (h *Console) userFlowPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.Flows(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// setUserFlowPreferences changes a known user's switches per workflow and answers all.
+func (h *Console) setUserFlowPreferences(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.SetFlows(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
 }
 
 // userDevices lists a known user's devices with their push tokens shortened.

@@ -48,7 +48,7 @@ func TestWorkflowManage(t *testing.T) {
 		{name: "every problem", method: "PATCH", path: wf, as: f.dev, body: map[string]any{"name": " ", "archived": "yes"}, status: 400,
 			msgs: []string{"name must be 1-200 characters", "archived must be a boolean"}},
 		{name: "nothing to change", method: "PATCH", path: wf, as: f.dev, body: map[string]any{"definition": def}, status: 400,
-			msgs: []string{"the body must have name or archived"}},
+			msgs: []string{"the body must have name, archived or critical"}},
 		{name: "not an object", method: "PATCH", path: wf, as: f.dev, body: []int{1}, status: 400, msgs: []string{"body must be a JSON object"}},
 		{name: "viewer may not rename", method: "PATCH", path: wf, as: f.viewer, body: map[string]any{"name": "X"}, status: 403},
 		{name: "no credentials", method: "PATCH", path: wf, body: map[string]any{"name": "X"}, status: 401},

@@ -24,7 +24,7 @@ func TestCategoryRoutes(t *testing.T) {
 	wantError(t, e.Do("POST", "/v3/categories", map[string]string{"identifier": "news", "name": "Again"}, app), 409, `a category with identifier "news" already exists`, "duplicate")
 	wantStatus(t, e.Do("POST", "/v3/categories", map[string]string{"identifier": "news", "name": "News"}, appH(f.other)), 200, "same identifier in another app")
 	res = e.Do("GET", "/v3/categories", nil, userH(f.plain, "alice"))
-	if string(res.Body) != `[{"id":`+itoa(c.ID)+`,"identifier":"news","name":"News"}]` {
+	if string(res.Body) != `[{"id":`+itoa(c.ID)+`,"identifier":"news","name":"News","critical":false}]` {
 		t.Errorf("list %s", res.Body)
 	}
 	// Deleting keeps the notifications, without a category.

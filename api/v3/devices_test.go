@@ -15,7 +15,7 @@ func TestConnect(t *testing.T) {
 	h := with(userH(f.plain, "alice"), prefix+"DEVICE-ID", "browser-1")
 	res := e.Do("POST", "/v3/sdk/connect", `{"deviceType":"browser","extra":true}`, h)
 	want := `{"unreadCount":3,"app":{"id":"` + itoa(f.plain.AppID) + `","name":"test app","publicKey":null,"enableWebPush":false,"hideBranding":false,` +
-		`"channels":["inApp"],"categories":[{"id":` + itoa(cat) + `,"identifier":"news","name":"news"}]}}`
+		`"channels":["inApp"],"categories":[{"id":` + itoa(cat) + `,"identifier":"news","name":"news","critical":false}]}}`
 	if wantStatus(t, res, 200, "connect") && string(res.Body) != want {
 		t.Errorf("connect:\n%s\nwant\n%s", res.Body, want)
 	}

@@ -91,6 +91,10 @@ var userRouteCases = []routeCase{
 		id := f.category(a, "c-"+user)
 		return "/v3/preferences", map[string]any{"preference": []any{map[string]any{"categoryId": id, "channels": []any{map[string]any{"channel": "inApp", "enabled": false}}}}}
 	}},
+	{"GET", 200, fixed("/v3/preferences/channels", nil)},
+	{"PUT", 200, fixed("/v3/preferences/channels", map[string]bool{"sms": false})},
+	{"GET", 200, fixed("/v3/preferences/workflows", nil)},
+	{"PATCH", 200, fixed("/v3/preferences/workflows", map[string]any{"workflows": []any{}})},
 	{"GET", 200, fixed("/v3/categories", nil)},
 	{"POST", 200, func(f *fixture, a apps.Credentials, user string) (string, any) {
 		f.connect(a, user, "dev-"+user)

@@ -23,8 +23,8 @@ func TestPreferenceRoutes(t *testing.T) {
 		wantStatus(t, res, 200, "get")
 		return string(res.Body)
 	}
-	want := `[{"category":{"id":` + itoa(news) + `,"identifier":"news","name":"news"},"channelPreferences":[{"channel":"inApp","enabled":true}]},` +
-		`{"category":{"id":` + itoa(promo) + `,"identifier":"promo","name":"promo"},"channelPreferences":[{"channel":"inApp","enabled":true}]}]`
+	want := `[{"category":{"id":` + itoa(news) + `,"identifier":"news","name":"news","critical":false},"channelPreferences":[{"channel":"inApp","enabled":true}],"critical":false},` +
+		`{"category":{"id":` + itoa(promo) + `,"identifier":"promo","name":"promo","critical":false},"channelPreferences":[{"channel":"inApp","enabled":true}],"critical":false}]`
 	if got := get(); got != want {
 		t.Errorf("unset preferences:\n%s\nwant\n%s", got, want)
 	}
@@ -39,13 +39,13 @@ func TestPreferenceRoutes(t *testing.T) {
 			t.Errorf("patch answer %s", res.Body)
 		}
 	}
-	want = `[{"category":{"id":` + itoa(news) + `,"identifier":"news","name":"news"},"channelPreferences":[{"channel":"inApp","enabled":false},{"channel":"email","enabled":false}]},` +
-		`{"category":{"id":` + itoa(promo) + `,"identifier":"promo","name":"promo"},"channelPreferences":[{"channel":"inApp","enabled":true},{"channel":"email","enabled":false}]}]`
+	want = `[{"category":{"id":` + itoa(news) + `,"identifier":"news","name":"news","critical":false},"channelPreferences":[{"channel":"inApp","enabled":false},{"channel":"email","enabled":false}],"critical":false},` +
+		`{"category":{"id":` + itoa(promo) + `,"identifier":"promo","name":"promo","critical":false},"channelPreferences":[{"channel":"inApp","enabled":true},{"channel":"email","enabled":false}],"critical":false}]`
 	if got := get(); got != want {
 		t.Errorf("after patch:\n%s\nwant\n%s", got, want)
 	}
 	// Bob's are untouched; deleting a category drops its preferences.
-	if res := e.Do("GET", "/v3/preferences", nil, userH(f.plain, "bob")); strings.Contains(string(res.Body), "false") {
+	if res := e.Do("GET", "/v3/preferences", nil, userH(f.plain, "bob")); strings.Contains(string(res.Body), `"enabled":false`) {
 		t.Errorf("bob's preferences: %s", res.Body)
 	}
 	wantStatus(t, e.Do("DELETE", "/v3/categories/"+itoa(news), nil, appH(f.plain)), 200, "delete category")

@@ -82,7 +82,7 @@ func (q *Queries) EnsureCategory(ctx context.Context, arg EnsureCategoryParams) 
 }
 
 const getCategoryByIdentifier = `-- name: GetCategoryByIdentifier :one
-SELECT id, app_id, identifier, name, created_at FROM categories WHERE app_id = $1 AND identifier = $2
+SELECT id, app_id, identifier, name, created_at, critical FROM categories WHERE app_id = $1 AND identifier = $2
 `
 
 type GetCategoryByIdentifierParams struct {
@@ -99,6 +99,7 @@ func (q *Queries) GetCategoryByIdentifier(ctx context.Context, arg GetCategoryBy
 		&i.Identifier,
 		&i.Name,
 		&i.CreatedAt,
+		&i.Critical,
 	)
 	return i, err
 }
@@ -121,18 +122,24 @@ func (q *Queries) GetCategoryClient(ctx context.Context, id int64) (GetCategoryC
 }
 
 const insertCategory = `-- name: InsertCategory :one
-INSERT INTO categories (app_id, identifier, name) VALUES ($1, $2, $3)
-RETURNING id, app_id, identifier, name, created_at
+INSERT INTO categories (app_id, identifier, name, critical) VALUES ($1, $2, $3, $4)
+RETURNING id, app_id, identifier, name, created_at, critical
 `
 
 type InsertCategoryParams struct {
 	AppID      int64
 	Identifier string
 	Name       string
+	Critical   bool
 }
 
 func (q *Queries) InsertCategory(ctx context.Context, arg InsertCategoryParams) (Category, error) {
-	row := q.db.QueryRow(ctx, insertCategory, arg.AppID, arg.Identifier, arg.Name)
+	row := q.db.QueryRow(ctx, insertCategory,
+		arg.AppID,
+		arg.Identifier,
+		arg.Name,
+		arg.Critical,
+	)
 	var i Category
 	err := row.Scan(
 		&i.ID,
@@ -140,13 +147,14 @@ func (q *Queries) InsertCategory(ctx context.Context, arg InsertCategoryParams) 
 		&i.Identifier,
 		&i.Name,
 		&i.CreatedAt,
+		&i.Critical,
 	)
 	return i, err
 }
 
 const listAppCategories = `-- name: ListAppCategories :many
 
-SELECT id, app_id, identifier, name, created_at FROM categories WHERE app_id = $1 ORDER BY id
+SELECT id, app_id, identifier, name, created_at, critical FROM categories WHERE app_id = $1 ORDER BY id
 `
 
 // Categories as the developer API manages them. Every statement is scoped by app.
@@ -165,6 +173,7 @@ func (q *Queries) ListAppCategories(ctx context.Context, appID int64) ([]Categor
 			&i.Identifier,
 			&i.Name,
 			&i.CreatedAt,
+			&i.Critical,
 		); err != nil {
 			return nil, err
 		}
@@ -177,17 +186,26 @@ func (q *Queries) ListAppCategories(ctx context.Context, appID int64) ([]Categor
 }
 
 const updateAppCategory = `-- name: UpdateAppCategory :one
-UPDATE categories SET name = $1 WHERE id = $2 AND app_id = $3 RETURNING id, app_id, identifier, name, created_at
+UPDATE categories SET name = COALESCE($1::text, name),
+    critical = COALESCE($2::boolean, critical)
+WHERE id = $3 AND app_id = $4 RETURNING id, app_id, identifier, name, created_at, critical
 `
 
 type UpdateAppCategoryParams struct {
-	Name  string
-	ID    int64
-	AppID int64
+	Name     *string
+	Critical *bool
+	ID       int64
+	AppID    int64
 }
 
+// Renames a category and/or marks it critical (NULL: unchanged).
 func (q *Queries) UpdateAppCategory(ctx context.Context, arg UpdateAppCategoryParams) (Category, error) {
-	row := q.db.QueryRow(ctx, updateAppCategory, arg.Name, arg.ID, arg.AppID)
+	row := q.db.QueryRow(ctx, updateAppCategory,
+		arg.Name,
+		arg.Critical,
+		arg.ID,
+		arg.AppID,
+	)
 	var i Category
 	err := row.Scan(
 		&i.ID,
@@ -195,6 +213,7 @@ func (q *Queries) UpdateAppCategory(ctx context.Context, arg UpdateAppCategoryPa
 		&i.Identifier,
 		&i.Name,
 		&i.CreatedAt,
+		&i.Critical,
 	)
 	return i, err
 }

@@ -41,7 +41,7 @@ func (q *Queries) DeleteWebPushSubscription(ctx context.Context, arg DeleteWebPu
 }
 
 const deliveryCategory = `-- name: DeliveryCategory :one
-SELECT id, identifier, name FROM categories WHERE app_id = $1 AND identifier = $2
+SELECT id, identifier, name, critical FROM categories WHERE app_id = $1 AND identifier = $2
 `
 
 type DeliveryCategoryParams struct {
@@ -53,13 +53,36 @@ type DeliveryCategoryRow struct {
 	ID         int64
 	Identifier string
 	Name       string
+	Critical   bool
 }
 
 func (q *Queries) DeliveryCategory(ctx context.Context, arg DeliveryCategoryParams) (DeliveryCategoryRow, error) {
 	row := q.db.QueryRow(ctx, deliveryCategory, arg.AppID, arg.Identifier)
 	var i DeliveryCategoryRow
-	err := row.Scan(&i.ID, &i.Identifier, &i.Name)
+	err := row.Scan(
+		&i.ID,
+		&i.Identifier,
+		&i.Name,
+		&i.Critical,
+	)
 	return i, err
+}
+
+const deliveryFlowCritical = `-- name: DeliveryFlowCritical :one
+SELECT critical FROM flows WHERE app_id = $1 AND identifier = $2
+`
+
+type DeliveryFlowCriticalParams struct {
+	AppID      int64
+	Identifier string
+}
+
+// Whether a workflow is marked critical (delivered whatever the opt-outs).
+func (q *Queries) DeliveryFlowCritical(ctx context.Context, arg DeliveryFlowCriticalParams) (bool, error) {
+	row := q.db.QueryRow(ctx, deliveryFlowCritical, arg.AppID, arg.Identifier)
+	var critical bool
+	err := row.Scan(&critical)
+	return critical, err
 }
 
 const deliveryPreferences = `-- name: DeliveryPreferences :many

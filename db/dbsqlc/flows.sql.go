@@ -94,8 +94,8 @@ func (q *Queries) CountFlowLogs(ctx context.Context, appID int64) (int64, error)
 }
 
 const createFlow = `-- name: CreateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft, positions) VALUES ($1, $2, $3, $4, $5)
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical) VALUES ($1, $2, $3, $4, $5, $6)
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
 `
 
 type CreateFlowParams struct {
@@ -104,6 +104,7 @@ type CreateFlowParams struct {
 	Name       string
 	Draft      json.RawMessage
 	Positions  json.RawMessage
+	Critical   bool
 }
 
 func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, error) {
@@ -113,6 +114,7 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		arg.Name,
 		arg.Draft,
 		arg.Positions,
+		arg.Critical,
 	)
 	var i Flow
 	err := row.Scan(
@@ -126,6 +128,7 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		&i.UpdatedAt,
 		&i.Positions,
 		&i.ArchivedAt,
+		&i.Critical,
 	)
 	return i, err
 }
@@ -152,10 +155,10 @@ func (q *Queries) DeleteUnscheduledFlow(ctx context.Context, arg DeleteUnschedul
 }
 
 const duplicateFlow = `-- name: DuplicateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft, positions)
-SELECT src.app_id, $1, $2, src.draft, src.positions FROM flows src
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical)
+SELECT src.app_id, $1, $2, src.draft, src.positions, src.critical FROM flows src
 WHERE src.app_id = $3 AND src.identifier = $4
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
 `
 
 type DuplicateFlowParams struct {
@@ -185,6 +188,7 @@ func (q *Queries) DuplicateFlow(ctx context.Context, arg DuplicateFlowParams) (F
 		&i.UpdatedAt,
 		&i.Positions,
 		&i.ArchivedAt,
+		&i.Critical,
 	)
 	return i, err
 }
@@ -487,7 +491,7 @@ func (q *Queries) FlowScheduleIDs(ctx context.Context, arg FlowScheduleIDsParams
 }
 
 const getFlow = `-- name: GetFlow :one
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at FROM flows WHERE app_id = $1 AND identifier = $2
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical FROM flows WHERE app_id = $1 AND identifier = $2
 `
 
 type GetFlowParams struct {
@@ -509,6 +513,7 @@ func (q *Queries) GetFlow(ctx context.Context, arg GetFlowParams) (Flow, error) 
 		&i.UpdatedAt,
 		&i.Positions,
 		&i.ArchivedAt,
+		&i.Critical,
 	)
 	return i, err
 }
@@ -851,7 +856,7 @@ func (q *Queries) ListFlowVersions(ctx context.Context, arg ListFlowVersionsPara
 }
 
 const listFlows = `-- name: ListFlows :many
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at FROM flows
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical FROM flows
 WHERE app_id = $1 AND (NOT $2::bool OR published_version IS NOT NULL)
   AND ($3::bool OR archived_at IS NULL)
 ORDER BY identifier
@@ -884,6 +889,7 @@ func (q *Queries) ListFlows(ctx context.Context, arg ListFlowsParams) ([]Flow, e
 			&i.UpdatedAt,
 			&i.Positions,
 			&i.ArchivedAt,
+			&i.Critical,
 		); err != nil {
 			return nil, err
 		}
@@ -893,6 +899,22 @@ func (q *Queries) ListFlows(ctx context.Context, arg ListFlowsParams) ([]Flow, e
 		return nil, err
 	}
 	return items, nil
+}
+
+const noteStepLog = `-- name: NoteStepLog :exec
+UPDATE message_logs SET reason = $1, updated_at = now() WHERE id = $2 AND app_id = $3
+`
+
+type NoteStepLogParams struct {
+	Reason *string
+	ID     int64
+	AppID  int64
+}
+
+// Records why a step is delivered despite an opt-out (a critical workflow or category).
+func (q *Queries) NoteStepLog(ctx context.Context, arg NoteStepLogParams) error {
+	_, err := q.db.Exec(ctx, noteStepLog, arg.Reason, arg.ID, arg.AppID)
+	return err
 }
 
 const notificationStates = `-- name: NotificationStates :many
@@ -998,7 +1020,7 @@ func (q *Queries) RegisterFlowRuns(ctx context.Context, arg RegisterFlowRunsPara
 const renameFlow = `-- name: RenameFlow :one
 UPDATE flows SET name = $1, updated_at = now()
 WHERE app_id = $2 AND identifier = $3
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
 `
 
 type RenameFlowParams struct {
@@ -1021,6 +1043,7 @@ func (q *Queries) RenameFlow(ctx context.Context, arg RenameFlowParams) (Flow, e
 		&i.UpdatedAt,
 		&i.Positions,
 		&i.ArchivedAt,
+		&i.Critical,
 	)
 	return i, err
 }
@@ -1045,7 +1068,7 @@ func (q *Queries) RequestOfApp(ctx context.Context, arg RequestOfAppParams) (boo
 const setFlowArchived = `-- name: SetFlowArchived :one
 UPDATE flows SET archived_at = CASE WHEN $1::bool THEN COALESCE(archived_at, now()) END, updated_at = now()
 WHERE app_id = $2 AND identifier = $3
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
 `
 
 type SetFlowArchivedParams struct {
@@ -1069,13 +1092,46 @@ func (q *Queries) SetFlowArchived(ctx context.Context, arg SetFlowArchivedParams
 		&i.UpdatedAt,
 		&i.Positions,
 		&i.ArchivedAt,
+		&i.Critical,
+	)
+	return i, err
+}
+
+const setFlowCritical = `-- name: SetFlowCritical :one
+UPDATE flows SET critical = $1, updated_at = now()
+WHERE app_id = $2 AND identifier = $3
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+`
+
+type SetFlowCriticalParams struct {
+	Critical   bool
+	AppID      int64
+	Identifier string
+}
+
+// Marks a workflow critical (delivered whatever the opt-outs) or not.
+func (q *Queries) SetFlowCritical(ctx context.Context, arg SetFlowCriticalParams) (Flow, error) {
+	row := q.db.QueryRow(ctx, setFlowCritical, arg.Critical, arg.AppID, arg.Identifier)
+	var i Flow
+	err := row.Scan(
+		&i.ID,
+		&i.AppID,
+		&i.Identifier,
+		&i.Name,
+		&i.Draft,
+		&i.PublishedVersion,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.Positions,
+		&i.ArchivedAt,
+		&i.Critical,
 	)
 	return i, err
 }
 
 const settleStepLog = `-- name: SettleStepLog :exec
 UPDATE message_logs
-SET status = $1, reason = NULLIF($2::text, ''), error = NULLIF($3::text, ''),
+SET status = $1, reason = COALESCE(NULLIF($2::text, ''), reason), error = NULLIF($3::text, ''),
     delivered_at = CASE WHEN $1::text = 'delivered' THEN now() END,
     failed_at = CASE WHEN $1::text = 'failed' THEN now() END,
     locked_until = NULL, updated_at = now()
@@ -1090,6 +1146,7 @@ type SettleStepLogParams struct {
 }
 
 // Records a step's outcome decided without a provider: skipped, delivered (in-app) or failed.
+// An empty reason keeps the row's (a critical step's note, set by NoteStepLog).
 func (q *Queries) SettleStepLog(ctx context.Context, arg SettleStepLogParams) error {
 	_, err := q.db.Exec(ctx, settleStepLog,
 		arg.Status,
@@ -1119,25 +1176,29 @@ func (q *Queries) StepNotification(ctx context.Context, arg StepNotificationPara
 }
 
 const updateFlowDraft = `-- name: UpdateFlowDraft :one
-UPDATE flows SET name = $1, draft = $2, positions = COALESCE($3::jsonb, positions), updated_at = now()
-WHERE app_id = $4 AND identifier = $5
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at
+UPDATE flows SET name = $1, draft = $2, positions = COALESCE($3::jsonb, positions),
+    critical = COALESCE($4::boolean, critical), updated_at = now()
+WHERE app_id = $5 AND identifier = $6
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
 `
 
 type UpdateFlowDraftParams struct {
 	Name       string
 	Draft      json.RawMessage
 	Positions  json.RawMessage
+	Critical   *bool
 	AppID      int64
 	Identifier string
 }
 
-// positions NULL keeps the stored ones (a client that does not know them, such as the CLI).
+// positions NULL keeps the stored ones (a client that does not know them, such as the CLI);
+// critical NULL keeps the stored mark the same way.
 func (q *Queries) UpdateFlowDraft(ctx context.Context, arg UpdateFlowDraftParams) (Flow, error) {
 	row := q.db.QueryRow(ctx, updateFlowDraft,
 		arg.Name,
 		arg.Draft,
 		arg.Positions,
+		arg.Critical,
 		arg.AppID,
 		arg.Identifier,
 	)
@@ -1153,6 +1214,7 @@ func (q *Queries) UpdateFlowDraft(ctx context.Context, arg UpdateFlowDraftParams
 		&i.UpdatedAt,
 		&i.Positions,
 		&i.ArchivedAt,
+		&i.Critical,
 	)
 	return i, err
 }

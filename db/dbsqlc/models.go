@@ -109,6 +109,15 @@ type Category struct {
 	Identifier string
 	Name       string
 	CreatedAt  time.Time
+	Critical   bool
+}
+
+type ChannelPreference struct {
+	AppID     int64
+	UserID    int64
+	Channel   string
+	Enabled   bool
+	UpdatedAt time.Time
 }
 
 type CliToken struct {
@@ -266,6 +275,7 @@ type Flow struct {
 	UpdatedAt        time.Time
 	Positions        json.RawMessage
 	ArchivedAt       *time.Time
+	Critical         bool
 }
 
 type FlowLog struct {
@@ -281,6 +291,15 @@ type FlowLog struct {
 	Detail         string
 	WorkflowID     string
 	CreatedAt      time.Time
+}
+
+type FlowPreference struct {
+	AppID     int64
+	UserID    int64
+	FlowID    int64
+	Channel   string
+	Enabled   bool
+	UpdatedAt time.Time
 }
 
 type FlowRun struct {

@@ -18,7 +18,10 @@ LIMIT 1;
 SELECT c.app_id, a.client_id FROM categories c JOIN apps a ON a.id = c.app_id WHERE c.id = @id;
 
 -- name: UpdateAppCategory :one
-UPDATE categories SET name = @name WHERE id = @id AND app_id = @app_id RETURNING *;
+-- Renames a category and/or marks it critical (NULL: unchanged).
+UPDATE categories SET name = COALESCE(sqlc.narg(name)::text, name),
+    critical = COALESCE(sqlc.narg(critical)::boolean, critical)
+WHERE id = @id AND app_id = @app_id RETURNING *;
 
 
 -- Categories as the developer API manages them. Every statement is scoped by app.
@@ -27,7 +30,7 @@ UPDATE categories SET name = @name WHERE id = @id AND app_id = @app_id RETURNING
 SELECT * FROM categories WHERE app_id = @app_id ORDER BY id;
 
 -- name: InsertCategory :one
-INSERT INTO categories (app_id, identifier, name) VALUES (@app_id, @identifier, @name)
+INSERT INTO categories (app_id, identifier, name, critical) VALUES (@app_id, @identifier, @name, @critical)
 RETURNING *;
 
 -- name: DeleteAppCategory :execrows

@@ -47,8 +47,12 @@ UPDATE devices SET push_token = NULL WHERE app_id = @app_id AND id = @id;
 -- delivery needs.
 SELECT app_id, (payload - 'recipients')::jsonb AS payload FROM notification_requests WHERE id = @id;
 
+-- name: DeliveryFlowCritical :one
+-- Whether a workflow is marked critical (delivered whatever the opt-outs).
+SELECT critical FROM flows WHERE app_id = @app_id AND identifier = @identifier;
+
 -- name: DeliveryCategory :one
-SELECT id, identifier, name FROM categories WHERE app_id = @app_id AND identifier = @identifier;
+SELECT id, identifier, name, critical FROM categories WHERE app_id = @app_id AND identifier = @identifier;
 
 -- name: InsertInboxRows :many
 -- Writes one inbox row per user, each with its own rendered text; a retried slice inserts

@@ -1,10 +1,12 @@
 -- name: CreateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft, positions) VALUES (@app_id, @identifier, @name, @draft, @positions)
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical) VALUES (@app_id, @identifier, @name, @draft, @positions, @critical)
 RETURNING *;
 
 -- name: UpdateFlowDraft :one
--- positions NULL keeps the stored ones (a client that does not know them, such as the CLI).
-UPDATE flows SET name = @name, draft = @draft, positions = COALESCE(sqlc.narg(positions)::jsonb, positions), updated_at = now()
+-- positions NULL keeps the stored ones (a client that does not know them, such as the CLI);
+-- critical NULL keeps the stored mark the same way.
+UPDATE flows SET name = @name, draft = @draft, positions = COALESCE(sqlc.narg(positions)::jsonb, positions),
+    critical = COALESCE(sqlc.narg(critical)::boolean, critical), updated_at = now()
 WHERE app_id = @app_id AND identifier = @identifier
 RETURNING *;
 
@@ -23,6 +25,12 @@ UPDATE flows SET name = @name, updated_at = now()
 WHERE app_id = @app_id AND identifier = @identifier
 RETURNING *;
 
+-- name: SetFlowCritical :one
+-- Marks a workflow critical (delivered whatever the opt-outs) or not.
+UPDATE flows SET critical = @critical, updated_at = now()
+WHERE app_id = @app_id AND identifier = @identifier
+RETURNING *;
+
 -- name: SetFlowArchived :one
 -- Archives (keeping the first time) or unarchives a workflow.
 UPDATE flows SET archived_at = CASE WHEN @archived::bool THEN COALESCE(archived_at, now()) END, updated_at = now()
@@ -31,8 +39,8 @@ RETURNING *;
 
 -- name: DuplicateFlow :one
 -- A new draft copied from another workflow's draft and positions (never its versions).
-INSERT INTO flows (app_id, identifier, name, draft, positions)
-SELECT src.app_id, @new_identifier, @name, src.draft, src.positions FROM flows src
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical)
+SELECT src.app_id, @new_identifier, @name, src.draft, src.positions, src.critical FROM flows src
 WHERE src.app_id = @app_id AND src.identifier = @identifier
 RETURNING *;
 
@@ -132,10 +140,15 @@ RETURNING *;
 SELECT * FROM message_logs
 WHERE app_id = @app_id AND request_id = @request_id AND user_id = @user_id AND channel = @channel AND step_key = @step_key;
 
+-- name: NoteStepLog :exec
+-- Records why a step is delivered despite an opt-out (a critical workflow or category).
+UPDATE message_logs SET reason = @reason, updated_at = now() WHERE id = @id AND app_id = @app_id;
+
 -- name: SettleStepLog :exec
 -- Records a step's outcome decided without a provider: skipped, delivered (in-app) or failed.
+-- An empty reason keeps the row's (a critical step's note, set by NoteStepLog).
 UPDATE message_logs
-SET status = @status, reason = NULLIF(@reason::text, ''), error = NULLIF(@error::text, ''),
+SET status = @status, reason = COALESCE(NULLIF(@reason::text, ''), reason), error = NULLIF(@error::text, ''),
     delivered_at = CASE WHEN @status::text = 'delivered' THEN now() END,
     failed_at = CASE WHEN @status::text = 'failed' THEN now() END,
     locked_until = NULL, updated_at = now()

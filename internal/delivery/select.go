@@ -18,9 +18,9 @@ const (
 	StatusSkipped   = "skipped"
 )
 
-// Reasons for not delivering, recorded on skipped (or failed) message log rows.
+// Reasons for not delivering, recorded on skipped (or failed) message log rows. Opt-outs
+// have their own wording, built by OptOut.
 const (
-	ReasonPreferenceOff     = "preference off"
 	ReasonNotConfigured     = "channel not configured"
 	ReasonNoTemplateContent = "template has no content for this channel"
 	ReasonNoEmail           = "no email address"
@@ -81,6 +81,18 @@ type Recipient struct {
 	// Preferences are the user's explicit choices for the send's category; unset pairs
 	// are enabled.
 	Preferences map[string]bool
+	// Category is the send's category identifier ("" when it has none), for the reasons.
+	Category string
+	// ChannelsOff are the channels the user turned off for every notification.
+	ChannelsOff map[string]bool
+	// Flow is the workflow's identifier of a flow step ("" for a plain send), and
+	// FlowPreferences the user's explicit switches for it by channel, "" standing for the
+	// whole workflow.
+	Flow            string
+	FlowPreferences map[string]bool
+	// Critical names what makes the send critical ("category billing", "workflow
+	// otp"); "" when it is not. A critical send ignores every opt-out.
+	Critical string
 	// Missing returns why the user cannot be reached on a channel ("" when reachable).
 	Missing func(channel string) string
 }
@@ -100,8 +112,8 @@ func ForRecipient(sc SendChannels, r Recipient) (deliver []string, skips []Skip)
 		switch {
 		case unavailable:
 			skips = append(skips, Skip{ch, reason})
-		case r.Preferences != nil && !prefEnabled(r.Preferences, ch):
-			skips = append(skips, Skip{ch, ReasonPreferenceOff})
+		case r.Critical == "" && OptOut(r, ch) != "":
+			skips = append(skips, Skip{ch, OptOut(r, ch)})
 		case r.Missing != nil && r.Missing(ch) != "":
 			skips = append(skips, Skip{ch, r.Missing(ch)})
 		default:
@@ -109,6 +121,47 @@ func ForRecipient(sc SendChannels, r Recipient) (deliver []string, skips []Skip)
 		}
 	}
 	return deliver, skips
+}
+
+// OptOut returns the opt-out that covers a channel for the recipient, worded for the
+// message log ("" when none), whether or not the send is critical. A channel turned off for
+// every notification always applies; below it the most specific switch the user set wins:
+// flow × channel, then the whole flow, then category × channel (unset: on).
+func OptOut(r Recipient, ch string) string {
+	if r.ChannelsOff[ch] {
+		return "opted out: channel " + ch + " (all notifications)"
+	}
+	if on, set := r.FlowPreferences[ch]; set && r.Flow != "" {
+		if on {
+			return ""
+		}
+		return "opted out: flow " + r.Flow + ", channel " + ch
+	}
+	if on, set := r.FlowPreferences[""]; set && r.Flow != "" {
+		if on {
+			return ""
+		}
+		return "opted out: flow " + r.Flow
+	}
+	if r.Preferences != nil && !prefEnabled(r.Preferences, ch) {
+		if r.Category == "" {
+			return "opted out: channel " + ch + " (notifications without a category)"
+		}
+		return "opted out: category " + r.Category + ", channel " + ch
+	}
+	return ""
+}
+
+// Bypass returns the note a delivered channel's log row carries when a critical send
+// ignored an opt-out ("" when there was nothing to ignore).
+func Bypass(r Recipient, ch string) string {
+	if r.Critical == "" {
+		return ""
+	}
+	if o := OptOut(r, ch); o != "" {
+		return "critical (" + r.Critical + "): delivered despite " + o
+	}
+	return ""
 }
 
 func prefEnabled(prefs map[string]bool, ch string) bool {

@@ -42,7 +42,7 @@ func TestForRecipient(t *testing.T) {
 	if !reflect.DeepEqual(deliver, []string{"email"}) {
 		t.Errorf("deliver %v", deliver)
 	}
-	want := []Skip{{"inApp", ReasonPreferenceOff}, {"sms", ReasonNoPhone}, {"webPush", ReasonNoPushSub}, {"slack", ReasonNotConfigured}}
+	want := []Skip{{"inApp", "opted out: channel inApp (notifications without a category)"}, {"sms", ReasonNoPhone}, {"webPush", ReasonNoPushSub}, {"slack", ReasonNotConfigured}}
 	if !reflect.DeepEqual(skips, want) {
 		t.Errorf("skips %v", skips)
 	}

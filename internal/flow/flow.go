@@ -29,6 +29,9 @@ type Flow struct {
 	// (console metadata: never part of a version or a run).
 	Positions        json.RawMessage `json:"positions"`
 	PublishedVersion *int32          `json:"publishedVersion"`
+	// Critical workflows (security alerts, receipts, one-time codes) are delivered whatever
+	// the recipient's opt-outs; the mark applies to every run's next step, whatever version.
+	Critical bool `json:"critical"`
 	// ArchivedAt is when the workflow was archived (null: it is not); an archived workflow
 	// takes no sends and is listed only when asked for.
 	ArchivedAt *time.Time `json:"archivedAt"`
@@ -58,6 +61,8 @@ type input struct {
 	definition       json.RawMessage
 	// positions is nil when the body has none (an update keeps the stored ones).
 	positions json.RawMessage
+	// critical is nil when the body has none (an update keeps the stored mark).
+	critical *bool
 }
 
 func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bool) (input, error) {
@@ -135,6 +140,14 @@ func parse(body []byte, create bool, templateExists func(string) bool) (input, e
 		}
 	}
 	in.positions = parsePositions(top["positions"], steps, &p)
+	if raw, ok := top["critical"]; ok && js.Kind(raw) != "null" {
+		var v bool
+		if js.Kind(raw) != "boolean" || json.Unmarshal(raw, &v) != nil {
+			p.Addf("critical must be a boolean value")
+		} else {
+			in.critical = &v
+		}
+	}
 	return in, p.Err()
 }
 
@@ -148,7 +161,7 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Flow, e
 	if positions == nil {
 		positions = json.RawMessage(`{}`)
 	}
-	row, err := s.db.CreateFlow(ctx, dbsqlc.CreateFlowParams{AppID: appID, Identifier: in.identifier, Name: in.name, Draft: in.definition, Positions: positions})
+	row, err := s.db.CreateFlow(ctx, dbsqlc.CreateFlowParams{AppID: appID, Identifier: in.identifier, Name: in.name, Draft: in.definition, Positions: positions, Critical: in.critical != nil && *in.critical})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ECONFLICT {
 			return Flow{}, herald.Errorf(herald.ECONFLICT, "a workflow with identifier %q exists", in.identifier)
@@ -158,14 +171,14 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Flow, e
 	return fromRow(row), nil
 }
 
-// Update replaces a workflow's draft (and its positions, when the body has them); runs in progress and the published version are
+// Update replaces a workflow's draft (and its positions and critical mark, when the body has them); runs in progress and the published version are
 // unchanged until the next publish.
 func (s *Service) Update(ctx context.Context, appID int64, identifier string, body []byte) (Flow, error) {
 	in, err := s.parse(ctx, appID, body, false)
 	if err != nil {
 		return Flow{}, err
 	}
-	row, err := s.db.UpdateFlowDraft(ctx, dbsqlc.UpdateFlowDraftParams{AppID: appID, Identifier: identifier, Name: in.name, Draft: in.definition, Positions: in.positions})
+	row, err := s.db.UpdateFlowDraft(ctx, dbsqlc.UpdateFlowDraftParams{AppID: appID, Identifier: identifier, Name: in.name, Draft: in.definition, Positions: in.positions, Critical: in.critical})
 	if err != nil {
 		return Flow{}, notFound(err)
 	}
@@ -260,7 +273,7 @@ func (s *Service) Logs(ctx context.Context, appID int64, page, limit int) ([]Log
 
 func fromRow(r dbsqlc.Flow) Flow {
 	return Flow{ID: r.ID, Identifier: r.Identifier, Name: r.Name, Definition: r.Draft, Positions: r.Positions,
-		PublishedVersion: r.PublishedVersion, ArchivedAt: r.ArchivedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		PublishedVersion: r.PublishedVersion, Critical: r.Critical, ArchivedAt: r.ArchivedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 func notFound(err error) error {

@@ -34,7 +34,8 @@ func checkName(raw json.RawMessage, p *herald.Problems) string {
 }
 
 // Patch renames a workflow ({"name": "..."}) and/or archives or unarchives it
-// ({"archived": true|false}). The identifier, the draft and the versions never change.
+// ({"archived": true|false}) and/or marks it critical ({"critical": true|false}: its runs
+// ignore opt-outs). The identifier, the draft and the versions never change.
 // Every problem of the body is reported and nothing changes.
 func (s *Service) Patch(ctx context.Context, appID int64, identifier string, body []byte) (Flow, error) {
 	var p herald.Problems
@@ -56,8 +57,17 @@ func (s *Service) Patch(ctx context.Context, appID int64, identifier string, bod
 			archived = &b
 		}
 	}
-	if !rename && !js.Present(top["archived"]) {
-		p.Addf("the body must have name or archived")
+	var critical *bool
+	if raw := top["critical"]; js.Present(raw) {
+		var b bool
+		if js.Kind(raw) != "boolean" || json.Unmarshal(raw, &b) != nil {
+			p.Addf("critical must be a boolean")
+		} else {
+			critical = &b
+		}
+	}
+	if !rename && !js.Present(top["archived"]) && !js.Present(top["critical"]) {
+		p.Addf("the body must have name, archived or critical")
 	}
 	if err := p.Err(); err != nil {
 		return Flow{}, err
@@ -68,6 +78,11 @@ func (s *Service) Patch(ctx context.Context, appID int64, identifier string, bod
 		var err error
 		if rename {
 			if row, err = q.RenameFlow(ctx, dbsqlc.RenameFlowParams{AppID: appID, Identifier: identifier, Name: name}); err != nil {
+				return notFound(err)
+			}
+		}
+		if critical != nil {
+			if row, err = q.SetFlowCritical(ctx, dbsqlc.SetFlowCriticalParams{AppID: appID, Identifier: identifier, Critical: *critical}); err != nil {
 				return notFound(err)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/audience/categories"
+	"github.com/heraldhq/herald/internal/audience/prefs"
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
@@ -14,6 +16,8 @@ type CategoryRef struct {
 	ID         int64  `json:"id"`
 	Identifier string `json:"identifier"`
 	Name       string `json:"name"`
+	// Critical categories are delivered whatever the switches say.
+	Critical bool `json:"critical"`
 }
 
 // ChannelPreference is one channel's switch.
@@ -26,6 +30,8 @@ type ChannelPreference struct {
 type Preference struct {
 	Category           *CategoryRef        `json:"category"`
 	ChannelPreferences []ChannelPreference `json:"channelPreferences"`
+	Critical           bool                `json:"critical"`
+	LockedReason       string              `json:"lockedReason,omitempty"`
 }
 
 // Preferences returns a user's effective preferences: the default row (no category) and
@@ -61,6 +67,9 @@ func (s *Service) Preferences(ctx context.Context, appID int64, identifier strin
 			id = cat.ID
 		}
 		p := Preference{Category: cat, ChannelPreferences: make([]ChannelPreference, 0, len(notify.Channels))}
+		if cat != nil && cat.Critical {
+			p.Critical, p.LockedReason = true, categories.LockedReason
+		}
 		for _, ch := range notify.Channels {
 			on, ok := set[key{id, ch}]
 			p.ChannelPreferences = append(p.ChannelPreferences, ChannelPreference{Channel: ch, Enabled: !ok || on})
@@ -69,7 +78,44 @@ func (s *Service) Preferences(ctx context.Context, appID int64, identifier strin
 	}
 	out := []Preference{row(nil)}
 	for _, c := range cats {
-		out = append(out, row(&CategoryRef{ID: c.ID, Identifier: c.Identifier, Name: c.Name}))
+		out = append(out, row(&CategoryRef{ID: c.ID, Identifier: c.Identifier, Name: c.Name, Critical: c.Critical}))
 	}
 	return out, nil
+}
+
+// Channels returns a known user's switches for whole channels (unknown: not found).
+func (s *Service) Channels(ctx context.Context, appID int64, identifier string) (map[string]bool, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return nil, err
+	}
+	return s.Detail.Prefs.Channels(ctx, appID, identifier)
+}
+
+// SetChannels changes a known user's switches for whole channels ({"sms": false}) and
+// returns them all.
+func (s *Service) SetChannels(ctx context.Context, appID int64, identifier string, body []byte) (map[string]bool, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return nil, err
+	}
+	return s.Detail.Prefs.SetChannels(ctx, appID, identifier, body)
+}
+
+// Flows returns a known user's switches per workflow (unknown: not found).
+func (s *Service) Flows(ctx context.Context, appID int64, identifier string) ([]prefs.FlowPreference, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return nil, err
+	}
+	return s.Detail.Prefs.Flows(ctx, appID, identifier)
+}
+
+// SetFlows changes a known user's switches per workflow (the body of PATCH
+// /v3/preferences/workflows) and returns them all.
+func (s *Service) SetFlows(ctx context.Context, appID int64, identifier string, body []byte) ([]prefs.FlowPreference, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return nil, err
+	}
+	if err := s.Detail.Prefs.SetFlows(ctx, appID, identifier, body); err != nil {
+		return nil, err
+	}
+	return s.Detail.Prefs.Flows(ctx, appID, identifier)
 }

@@ -21,13 +21,18 @@ const (
 	MaxNameLength       = 255
 )
 
+// LockedReason is what preference surfaces show beside a critical category's switches.
+const LockedReason = "Critical notifications (such as security alerts, receipts and one-time codes) are always delivered, whatever your preferences."
+
 // Category is a category as the developer API shows it.
 type Category struct {
-	ID         int64     `json:"id"`
-	Identifier string    `json:"identifier"`
-	Name       string    `json:"name"`
-	AppID      int64     `json:"-"`
-	CreatedAt  time.Time `json:"-"`
+	ID         int64  `json:"id"`
+	Identifier string `json:"identifier"`
+	Name       string `json:"name"`
+	// Critical categories are delivered whatever the recipient's opt-outs.
+	Critical  bool      `json:"critical"`
+	AppID     int64     `json:"-"`
+	CreatedAt time.Time `json:"-"`
 }
 
 // Entity is a category as the management API shows it (CategoryEntity).
@@ -36,12 +41,13 @@ type Entity struct {
 	AppID      int64     `json:"appId"`
 	Identifier string    `json:"identifier"`
 	Name       string    `json:"name"`
+	Critical   bool      `json:"critical"`
 	CreatedAt  time.Time `json:"createdAt"`
 }
 
 // Entity returns the management API's view of the category.
 func (c Category) Entity() Entity {
-	return Entity{ID: c.ID, AppID: c.AppID, Identifier: c.Identifier, Name: c.Name, CreatedAt: c.CreatedAt}
+	return Entity{ID: c.ID, AppID: c.AppID, Identifier: c.Identifier, Name: c.Name, Critical: c.Critical, CreatedAt: c.CreatedAt}
 }
 
 // identifierPattern keeps identifiers usable in URLs, templates and preference keys.
@@ -68,18 +74,19 @@ func (s *Service) List(ctx context.Context, appID int64) ([]Category, error) {
 	return out, nil
 }
 
-// Create adds a category from the body {identifier, name}; an identifier the app already
-// uses is a conflict.
+// Create adds a category from the body {identifier, name, critical?}; an identifier the
+// app already uses is a conflict.
 func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Category, error) {
 	f := js.Fields(body)
 	if f == nil {
 		return Category{}, herald.Invalid("body must be a JSON object")
 	}
 	identifier, name, p := check(f)
+	critical := optionalBool(f, "critical", &p)
 	if err := p.Err(); err != nil {
 		return Category{}, err
 	}
-	return s.insert(ctx, appID, identifier, name)
+	return s.insert(ctx, appID, identifier, name, critical != nil && *critical)
 }
 
 // Check checks a category body {identifier, name} as Create does, without a database
@@ -90,6 +97,7 @@ func Check(body []byte) []string {
 		return []string{"body must be a JSON object"}
 	}
 	_, _, p := check(f)
+	optionalBool(f, "critical", &p)
 	return p
 }
 
@@ -102,8 +110,22 @@ func check(f map[string]json.RawMessage) (identifier, name string, p herald.Prob
 	return identifier, name, p
 }
 
-func (s *Service) insert(ctx context.Context, appID int64, identifier, name string) (Category, error) {
-	row, err := s.db.InsertCategory(ctx, dbsqlc.InsertCategoryParams{AppID: appID, Identifier: identifier, Name: name})
+// optionalBool reads an optional boolean field (nil when absent or null).
+func optionalBool(f map[string]json.RawMessage, field string, p *herald.Problems) *bool {
+	raw, ok := f[field]
+	if !ok || js.Kind(raw) == "null" {
+		return nil
+	}
+	var v bool
+	if js.Kind(raw) != "boolean" || json.Unmarshal(raw, &v) != nil {
+		p.Addf("%s must be a boolean value", field)
+		return nil
+	}
+	return &v
+}
+
+func (s *Service) insert(ctx context.Context, appID int64, identifier, name string, critical bool) (Category, error) {
+	row, err := s.db.InsertCategory(ctx, dbsqlc.InsertCategoryParams{AppID: appID, Identifier: identifier, Name: name, Critical: critical})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ECONFLICT {
 			return Category{}, herald.Errorf(herald.ECONFLICT, "a category with identifier %q already exists", identifier)
@@ -126,19 +148,24 @@ func (s *Service) Delete(ctx context.Context, appID, id int64) error {
 	return nil
 }
 
-// Rename changes a category's name from the body {name}; its identifier is fixed (sends
-// name it).
-func (s *Service) Rename(ctx context.Context, appID, id int64, body []byte) (Category, error) {
+// Update changes a category from the body {name?, critical?} (at least one; name is
+// required unless critical is given); its identifier is fixed (sends name it).
+func (s *Service) Update(ctx context.Context, appID, id int64, body []byte) (Category, error) {
 	f := js.Fields(body)
 	if f == nil {
 		return Category{}, herald.Invalid("body must be a JSON object")
 	}
 	var p herald.Problems
-	name := js.RequiredString(f, "name", MaxNameLength, &p)
+	critical := optionalBool(f, "critical", &p)
+	var name *string
+	if _, given := f["name"]; given || critical == nil {
+		n := js.RequiredString(f, "name", MaxNameLength, &p)
+		name = &n
+	}
 	if err := p.Err(); err != nil {
 		return Category{}, err
 	}
-	row, err := s.db.UpdateAppCategory(ctx, dbsqlc.UpdateAppCategoryParams{ID: id, AppID: appID, Name: name})
+	row, err := s.db.UpdateAppCategory(ctx, dbsqlc.UpdateAppCategoryParams{ID: id, AppID: appID, Name: name, Critical: critical})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
 			return Category{}, herald.NotFound("category")
@@ -159,5 +186,5 @@ func (s *Service) Owner(ctx context.Context, id int64) (appID, clientID int64, e
 }
 
 func fromRow(r dbsqlc.Category) Category {
-	return Category{ID: r.ID, AppID: r.AppID, Identifier: r.Identifier, Name: r.Name, CreatedAt: r.CreatedAt}
+	return Category{ID: r.ID, AppID: r.AppID, Identifier: r.Identifier, Name: r.Name, Critical: r.Critical, CreatedAt: r.CreatedAt}
 }

@@ -23,10 +23,14 @@ import (
 // MaxPairs caps the (category, channel) pairs of one update.
 const MaxPairs = 1000
 
-// Preference is a category's switches as GET /preferences shows them.
+// Preference is a category's switches as GET /preferences shows them. A critical
+// category's switches are locked: its notifications are delivered whatever they say, and
+// lockedReason tells the user why.
 type Preference struct {
 	Category           categories.Category `json:"category"`
 	ChannelPreferences []ChannelPreference `json:"channelPreferences"`
+	Critical           bool                `json:"critical"`
+	LockedReason       string              `json:"lockedReason,omitempty"`
 }
 
 // ChannelPreference is one channel's switch.
@@ -83,7 +87,10 @@ func (s *Service) Get(ctx context.Context, appID int64, identifier string) ([]Pr
 	}
 	out := make([]Preference, len(cats))
 	for i, c := range cats {
-		out[i] = Preference{Category: c, ChannelPreferences: []ChannelPreference{}}
+		out[i] = Preference{Category: c, ChannelPreferences: []ChannelPreference{}, Critical: c.Critical}
+		if c.Critical {
+			out[i].LockedReason = categories.LockedReason
+		}
 		for _, ch := range notify.Channels {
 			enabled, explicit := set[c.ID][ch]
 			if !explicit && !slices.Contains(channels, ch) {

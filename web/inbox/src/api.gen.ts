@@ -565,6 +565,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/preferences/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller's switches for whole channels
+         * @description Every channel, unset ones on. A channel turned off skips every notification on it, except those of critical categories and workflows.
+         */
+        get: operations["getChannelPreferences"];
+        /**
+         * Turn channels on or off for everything the caller gets
+         * @description Body: channel → boolean, e.g. {"sms": false}; channels not named keep their switch. Critical notifications are delivered whatever these say. Answers every switch.
+         */
+        put: operations["putChannelPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller's switches per workflow
+         * @description One entry per published, unarchived workflow of the app.
+         */
+        get: operations["getWorkflowPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set some of the caller's switches per workflow
+         * @description Body: {"workflows": [{"identifier": "billing-reminder", "enabled": false, "channels": {"sms": false}}]}; switches not named keep their value; a later switch overrides an earlier one. Answers every workflow's switches.
+         */
+        patch: operations["patchWorkflowPreferences"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -594,6 +642,8 @@ export interface components {
             id: number;
             identifier: string;
             name: string;
+            /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). */
+            critical?: boolean;
         };
         Notification: {
             /** Format: int64 */
@@ -781,6 +831,10 @@ export interface components {
                 channel: components["schemas"]["Channel"];
                 enabled: boolean;
             }[];
+            /** @description the category is critical: its notifications are delivered whatever the switches say, so preference surfaces show them locked */
+            critical?: boolean;
+            /** @description why the switches are locked, for the user (critical categories only) */
+            lockedReason?: string;
         };
         PreferenceUpdate: {
             preference: {
@@ -795,6 +849,8 @@ export interface components {
         CategoryCreate: {
             identifier: string;
             name: string;
+            /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false. */
+            critical?: boolean;
         };
         Topic: {
             /** Format: int64 */
@@ -983,6 +1039,64 @@ export interface components {
             scheduleId: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description The caller's switch for each channel as a whole ("no SMS, ever"); off skips every notification on that channel except critical ones. The answer lists every channel (unset ones on); a body sets some. */
+        ChannelSwitches: {
+            inApp?: boolean;
+            email?: boolean;
+            sms?: boolean;
+            whatsapp?: boolean;
+            webPush?: boolean;
+            mobilePush?: boolean;
+            slack?: boolean;
+            discord?: boolean;
+            msTeams?: boolean;
+            webhook?: boolean;
+        };
+        /** @description A user's switches for one published workflow. The most specific switch set wins: workflow × channel, then the workflow, then category × channel; a channel turned off for everything and critical marks stay above them (docs/delivery.md). */
+        FlowPreference: {
+            workflow: {
+                identifier: string;
+                name: string;
+            };
+            /** @description the whole workflow (unset: on) */
+            enabled: boolean;
+            /** @description the channels the user set for this workflow; a channel not listed follows the workflow's switch, then the category's */
+            channels: {
+                inApp?: boolean;
+                email?: boolean;
+                sms?: boolean;
+                whatsapp?: boolean;
+                webPush?: boolean;
+                mobilePush?: boolean;
+                slack?: boolean;
+                discord?: boolean;
+                msTeams?: boolean;
+                webhook?: boolean;
+            };
+            /** @description a critical workflow is delivered whatever the switches say (locked) */
+            critical: boolean;
+            /** @description why the switches are locked (critical workflows only) */
+            lockedReason?: string;
+        };
+        FlowPreferenceUpdate: {
+            workflows: {
+                /** @description a workflow of the app */
+                identifier: string;
+                enabled?: boolean;
+                channels?: {
+                    inApp?: boolean;
+                    email?: boolean;
+                    sms?: boolean;
+                    whatsapp?: boolean;
+                    webPush?: boolean;
+                    mobilePush?: boolean;
+                    slack?: boolean;
+                    discord?: boolean;
+                    msTeams?: boolean;
+                    webhook?: boolean;
+                };
+            }[];
         };
     };
     responses: {
@@ -2161,6 +2275,102 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getChannelPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelSwitches"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putChannelPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChannelSwitches"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelSwitches"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+        };
+    };
+    getWorkflowPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreference"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    patchWorkflowPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPreferenceUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreference"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
 }

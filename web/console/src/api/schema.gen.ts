@@ -851,6 +851,42 @@ export interface paths {
         patch: operations["patch/v1/apps/{appId}/users/{identifier}/preferences"];
         trace?: never;
     };
+    "/v1/apps/{appId}/users/{identifier}/preferences/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's switches for whole channels (every channel; unset ones on) */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/preferences/channels"];
+        /** Turn channels on or off for everything a user gets, critical notifications excepted (developers); answers every switch */
+        put: operations["put/v1/apps/{appId}/users/{identifier}/preferences/channels"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/users/{identifier}/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's switches per published workflow */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/preferences/workflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a user's switches per workflow (developers): the body of PATCH /v3/preferences/workflows; answers every workflow's switches */
+        patch: operations["patch/v1/apps/{appId}/users/{identifier}/preferences/workflows"];
+        trace?: never;
+    };
     "/v1/apps/{appId}/users/{identifier}/profile": {
         parameters: {
             query?: never;
@@ -2582,6 +2618,8 @@ export interface components {
             appId?: number;
             /** Format: date-time */
             createdAt?: string;
+            /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). */
+            critical?: boolean;
             id?: number;
             identifier?: string;
             name?: string;
@@ -2647,6 +2685,19 @@ export interface components {
                 skipped?: number;
             };
         }[];
+        /** @description A user's switch for each channel as a whole ("no SMS, ever"); off skips every notification on that channel except critical ones. The answer lists every channel; a body sets some. */
+        ChannelSwitches: {
+            discord?: boolean;
+            email?: boolean;
+            inApp?: boolean;
+            mobilePush?: boolean;
+            msTeams?: boolean;
+            slack?: boolean;
+            sms?: boolean;
+            webhook?: boolean;
+            webPush?: boolean;
+            whatsapp?: boolean;
+        };
         Client: {
             /** Format: date-time */
             createdAt?: string;
@@ -2793,6 +2844,8 @@ export interface components {
             name: string;
         };
         CreateCategoryDTO: {
+            /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false. */
+            critical?: boolean;
             /** @description letters, digits, _ . : - */
             identifier: string;
             name: string;
@@ -2903,6 +2956,8 @@ export interface components {
             };
         };
         CreateWorkflowDTO: {
+            /** @description Critical workflows (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false. */
+            critical?: boolean;
             definition: components["schemas"]["WorkflowDefinition"];
             identifier: string;
             /** @description 1-200 characters */
@@ -2989,6 +3044,31 @@ export interface components {
             /** @enum {string} */
             folder?: "uploads" | "workflows" | "layouts";
         };
+        FlowPreferenceList: {
+            /** @description the channels the user set for this workflow; a channel not listed follows the workflow's switch, then the category's */
+            channels: {
+                discord?: boolean;
+                email?: boolean;
+                inApp?: boolean;
+                mobilePush?: boolean;
+                msTeams?: boolean;
+                slack?: boolean;
+                sms?: boolean;
+                webhook?: boolean;
+                webPush?: boolean;
+                whatsapp?: boolean;
+            };
+            /** @description a critical workflow is delivered whatever the switches say (locked) */
+            critical: boolean;
+            /** @description the whole workflow (unset: on) */
+            enabled: boolean;
+            /** @description why the switches are locked (critical workflows only) */
+            lockedReason?: string;
+            workflow: {
+                identifier: string;
+                name: string;
+            };
+        }[];
         FlowSchedule: {
             /** Format: date-time */
             createdAt: string;
@@ -3232,9 +3312,11 @@ export interface components {
             content?: Record<string, never>;
             layoutIdentifier?: string;
         };
-        /** @description at least one of name and archived */
+        /** @description at least one of name, archived and critical */
         PatchWorkflowDTO: {
             archived?: boolean;
+            /** @description Critical workflows (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). */
+            critical?: boolean;
             name?: string;
         };
         PaymentEvent: {
@@ -3266,6 +3348,7 @@ export interface components {
         PreferenceList: {
             /** @description null for notifications without a category */
             category?: null | {
+                critical?: boolean;
                 id?: number;
                 identifier?: string;
                 name?: string;
@@ -3274,6 +3357,10 @@ export interface components {
                 channel?: string;
                 enabled?: boolean;
             }[];
+            /** @description the category is critical: its switches are locked (ignored by delivery) */
+            critical?: boolean;
+            /** @description why the switches are locked (critical categories only) */
+            lockedReason?: string;
         }[];
         Profile: {
             [key: string]: unknown;
@@ -3691,8 +3778,11 @@ export interface components {
             hmacAuth?: boolean;
             name?: string;
         };
+        /** @description name, critical or both; name is required when critical is not given */
         UpdateCategoryDto: {
-            name: string;
+            /** @description marks the category critical or not; name may then be left out */
+            critical?: boolean;
+            name?: string;
         };
         UpdateClientDTO: {
             /** @description at most 100 characters */
@@ -3756,6 +3846,25 @@ export interface components {
         UpdateTopicDto: {
             name: string;
         };
+        UpdateUserFlowPreferencesDto: {
+            workflows: {
+                channels?: {
+                    discord?: boolean;
+                    email?: boolean;
+                    inApp?: boolean;
+                    mobilePush?: boolean;
+                    msTeams?: boolean;
+                    slack?: boolean;
+                    sms?: boolean;
+                    webhook?: boolean;
+                    webPush?: boolean;
+                    whatsapp?: boolean;
+                };
+                enabled?: boolean;
+                /** @description a workflow of the app */
+                identifier: string;
+            }[];
+        };
         UpdateUserPreferencesDto: {
             preference: {
                 categoryId: number;
@@ -3767,6 +3876,8 @@ export interface components {
             }[];
         };
         UpdateWorkflowDTO: {
+            /** @description left out or null: the stored mark stays */
+            critical?: boolean | null;
             definition: components["schemas"]["WorkflowDefinition"];
             name: string;
             /** @description left out or null: the stored positions stay */
@@ -3957,6 +4068,8 @@ export interface components {
             archivedAt?: string | null;
             /** Format: date-time */
             createdAt?: string;
+            /** @description Critical workflows (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). */
+            critical?: boolean;
             /** @description the draft */
             definition?: components["schemas"]["WorkflowDefinition"];
             id?: number;
@@ -8521,6 +8634,268 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreferenceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/users/{identifier}/preferences/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelSwitches"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "put/v1/apps/{appId}/users/{identifier}/preferences/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChannelSwitches"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelSwitches"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/users/{identifier}/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreferenceList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch/v1/apps/{appId}/users/{identifier}/preferences/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserFlowPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowPreferenceList"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */

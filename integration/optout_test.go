@@ -1,0 +1,137 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/heraldhq/herald/internal/testkit/smtptest"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
+)
+
+// TestGlobalOptOutAndCriticalWithRealSends: a user turns email off for everything through
+// /v3/preferences/channels; a send of a normal category reaches her inbox but sends no
+// email (the log row says why); a send of a critical category sends the email anyway
+// through the real worker and SMTP, and its log row says which opt-out it ignored.
+func TestGlobalOptOutAndCriticalWithRealSends(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	srv := smtptest.Start(t)
+	smtpInstance(t, e, srv)
+	for _, c := range []string{`{"identifier":"news","name":"News"}`, `{"identifier":"security","name":"Security","critical":true}`} {
+		if res := e.Do("POST", "/v3/categories", c, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("category: %d %s", res.Status, res.Body)
+		}
+	}
+	if res := e.Do("PUT", "/v3/users/ann", `{"email":"ann@example.com"}`, e.AppHeaders()); res.Status != 200 {
+		t.Fatalf("user: %d %s", res.Status, res.Body)
+	}
+	if res := e.Do("PUT", "/v3/preferences/channels", `{"email":false}`, e.UserHeaders("ann")); res.Status != 200 {
+		t.Fatalf("channel switch: %d %s", res.Status, res.Body)
+	}
+
+	news := sendNotification(t, e, `{"notification":{"title":"Weekly news","message":"Hello","category":"news"},
+		"sendTo":{"recipients":["ann"]},"override":{"channels":["inApp","email"]}}`)
+	logs := waitForLogs(t, e, news, "ann/inApp", "ann/email")
+	if l := logs["ann/email"]; l.Status != "skipped" || l.Reason != "opted out: channel email (all notifications)" {
+		t.Errorf("news email: %+v", l)
+	}
+	if l := logs["ann/inApp"]; l.Status != "delivered" || l.Reason != "" {
+		t.Errorf("news in-app: %+v", l)
+	}
+
+	alert := sendNotification(t, e, `{"notification":{"title":"New sign-in","message":"Was it you?","category":"security"},
+		"sendTo":{"recipients":["ann"]},"override":{"channels":["inApp","email"]}}`)
+	logs = waitForLogs(t, e, alert, "ann/inApp", "ann/email")
+	want := "critical (category security): delivered despite opted out: channel email (all notifications)"
+	if l := logs["ann/email"]; l.Status != "sent" || l.Provider != "smtp" || l.Reason != want {
+		t.Errorf("critical email: %+v", l)
+	}
+	msgs := srv.Messages()
+	if len(msgs) != 1 || msgs[0].To[0] != "ann@example.com" || msgs[0].Subject() != "New sign-in" {
+		t.Fatalf("smtp received %d messages: %+v", len(msgs), msgs)
+	}
+	if n := len(inbox(t, e, "ann").Data); n != 2 {
+		t.Errorf("inbox rows %d, want 2", n)
+	}
+}
+
+// TestFlowOptOutPrecedenceWithRealRuns: the opt-out precedence through real workflow runs
+// (Temporal, the worker, SMTP), each switch set through the developer API: workflow ×
+// channel beats category × channel, a channel's switch beats the whole workflow's, the
+// workflow's switch skips both steps, a channel turned off everywhere beats a workflow ×
+// channel switch that is on; once the workflow is marked critical every opt-out is ignored
+// and the log rows say so.
+func TestFlowOptOutPrecedenceWithRealRuns(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	srv := smtptest.Start(t)
+	smtpInstance(t, e, srv)
+	if res := e.Do("POST", "/v3/categories", `{"identifier":"billing","name":"Billing"}`, e.AppHeaders()); res.Status != 200 {
+		t.Fatalf("category: %d %s", res.Status, res.Body)
+	}
+	var cats []struct{ ID int64 }
+	e.Do("GET", "/v3/categories", nil, e.UserHeaders("x")).JSON(t, &cats)
+	catID := cats[0].ID
+	publishWorkflow(t, e, "reminder", `{"steps":[
+		{"id":"note","type":"inApp","content":{"title":"Bill due"},"next":"mail"},
+		{"id":"mail","type":"email","content":{"subject":"Bill due","text":"Please pay."}}]}`)
+	users := []string{"catoff", "flowoff", "flowoffinapp", "emailoff"}
+	for _, u := range users {
+		if res := e.Do("PUT", "/v3/users/"+u, `{"email":"`+u+`@example.com"}`, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("user: %d %s", res.Status, res.Body)
+		}
+	}
+	set := func(user, method, path, body string) {
+		t.Helper()
+		if res := e.Do(method, path, body, e.UserHeaders(user)); res.Status != 200 {
+			t.Fatalf("%s %s for %s: %d %s", method, path, user, res.Status, res.Body)
+		}
+	}
+	set("catoff", "PATCH", "/v3/preferences", fmt.Sprintf(`{"preference":[{"categoryId":%d,"channels":[{"channel":"email","enabled":false}]}]}`, catID))
+	set("catoff", "PATCH", "/v3/preferences/workflows", `{"workflows":[{"identifier":"reminder","channels":{"email":true}}]}`)
+	set("flowoff", "PATCH", "/v3/preferences/workflows", `{"workflows":[{"identifier":"reminder","enabled":false}]}`)
+	set("flowoffinapp", "PATCH", "/v3/preferences/workflows", `{"workflows":[{"identifier":"reminder","enabled":false,"channels":{"inApp":true}}]}`)
+	set("emailoff", "PUT", "/v3/preferences/channels", `{"email":false}`)
+	set("emailoff", "PATCH", "/v3/preferences/workflows", `{"workflows":[{"identifier":"reminder","channels":{"email":true}}]}`)
+
+	send := func() string {
+		return sendNotification(t, e, `{"notification":{"workflow":{"identifier":"reminder"},"category":"billing"},
+			"sendTo":{"recipients":["catoff","flowoff","flowoffinapp","emailoff"]}}`)
+	}
+	req := send()
+	keys := []string{}
+	for _, u := range users {
+		keys = append(keys, u+"/inApp", u+"/email")
+	}
+	logs := waitForLogs(t, e, req, keys...)
+	want := map[string]string{
+		"catoff/inApp": "delivered:", "catoff/email": "sent:",
+		"flowoff/inApp": "skipped:opted out: flow reminder", "flowoff/email": "skipped:opted out: flow reminder",
+		"flowoffinapp/inApp": "delivered:", "flowoffinapp/email": "skipped:opted out: flow reminder",
+		"emailoff/inApp": "delivered:", "emailoff/email": "skipped:opted out: channel email (all notifications)",
+	}
+	for k, w := range want {
+		if got := logs[k].Status + ":" + logs[k].Reason; got != w {
+			t.Errorf("%s: %s, want %s", k, got, w)
+		}
+	}
+	if msgs := srv.Messages(); len(msgs) != 1 || msgs[0].To[0] != "catoff@example.com" {
+		t.Fatalf("smtp received %d messages, want catoff's only", len(msgs))
+	}
+
+	if _, err := e.Stack.Flows.Patch(context.Background(), e.App.AppID, "reminder", []byte(`{"critical":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	req = send()
+	logs = waitForLogs(t, e, req, keys...)
+	for _, k := range []string{"flowoff/inApp", "flowoff/email"} {
+		if l := logs[k]; l.Reason != "critical (workflow reminder): delivered despite opted out: flow reminder" || (l.Status != "delivered" && l.Status != "sent") {
+			t.Errorf("critical %s: %+v", k, l)
+		}
+	}
+	if l := logs["emailoff/email"]; l.Status != "sent" || l.Reason != "critical (workflow reminder): delivered despite opted out: channel email (all notifications)" {
+		t.Errorf("critical emailoff/email: %+v", l)
+	}
+	if n := len(srv.Messages()); n != 1+len(users) {
+		t.Errorf("smtp received %d messages, want %d", n, 1+len(users))
+	}
+}
