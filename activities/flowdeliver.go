@@ -125,7 +125,13 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 	if err != nil {
 		return fail(err.Error())
 	}
-	headers := withLink(data, a.unsubscribeLink(lg, catID))
+	critical := cat.critical
+	if !critical && catID != nil && lg.Channel == notify.ChannelEmail {
+		if critical, err = a.flowCritical(ctx, in.AppID, in.Workflow.Identifier); err != nil {
+			return later(err)
+		}
+	}
+	headers := withLink(data, a.unsubscribeLink(lg, catID, critical))
 	renderFor := bundle.Render
 	if in.Batch != nil {
 		renderFor = bundle.RenderBatch

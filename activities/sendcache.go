@@ -38,6 +38,9 @@ type sendEntry struct {
 	attachErr   string
 	// categoryID is the send's category, nil when it has none (or it is gone).
 	categoryID *int64
+	// critical is set when the send's category is marked critical: its emails carry no
+	// unsubscribe link.
+	critical bool
 }
 
 // sendCache keeps the most recent entries, dropping the oldest first.
@@ -152,7 +155,7 @@ func (a *Delivery) loadEntry(ctx context.Context, requestID uuid.UUID, appID int
 		switch {
 		case err == nil:
 			cat = &templates.Category{Identifier: c.Identifier, Name: c.Name}
-			e.categoryID = &c.ID
+			e.categoryID, e.critical = &c.ID, c.Critical
 		case herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND:
 			return nil, db.MapError(err)
 		}

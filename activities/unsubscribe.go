@@ -8,19 +8,12 @@ import (
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
-// critical reports whether a message must reach its recipient whatever their opt-outs
-// (security alerts, receipts, one-time codes): such an email carries no unsubscribe link.
-// This is the one place the check goes; no category or flow can be marked critical yet
-// (issue 31, item 4), so every email is non-critical.
-func critical(_ dbsqlc.MessageLog, _ *int64) bool {
-	return false
-}
-
 // unsubscribeLink is the one-click unsubscribe link of a recipient's email in a category:
-// none for other channels, for a message without a category (the preference store has
-// no per-flow switch to turn off yet), for critical messages, or when no Links are wired.
-func (a *Delivery) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64) unsubscribe.Link {
-	if lg.Channel != notify.ChannelEmail || categoryID == nil || critical(lg, categoryID) {
+// none for other channels, for a message without a category (tokens name a category), for
+// a critical message (a critical category or workflow ignores opt-outs, so a link would
+// promise what it cannot do), or when no Links are wired.
+func (a *Delivery) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64, critical bool) unsubscribe.Link {
+	if lg.Channel != notify.ChannelEmail || categoryID == nil || critical {
 		return unsubscribe.Link{}
 	}
 	return a.Unsubscribe.For(lg.AppID, lg.UserID, *categoryID)

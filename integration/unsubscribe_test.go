@@ -33,6 +33,9 @@ func TestOneClickUnsubscribeRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := e.Stack.Categories.Create(ctx, app, []byte(`{"identifier":"security","name":"Security","critical":true}`)); err != nil {
+		t.Fatal(err)
+	}
 	tpl, err := e.Stack.Templates.Create(ctx, app, templates.TemplateInput{Identifier: "note"})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +124,7 @@ func TestOneClickUnsubscribeRoundTrip(t *testing.T) {
 	second := send("billing", "invoice 2", "alice", "bob")
 	news := send("news", "newsletter", "alice")
 	logs := waitForLogs(t, e, second, "alice/email", "bob/email")
-	if l := logs["alice/email"]; l.Status != "skipped" || l.Reason != "preference off" {
+	if l := logs["alice/email"]; l.Status != "skipped" || l.Reason != "opted out: category billing, channel email" {
 		t.Errorf("alice's second billing email: %+v", l)
 	}
 	if l := logs["bob/email"]; l.Status != "sent" {
@@ -137,6 +140,17 @@ func TestOneClickUnsubscribeRoundTrip(t *testing.T) {
 		t.Errorf("the newsletter reached %d inboxes", len(got))
 	} else if l := got[0].Header.Get("List-Unsubscribe"); l == "" || strings.Contains(l, path) {
 		t.Errorf("the news email's link must be its own: %q", l)
+	}
+	// A critical category ignores opt-outs, so its email offers no link that would promise
+	// otherwise.
+	alert := send("security", "new sign-in", "alice")
+	if l := waitForLogs(t, e, alert, "alice/email")["alice/email"]; l.Status != "sent" {
+		t.Errorf("alice's security email: %+v", l)
+	}
+	if got := received("new sign-in"); len(got) != 1 {
+		t.Errorf("the security email reached %d inboxes", len(got))
+	} else if l := got[0].Header.Get("List-Unsubscribe"); l != "" || got[0].Header.Get("List-Unsubscribe-Post") != "" || strings.Contains(got[0].Parts["text/html"], "/unsubscribe/") {
+		t.Errorf("a critical email carries an unsubscribe link: %q %q", l, got[0].Parts["text/html"])
 	}
 	t.Logf("one-click unsubscribe: header link parsed from the SMTP message, GET changed nothing, tampered token 404, POST 200 twice, next billing email skipped (%q), news and another user's billing email sent", logs["alice/email"].Reason)
 }
