@@ -111,7 +111,7 @@ record-histories: $(BIN)/temporal ## record workflow histories into workflows/te
 
 .PHONY: test-sdk-go
 test-sdk-go: ## the Go SDK's own module (sdk/go): unit tests and the freshness of its generated types (its stack tests are integration/sdk)
-	cd sdk/go && $(GO) vet ./... && $(GO) test $(GO_TEST_FLAGS) ./...
+	cd sdk/go && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 
 .PHONY: sdk-go-types
 sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json

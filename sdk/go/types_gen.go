@@ -14,6 +14,8 @@ type BulkResult struct {
 
 // Category is a schema of the developer API.
 type Category struct {
+	// Critical is Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md).
+	Critical   *bool  `json:"critical,omitempty"`
 	ID         int64  `json:"id"`
 	Identifier string `json:"identifier"`
 	Name       string `json:"name"`
@@ -21,6 +23,8 @@ type Category struct {
 
 // CategoryCreate is a schema of the developer API.
 type CategoryCreate struct {
+	// Critical is Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false.
+	Critical   *bool  `json:"critical,omitempty"`
 	Identifier string `json:"identifier"`
 	Name       string `json:"name"`
 }
@@ -41,6 +45,20 @@ const (
 	ChannelMsTeams    Channel = "msTeams"
 	ChannelWebhook    Channel = "webhook"
 )
+
+// ChannelSwitches is The caller's switch for each channel as a whole ("no SMS, ever"); off skips every notification on that channel except critical ones. The answer lists every channel (unset ones on); a body sets some.
+type ChannelSwitches struct {
+	Discord    *bool `json:"discord,omitempty"`
+	Email      *bool `json:"email,omitempty"`
+	InApp      *bool `json:"inApp,omitempty"`
+	MobilePush *bool `json:"mobilePush,omitempty"`
+	MsTeams    *bool `json:"msTeams,omitempty"`
+	Slack      *bool `json:"slack,omitempty"`
+	Sms        *bool `json:"sms,omitempty"`
+	WebPush    *bool `json:"webPush,omitempty"`
+	Webhook    *bool `json:"webhook,omitempty"`
+	Whatsapp   *bool `json:"whatsapp,omitempty"`
+}
 
 // Channels is channels the subscription wants; empty means every channel
 type Channels = []Channel
@@ -104,6 +122,66 @@ type ErrorStatus string
 const (
 	ErrorStatusError ErrorStatus = "error"
 )
+
+// FlowPreference is A user's switches for one published workflow. The most specific switch set wins: workflow × channel, then the workflow, then category × channel; a channel turned off for everything and critical marks stay above them (docs/delivery.md).
+type FlowPreference struct {
+	// Channels is the channels the user set for this workflow; a channel not listed follows the workflow's switch, then the category's
+	Channels *FlowPreferenceChannels `json:"channels"`
+	// Critical is a critical workflow is delivered whatever the switches say (locked)
+	Critical bool `json:"critical"`
+	// Enabled is the whole workflow (unset: on)
+	Enabled bool `json:"enabled"`
+	// LockedReason is why the switches are locked (critical workflows only)
+	LockedReason string                  `json:"lockedReason,omitempty"`
+	Workflow     *FlowPreferenceWorkflow `json:"workflow"`
+}
+
+// FlowPreferenceChannels is the channels the user set for this workflow; a channel not listed follows the workflow's switch, then the category's
+type FlowPreferenceChannels struct {
+	Discord    *bool `json:"discord,omitempty"`
+	Email      *bool `json:"email,omitempty"`
+	InApp      *bool `json:"inApp,omitempty"`
+	MobilePush *bool `json:"mobilePush,omitempty"`
+	MsTeams    *bool `json:"msTeams,omitempty"`
+	Slack      *bool `json:"slack,omitempty"`
+	Sms        *bool `json:"sms,omitempty"`
+	WebPush    *bool `json:"webPush,omitempty"`
+	Webhook    *bool `json:"webhook,omitempty"`
+	Whatsapp   *bool `json:"whatsapp,omitempty"`
+}
+
+// FlowPreferenceUpdate is a schema of the developer API.
+type FlowPreferenceUpdate struct {
+	Workflows []FlowPreferenceUpdateWorkflowsItem `json:"workflows"`
+}
+
+// FlowPreferenceUpdateWorkflowsItem is a schema of the developer API.
+type FlowPreferenceUpdateWorkflowsItem struct {
+	Channels *FlowPreferenceUpdateWorkflowsItemChannels `json:"channels,omitempty"`
+	Enabled  *bool                                      `json:"enabled,omitempty"`
+	// Identifier is a workflow of the app
+	Identifier string `json:"identifier"`
+}
+
+// FlowPreferenceUpdateWorkflowsItemChannels is a schema of the developer API.
+type FlowPreferenceUpdateWorkflowsItemChannels struct {
+	Discord    *bool `json:"discord,omitempty"`
+	Email      *bool `json:"email,omitempty"`
+	InApp      *bool `json:"inApp,omitempty"`
+	MobilePush *bool `json:"mobilePush,omitempty"`
+	MsTeams    *bool `json:"msTeams,omitempty"`
+	Slack      *bool `json:"slack,omitempty"`
+	Sms        *bool `json:"sms,omitempty"`
+	WebPush    *bool `json:"webPush,omitempty"`
+	Webhook    *bool `json:"webhook,omitempty"`
+	Whatsapp   *bool `json:"whatsapp,omitempty"`
+}
+
+// FlowPreferenceWorkflow is a schema of the developer API.
+type FlowPreferenceWorkflow struct {
+	Identifier string `json:"identifier"`
+	Name       string `json:"name"`
+}
 
 // InAppTranslations is a schema of the developer API.
 type InAppTranslations struct {
@@ -176,6 +254,10 @@ type NotificationPagePagination struct {
 type Preference struct {
 	Category           Category                           `json:"category"`
 	ChannelPreferences []PreferenceChannelPreferencesItem `json:"channelPreferences"`
+	// Critical is the category is critical: its notifications are delivered whatever the switches say, so preference surfaces show them locked
+	Critical *bool `json:"critical,omitempty"`
+	// LockedReason is why the switches are locked, for the user (critical categories only)
+	LockedReason string `json:"lockedReason,omitempty"`
 }
 
 // PreferenceChannelPreferencesItem is a schema of the developer API.
