@@ -380,7 +380,7 @@ func (q *Queries) FlowLogsOfRequest(ctx context.Context, arg FlowLogsOfRequestPa
 }
 
 const flowPublishedVersion = `-- name: FlowPublishedVersion :one
-SELECT published_version, archived_at IS NOT NULL AS archived FROM flows WHERE app_id = $1 AND identifier = $2
+SELECT published_version, archived_at IS NOT NULL AS archived, critical FROM flows WHERE app_id = $1 AND identifier = $2
 `
 
 type FlowPublishedVersionParams struct {
@@ -391,13 +391,15 @@ type FlowPublishedVersionParams struct {
 type FlowPublishedVersionRow struct {
 	PublishedVersion *int32
 	Archived         interface{}
+	Critical         bool
 }
 
-// The version sends run, and whether the workflow is archived (then it takes no sends).
+// The version sends run, whether the workflow is archived (then it takes no sends), and
+// whether it is critical (its sends jump the relay's queue).
 func (q *Queries) FlowPublishedVersion(ctx context.Context, arg FlowPublishedVersionParams) (FlowPublishedVersionRow, error) {
 	row := q.db.QueryRow(ctx, flowPublishedVersion, arg.AppID, arg.Identifier)
 	var i FlowPublishedVersionRow
-	err := row.Scan(&i.PublishedVersion, &i.Archived)
+	err := row.Scan(&i.PublishedVersion, &i.Archived, &i.Critical)
 	return i, err
 }
 

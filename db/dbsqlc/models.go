@@ -470,6 +470,7 @@ type NotificationRequest struct {
 	CompletedAt    *time.Time
 	SendAt         *time.Time
 	TraceParent    *string
+	Critical       bool
 }
 
 type PaymentEvent struct {

@@ -30,6 +30,45 @@ func (q *Queries) AssignWorkflow(ctx context.Context, arg AssignWorkflowParams) 
 	return err
 }
 
+const claimFreshCriticalOfApp = `-- name: ClaimFreshCriticalOfApp :many
+SELECT id, app_id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND critical AND app_id = $1
+ORDER BY created_at, id
+LIMIT $2
+FOR UPDATE SKIP LOCKED
+`
+
+type ClaimFreshCriticalOfAppParams struct {
+	AppID   int64
+	MaxRows int32
+}
+
+type ClaimFreshCriticalOfAppRow struct {
+	ID    uuid.UUID
+	AppID int64
+}
+
+// Takes one app's oldest critical requests to send now that no relay has assigned yet.
+func (q *Queries) ClaimFreshCriticalOfApp(ctx context.Context, arg ClaimFreshCriticalOfAppParams) ([]ClaimFreshCriticalOfAppRow, error) {
+	rows, err := q.db.Query(ctx, claimFreshCriticalOfApp, arg.AppID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ClaimFreshCriticalOfAppRow{}
+	for rows.Next() {
+		var i ClaimFreshCriticalOfAppRow
+		if err := rows.Scan(&i.ID, &i.AppID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const claimFreshRequests = `-- name: ClaimFreshRequests :many
 SELECT id, app_id FROM notification_requests
 WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL
@@ -189,7 +228,7 @@ func (q *Queries) FailRequest(ctx context.Context, arg FailRequestParams) error 
 }
 
 const getRequest = `-- name: GetRequest :one
-SELECT id, app_id, payload, idempotency_key, body_hash, status, workflow_id, claimed_until, recipient_count, delivered_count, error, created_at, updated_at, completed_at, send_at, trace_parent FROM notification_requests WHERE id = $1
+SELECT id, app_id, payload, idempotency_key, body_hash, status, workflow_id, claimed_until, recipient_count, delivered_count, error, created_at, updated_at, completed_at, send_at, trace_parent, critical FROM notification_requests WHERE id = $1
 `
 
 func (q *Queries) GetRequest(ctx context.Context, id uuid.UUID) (NotificationRequest, error) {
@@ -212,6 +251,7 @@ func (q *Queries) GetRequest(ctx context.Context, id uuid.UUID) (NotificationReq
 		&i.CompletedAt,
 		&i.SendAt,
 		&i.TraceParent,
+		&i.Critical,
 	)
 	return i, err
 }
@@ -278,8 +318,8 @@ func (q *Queries) GetRequestsByIDs(ctx context.Context, ids []uuid.UUID) ([]GetR
 }
 
 const insertRequest = `-- name: InsertRequest :exec
-INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at, trace_parent)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at, trace_parent, critical)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 `
 
 type InsertRequestParams struct {
@@ -291,6 +331,7 @@ type InsertRequestParams struct {
 	RecipientCount int32
 	SendAt         *time.Time
 	TraceParent    *string
+	Critical       bool
 }
 
 func (q *Queries) InsertRequest(ctx context.Context, arg InsertRequestParams) error {
@@ -303,6 +344,7 @@ func (q *Queries) InsertRequest(ctx context.Context, arg InsertRequestParams) er
 		arg.RecipientCount,
 		arg.SendAt,
 		arg.TraceParent,
+		arg.Critical,
 	)
 	return err
 }
@@ -317,6 +359,21 @@ WHERE workflow_id = $1 AND status = 'accepted'
 func (q *Queries) MarkWorkflowStarted(ctx context.Context, workflowID *string) error {
 	_, err := q.db.Exec(ctx, markWorkflowStarted, workflowID)
 	return err
+}
+
+const nextCriticalApp = `-- name: NextCriticalApp :one
+SELECT COALESCE((SELECT app_id FROM notification_requests
+    WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND critical
+    ORDER BY created_at, id LIMIT 1), 0)::bigint AS app_id
+`
+
+// The app of the oldest critical request to send now that no relay has assigned yet; 0 when
+// there is none. The relay serves it before the round-robin (issue 28, item 4).
+func (q *Queries) NextCriticalApp(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, nextCriticalApp)
+	var app_id int64
+	err := row.Scan(&app_id)
+	return app_id, err
 }
 
 const nextWaitingApp = `-- name: NextWaitingApp :one

@@ -167,8 +167,9 @@ WHERE app_id = @app_id AND request_id = @request_id AND user_identifier = @user_
 SELECT id FROM notifications WHERE request_id = @request_id AND user_id = @user_id AND source_key = @source_key;
 
 -- name: FlowPublishedVersion :one
--- The version sends run, and whether the workflow is archived (then it takes no sends).
-SELECT published_version, archived_at IS NOT NULL AS archived FROM flows WHERE app_id = @app_id AND identifier = @identifier;
+-- The version sends run, whether the workflow is archived (then it takes no sends), and
+-- whether it is critical (its sends jump the relay's queue).
+SELECT published_version, archived_at IS NOT NULL AS archived, critical FROM flows WHERE app_id = @app_id AND identifier = @identifier;
 
 -- name: GetFlowVersion :one
 SELECT v.definition

@@ -1,6 +1,6 @@
 -- name: InsertRequest :exec
-INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at, trace_parent)
-VALUES (@id, @app_id, @payload, @idempotency_key, @body_hash, @recipient_count, @send_at, @trace_parent);
+INSERT INTO notification_requests (id, app_id, payload, idempotency_key, body_hash, recipient_count, send_at, trace_parent, critical)
+VALUES (@id, @app_id, @payload, @idempotency_key, @body_hash, @recipient_count, @send_at, @trace_parent, @critical);
 
 -- name: GetRequestByIdempotencyKey :one
 SELECT id, body_hash, created_at FROM notification_requests
@@ -30,6 +30,21 @@ WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND app_id
 -- serves the apps round-robin and packs one app's requests per run).
 SELECT id, app_id FROM notification_requests
 WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND app_id = @app_id
+ORDER BY created_at, id
+LIMIT @max_rows
+FOR UPDATE SKIP LOCKED;
+
+-- name: NextCriticalApp :one
+-- The app of the oldest critical request to send now that no relay has assigned yet; 0 when
+-- there is none. The relay serves it before the round-robin (issue 28, item 4).
+SELECT COALESCE((SELECT app_id FROM notification_requests
+    WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND critical
+    ORDER BY created_at, id LIMIT 1), 0)::bigint AS app_id;
+
+-- name: ClaimFreshCriticalOfApp :many
+-- Takes one app's oldest critical requests to send now that no relay has assigned yet.
+SELECT id, app_id FROM notification_requests
+WHERE status = 'accepted' AND workflow_id IS NULL AND send_at IS NULL AND critical AND app_id = @app_id
 ORDER BY created_at, id
 LIMIT @max_rows
 FOR UPDATE SKIP LOCKED;

@@ -11,7 +11,8 @@ import (
 	"github.com/heraldhq/herald/internal/providers/webhook"
 )
 
-// providerHTTPTimeout bounds one call to a provider's API (providers may set shorter ones).
+// providerHTTPTimeout bounds one call to a provider's API; each HTTP provider instance
+// replaces it with its own timeoutSeconds (internal/providers/all, default 30 s).
 const providerHTTPTimeout = 30 * time.Second
 
 // Catalogue is the provider kinds this build supports: the HTTP providers of

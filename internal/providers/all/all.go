@@ -22,8 +22,11 @@ import (
 
 // Kinds returns the HTTP API provider kinds (SMTP and the signed webhook live with the
 // pipeline).
+//
+// Each has the ordinary configuration key timeoutSeconds (1..60, default 30): the bound of
+// one call to its API, per instance (see withTimeout).
 func Kinds() []providers.Kind {
-	return []providers.Kind{
+	kinds := []providers.Kind{
 		sendgrid.Kind(), mailgun.Kind(), postmark.Kind(), ses.Kind(),
 		twiliosms.Kind(), vonage.Kind(),
 		twiliowhatsapp.Kind(), metawhatsapp.Kind(),
@@ -31,4 +34,8 @@ func Kinds() []providers.Kind {
 		fcm.Kind(), apns.Kind(),
 		slack.Kind(), discord.Kind(), msteams.Kind(),
 	}
+	for i, k := range kinds {
+		kinds[i] = withTimeout(k)
+	}
+	return kinds
 }

@@ -94,7 +94,7 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		params.SendAt = req.SendAt
 	}
 	if idempotencyKey == "" {
-		if err := s.checkWorkflow(ctx, appID, req); err != nil {
+		if params.Critical, err = s.checkWorkflow(ctx, appID, req); err != nil {
 			return uuid.Nil, err
 		}
 		if err := s.insert(ctx, params); err != nil {
@@ -128,7 +128,7 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		// After the key lookup: a repeat of an accepted request answers as the first did,
 		// even if its workflow has gone since.
 		if !checked {
-			if err := s.checkWorkflow(ctx, appID, req); err != nil {
+			if params.Critical, err = s.checkWorkflow(ctx, appID, req); err != nil {
 				return uuid.Nil, err
 			}
 			checked = true
@@ -152,23 +152,47 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 // later. It costs one lookup on the (app_id, identifier) unique index, and nothing for a
 // send that names no workflow. Delivery still checks again: the workflow may be deleted
 // (by publishing a commit that lacks it) between the accept and the start.
-func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *SendRequest) error {
+//
+// It also reports whether the send is critical: its workflow or its category is marked
+// critical now. The relay starts critical requests before any other backlog (issue 28, item
+// 4); delivery reads the marks again when it runs, so this only decides the queue.
+func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *SendRequest) (bool, error) {
+	critical, err := s.criticalCategory(ctx, appID, req.Notification.Category)
+	if err != nil {
+		return false, err
+	}
 	ref := req.Notification.Workflow
 	if ref == nil {
-		return nil
+		return critical, nil
 	}
 	v, err := s.db.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: ref.Identifier})
 	switch {
 	case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
-		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q does not exist in this app", ref.Identifier)
+		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q does not exist in this app", ref.Identifier)
 	case err != nil:
-		return db.MapError(err)
+		return false, db.MapError(err)
 	case v.Archived:
-		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q is archived (unarchive it first)", ref.Identifier)
+		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q is archived (unarchive it first)", ref.Identifier)
 	case v.PublishedVersion == nil:
-		return herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q has no published version (publish it first)", ref.Identifier)
+		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q has no published version (publish it first)", ref.Identifier)
 	}
-	return nil
+	return critical || v.Critical, nil
+}
+
+// criticalCategory reports whether the app's category of that identifier is marked critical
+// (false for "" and for a category that does not exist yet: delivery creates it uncritical).
+func (s *Service) criticalCategory(ctx context.Context, appID int64, identifier string) (bool, error) {
+	if identifier == "" {
+		return false, nil
+	}
+	c, err := s.db.DeliveryCategory(ctx, dbsqlc.DeliveryCategoryParams{AppID: appID, Identifier: identifier})
+	switch {
+	case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
+		return false, nil
+	case err != nil:
+		return false, db.MapError(err)
+	}
+	return c.Critical, nil
 }
 
 // insert stores the request, and its schedule when it has one, in one transaction, once

@@ -211,11 +211,11 @@ func (r *Relay) drainFresh(ctx context.Context) {
 	}
 }
 
-// startFresh claims up to PackSize fresh requests of the next app in round-robin order,
-// assigns them a workflow id and starts it. It returns how many requests it claimed, and
-// whether any app had requests waiting.
+// startFresh claims up to PackSize fresh requests of the next app (see nextApp), assigns
+// them a workflow id and starts it. It returns how many requests it claimed, and whether any
+// app had requests waiting.
 func (r *Relay) startFresh(ctx context.Context) (int, bool, error) {
-	app, err := r.nextApp(ctx)
+	app, critical, err := r.nextApp(ctx)
 	if err != nil || app == 0 {
 		return 0, false, err
 	}
@@ -225,7 +225,19 @@ func (r *Relay) startFresh(ctx context.Context) (int, bool, error) {
 	err = r.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
 		// Only one app's requests in a run: a pack shares its slices and its batches, so
 		// another app's broadcast or hung provider in the same run would delay this one.
-		rows, err := q.ClaimFreshRequestsOfApp(ctx, dbsqlc.ClaimFreshRequestsOfAppParams{AppID: app, MaxRows: int32(r.opts.PackSize)})
+		// A critical run carries only critical requests, so no backlog rides along.
+		params := dbsqlc.ClaimFreshRequestsOfAppParams{AppID: app, MaxRows: int32(r.opts.PackSize)}
+		var rows []dbsqlc.ClaimFreshRequestsOfAppRow
+		var err error
+		if critical {
+			var crit []dbsqlc.ClaimFreshCriticalOfAppRow
+			crit, err = q.ClaimFreshCriticalOfApp(ctx, dbsqlc.ClaimFreshCriticalOfAppParams(params))
+			for _, row := range crit {
+				rows = append(rows, dbsqlc.ClaimFreshRequestsOfAppRow(row))
+			}
+		} else {
+			rows, err = q.ClaimFreshRequestsOfApp(ctx, params)
+		}
 		if err != nil || len(rows) == 0 {
 			return err
 		}
@@ -245,31 +257,51 @@ func (r *Relay) startFresh(ctx context.Context) (int, bool, error) {
 	if err != nil || len(ids) == 0 {
 		return 0, true, err
 	}
+	if critical {
+		ctx = context.WithValue(ctx, criticalKey{}, true)
+	}
 	r.start(ctx, workflowID, ids, distinct(appIDs))
 	return len(ids), true, nil
 }
 
-// nextApp returns the first app after the one served last with fresh requests waiting,
-// wrapping around to the lowest id; 0 when no app has any.
+// nextApp returns the app whose fresh requests to claim next, and whether to claim only its
+// critical ones; 0 when no app has any waiting.
 //
-// Hook for priorities (issue 28, item 4): requests carry no critical flag yet. When they
-// do, claim an app's critical requests first (ORDER BY critical DESC, created_at) and
-// serve apps with critical requests waiting before the round-robin.
-func (r *Relay) nextApp(ctx context.Context) (int64, error) {
+// Critical requests (their category or workflow was critical at accept) jump the queue
+// (issue 28, item 4): the app of the oldest critical request waiting is served first,
+// whatever the other apps' backlogs, without moving the round-robin. Otherwise it is the
+// first app after the one served last with fresh requests waiting, wrapping around to the
+// lowest id.
+func (r *Relay) nextApp(ctx context.Context) (int64, bool, error) {
+	app, err := r.db.NextCriticalApp(ctx)
+	if err != nil || app != 0 {
+		return app, app != 0, err
+	}
 	r.mu.Lock()
 	after := r.lastApp
 	r.mu.Unlock()
-	app, err := r.db.NextWaitingApp(ctx, after)
+	app, err = r.db.NextWaitingApp(ctx, after)
 	if err == nil && app == 0 && after != 0 {
 		app, err = r.db.NextWaitingApp(ctx, 0)
 	}
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	r.mu.Lock()
 	r.lastApp = app
 	r.mu.Unlock()
-	return app, nil
+	return app, false, nil
+}
+
+// criticalKey marks the context of a run start carrying critical requests (see IsCritical).
+type criticalKey struct{}
+
+// IsCritical reports whether the run started with ctx carries critical requests: a
+// Starter gives such runs a higher priority. A run restarted after a failed start
+// (retryStale) is not marked.
+func IsCritical(ctx context.Context) bool {
+	v, _ := ctx.Value(criticalKey{}).(bool)
+	return v
 }
 
 // retryStale restarts workflows whose start failed or whose relay died before marking them.

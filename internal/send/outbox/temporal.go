@@ -28,6 +28,19 @@ func FairnessKey(appIDs []int64) string {
 	return "app-" + strconv.FormatInt(appIDs[0], 10)
 }
 
+// CriticalPriorityKey is the Temporal priority key of runs carrying critical requests:
+// keys run from 1 (first) to 5; unset means the default, 3.
+const CriticalPriorityKey = 1
+
+// PriorityKey is the Temporal priority key of a run started with ctx: CriticalPriorityKey
+// for critical requests (IsCritical), else 0 (the server's default).
+func PriorityKey(ctx context.Context) int {
+	if IsCritical(ctx) {
+		return CriticalPriorityKey
+	}
+	return 0
+}
+
 // TemporalStarter starts send workflows on a Temporal task queue.
 type TemporalStarter struct {
 	Client    client.Client
@@ -72,7 +85,10 @@ func (s TemporalStarter) Start(ctx context.Context, workflowID string, requestID
 		// (matching.enableFairness) dispatches the tasks of different apps round-robin on
 		// every queue; activities and child runs inherit it. Servers without it ignore the
 		// key (docs/decisions.md, "Fairness between apps").
-		Priority: temporal.Priority{FairnessKey: FairnessKey(appIDs)},
+		// A run of critical requests (IsCritical) gets a higher priority key, so a server
+		// with priority dispatch hands its tasks out before those of ordinary runs
+		// (docs/decisions.md, "Critical sends first").
+		Priority: temporal.Priority{FairnessKey: FairnessKey(appIDs), PriorityKey: PriorityKey(ctx)},
 	}
 	_, err := s.Client.ExecuteWorkflow(ctx, opts, name, input)
 	var invalid *serviceerror.InvalidArgument
