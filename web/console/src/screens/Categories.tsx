@@ -1,10 +1,11 @@
 // Categories: the app's notification categories (what users switch on and off per channel
-// in their preferences): list, create, rename, delete.
+// in their preferences): list, create, rename, delete, mark critical.
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../api/client";
+import { Checkbox } from "../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
 
@@ -28,7 +29,8 @@ export default function Categories() {
     <>
       <h1>Categories</h1>
       <p className="muted">
-        A notification names its category; each user switches categories on and off per channel in their preferences.
+        A notification names its category; each user switches categories on and off per channel in their preferences.{" "}
+        <span id="critical-note">Critical notifications ignore opt-outs</span>: mark security alerts, receipts and one-time codes critical.
       </p>
       {dev && <CreateCategory appId={appId} />}
       {list.isPending || clients.isPending ? (
@@ -47,6 +49,7 @@ export default function Categories() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Identifier</th>
+                <th scope="col">Critical</th>
                 <th scope="col">Created</th>
                 {dev && (
                   <th scope="col">
@@ -61,6 +64,9 @@ export default function Categories() {
                   <td>{c.name}</td>
                   <td>
                     <code>{c.identifier}</code>
+                  </td>
+                  <td>
+                    <CriticalToggle appId={appId} cat={c} dev={dev} />
                   </td>
                   <td>{c.createdAt ? new Date(c.createdAt).toLocaleDateString() : ""}</td>
                   {dev && (
@@ -84,13 +90,16 @@ function CreateCategory({ appId }: { appId: number }) {
   const toast = useToast();
   const [name, setName] = useState("");
   const [identifier, setIdentifier] = useState("");
+  const [critical, setCritical] = useState(false);
   const m = useMutation({
-    mutationFn: () => data(api.POST("/v1/apps/{appId}/categories", { params: { path: { appId } }, body: { name: name.trim(), identifier: identifier.trim() } })),
+    mutationFn: () =>
+      data(api.POST("/v1/apps/{appId}/categories", { params: { path: { appId } }, body: { name: name.trim(), identifier: identifier.trim(), critical } })),
     onSuccess: (c) => {
       qc.invalidateQueries({ queryKey: ["apps", appId, "categories"] });
       toast(`Category ${c.name} created`);
       setName("");
       setIdentifier("");
+      setCritical(false);
     },
   });
   const errs = m.isError ? fieldErrors(m.error, ["name", "identifier"]) : {};
@@ -122,6 +131,9 @@ function CreateCategory({ appId }: { appId: number }) {
           placeholder="promotions"
           hint="Letters, digits, _ . : -; your backend sends it with each notification."
         />
+        <label className="inline-check">
+          <Checkbox checked={critical} onChange={setCritical} aria-describedby="critical-note" /> Critical
+        </label>
         <Button type="submit" busy={m.isPending}>
           Create category
         </Button>
@@ -229,5 +241,37 @@ function DeleteCategory({ appId, cat }: { appId: number; cat: Category }) {
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** CriticalToggle marks a category critical or not, at once; a refusal puts it back. */
+function CriticalToggle({ appId, cat, dev }: { appId: number; cat: Category; dev: boolean }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const key = ["apps", appId, "categories"];
+  const m = useMutation({
+    mutationFn: (critical: boolean) => data(api.PUT("/v1/categories/{categoryId}", { params: { path: { categoryId: cat.id! } }, body: { critical } })),
+    onSuccess: (c) => {
+      qc.invalidateQueries({ queryKey: key });
+      toast(`${c.name} is ${c.critical ? "critical" : "no longer critical"}`);
+    },
+  });
+  const set = (critical: boolean) => {
+    const before = qc.getQueryData<Category[]>(key);
+    qc.setQueryData<Category[]>(key, (list) => list?.map((c) => (c.id === cat.id ? { ...c, critical } : c)));
+    m.mutate(critical, { onError: () => qc.setQueryData(key, before) });
+  };
+  return (
+    <>
+      <Checkbox
+        aria-label={`Critical: ${cat.name}`}
+        aria-describedby="critical-note"
+        checked={!!cat.critical}
+        disabled={!dev}
+        aria-busy={m.isPending || undefined}
+        onChange={set}
+      />
+      <FormError errors={m.error ? [(m.error as Error).message] : undefined} />
+    </>
   );
 }

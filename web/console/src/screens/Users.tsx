@@ -2,16 +2,14 @@
 // detail with the profile, the preference matrix (category × channel, editable by
 // developers), the user's devices and their inbox, as tabs.
 import * as Tabs from "@radix-ui/react-tabs";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
-import { api, ApiError, data, type components } from "../api/client";
-import { Button, Empty, ErrorState, Field, FormError, Loading, useToast, Pager } from "../ui/kit";
-import { Checkbox } from "../ui/confirm";
+import { api, data } from "../api/client";
+import { Button, Empty, ErrorState, Field, Loading, Pager } from "../ui/kit";
+import { Preferences } from "./preferences/Preferences";
 import { atLeast, useClients, type App } from "./queries";
 
-type Prefs = components["schemas"]["PreferenceList"];
-type Channel = components["schemas"]["UpdateUserPreferencesDto"]["preference"][number]["channels"][number]["channel"];
 
 const pageSize = 20;
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
@@ -115,19 +113,6 @@ function text(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-const channelNames: Record<string, string> = {
-  inApp: "In-app",
-  email: "Email",
-  sms: "SMS",
-  whatsapp: "WhatsApp",
-  webPush: "Web push",
-  mobilePush: "Mobile push",
-  slack: "Slack",
-  discord: "Discord",
-  msTeams: "Teams",
-  webhook: "Webhook",
-};
-
 /** UserDetail shows one user: profile and preferences (editable by developers), devices
  * and inbox, as tabs. */
 export function UserDetail() {
@@ -173,45 +158,11 @@ export function UserDetail() {
 function ProfileAndPreferences({ app, identifier }: { app: App; identifier: string }) {
   const clients = useClients();
   const dev = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
-  const qc = useQueryClient();
-  const toast = useToast();
   const path = { appId: app.id!, identifier };
-  const prefsKey = ["apps", app.id, "users", identifier, "preferences"];
   const profile = useQuery({
     queryKey: ["apps", app.id, "users", identifier, "profile"],
     queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/profile", { params: { path } })),
   });
-  const prefs = useQuery({
-    queryKey: prefsKey,
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/preferences", { params: { path } })),
-  });
-  const set = useMutation({
-    mutationFn: (v: { categoryId: number; channel: Channel; enabled: boolean }) =>
-      data(
-        api.PATCH("/v1/apps/{appId}/users/{identifier}/preferences", {
-          params: { path },
-          body: { preference: [{ categoryId: v.categoryId, channels: [{ channel: v.channel, enabled: v.enabled }] }] },
-        }),
-      ),
-    onSuccess: (list, v) => {
-      qc.setQueryData(prefsKey, list);
-      toast(`${v.enabled ? "On" : "Off"}: ${channelNames[v.channel] ?? v.channel}`);
-    },
-  });
-  // The switch moves at once (in the same event, so the checkbox never jumps back); a
-  // refused change puts it back.
-  const toggle = (v: { categoryId: number; channel: Channel; enabled: boolean }) => {
-    const before = qc.getQueryData<Prefs>(prefsKey);
-    qc.setQueryData<Prefs>(prefsKey, (list) =>
-      list?.map((r) =>
-        r.category?.id !== v.categoryId
-          ? r
-          : { ...r, channelPreferences: r.channelPreferences?.map((c) => (c.channel === v.channel ? { ...c, enabled: v.enabled } : c)) },
-      ),
-    );
-    set.mutate(v, { onError: () => qc.setQueryData(prefsKey, before) });
-  };
-  const channels = [...new Set((prefs.data ?? []).flatMap((r) => (r.channelPreferences ?? []).map((c) => c.channel!)))];
   const entries = Object.entries(profile.data ?? {});
 
   return (
@@ -235,63 +186,7 @@ function ProfileAndPreferences({ app, identifier }: { app: App; identifier: stri
           </dl>
         )}
       </section>
-      <section className="card" aria-labelledby="prefs-h">
-        <h2 id="prefs-h">Preferences</h2>
-        <p className="muted small">
-          What this user receives, per category and channel; the user changes these from the inbox widget too.
-          {dev ? " Changes apply at once." : " Developers and admins can change them."}
-        </p>
-        <FormError errors={set.error ? (set.error instanceof ApiError ? set.error.messages : [(set.error as Error).message]) : undefined} />
-        {prefs.isPending ? (
-          <Loading label="Loading the preferences" />
-        ) : prefs.isError ? (
-          <ErrorState error={prefs.error} retry={() => prefs.refetch()} />
-        ) : channels.length === 0 ? (
-          <p className="muted">No preferences are recorded for this user.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="table matrix" aria-label="Preferences by category and channel">
-              <thead>
-                <tr>
-                  <th scope="col">Category</th>
-                  {channels.map((c) => (
-                    <th scope="col" key={c}>
-                      {channelNames[c] ?? c}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {prefs.data!.map((r) => {
-                  const name = r.category ? r.category.name || r.category.identifier! : "Without a category";
-                  return (
-                    <tr key={r.category?.id ?? "none"}>
-                      <th scope="row">{name}</th>
-                      {channels.map((c) => {
-                        const p = r.channelPreferences?.find((x) => x.channel === c);
-                        if (p === undefined) return <td key={c}>—</td>;
-                        const busy = set.isPending && set.variables?.categoryId === r.category?.id && set.variables?.channel === c;
-                        return (
-                          <td key={c}>
-                            <Checkbox
-                              aria-label={`${name} on ${channelNames[c] ?? c}`}
-                              checked={p.enabled ?? true}
-                              disabled={!dev || !r.category}
-                              aria-busy={busy || undefined}
-                              title={!r.category ? "Notifications without a category follow the user's channel settings in the inbox widget" : undefined}
-                              onChange={(on) => toggle({ categoryId: r.category!.id!, channel: c as Channel, enabled: on })}
-                            />
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <Preferences appId={app.id!} identifier={identifier} dev={dev} />
     </>
   );
 }

@@ -48,6 +48,27 @@ test("categories: create with the API's errors next to the fields, rename, delet
   await expect(row).toContainText("Promotions");
   await expect(form.getByLabel("Identifier")).toHaveValue("");
 
+  // Critical when created, with the explanation as its description; unmarked from its row.
+  const codes = `codes-${Date.now()}`;
+  await form.getByLabel("Name").fill("One-time codes");
+  await form.getByLabel("Identifier").fill(codes);
+  await expect(form.getByRole("checkbox", { name: "Critical" })).toHaveAccessibleDescription(/Critical notifications ignore opt-outs/);
+  await form.getByRole("checkbox", { name: "Critical" }).check();
+  await form.getByRole("button", { name: "Create category" }).click();
+  const critical = page.getByRole("checkbox", { name: "Critical: One-time codes" });
+  await expect(critical).toBeChecked();
+  await expect(form.getByRole("checkbox", { name: "Critical" })).not.toBeChecked();
+  await expect(row.getByRole("checkbox", { name: "Critical: Promotions" })).not.toBeChecked();
+  const saved = page.waitForResponse((r) => r.url().includes("/v1/categories/") && r.request().method() === "PUT");
+  await critical.uncheck();
+  expect((await saved).ok()).toBeTruthy();
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "Critical: One-time codes" })).not.toBeChecked();
+  const marked = page.waitForResponse((r) => r.url().includes("/v1/categories/") && r.request().method() === "PUT");
+  await page.getByRole("checkbox", { name: "Critical: One-time codes" }).check();
+  expect((await marked).ok()).toBeTruthy();
+  await expect(page.getByRole("checkbox", { name: "Critical: One-time codes" })).toBeChecked();
+
   // The same identifier again: the conflict shows next to the identifier.
   await form.getByLabel("Name").fill("Again");
   await form.getByLabel("Identifier").fill(ident);
@@ -88,9 +109,35 @@ test("user page: preferences changed from the matrix, the user's devices and inb
   });
   expect(connected.ok()).toBeTruthy();
 
+  // A critical category, whose switches the user page shows locked.
+  const alerts = `alerts-${Date.now()}`;
+  const crit = await page.request.post("/v3/categories", { headers, data: { identifier: alerts, name: alerts, critical: true } });
+  expect(crit.ok()).toBeTruthy();
+
   await page.goto(`/apps/${appId}/users/${who}`);
   await expect(page.getByRole("heading", { name: who, level: 1 })).toBeVisible();
+  const prefs = page.getByRole("region", { name: "Preferences" });
+  await expect(prefs).toContainText("the most specific switch set wins");
+
+  // Channels as a whole: SMS off for everything, kept after a reload.
+  const channels = prefs.getByRole("region", { name: "Channels" });
+  const sms = channels.getByRole("switch", { name: "SMS for all notifications" });
+  await expect(sms).toBeChecked();
+  const smsSaved = page.waitForResponse((r) => r.url().endsWith("/preferences/channels") && r.request().method() === "PUT");
+  await sms.uncheck();
+  expect((await smsSaved).ok()).toBeTruthy();
+  await expect(sms).not.toBeChecked();
+  await expect(channels.getByRole("switch", { name: "Email for all notifications" })).toBeChecked();
+
+  // Workflows: none published in this app yet, said so.
+  await expect(prefs.getByRole("region", { name: "Workflows" })).toContainText("No published workflows");
+
   const matrix = page.getByRole("table", { name: "Preferences by category and channel" });
+  const locked = matrix.getByRole("checkbox", { name: `${alerts} on Email` });
+  await expect(locked).toBeDisabled();
+  await expect(locked).toBeChecked();
+  await expect(locked).toHaveAccessibleDescription(/always delivered, whatever your preferences/);
+  await expect(matrix.getByRole("row", { name: new RegExp(alerts) })).toContainText("Critical");
   const email = matrix.getByRole("checkbox", { name: `${category} on Email` });
   await expect(email).toBeChecked();
   await expect(matrix.getByRole("checkbox", { name: "Without a category on Email" })).toBeDisabled();
@@ -100,6 +147,7 @@ test("user page: preferences changed from the matrix, the user's devices and inb
   await shoot(page, "user-preferences");
   // Kept: read again after a reload.
   await page.reload();
+  await expect(page.getByRole("switch", { name: "SMS for all notifications" })).not.toBeChecked();
   await expect(page.getByRole("checkbox", { name: `${category} on Email` })).not.toBeChecked();
   await expect(page.getByRole("checkbox", { name: `${category} on In-app` })).toBeChecked();
 

@@ -76,6 +76,14 @@ test("workflows: rename, duplicate, archive and delete from the list; a schedule
   await list.getByRole("button", { name: "Unarchive Gentle nudge (copy)" }).click();
   await expect(list.getByRole("button", { name: "Archive Gentle nudge (copy)" })).toBeVisible();
 
+  // Marked critical from its row (its steps then ignore opt-outs): kept after a reload.
+  const marked = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().includes("/workflows/"));
+  await list.getByRole("checkbox", { name: "Critical: Gentle nudge (copy)" }).check();
+  expect((await marked).ok()).toBeTruthy();
+  await page.reload();
+  await expect(list.getByRole("checkbox", { name: "Critical: Gentle nudge (copy)" })).toBeChecked();
+  await expect(list.getByRole("checkbox", { name: "Critical: Gentle nudge", exact: true })).not.toBeChecked();
+
   // Delete the copy.
   await list.getByRole("button", { name: "Delete Gentle nudge (copy)" }).click();
   dialog = page.getByRole("dialog", { name: "Delete Gentle nudge (copy)?" });

@@ -1,16 +1,16 @@
 // The actions that manage a workflow, on the list and in the designer: Rename, Duplicate,
-// Archive/Unarchive and Delete. The server's refusal (a name too long, an identifier taken,
+// Critical, Archive/Unarchive and Delete. The server's refusal (a name too long, an identifier taken,
 // a workflow a schedule sends) is shown next to the action that got it.
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { api, data, fieldErrors } from "../../api/client";
-import { ConfirmButton } from "../../ui/confirm";
+import { Checkbox, ConfirmButton } from "../../ui/confirm";
 import { Button, Field, FormError, useToast } from "../../ui/kit";
 import { copyIdentifier, copyName } from "./manage";
 
-type Managed = { identifier: string; name: string; archivedAt?: string | null };
+type Managed = { identifier: string; name: string; archivedAt?: string | null; critical?: boolean };
 
 /** WorkflowActions are the management actions of one workflow. */
 export function WorkflowActions({ appId, flow, from }: { appId: number; flow: Managed; from: "list" | "designer" }) {
@@ -53,6 +53,7 @@ export function WorkflowActions({ appId, flow, from }: { appId: number; flow: Ma
           navigate(to((f as Managed).identifier));
         }}
       />
+      <CriticalToggle appId={appId} flow={flow} />
       <Button variant="ghost" aria-label={`${flow.archivedAt ? "Unarchive" : "Archive"} ${flow.name}`} busy={archive.isPending} onClick={() => archive.mutate(!flow.archivedAt)}>
         {flow.archivedAt ? "Unarchive" : "Archive"}
       </Button>
@@ -148,5 +149,34 @@ function NameDialog<F extends Record<string, string>>({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** CriticalToggle marks a workflow critical (its steps ignore opt-outs) or not; the box moves
+ * at once and back when the change is refused. */
+function CriticalToggle({ appId, flow }: { appId: number; flow: Managed }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const m = useMutation({
+    mutationFn: (critical: boolean) =>
+      data(api.PATCH("/v1/apps/{appId}/workflows/{identifier}", { params: { path: { appId, identifier: flow.identifier } }, body: { critical } })),
+    // Pending until the list is read again, so the box never shows the old mark meanwhile.
+    onSuccess: (f) => {
+      toast(f.critical ? `${flow.name} is critical` : `${flow.name} is no longer critical`);
+      return qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
+    },
+  });
+  return (
+    <span className="inline-check" title="Critical notifications ignore opt-outs">
+      <Checkbox
+        aria-label={`Critical: ${flow.name}`}
+        aria-description="Critical notifications ignore opt-outs"
+        checked={m.isPending ? !!m.variables : !!flow.critical}
+        aria-busy={m.isPending || undefined}
+        onChange={(on) => m.mutate(on)}
+      />{" "}
+      Critical
+      {m.isError && <FormError errors={[(m.error as Error).message]} />}
+    </span>
   );
 }

@@ -73,7 +73,7 @@ export default function WorkflowList() {
                   <td>{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : ""}</td>
                   {canEdit && (
                     <td className="actions">
-                      <WorkflowActions appId={app.id!} flow={{ identifier: f.identifier!, name: f.name!, archivedAt: f.archivedAt }} from="list" />
+                      <WorkflowActions appId={app.id!} flow={{ identifier: f.identifier!, name: f.name!, archivedAt: f.archivedAt, critical: f.critical }} from="list" />
                     </td>
                   )}
                 </tr>
