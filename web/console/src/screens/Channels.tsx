@@ -3,6 +3,7 @@
 // through, in order, failing over), the catalogue of every provider kind, and an instance
 // form generated from the provider's JSON Schema (secrets masked and never sent back).
 import * as Label from "@radix-ui/react-label";
+import { channelNames } from "../api/channels";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
@@ -17,18 +18,6 @@ type Instance = components["schemas"]["AppChannelProviderEntity"];
 type Route = components["schemas"]["RouteEntity"];
 type Channel = NonNullable<Provider["channel"]>;
 
-const channelNames: Record<Channel, string> = {
-  inApp: "In-app",
-  email: "Email",
-  sms: "SMS",
-  whatsapp: "WhatsApp",
-  webPush: "Web push",
-  mobilePush: "Mobile push",
-  slack: "Slack",
-  discord: "Discord",
-  msTeams: "Microsoft Teams",
-  webhook: "Webhook",
-};
 
 export default function Channels() {
   const app = useOutletContext<App>();

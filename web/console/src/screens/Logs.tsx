@@ -2,6 +2,7 @@
 // filtered by date, user, channel, provider and event (kept in the URL), newest first,
 // paged by cursor; each row links to its run in the Temporal Web UI when one is configured.
 import * as Label from "@radix-ui/react-label";
+import { channels } from "../api/channels";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, type FormEvent } from "react";
 import { useOutletContext, useSearchParams } from "react-router-dom";
@@ -9,7 +10,6 @@ import { api, data } from "../api/client";
 import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
 import type { App } from "./queries";
 
-const channels = ["inApp", "email", "sms", "whatsapp", "webPush", "mobilePush", "slack", "discord", "msTeams", "webhook"];
 const events = ["queued", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
 
 function Select({ label, name, options, value }: { label: string; name: string; options: string[]; value: string }) {

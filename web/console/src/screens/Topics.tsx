@@ -2,6 +2,7 @@
 // per topic reads its total; the list API carries no counts), and a topic's detail with its
 // subscribers, paged (the page is kept in the URL).
 import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
+import { channelName } from "../api/channels";
 import { useEffect } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
 import { api, data } from "../api/client";
@@ -10,18 +11,6 @@ import type { App } from "./queries";
 
 const pageSize = 20;
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
-const channelNames: Record<string, string> = {
-  inApp: "In-app",
-  email: "Email",
-  sms: "SMS",
-  whatsapp: "WhatsApp",
-  webPush: "Web push",
-  mobilePush: "Mobile push",
-  slack: "Slack",
-  discord: "Discord",
-  msTeams: "Teams",
-  webhook: "Webhook",
-};
 
 /** useTopics reads the app's topics (shared by the list and the detail). */
 function useTopics(app: App) {
@@ -178,7 +167,7 @@ export function TopicDetail() {
                             {s.identifier}
                           </Link>
                         </td>
-                        <td>{s.channels?.length ? s.channels.map((c) => channelNames[c] ?? c).join(", ") : "All channels"}</td>
+                        <td>{s.channels?.length ? s.channels.map(channelName).join(", ") : "All channels"}</td>
                         <td>{when(s.createdAt)}</td>
                       </tr>
                     ))}

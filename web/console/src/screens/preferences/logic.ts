@@ -1,28 +1,14 @@
 // The user page's preferences: channel names, the order channels are shown in, and the
 // optimistic edits of each answer (applied at once, put back when the server refuses).
 import type { components } from "../../api/client";
+import { channelName, channelNames } from "../../api/channels";
 
 export type Prefs = components["schemas"]["PreferenceList"];
 export type Switches = components["schemas"]["ChannelSwitches"];
 export type FlowPrefs = components["schemas"]["FlowPreferenceList"];
 export type Channel = keyof Switches;
 
-/** channelNames are the channels' names as people read them, in the order they are shown. */
-export const channelNames: Record<string, string> = {
-  inApp: "In-app",
-  email: "Email",
-  sms: "SMS",
-  whatsapp: "WhatsApp",
-  webPush: "Web push",
-  mobilePush: "Mobile push",
-  slack: "Slack",
-  discord: "Discord",
-  msTeams: "Teams",
-  webhook: "Webhook",
-};
-
-/** channelName names a channel; an unknown one keeps its identifier. */
-export const channelName = (c: string) => channelNames[c] ?? c;
+export { channelName };
 
 /** precedence is the delivery rule in one sentence (docs/preferences.md). */
 export const precedence =
