@@ -39,16 +39,16 @@ type Category struct {
 	// The developer API leaves it out when no channel starts off (the published shape).
 	ChannelDefaults map[string]bool `json:"channelDefaults,omitempty"`
 	AppID           int64           `json:"-"`
-	CreatedAt time.Time `json:"-"`
+	CreatedAt       time.Time       `json:"-"`
 }
 
 // Entity is a category as the management API shows it (CategoryEntity).
 type Entity struct {
-	ID         int64     `json:"id"`
-	AppID      int64     `json:"appId"`
-	Identifier string    `json:"identifier"`
-	Name       string    `json:"name"`
-	Critical   bool      `json:"critical"`
+	ID         int64  `json:"id"`
+	AppID      int64  `json:"appId"`
+	Identifier string `json:"identifier"`
+	Name       string `json:"name"`
+	Critical   bool   `json:"critical"`
 	// ChannelDefaults: see Category.ChannelDefaults.
 	ChannelDefaults map[string]bool `json:"channelDefaults"`
 	CreatedAt       time.Time       `json:"createdAt"`
