@@ -269,7 +269,7 @@ class Client:
     # -- users and categories ----------------------------------------------------------
 
     def create_user(self, identifier: str, *, profile: Optional[Mapping[str, Any]] = None) -> User:
-        """Create a user (POST /v3/users); 409 (ConflictError) when it exists."""
+        """Create a user, or merge the profile of an existing one (POST /v3/users)."""
         body: Dict[str, Any] = {"identifier": identifier}
         if profile is not None:
             body["profile"] = dict(profile)
