@@ -50,5 +50,18 @@ class TypesAreFresh(unittest.TestCase):
         self.assertEqual(types.JsonPatchItem.__required_keys__, frozenset({"op", "path"}))
 
 
+class Packaging(unittest.TestCase):
+    def test_version_matches_pyproject(self):
+        import re
+
+        import herald
+
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+            m = re.search(r'^version = "([^"]+)"', f.read(), re.M)
+        self.assertIsNotNone(m)
+        self.assertEqual(m.group(1), herald.__version__)
+        self.assertTrue(os.path.exists(os.path.join(ROOT, "herald", "py.typed")))
+
+
 if __name__ == "__main__":
     unittest.main()
