@@ -14,6 +14,10 @@ def _b64url(b: bytes) -> str:
     return base64.urlsafe_b64encode(b).rstrip(b"=").decode("ascii")
 
 
+def _json64(o: object) -> str:
+    return _b64url(json.dumps(o, separators=(",", ":")).encode("utf-8"))
+
+
 def sign_user_token(key: Union[RSAPrivateKey, str, bytes], api_key: str, user_identifier: str,
                     ttl: float = 600, *, now: Optional[float] = None) -> str:
     """Sign a user JWT for secure mode.
@@ -34,8 +38,7 @@ def sign_user_token(key: Union[RSAPrivateKey, str, bytes], api_key: str, user_id
     claims = {"sub": user_identifier, "iat": t, "exp": t + int(ttl)}
     if api_key:
         claims["apiKey"] = api_key
-    enc = lambda o: _b64url(json.dumps(o, separators=(",", ":")).encode("utf-8"))  # noqa: E731
-    signing = enc(header) + "." + enc(claims)
+    signing = _json64(header) + "." + _json64(claims)
     return signing + "." + _b64url(key.sign_rs256(signing.encode("ascii")))
 
 

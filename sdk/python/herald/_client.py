@@ -326,7 +326,7 @@ class Client:
     def subscribe(self, topic_id: int, users: Iterable[Union[str, TopicAttachUsersItem]]) -> int:
         """Subscribe users to a topic (POST /v3/topics/{id}/users): identifiers, or
         {"identifier": ..., "channels": [...]}; returns the API's count."""
-        items = [{"identifier": u} if isinstance(u, str) else dict(u) for u in users]
+        items = [{"identifier": u} if isinstance(u, str) else dict(cast(Mapping[str, Any], u)) for u in users]
         out = cast(Count, self._app("POST", "/topics/%d/users" % topic_id, body={"users": items}, idempotent=True))
         return out["count"]
 

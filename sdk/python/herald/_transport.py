@@ -3,7 +3,7 @@
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Mapping, Optional
+from typing import Any, Callable, Dict, Mapping, Optional, cast
 
 #: Answers larger than this are refused (bytes).
 MAX_BODY = 32 << 20
@@ -35,11 +35,11 @@ class Response:
         if get is not None:
             v = get(name)
             if v is not None:
-                return v
+                return str(v)
         low = name.lower()
         for k, v in self.headers.items():
             if k.lower() == low:
-                return v
+                return str(v)
         return None
 
 
@@ -52,7 +52,8 @@ Transport = Callable[[Request], Response]
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Redirects are answers, not followed: credentials never travel to another host."""
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[override]
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> Optional[urllib.request.Request]:
         return None
 
 
@@ -77,11 +78,11 @@ class UrllibTransport:
                 body = _read(e)
             finally:
                 e.close()
-            return Response(e.code, e.headers or {}, body)
+            return Response(e.code, cast(Mapping[str, str], e.headers or {}), body)
 
 
-def _read(res) -> bytes:  # type: ignore[no-untyped-def]
-    body = res.read(MAX_BODY + 1)
+def _read(res: Any) -> bytes:
+    body: bytes = res.read(MAX_BODY + 1)
     if len(body) > MAX_BODY:
         raise OSError("herald: the answer is larger than %d bytes" % MAX_BODY)
     return body

@@ -1,6 +1,6 @@
 """Acting on one user's behalf (user mode)."""
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, cast
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ._auth import sign_user_token
 from ._errors import ConfigurationError
@@ -72,12 +72,13 @@ class UserClient:
         limit = limit if limit > 0 else 20
         page_no = page_no if page_no > 0 else 1
 
-        def fetch(i: int):  # type: ignore[no-untyped-def]
+        def fetch(i: int) -> Tuple[List[Notification], bool]:
             n = page_no + i
             p = self.list_notifications(page_no=n, limit=limit, filter=filter, category=category)
             data = p.get("data") or []
             seen = (n - 1) * limit + len(data)
-            total = (p.get("pagination") or {}).get("totalCount")
+            pagination = p.get("pagination")
+            total = pagination.get("totalCount") if pagination else None
             more = len(data) == limit and (total is None or seen < total)
             return data, more
 

@@ -25,11 +25,11 @@ def _header(headers: Any, name: str) -> Optional[str]:
         if v is None:
             v = get(name.title())
         if v is not None:
-            return v
+            return str(v)
     if hasattr(headers, "items"):
         for k, v in headers.items():
-            if k.lower() == name:
-                return v
+            if str(k).lower() == name:
+                return str(v)
     return None
 
 
