@@ -12,9 +12,9 @@ from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequ
 from ._errors import ConfigurationError, TransportError, api_error
 from ._retry import DEFAULT_RETRY, RetryPolicy, new_idempotency_key, parse_retry_after
 from ._rsa import RSAPrivateKey, parse_private_key
-from ._transport import Request, Transport, UrllibTransport
+from ._transport import Request, Transport, UrllibTransport, quote_segment as _quote
 from ._types import (Category, Channel, Count, SendAccepted, SendRequest, SendRequestNotification,
-                     SendRequestSendTo, Subscription, Topic, TopicAttachUsersItem, User,
+                     Subscription, Topic, TopicAttachUsersItem, User,
                      WorkflowCancellation, WorkflowSchedule)
 
 #: The SDK's version, sent in the User-Agent header.
@@ -29,11 +29,6 @@ DEFAULT_HEADER_PREFIX = "X-SERVICE-"
 Recipient = Union[str, Mapping[str, Any]]
 
 _IDEMPOTENT_METHODS = ("GET", "PUT", "DELETE", "HEAD")
-
-
-def _quote(segment: str) -> str:
-    """Escape one path segment (user identifiers may hold slashes)."""
-    return urllib.parse.quote(str(segment), safe="")
 
 
 def _time(t: Union[str, _dt.datetime]) -> str:
@@ -357,8 +352,6 @@ class Client:
         signing_key signs a fresh token for each call. signature: the deprecated HMAC user
         signature (see user_signature). device_id: needed by connect_device().
         """
-        from ._user import UserClient
-
         return UserClient(self, identifier, token=token, signature=signature, device_id=device_id)
 
 

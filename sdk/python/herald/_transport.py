@@ -1,9 +1,15 @@
 """The HTTP layer: a request, an answer, and the default transport on urllib."""
 
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, cast
+
+def quote_segment(segment: str) -> str:
+    """Escape one path segment (user identifiers may hold slashes)."""
+    return urllib.parse.quote(str(segment), safe="")
+
 
 #: Answers larger than this are refused (bytes).
 MAX_BODY = 32 << 20

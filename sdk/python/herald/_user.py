@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, 
 from ._auth import sign_user_token
 from ._errors import ConfigurationError
 from ._pages import iterate_pages
+from ._transport import quote_segment
 from ._types import (BulkResult, Category, ChannelSwitches, Connection, ConnectRequestDeviceType,
                      Deleted, FlowPreference, FlowPreferenceUpdateWorkflowsItem, InAppTranslations,
                      JsonPatchItem, Notification, NotificationPage, Preference,
@@ -213,7 +214,5 @@ class UserClient:
     def save_web_push_subscription(self, device_id: str, subscription: PushSubscription) -> WebPushSubscription:
         """Store the browser's PushSubscription.toJSON() for a connected device
         (POST /v3/devices/{deviceId}/webPushSubscription)."""
-        from ._client import _quote
-
-        return cast(WebPushSubscription, self._call("POST", "/devices/%s/webPushSubscription" % _quote(device_id),
+        return cast(WebPushSubscription, self._call("POST", "/devices/%s/webPushSubscription" % quote_segment(device_id),
                                                     body=dict(subscription), idempotent=True))
