@@ -74,7 +74,7 @@ type pythonResults struct {
 // a second stack with a send rate limit for the 429 test. The suite covers a send reaching
 // the inbox (and the rest of the API), one delivery after a connection reset loses the first
 // answer, the 400 problem list, a 429 retried, an SDK-signed token reading the inbox in
-// secure mode and the iterator walking 250 notifications. Go then checks what only it can:
+// secure mode (and the deprecated HMAC signature) and the iterator walking 250 notifications. Go then checks what only it can:
 // the reset proxy's lost answer, and the SDK's tokens against the server's own verifier.
 func TestPythonSDK(t *testing.T) {
 	python := os.Getenv("HERALD_TEST_PYTHON")
@@ -109,6 +109,11 @@ func TestPythonSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := e.Stack.Apps.SetSecureAuth(ctx, secure.AppID, true); err != nil {
+		t.Fatal(err)
+	}
+	// An app with the deprecated HMAC user signature turned on.
+	hmacApp := e.NewApp("hmac")
+	if err := e.Stack.Apps.SetHMACAuth(ctx, hmacApp.AppID, true); err != nil {
 		t.Fatal(err)
 	}
 	// A key made by Go's crypto, in both PEM forms: the SDK signs with each, Go verifies.
@@ -149,6 +154,8 @@ func TestPythonSDK(t *testing.T) {
 		"HERALD_TEST_SECURE_API_KEY="+secure.APIKey,
 		"HERALD_TEST_SECURE_API_SECRET="+secure.APISecret,
 		"HERALD_TEST_SECURE_KEY_FILE="+write("secure.pem", securePEM),
+		"HERALD_TEST_HMAC_API_KEY="+hmacApp.APIKey,
+		"HERALD_TEST_HMAC_API_SECRET="+hmacApp.APISecret,
 		"HERALD_TEST_GO_PKCS1_FILE="+write("go-pkcs1.pem", string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(goKey)}))),
 		"HERALD_TEST_GO_PKCS8_FILE="+write("go-pkcs8.pem", string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8}))),
 		"HERALD_TEST_RESULTS="+results,

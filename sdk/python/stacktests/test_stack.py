@@ -226,6 +226,16 @@ class Stack(unittest.TestCase):
         with self.assertRaises(herald.AuthenticationError):
             c.as_user("frida", token=tok).list_notifications()
 
+    def test_hmac_user_signature(self):
+        key, secret = ENV("HERALD_TEST_HMAC_API_KEY"), ENV("HERALD_TEST_HMAC_API_SECRET")
+        c = herald.Client(api_key=key, api_secret=secret)
+        sig = herald.user_signature(secret, "hal")
+        self.assertEqual(c.as_user("hal", signature=sig).list_notifications()["data"], [])
+        with self.assertRaises(herald.AuthenticationError):
+            c.as_user("hal").list_notifications()
+        with self.assertRaises(herald.AuthenticationError):
+            c.as_user("hal", signature=herald.user_signature(secret, "someone-else")).list_notifications()
+
     def test_pagination_walks_250(self):
         t = Counting()
         c = herald.Client(transport=t)
