@@ -342,6 +342,10 @@ class Client:
         """A user's topic subscriptions (GET /v3/topics/subscriptions/{identifier})."""
         return cast(List[Subscription], self._app("GET", "/topics/subscriptions/" + _quote(identifier)))
 
+    def openapi(self) -> Dict[str, Any]:
+        """The developer API's OpenAPI document as the server serves it (GET /v3/openapi.json)."""
+        return cast(Dict[str, Any], self._request("GET", "/openapi.json", headers={}))
+
     # -- acting for a user -------------------------------------------------------------
 
     def as_user(self, identifier: str, *, token: Optional[str] = None, signature: Optional[str] = None,

@@ -162,6 +162,10 @@ class Stack(unittest.TestCase):
         with self.assertRaises(herald.UnprocessableEntityError):
             self.c.send({"workflow": {"identifier": "no-such-workflow"}}, recipients=["ivan"])
 
+    def test_openapi_document(self):
+        doc = self.c.openapi()
+        self.assertIn("/notifications", doc["paths"])
+
     def test_idempotent_retry_after_a_connection_reset(self):
         # The proxy lets the first request reach the server and answers it with a TCP reset.
         via_reset = herald.Client(base_url=ENV("HERALD_TEST_RESET_URL"))
