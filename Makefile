@@ -68,6 +68,7 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-web, test-faults and test-scale
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-sdk-go
+	$(MAKE) test-sdk-python
 	$(MAKE) test-web
 	$(MAKE) test-faults
 	$(MAKE) test-scale
@@ -116,6 +117,16 @@ test-sdk-go: ## the Go SDK's own module (sdk/go): unit tests and the freshness o
 .PHONY: sdk-go-types
 sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json
 	cd sdk/go && $(GO) run ./internal/cmd/typegen -in ../../api/v3/openapi.json -out types_gen.go
+
+PYTHON ?= python3
+
+.PHONY: test-sdk-python
+test-sdk-python: ## the Python SDK (sdk/python): unit tests and the freshness of its generated types, with the system python3 (its stack tests are integration/sdk)
+	cd sdk/python && $(PYTHON) -m unittest discover -s tests -t .
+
+.PHONY: sdk-python-types
+sdk-python-types: ## regenerate sdk/python/herald/_types.py from api/v3/openapi.json
+	cd sdk/python && $(PYTHON) scripts/gen_types.py
 
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
