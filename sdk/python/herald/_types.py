@@ -17,6 +17,21 @@ class BulkResult(TypedDict):
     unreadCount: int
 
 
+class CategoryChannelDefaults(TypedDict, total=False):
+    """The app's default for each of the category's channels: a channel set to false starts off for every user until the user turns it on; a channel not listed starts on. Answers list only the channels that start off. A user's own switch always overrides it (docs/preferences.md)."""
+
+    discord: bool
+    email: bool
+    inApp: bool
+    mobilePush: bool
+    msTeams: bool
+    slack: bool
+    sms: bool
+    webPush: bool
+    webhook: bool
+    whatsapp: bool
+
+
 class _CategoryRequired(TypedDict):
     id: int
     identifier: str
@@ -26,8 +41,25 @@ class _CategoryRequired(TypedDict):
 class Category(_CategoryRequired, total=False):
     """Category is a schema of the developer API."""
 
+    #: The app's default for each of the category's channels: a channel set to false starts off for every user until the user turns it on; a channel not listed starts on. Answers list only the channels that start off. A user's own switch always overrides it (docs/preferences.md).
+    channelDefaults: CategoryChannelDefaults
     #: Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md).
     critical: bool
+
+
+class CategoryCreateChannelDefaults(TypedDict, total=False):
+    """Sets the app's default for each of the category's channels (channel: on). false starts the channel off for every user who has not chosen; true or unlisted starts it on. On update it replaces the category's defaults as a whole."""
+
+    discord: bool
+    email: bool
+    inApp: bool
+    mobilePush: bool
+    msTeams: bool
+    slack: bool
+    sms: bool
+    webPush: bool
+    webhook: bool
+    whatsapp: bool
 
 
 class _CategoryCreateRequired(TypedDict):
@@ -38,6 +70,8 @@ class _CategoryCreateRequired(TypedDict):
 class CategoryCreate(_CategoryCreateRequired, total=False):
     """CategoryCreate is a schema of the developer API."""
 
+    #: Sets the app's default for each of the category's channels (channel: on). false starts the channel off for every user who has not chosen; true or unlisted starts it on. On update it replaces the category's defaults as a whole.
+    channelDefaults: CategoryCreateChannelDefaults
     #: Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false.
     critical: bool
 
@@ -612,7 +646,9 @@ class WorkflowScheduleCreate(_WorkflowScheduleCreateRequired, total=False):
 __all__ = [
     "BulkResult",
     "Category",
+    "CategoryChannelDefaults",
     "CategoryCreate",
+    "CategoryCreateChannelDefaults",
     "Channel",
     "ChannelSwitches",
     "Channels",
