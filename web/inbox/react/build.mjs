@@ -1,4 +1,8 @@
-// Builds @heraldhq/inbox-react: dist/index.js (one ESM file; react, react-dom and
+// First the headless client as @heraldhq/inbox publishes it (../dist/npm and ../dist/types,
+// gitignored), from ../src, without touching the widget bundle (../dist/widget, committed
+// and checked by TestCommittedWidgetBundleIsFresh): this package, its tests and its example
+// import "@heraldhq/inbox/client" through node_modules like any app.
+// Then builds @heraldhq/inbox-react: dist/index.js (one ESM file; react, react-dom and
 // @heraldhq/inbox left to the host's bundler) and the types in dist/types. Then measures
 // what the package adds to an app that already has the headless client: a minified bundle
 // of the client alone against one of the client and this package (React excluded from
@@ -10,6 +14,16 @@ import { gzipSync } from "node:zlib";
 
 export const GZIP_BUDGET = 10 * 1024;
 const external = ["react", "react-dom", "react/jsx-runtime", "@heraldhq/inbox", "@heraldhq/inbox/*"];
+
+const inboxModules = ["client", "state", "i18n", "safeurl", "api.gen"];
+await build({
+  entryPoints: inboxModules.map((m) => `../src/${m}.ts`),
+  outdir: "../dist/npm",
+  format: "esm",
+  target: "es2020",
+  logLevel: "warning",
+});
+execFileSync("npx", ["tsc", "-p", "../tsconfig.json"], { stdio: "inherit" });
 
 rmSync("dist", { recursive: true, force: true });
 mkdirSync("dist", { recursive: true });
