@@ -223,8 +223,10 @@ export class HeraldClient {
     const page = await this.fetchPage(view, 1);
     if (view !== this.store.state.view) return;
     for (const n of page.data) if (!this.store.find(n.id) && this.pageNo > 0) this.emit("notification", n);
-    this.pageNo = Math.max(this.pageNo, 1);
-    this.store.page(1, page.data, this.store.state.hasMore || this.opts.pageSize < page.pagination.totalCount, page.unreadCount);
+    // The list is page 1 again (older pages loaded before are dropped): the next loadMore
+    // reads page 2, not the page after the last one loaded before the reconnection.
+    this.pageNo = 1;
+    this.store.page(1, page.data, this.opts.pageSize < page.pagination.totalCount, page.unreadCount);
   }
 
   // ---- actions (optimistic) ------------------------------------------------------------
