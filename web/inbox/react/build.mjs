@@ -35,6 +35,8 @@ await build({
   target: "es2020",
   jsx: "automatic",
   external,
+  // Next.js (App Router) renders these on the server and hydrates them: client components.
+  banner: { js: '"use client";' },
   logLevel: "warning",
 });
 execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { stdio: "inherit" });

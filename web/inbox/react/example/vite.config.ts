@@ -1,6 +1,7 @@
 // The example app: `npx vite example` (dev) or `npm run build:example` (dist-19 with React
 // 19, dist-18 with REACT=18: react and react-dom become the react-18 and react-dom-18
-// aliases of package.json). The package is imported from its sources.
+// aliases of package.json). The package and the headless client are imported from their
+// sources, so the example builds without building them first.
 import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
 
@@ -14,6 +15,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: "@heraldhq/inbox-react", replacement: fileURLToPath(new URL("../src/index.ts", import.meta.url)) },
+      { find: /^@heraldhq\/inbox\/(client|i18n|safeurl)$/, replacement: fileURLToPath(new URL("../../src/", import.meta.url)) + "$1.ts" },
       ...(react18
         ? [
             { find: /^react-dom(\/.*)?$/, replacement: "react-dom-18$1" },

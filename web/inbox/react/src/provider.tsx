@@ -31,16 +31,13 @@ export function HeraldProvider(props: HeraldProviderProps) {
   const client = useMemo(() => {
     if (given) return given;
     if (!isBrowser || !apiKey || !baseUrl || !(userId || token.current)) return null;
-    return new HeraldClient({
-      apiKey,
-      userId: userId || undefined,
-      userToken: token.current || undefined,
-      refreshUserToken: refresh.current ? () => refresh.current!() : undefined,
-      baseUrl,
-      pageSize,
-      headerPrefix,
-      realtime,
-    });
+    const options: HeraldClientOptions = { apiKey, baseUrl, userId: userId || undefined, userToken: token.current || undefined };
+    if (refresh.current) options.refreshUserToken = () => refresh.current!();
+    // Only the options given: an undefined one would override the client's default.
+    if (pageSize !== undefined) options.pageSize = pageSize;
+    if (headerPrefix !== undefined) options.headerPrefix = headerPrefix;
+    if (realtime !== undefined) options.realtime = realtime;
+    return new HeraldClient(options);
     // userToken is read through its ref: a new token goes to the current client (below).
   }, [given, apiKey, userId, !!userToken, baseUrl, pageSize, headerPrefix, realtime]);
 
