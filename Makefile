@@ -93,7 +93,7 @@ inbox-react: $(INBOX_REACT)/node_modules/.package-lock.json ## build the React p
 .PHONY: test-web
 test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json $(INBOX_REACT)/node_modules/.package-lock.json console ## the inbox widget, its React package and the console: unit tests, freshness, budgets, Playwright in Chromium against a real stack
 	cd $(WIDGET) && npm test
-	cd $(INBOX_REACT) && node build.mjs && npm test
+	cd $(INBOX_REACT) && node build.mjs && npm run typecheck && npm test
 	cd $(CONSOLE) && npm test
 	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh|TestInboxReactInChromium|TestConsole' ./integration/
 

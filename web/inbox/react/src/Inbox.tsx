@@ -62,29 +62,32 @@ export function Inbox(props: InboxProps) {
     return follow(b, p, placement);
   }, [open, placement]);
 
-  // Close on a click outside; focus the selected tab on opening.
+  // Close on a click outside, and on Escape wherever the focus is (a removed button leaves
+  // it on <body>): the focus goes back to the bell. Focus the selected tab on opening.
   useEffect(() => {
     if (!open) return;
     const outside = (e: MouseEvent) => {
       const path = e.composedPath();
       if (!path.some((x) => x === root.current || x === pop.current)) setOpen(false);
     };
+    const escape = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      bell.current?.focus();
+    };
     document.addEventListener("click", outside);
-    return () => document.removeEventListener("click", outside);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("click", outside);
+      document.removeEventListener("keydown", escape);
+    };
   }, [open]);
   useEffect(() => {
     if (open && panel === "list") pop.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
   }, [open, panel]);
 
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === "Escape" && open) {
-      setOpen(false);
-      bell.current?.focus();
-    }
-  };
-
   return (
-    <span {...rootProps(props, "herald-inbox")} onKeyDown={onKeyDown} ref={root}>
+    <span {...rootProps(props, "herald-inbox")} ref={root}>
       <Styles />
       <BellButton
         ref={bell}
@@ -248,6 +251,7 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
       });
   }, [n, inbox, onNotificationClick]);
   const quiet = (p: Promise<unknown>) => void p.catch(() => {});
+  const main = useRef<HTMLButtonElement>(null);
 
   if (renderItem) {
     const helpers: ItemHelpers = {
@@ -264,7 +268,7 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
   }
   return (
     <li className={unread ? "herald-item herald-unread" : "herald-item"}>
-      <button className="herald-main" aria-label={`${name}${n.title && n.message ? ". " + n.message : ""}. ${time}${unread ? ". " + t.unreadTab : ""}`} onClick={open}>
+      <button ref={main} className="herald-main" aria-label={`${name}${n.title && n.message ? ". " + n.message : ""}. ${time}${unread ? ". " + t.unreadTab : ""}`} onClick={open}>
         {n.icon ? (
           <img className="herald-avatar" src={n.icon} alt="" loading="lazy" />
         ) : (
@@ -283,7 +287,10 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
       </button>
       <span className="herald-actions">
         {unread && (
-          <button className="herald-icon" aria-label={`${t.markRead}: ${name}`} title={t.markRead} onClick={() => quiet(inbox.markRead(n.id))}>
+          <button className="herald-icon" aria-label={`${t.markRead}: ${name}`} title={t.markRead} onClick={() => {
+              main.current?.focus(); // this button goes away: keep the focus on the item
+              quiet(inbox.markRead(n.id));
+            }}>
             <Icon name="check" />
           </button>
         )}

@@ -183,7 +183,7 @@ export function useNotifications(options: UseNotificationsOptions = {}): UseNoti
 
 /** What usePreferences returns. */
 export interface UsePreferencesResult {
-  /** Per category, each channel on or off; undefined while loading. */
+  /** Per category, each channel on or off; undefined while loading (and on the server). */
   preferences: Preference[] | undefined;
   loading: boolean;
   error: Error | null;
@@ -238,7 +238,8 @@ export function usePreferences(): UsePreferencesResult {
     [client],
   );
 
-  return { preferences, loading: loading || (!!client && preferences === undefined && !error), error, setPreference, reload };
+  // Loading until the first answer, on the server too: hydration renders what the server did.
+  return { preferences, loading: loading || (preferences === undefined && !error), error, setPreference, reload };
 }
 
 /**

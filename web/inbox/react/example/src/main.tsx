@@ -1,106 +1,28 @@
-// Acme's app with Herald's inbox: the <Inbox/> popover in the top bar (optionally with a
-// custom item renderer), the unread count and an activity feed built with the hooks.
-// Settings come from the query string: ?apiKey=…&user=…&herald=https://herald.example.com
-// [&theme=dark][&custom=1][&pos=left].
-import { StrictMode, useState, version } from "react";
-import { createRoot } from "react-dom/client";
-import { HeraldProvider, Inbox, useHeraldEvent, useNotifications, usePreferences, useUnreadCount, type ItemHelpers, type Notification } from "@heraldhq/inbox-react";
+// The example app's entry: settings from the query string
+// (?apiKey=…&user=…&herald=https://herald.example.com[&theme=dark][&custom=1][&pos=left]),
+// rendered in StrictMode — hydrated when the page holds the server's markup (ssr.html,
+// written by prerender.tsx), rendered from scratch otherwise.
+import { StrictMode } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { App, type Config } from "./App.js";
 import "./app.css";
 
 const q = new URLSearchParams(location.search);
-const theme = q.get("theme") === "dark" ? "dark" : "light";
-document.documentElement.dataset.theme = theme;
+const config: Config = {
+  apiKey: q.get("apiKey") ?? "",
+  user: q.get("user") ?? "",
+  herald: q.get("herald") ?? location.origin,
+  theme: q.get("theme") === "dark" ? "dark" : "light",
+  custom: !!q.get("custom"),
+  pos: q.get("pos") === "left" ? "left" : "right",
+};
+document.documentElement.dataset.theme = config.theme;
 
-/** A custom item: a card with the title, an "Open" button and a "Done" button. */
-function Card(n: Notification, h: ItemHelpers) {
-  return (
-    <article className="card" aria-label={n.title || n.message}>
-      <button className="card-open" onClick={h.open} aria-label={`Open ${n.title}`}>
-        <strong>{n.title}</strong>
-        <span>{n.message}</span>
-        <small>{h.unread ? `New · ${h.time}` : h.time}</small>
-      </button>
-      {h.unread && (
-        <button className="card-done" onClick={() => void h.markRead().catch(() => {})} aria-label={`Mark ${n.title} as done`}>
-          Done
-        </button>
-      )}
-    </article>
-  );
-}
-
-function UnreadSummary() {
-  const count = useUnreadCount();
-  return (
-    <p className="summary" role="status" aria-label="Unread notifications">
-      {count === 0 ? "No unread notifications" : `${count} unread`}
-    </p>
-  );
-}
-
-/** A feed of unread notifications, built with useNotifications alone. */
-function Activity() {
-  const { notifications, connection, loaded, markRead, markAllSeen, hasMore, loadMore, loadingMore } = useNotifications();
-  const [latest, setLatest] = useState<string>("");
-  useHeraldEvent("notification", (n) => setLatest(n.title || n.message));
-  return (
-    <section aria-labelledby="activity">
-      <h2 id="activity">Activity</h2>
-      <p>
-        Realtime: <span aria-label="Realtime connection">{connection}</span>
-        {latest && <span className="latest"> · Latest: {latest}</span>}
-      </p>
-      {!loaded ? (
-        <p role="status">Loading…</p>
-      ) : (
-        <ul aria-label="Recent activity" className="activity">
-          {notifications.slice(0, 5).map((n) => (
-            <li key={n.id}>
-              <span>{n.title}</span>
-              {n.readAt ? <em> read</em> : <button onClick={() => void markRead(n.id).catch(() => {})}>Mark “{n.title}” read</button>}
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="row">
-        <button onClick={() => void markAllSeen().catch(() => {})}>Clear the badge</button>
-        {hasMore && (
-          <button onClick={() => void loadMore().catch(() => {})} disabled={loadingMore}>
-            {loadingMore ? "Loading…" : "Load more"}
-          </button>
-        )}
-      </div>
-    </section>
-  );
-}
-
-/** How many categories the user can configure (usePreferences). */
-function PreferencesSummary() {
-  const { preferences, loading } = usePreferences();
-  return <p className="muted">{loading ? "Loading preferences…" : `${preferences?.length ?? 0} notification categories`}</p>;
-}
-
-function App() {
-  return (
-    <HeraldProvider apiKey={q.get("apiKey") ?? ""} userId={q.get("user") ?? ""} baseUrl={q.get("herald") ?? location.origin}>
-      <header className={q.get("pos") === "left" ? "bar left" : "bar"}>
-        {q.get("pos") === "left" && <Inbox theme={theme} locale="en" renderItem={q.get("custom") ? Card : undefined} />}
-        <strong>Acme</strong>
-        {q.get("pos") !== "left" && <Inbox theme={theme} locale="en" renderItem={q.get("custom") ? Card : undefined} />}
-      </header>
-      <main>
-        <h1>Dashboard</h1>
-        <UnreadSummary />
-        <Activity />
-        <PreferencesSummary />
-        <footer className="muted">React {version}</footer>
-      </main>
-    </HeraldProvider>
-  );
-}
-
-createRoot(document.getElementById("root")!).render(
+const root = document.getElementById("root")!;
+const app = (
   <StrictMode>
-    <App />
-  </StrictMode>,
+    <App config={config} />
+  </StrictMode>
 );
+if (root.hasChildNodes()) hydrateRoot(root, app);
+else createRoot(root).render(app);

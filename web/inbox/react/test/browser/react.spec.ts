@@ -145,6 +145,63 @@ test("React 18: a custom item renderer, with the bell at the left edge", async (
   await expect(dialog.getByRole("article", { name: "Build green" })).toBeVisible();
 });
 
+test("React 19: the server's markup (react-dom/server) hydrates without a mismatch, then connects", async ({ page, request }) => {
+  const user = newUser("sam");
+  const url = `${pageURL}/r19/ssr.html?apiKey=${app.key}&user=${encodeURIComponent(user)}&herald=${encodeURIComponent(herald)}`;
+  // The page as served holds the bell and the feed rendered on the server.
+  const served = await (await request.get(url)).text();
+  expect(served).toMatch(/<button[^>]*aria-label="Notifications"/);
+  expect(served).toContain("Loading preferences…");
+  await page.goto(url);
+  await expect(page.getByLabel("Realtime connection")).toHaveText("online");
+  await send(request, user, { title: "Hydrated", message: "and live" });
+  await expect(page.getByRole("button", { name: "Notifications, 1 unread" })).toBeVisible();
+  await page.getByRole("button", { name: "Notifications, 1 unread" }).click();
+  await expect(page.getByRole("dialog", { name: "Notifications" }).getByRole("button", { name: /^Hydrated\./ })).toBeVisible();
+  // (A hydration mismatch is a console error: the fixture fails the test.)
+});
+
+test("keyboard only: open, move between tabs, mark read, close", async ({ page, request }) => {
+  const user = newUser("kim");
+  const bell = await openApp(page, user);
+  await send(request, user, { title: "Keyboard only", message: "no mouse" });
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await page.keyboard.press("Tab");
+  await expect(bell).toBeFocused();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByRole("tab", { name: "All" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(dialog.getByRole("tab", { name: "Unread" })).toBeFocused();
+  await expect(dialog.getByRole("tab", { name: "Unread" })).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("ArrowLeft");
+  await expect(dialog.getByRole("tab", { name: "All" })).toHaveAttribute("aria-selected", "true");
+  await expect(dialog.getByRole("button", { name: /^Keyboard only\./ })).toBeVisible(); // the view reloaded
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: /^Keyboard only\./ })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Mark as read: Keyboard only" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Notifications", exact: true })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: /^Keyboard only\./ })).toBeFocused(); // not lost with the button
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("button", { name: "Notifications", exact: true })).toBeFocused();
+});
+
+test("scrolling to the end of the list loads the next page", async ({ page, request }) => {
+  const user = newUser("paul");
+  for (let i = 1; i <= 17; i++) await send(request, user, { title: `Update ${i}`, message: "m" });
+  await expect.poll(async () => (await serverInbox(request, user)).data.length, { timeout: 45_000 }).toBe(17);
+  const bell = await openApp(page, user);
+  await bell.click();
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByRole("listitem")).toHaveCount(15); // the page size
+  await dialog.getByRole("tabpanel").evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(dialog.getByRole("listitem")).toHaveCount(17);
+  await expect(dialog.getByRole("button", { name: /^Update 1\./ })).toBeVisible();
+});
+
 test("on a 375 px screen the popover is a full-width sheet", async ({ page, request }) => {
   await page.setViewportSize({ width: 375, height: 700 });
   const user = newUser("nina");

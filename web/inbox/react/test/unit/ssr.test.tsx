@@ -1,5 +1,3 @@
-/** @jsxRuntime automatic */
-/** @jsxImportSource react */
 // Server rendering: react-dom/server renders every component and hook without touching
 // window, document, the network or a socket (Node has no window or document: any access
 // would throw), and renders what hydration starts from (the empty, connecting inbox).
@@ -18,7 +16,7 @@ function Probe() {
   });
   return (
     <output aria-label="probe">
-      {`count=${count} loaded=${n.loaded} items=${n.notifications.length} connection=${n.connection} prefs=${prefs.preferences === undefined}`}
+      {`count=${count} loaded=${n.loaded} items=${n.notifications.length} connection=${n.connection} prefs=${prefs.preferences === undefined} loading=${prefs.loading}`}
     </output>
   );
 }
@@ -51,7 +49,7 @@ test("the components and hooks render on the server without browser APIs, reques
     // The stylesheet is sent as written (not HTML-escaped) so it applies before hydration.
     assert.match(html, /<style data-herald="">\.herald-root\{/);
     assert.ok(!html.includes("&quot;Segoe UI&quot;"), "the stylesheet must not be escaped");
-    assert.match(html, /count=0 loaded=false items=0 connection=connecting prefs=true/);
+    assert.match(html, /count=0 loaded=false items=0 connection=connecting prefs=true loading=true/);
     assert.doesNotMatch(html, /role="dialog"/, "the popover is closed on the server");
     await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(calls, [], "no request may start on the server");
