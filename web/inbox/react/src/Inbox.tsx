@@ -86,6 +86,18 @@ export function Inbox(props: InboxProps) {
     if (open && panel === "list") pop.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
   }, [open, panel]);
 
+  // The popover is at the end of <body>: Tab past its last control goes back to the bell
+  // (and closes it), Shift+Tab before its first goes to the bell, as if it followed the bell.
+  const onPopoverKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== "Tab") return;
+    const all = [...e.currentTarget.querySelectorAll<HTMLElement>("button, input, a[href], [tabindex]")].filter((el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"));
+    const edge = e.shiftKey ? all[0] : all[all.length - 1];
+    if (!edge || document.activeElement !== edge) return;
+    e.preventDefault();
+    if (!e.shiftKey) setOpen(false);
+    bell.current?.focus();
+  };
+
   return (
     <span {...rootProps(props, "herald-inbox")} ref={root}>
       <Styles />
@@ -101,7 +113,7 @@ export function Inbox(props: InboxProps) {
       />
       {open &&
         createPortal(
-        <div {...rootProps(props, "herald-popover")} role="dialog" aria-label={t.notifications} ref={pop}>
+        <div {...rootProps(props, "herald-popover")} role="dialog" aria-label={t.notifications} ref={pop} onKeyDown={onPopoverKey}>
           {panel === "preferences" ? (
             <>
               <header>

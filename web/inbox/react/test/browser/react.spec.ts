@@ -184,9 +184,20 @@ test("keyboard only: open, move between tabs, mark read, close", async ({ page, 
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Notifications", exact: true })).toBeVisible();
   await expect(dialog.getByRole("button", { name: /^Keyboard only\./ })).toBeFocused(); // not lost with the button
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Archive: Keyboard only" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Delete: Keyboard only" })).toBeFocused();
+  // Past the last control (the popover is at the end of <body>): back to the bell, closed.
+  await page.keyboard.press("Tab");
+  await expect(dialog).toBeHidden();
+  const quiet = page.getByRole("button", { name: "Notifications", exact: true });
+  await expect(quiet).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("tab", { name: "All" })).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole("button", { name: "Notifications", exact: true })).toBeFocused();
+  await expect(quiet).toBeFocused();
 });
 
 test("scrolling to the end of the list loads the next page", async ({ page, request }) => {
