@@ -8,7 +8,7 @@ import { restart, retain } from "./connection.js";
 
 /** Props of HeraldProvider: the client's options, or a client the app made itself. */
 export type HeraldProviderProps = Partial<HeraldClientOptions> & {
-  /** A headless client to use instead of creating one from the options. */
+  /** A headless client to use instead of creating one from the options; not started: the provider starts and stops it. */
   client?: HeraldClient;
   children?: ReactNode;
 };
