@@ -113,7 +113,7 @@ export function Inbox(props: InboxProps) {
       />
       {open &&
         createPortal(
-        <div {...rootProps(props, "herald-popover")} role="dialog" aria-label={t.notifications} ref={pop} onKeyDown={onPopoverKey}>
+        <div {...rootProps({ theme: props.theme, variables: props.variables }, "herald-popover")} role="dialog" aria-label={t.notifications} ref={pop} onKeyDown={onPopoverKey}>
           {panel === "preferences" ? (
             <>
               <header>
