@@ -82,11 +82,21 @@ $(WIDGET)/node_modules/.package-lock.json: $(WIDGET)/package-lock.json
 widget: $(WIDGET)/node_modules/.package-lock.json ## rebuild the inbox widget into web/inbox/dist/widget (commit it: go:embed serves it)
 	cd $(WIDGET) && node build.mjs
 
+INBOX_REACT := web/inbox/react
+
+$(INBOX_REACT)/node_modules/.package-lock.json: $(INBOX_REACT)/package-lock.json $(WIDGET)/node_modules/.package-lock.json
+	cd $(INBOX_REACT) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: inbox-react
+inbox-react: $(INBOX_REACT)/node_modules/.package-lock.json ## build the React package @heraldhq/inbox-react (fails over 10 KB gzip on top of the headless client)
+	cd $(INBOX_REACT) && node build.mjs
+
 .PHONY: test-web
-test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json console ## the inbox widget and the console: unit tests, freshness, Playwright in Chromium against a real stack
+test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json $(INBOX_REACT)/node_modules/.package-lock.json console ## the inbox widget, its React package and the console: unit tests, freshness, budgets, Playwright in Chromium against a real stack
 	cd $(WIDGET) && npm test
+	cd $(INBOX_REACT) && node build.mjs && npm run typecheck && npm test
 	cd $(CONSOLE) && npm test
-	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh|TestConsole' ./integration/
+	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh|TestInboxReactInChromium|TestConsole' ./integration/
 
 .PHONY: console-screenshots
 console-screenshots: $(BIN)/temporal console ## retake the screenshots of docs/console.md (light and dark)
@@ -95,6 +105,10 @@ console-screenshots: $(BIN)/temporal console ## retake the screenshots of docs/c
 .PHONY: widget-screenshots
 widget-screenshots: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ## retake the screenshots of docs/inbox-widget.md
 	HERALD_WEB_TESTS=1 HERALD_WIDGET_SCREENSHOTS=$(CURDIR)/docs/images HERALD_WIDGET_GREP='screenshot|position:|toast' HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxWidgetInChromium ./integration/
+
+.PHONY: inbox-react-screenshots
+inbox-react-screenshots: $(BIN)/temporal $(INBOX_REACT)/node_modules/.package-lock.json ## retake the screenshots of docs/inbox-react.md (light and dark)
+	HERALD_WEB_TESTS=1 HERALD_REACT_SCREENSHOTS=$(CURDIR)/docs/images HERALD_REACT_GREP=screenshot HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxReactInChromium ./integration/
 
 .PHONY: test-faults
 test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)
