@@ -192,7 +192,7 @@ export class Herald {
           throw new HeraldError(`herald: decode the answer of ${c.method} ${c.path}`, { cause: e });
         }
       }
-      const err = new APIError({ status: res.status, body: text, retryAfterMs: parseRetryAfter(res.headers.get("Retry-After")), method: c.method, path: c.path });
+      const err = new APIError({ status: res.status, body: text, retryAfterMs: parseRetryAfter(res.headers.get("Retry-After")), requestIdHeader: res.headers.get("X-Request-Id"), method: c.method, path: c.path });
       const retryable = res.status === 429 || (res.status >= 500 && idempotent);
       if (!retryable || attempt >= p.maxRetries) throw err;
       wait = backoff(p, attempt);

@@ -8,13 +8,15 @@ export interface APIErrorInit {
   status: number;
   body: string;
   retryAfterMs?: number;
+  /** The X-Request-Id header of the answer, used when the body names no request id. */
+  requestIdHeader?: string | null;
   method: string;
   path: string;
 }
 
 /**
  * An answer of the API with a status of 400 or more. A 400 lists every violated rule in
- * `problems`; a 5xx carries the `requestId` to look up in the server's log.
+ * `problems`; `requestId` names the call in the server's log.
  */
 export class APIError extends HeraldError {
   override name = "APIError";
@@ -22,7 +24,7 @@ export class APIError extends HeraldError {
   readonly status: number;
   /** Every problem of a 400 answer (the API's message list); empty otherwise. */
   readonly problems: string[];
-  /** The request id the API gave (5xx answers), or undefined. */
+  /** The request id of the call (the body's on 5xx answers, else the X-Request-Id header): look it up in the server's log. */
   readonly requestId: string | undefined;
   /** The wait a 429 asked for (Retry-After) in milliseconds, or undefined. */
   readonly retryAfterMs: number | undefined;
@@ -34,6 +36,7 @@ export class APIError extends HeraldError {
 
   constructor(init: APIErrorInit) {
     const parsed = parseErrorBody(init.body);
+    parsed.requestId ??= init.requestIdHeader || undefined;
     const msg = parsed.message || init.body.trim() || `HTTP ${init.status}`;
     super(`herald: ${init.method} ${init.path}: ${init.status} ${msg}${parsed.requestId ? ` (request id ${parsed.requestId})` : ""}`);
     this.status = init.status;

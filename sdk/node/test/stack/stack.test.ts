@@ -170,6 +170,7 @@ describe("Node SDK against a real stack", () => {
     assert.equal(err.status, 400);
     assert.ok(err.problems.length >= 2, JSON.stringify(err.problems));
     assert.ok(err.problems.some((p) => p.includes("url")), JSON.stringify(err.problems));
+    assert.ok(err.requestId, "the request id of the X-Request-Id header");
     assert.deepEqual(rec.statuses, [400]);
   });
 

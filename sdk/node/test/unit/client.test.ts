@@ -119,6 +119,7 @@ describe("sends and retries", () => {
     assert.deepEqual(err.problems, ["title must be a string", "url is not allowed"]);
     assert.equal(err.temporary, false);
     assert.match(err.message, /400 title must be a string; url is not allowed/);
+    assert.equal(err.requestId, undefined);
     assert.equal(srv.seen.length, 1);
   });
 
@@ -129,6 +130,15 @@ describe("sends and retries", () => {
     assert.equal(err.requestId, "req-9");
     assert.match(err.message, /request id req-9/);
     assert.equal(srv.seen.length, 3);
+  });
+
+  it("takes the request id from X-Request-Id when the body has none", async () => {
+    srv = await serve(json(404, { status: "error", message: "not found" }, { "X-Request-Id": "hdr-1" }));
+    const err = (await client(srv.url).deleteUser("ghost").catch((e: unknown) => e)) as APIError;
+    assert.equal(err.status, 404);
+    assert.equal(err.requestId, "hdr-1");
+    assert.equal(err.problems.length, 0);
+    assert.equal(srv.seen.length, 1, "a 404 is not retried");
   });
 
   it("retries 429 after Retry-After, for any call", async () => {
