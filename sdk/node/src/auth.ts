@@ -1,8 +1,19 @@
 import { HeraldError } from "./errors.js";
-import { base64, base64url, fromBase64, utf8Bytes, webCrypto } from "./encoding.js";
+import { base64, base64url, fromBase64, hmacSHA256, utf8Bytes, webCrypto } from "./encoding.js";
 
-/** An RSA private key: PEM text (PKCS #1 or PKCS #8, as the console hands it out) or a CryptoKey. */
-export type SigningKey = string | CryptoKey;
+/**
+ * A WebCrypto CryptoKey, described by its shape so that projects without the DOM lib (a
+ * Node backend with only @types/node) can name it.
+ */
+export interface WebCryptoKey {
+  readonly type: string;
+  readonly extractable: boolean;
+  readonly algorithm: object;
+  readonly usages: readonly string[];
+}
+
+/** An RSA private key: PEM text (PKCS #1 or PKCS #8, as the console hands it out) or a key from importPrivateKey. */
+export type SigningKey = string | WebCryptoKey;
 
 const rs256 = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 
@@ -11,7 +22,7 @@ const rs256 = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
  * ("BEGIN RSA PRIVATE KEY"); PKCS #8 ("BEGIN PRIVATE KEY") works too. Import once and
  * reuse the CryptoKey: importing costs more than signing.
  */
-export async function importPrivateKey(pem: string): Promise<CryptoKey> {
+export async function importPrivateKey(pem: string): Promise<WebCryptoKey> {
   const m = /-----BEGIN (RSA )?PRIVATE KEY-----([\s\S]+?)-----END (RSA )?PRIVATE KEY-----/.exec(pem);
   if (!m || m[1] !== m[3]) throw new HeraldError("herald: the private key is not an RSA private key in PEM");
   let der: Uint8Array<ArrayBuffer>;
@@ -58,7 +69,7 @@ export async function signUserToken(o: UserTokenOptions): Promise<string> {
   const signing =
     base64url(utf8Bytes(JSON.stringify({ alg: "RS256", typ: "JWT" }))) + "." + base64url(utf8Bytes(JSON.stringify(claims)));
   const c = await webCrypto();
-  const sig = await c.subtle.sign(rs256, key, utf8Bytes(signing));
+  const sig = await c.subtle.sign(rs256, key as CryptoKey, utf8Bytes(signing));
   return signing + "." + base64url(new Uint8Array(sig));
 }
 
@@ -68,13 +79,6 @@ export async function signUserToken(o: UserTokenOptions): Promise<string> {
  */
 export async function userSignature(apiSecret: string, userIdentifier: string): Promise<string> {
   return base64(await hmacSHA256(utf8Bytes(apiSecret), utf8Bytes(userIdentifier)));
-}
-
-/** HMAC-SHA256 of data under key. */
-export async function hmacSHA256(key: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  const c = await webCrypto();
-  const k = await c.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await c.subtle.sign("HMAC", k, data));
 }
 
 // rsaEncryption AlgorithmIdentifier: SEQUENCE { OID 1.2.840.113549.1.1.1, NULL }.

@@ -1,4 +1,4 @@
-import { importPrivateKey, type SigningKey } from "./auth.js";
+import { importPrivateKey, type SigningKey, type WebCryptoKey } from "./auth.js";
 import { randomUUID } from "./encoding.js";
 import { APIError, ConnectionError, HeraldError } from "./errors.js";
 import { backoff, defaultRetryPolicy, parseRetryAfter, sleep, type RetryPolicy } from "./retry.js";
@@ -116,7 +116,7 @@ export class Herald {
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #signingKey: SigningKey | undefined;
-  #importedKey: Promise<CryptoKey> | undefined;
+  #importedKey: Promise<WebCryptoKey> | undefined;
   /** The lifetime of tokens signed with signingKey, in seconds. */
   readonly tokenExpiresIn: number;
 
@@ -145,7 +145,7 @@ export class Herald {
   }
 
   /** The signing key as a CryptoKey (imported once), or undefined. @internal */
-  signingKey(): Promise<CryptoKey> | undefined {
+  signingKey(): Promise<WebCryptoKey> | undefined {
     const k = this.#signingKey;
     if (k === undefined) return undefined;
     if (typeof k !== "string") return Promise.resolve(k);

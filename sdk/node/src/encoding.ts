@@ -72,3 +72,10 @@ export function constantTimeEqual(a: string, b: string): boolean {
   for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
   return diff === 0;
 }
+
+/** HMAC-SHA256 of data under key. */
+export async function hmacSHA256(key: BufferSource, data: BufferSource): Promise<Uint8Array> {
+  const c = await webCrypto();
+  const k = await c.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await c.subtle.sign("HMAC", k, data));
+}

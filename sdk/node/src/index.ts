@@ -14,7 +14,7 @@ export { APIError, ConnectionError, HeraldError, WebhookVerificationError } from
 export { defaultRetryPolicy } from "./retry.js";
 export type { RetryPolicy } from "./retry.js";
 export { importPrivateKey, signUserToken, userSignature } from "./auth.js";
-export type { SigningKey, UserTokenOptions } from "./auth.js";
+export type { SigningKey, UserTokenOptions, WebCryptoKey } from "./auth.js";
 export { signWebhook, verifyWebhook, webhookTolerance } from "./webhooks.js";
 export type { VerifyWebhookOptions, WebhookHeaders } from "./webhooks.js";
 export { pages } from "./pages.js";

@@ -1,5 +1,4 @@
-import { hmacSHA256 } from "./auth.js";
-import { base64, constantTimeEqual, fromBase64, utf8Bytes } from "./encoding.js";
+import { base64, constantTimeEqual, fromBase64, hmacSHA256, utf8Bytes } from "./encoding.js";
 import { WebhookVerificationError } from "./errors.js";
 
 /** The headers of a webhook request: a fetch Headers object or Node's IncomingHttpHeaders. */

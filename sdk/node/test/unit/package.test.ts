@@ -2,7 +2,7 @@
 // entry imports nothing but web standards (edge runtimes).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +44,46 @@ describe("package", () => {
         assert.doesNotMatch(src, /from\s+["']node:|from\s+["'](fs|crypto|http|https|net|buffer|path)["']|require\(["'](?!\.)/, `${build}/${f}`);
         assert.doesNotMatch(src, /\bBuffer\b|\bprocess\.env\b/, `${build}/${f} uses a Node global`);
       }
+    }
+  });
+
+  it("has types a Node project without the DOM lib can compile, from ESM and from CommonJS", () => {
+    const dir = mkdtempSync(join(tmpdir(), "herald-consumer-"));
+    try {
+      mkdirSync(join(dir, "node_modules", "@heraldhq"), { recursive: true });
+      mkdirSync(join(dir, "node_modules", "@types"), { recursive: true });
+      symlinkSync(root, join(dir, "node_modules", "@heraldhq", "node"), "dir");
+      symlinkSync(join(root, "node_modules", "@types", "node"), join(dir, "node_modules", "@types", "node"), "dir");
+      symlinkSync(join(root, "node_modules", "undici-types"), join(dir, "node_modules", "undici-types"), "dir");
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", type: "module", private: true }));
+      writeFileSync(
+        join(dir, "a.ts"),
+        `import { Herald, APIError, signUserToken, verifyWebhook, importPrivateKey, type SigningKey } from "@heraldhq/node";
+const h = new Herald({ apiKey: "k", signingKey: await importPrivateKey("pem") });
+const r = await h.send({ notification: { title: "x" }, sendTo: { recipients: ["a", { identifier: "b", email: "e" }] }, sendAt: new Date() });
+const k: SigningKey = "pem";
+for await (const n of h.asUser("a").notifications()) console.log(n.title, r.requestId, k);
+console.log(APIError, signUserToken, verifyWebhook);
+`,
+      );
+      writeFileSync(
+        join(dir, "b.cts"),
+        `import herald = require("@heraldhq/node");
+void new herald.Herald({ apiKey: "k" }).listTopics().then((t) => t.map((x) => x.identifier));
+`,
+      );
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { target: "ES2022", lib: ["ES2022"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, types: ["node"], skipLibCheck: false },
+          files: ["a.ts", "b.cts"],
+        }),
+      );
+      const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+      const r = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
