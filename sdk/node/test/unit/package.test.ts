@@ -87,6 +87,32 @@ void new herald.Herald({ apiKey: "k" }).listTopics().then((t) => t.map((x) => x.
     }
   });
 
+  it("finds WebCrypto in node:crypto where globalThis.crypto is missing (Node 18), from both builds", () => {
+    const script = (load: string) => `
+      delete globalThis.crypto; // as on Node 18, where it needs a flag
+      if (typeof globalThis.crypto !== "undefined") throw new Error("globalThis.crypto is defined");
+      const h = ${load};
+      const keys = [];
+      const c = new h.Herald({ baseUrl: "http://x.invalid", apiKey: "k", fetch: async (_u, init) => {
+        keys.push(init.headers["Idempotency-Key"]);
+        return new Response('{"requestId":"r"}', { status: 202 });
+      } });
+      await c.send({ notification: { title: "x" } });
+      if (!/^[0-9a-f-]{36}$/.test(keys[0])) throw new Error("key " + keys[0]);
+      const sig = await h.userSignature("s", "u");
+      if (sig !== "o52/CaCrCWc5mv80NXsxT9K4JJJRf0Xej2EgqWOxSmc=") throw new Error("signature " + sig);
+      console.log("ok");`;
+    for (const load of ['await import("@heraldhq/node")', 'require("@heraldhq/node")']) {
+      const wrapped = load.startsWith("require") ? `(async () => {${script(load)}})().catch((e) => { console.error(e); process.exit(1); })` : script(load);
+      const r = spawnSync(process.execPath, [...(load.startsWith("require") ? ["-e"] : ["--input-type=module", "-e"]), wrapped], {
+        cwd: root,
+        encoding: "utf8",
+      });
+      assert.equal(r.status, 0, `${load}: ${r.stdout}${r.stderr}`);
+      assert.equal(r.stdout.trim(), "ok");
+    }
+  });
+
   it("has no runtime dependencies", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, unknown>;
     assert.equal(pkg.dependencies, undefined);
