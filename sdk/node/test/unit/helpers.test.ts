@@ -52,6 +52,19 @@ describe("webhooks (Standard Webhooks)", () => {
   const payload = JSON.stringify({ type: "message.delivered", data: { id: 1, text: "héllo" } });
   const id = "msg_2abc";
 
+  it("matches the specification's published test vector", async () => {
+    const vector = {
+      secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+      timestamp: 1614265330,
+      payload: '{"test": 2432232314}',
+      signature: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+    };
+    assert.equal(await signWebhook(vector.secret, vector.id, vector.timestamp, vector.payload), vector.signature);
+    const headers = { "webhook-id": vector.id, "webhook-timestamp": String(vector.timestamp), "webhook-signature": vector.signature };
+    assert.deepEqual(await verifyWebhook(vector.secret, vector.payload, headers, { now: new Date(vector.timestamp * 1000) }), { test: 2432232314 });
+  });
+
   it("verifies what the standardwebhooks package signs", async () => {
     const wh = new Webhook(secret);
     const at = new Date();
