@@ -3,7 +3,10 @@
 // check in front of it, prepares the apps and the data below, builds this package and runs
 // this file with node --test. Run alone, it needs those environment variables.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { APIError, Herald, signUserToken, type FetchLike, type HeraldOptions, type Notification, type UserClient } from "@heraldhq/node";
 import { ResetProxy } from "./resetproxy.js";
 
@@ -206,6 +209,18 @@ describe("Node SDK against a real stack", () => {
     await assert.rejects(h.asUser("erin").listNotifications(), unauthorized);
     const forged = await signUserToken({ privateKey: need("HERALD_TEST_OTHER_PRIVATE_KEY"), apiKey, user: "erin", expiresIn: 60 });
     await assert.rejects(h.asUser("erin", { token: forged }).listNotifications(), unauthorized);
+  });
+
+  it("runs the README's quick start as written", async () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const block = /## Quick start\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(block, "README.md has a Quick start ts block");
+    // Inside the package, so that "@heraldhq/node" resolves to this build.
+    const file = fileURLToPath(new URL("../quickstart.mjs", import.meta.url));
+    writeFileSync(file, block);
+    const r = spawnSync(process.execPath, [file], { encoding: "utf8", env: process.env });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^accepted [0-9a-f-]{36}$/m);
   });
 
   it("walks 250 notifications page by page", async () => {
