@@ -69,6 +69,7 @@ test: $(BIN)/temporal ## run every test, including end-to-end tests on the real 
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-sdk-go
 	$(MAKE) test-sdk-node
+	$(MAKE) test-sdk-python
 	$(MAKE) test-web
 	$(MAKE) test-faults
 	$(MAKE) test-scale
@@ -130,6 +131,16 @@ sdk-node-types: $(NODE_SDK)/node_modules/.package-lock.json ## regenerate sdk/no
 .PHONY: sdk-go-types
 sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json
 	cd sdk/go && $(GO) run ./internal/cmd/typegen -in ../../api/v3/openapi.json -out types_gen.go
+
+PYTHON ?= python3
+
+.PHONY: test-sdk-python
+test-sdk-python: ## the Python SDK (sdk/python): unit tests and the freshness of its generated types, with the system python3 (its stack tests are integration/sdk)
+	cd sdk/python && $(PYTHON) -m unittest discover -s tests -t .
+
+.PHONY: sdk-python-types
+sdk-python-types: ## regenerate sdk/python/herald/_types.py from api/v3/openapi.json
+	cd sdk/python && $(PYTHON) scripts/gen_types.py
 
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
