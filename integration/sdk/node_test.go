@@ -1,21 +1,15 @@
 package sdk_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,8 +22,8 @@ const nodeSDK = "../../sdk/node"
 
 // TestNodeSDKAgainstAStack runs the Node SDK's stack suite (sdk/node/test/stack, on node's
 // own test runner) against real stacks: one with the worker and relay on the Temporal dev
-// server, one with a send rate limit for the 429. Each stack sits behind a proxy that checks
-// every exchange against the OpenAPI document, as the Go SDK's suite does in-process. The
+// server, one with a send rate limit for the 429. Each stack sits behind checkingProxy, so
+// every exchange is checked against the OpenAPI document as the Go SDK's are. The
 // test builds the package first (npm ci when node_modules is stale, then tsc), so it tests
 // the sources of this commit.
 func TestNodeSDKAgainstAStack(t *testing.T) {
@@ -66,18 +60,25 @@ func TestNodeSDKAgainstAStack(t *testing.T) {
 		c.SendRateLimit, c.SendRateBurst = 0.5, 1 // one send now, the next two seconds later
 	}})
 
-	var check contractProxies
+	// An app with the deprecated HMAC user signature turned on.
+	hmacApp := e.NewApp("hmac")
+	if err := e.Stack.Apps.SetHMACAuth(ctx, hmacApp.AppID, true); err != nil {
+		t.Fatal(err)
+	}
+
 	env := []string{
-		"HERALD_URL=" + check.front(t, e.BaseURL),
+		"HERALD_URL=" + checkingProxy(t, e.BaseURL),
 		"HERALD_API_KEY=" + e.App.APIKey,
 		"HERALD_API_SECRET=" + e.App.APISecret,
 		"HERALD_TEST_SECURE_API_KEY=" + secure.APIKey,
 		"HERALD_TEST_SECURE_API_SECRET=" + secure.APISecret,
 		"HERALD_TEST_SECURE_PRIVATE_KEY=" + securePEM,
 		"HERALD_TEST_OTHER_PRIVATE_KEY=" + string(otherPEM),
-		"HERALD_TEST_LIMITED_URL=" + check.front(t, limited.BaseURL),
+		"HERALD_TEST_LIMITED_URL=" + checkingProxy(t, limited.BaseURL),
 		"HERALD_TEST_LIMITED_API_KEY=" + limited.App.APIKey,
 		"HERALD_TEST_LIMITED_API_SECRET=" + limited.App.APISecret,
+		"HERALD_TEST_HMAC_API_KEY=" + hmacApp.APIKey,
+		"HERALD_TEST_HMAC_API_SECRET=" + hmacApp.APISecret,
 		"HERALD_TEST_PAGER=pager",
 	}
 	runCtx, cancel := context.WithTimeout(ctx, 4*time.Minute)
@@ -90,11 +91,8 @@ func TestNodeSDKAgainstAStack(t *testing.T) {
 		t.Fatalf("the Node SDK's stack suite failed (%v):\n%s", err, out)
 	}
 	t.Logf("the Node SDK's stack suite:\n%s", out)
-	for _, v := range check.violations() {
-		t.Errorf("contract: %s", v)
-	}
-	if check.count() == 0 {
-		t.Fatal("no exchange went through the contract check")
+	if !strings.Contains(string(out), "ℹ fail 0") || !strings.Contains(string(out), "ℹ skipped 0") {
+		t.Fatalf("the Node suite did not run every test:\n%s", out)
 	}
 }
 
@@ -147,70 +145,4 @@ func withoutHerald(env []string) []string {
 		}
 	}
 	return out
-}
-
-// contractProxies are HTTP proxies in front of stacks that check each exchange against the
-// developer API's document and record the violations.
-type contractProxies struct {
-	mu        sync.Mutex
-	problems  []string
-	exchanges int
-}
-
-// front starts a proxy to upstream and returns its URL.
-func (c *contractProxies) front(t *testing.T, upstream string) string {
-	cs, err := stacktest.Contracts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v3 := cs[1] // Contracts returns the /v1 document, then the /v3 one.
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			return
-		}
-		out, err := http.NewRequestWithContext(r.Context(), r.Method, upstream+r.URL.RequestURI(), bytes.NewReader(body))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		out.Header = r.Header.Clone()
-		res, err := http.DefaultTransport.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer res.Body.Close()
-		resBody, err := io.ReadAll(res.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		checkErr := v3.Check(out.Clone(context.Background()), body, &stacktest.Response{Status: res.StatusCode, Body: resBody, Header: res.Header})
-		c.mu.Lock()
-		c.exchanges++
-		if checkErr != nil {
-			c.problems = append(c.problems, fmt.Sprintf("%s %s: %v", r.Method, r.URL.RequestURI(), checkErr))
-		}
-		c.mu.Unlock()
-		for k, v := range res.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(res.StatusCode)
-		_, _ = w.Write(resBody)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-func (c *contractProxies) violations() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]string(nil), c.problems...)
-}
-
-func (c *contractProxies) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.exchanges
 }

@@ -335,6 +335,11 @@ export class Herald {
     return this.#app("GET", "/topics/subscriptions/" + seg(identifier), undefined, o);
   }
 
+  /** The developer API's OpenAPI document (GET /v3/openapi.json; no credentials needed). */
+  openapi(o?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.request({ method: "GET", path: "/openapi.json", headers: {}, signal: o?.signal });
+  }
+
   /**
    * A client acting for the user (user mode): inbox, profile, preferences, categories and
    * device connect. It sends the API key and the user id, and a user JWT in secure mode

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { APIError, Herald, signUserToken, type FetchLike, type HeraldOptions, type Notification, type UserClient } from "@heraldhq/node";
+import { APIError, Herald, signUserToken, userSignature, type FetchLike, type HeraldOptions, type Notification, type UserClient } from "@heraldhq/node";
 import { ResetProxy } from "./resetproxy.js";
 
 function need(name: string): string {
@@ -100,6 +100,9 @@ describe("Node SDK against a real stack", () => {
     assert.equal((await bob.updateChannelPreferences({ sms: false })).sms, false);
     assert.deepEqual(await bob.workflowPreferences(), []);
     assert.ok((await bob.categories()).some((c) => c.identifier === "onboarding"));
+
+    assert.equal(typeof (await bob.translations("de")).translations?.title, "string");
+    assert.equal((await h.openapi()).openapi, "3.0.3");
 
     const device = await h.asUser("bob", { deviceId: "laptop-1" }).connectDevice("browser");
     assert.equal(device.unreadCount, 0);
@@ -221,6 +224,18 @@ describe("Node SDK against a real stack", () => {
     const r = spawnSync(process.execPath, [file], { encoding: "utf8", env: process.env });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^accepted [0-9a-f-]{36}$/m);
+  });
+
+  it("reads a user's inbox with the deprecated HMAC signature where the app requires it", async () => {
+    const apiKey = need("HERALD_TEST_HMAC_API_KEY");
+    const apiSecret = need("HERALD_TEST_HMAC_API_SECRET");
+    const h = app({ apiKey, apiSecret });
+    await h.send({ notification: { title: "Signed" }, sendTo: { recipients: ["ivan"] } });
+    const ivan = h.asUser("ivan", { signature: await userSignature(apiSecret, "ivan") });
+    await eventually("the notification in ivan's inbox", async () => (await ivan.listNotifications()).data.length === 1);
+    const unauthorized = (e: unknown) => e instanceof APIError && e.status === 401;
+    await assert.rejects(h.asUser("ivan").listNotifications(), unauthorized);
+    await assert.rejects(h.asUser("ivan", { signature: await userSignature(apiSecret, "judy") }).listNotifications(), unauthorized);
   });
 
   it("walks 250 notifications page by page", async () => {
