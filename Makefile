@@ -68,6 +68,7 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-web, test-faults and test-scale
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-sdk-go
+	$(MAKE) test-sdk-node
 	$(MAKE) test-sdk-python
 	$(MAKE) test-web
 	$(MAKE) test-faults
@@ -127,6 +128,19 @@ record-histories: $(BIN)/temporal ## record workflow histories into workflows/te
 .PHONY: test-sdk-go
 test-sdk-go: ## the Go SDK's own module (sdk/go): unit tests and the freshness of its generated types (its stack tests are integration/sdk)
 	cd sdk/go && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+
+NODE_SDK := sdk/node
+
+$(NODE_SDK)/node_modules/.package-lock.json: $(NODE_SDK)/package-lock.json
+	cd $(NODE_SDK) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: test-sdk-node
+test-sdk-node: $(NODE_SDK)/node_modules/.package-lock.json ## the Node SDK (sdk/node): type-checked ESM + CJS build, unit tests, freshness of its generated types (its stack tests are integration/sdk)
+	cd $(NODE_SDK) && npm test
+
+.PHONY: sdk-node-types
+sdk-node-types: $(NODE_SDK)/node_modules/.package-lock.json ## regenerate sdk/node/src/api.gen.ts from api/v3/openapi.json
+	cd $(NODE_SDK) && npm run gen
 
 .PHONY: sdk-go-types
 sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json
