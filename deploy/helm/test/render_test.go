@@ -106,12 +106,7 @@ func readValues(t *testing.T, file string) chartutil.Values {
 func decode(t *testing.T, name string, files map[string]string) *rendered {
 	t.Helper()
 	r := &rendered{name: name}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
+	for _, path := range sortedKeys(files) {
 		if strings.HasSuffix(path, "NOTES.txt") || strings.HasPrefix(filepath.Base(path), "_") {
 			continue
 		}
@@ -159,6 +154,15 @@ func decode(t *testing.T, name string, files map[string]string) *rendered {
 		}
 	}
 	return r
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func stripComments(doc string) string {

@@ -201,7 +201,7 @@ initContainers:
     imagePullPolicy: {{ .ctx.Values.image.pullPolicy }}
     args: ["doctor"]
     env:
-      {{- include "herald.env" . | nindent 6 }}
+      {{- include "herald.env" . | trim | nindent 6 }}
     resources:
       {{- toYaml .ctx.Values.doctor.resources | nindent 6 }}
     securityContext:
