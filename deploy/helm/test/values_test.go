@@ -164,6 +164,9 @@ func TestChartRefusesUnsafeValues(t *testing.T) {
 		"half a certificate":     {"temporal: { tls: { enabled: true, secretName: s, certKey: tls.crt } }", "set both certKey and keyKey"},
 		"monitor without token":  {"metrics: { serviceMonitor: { enabled: true } }", "HERALD_METRICS_TOKEN needs a Secret reference"},
 		"bad worker group name":  {"worker: { groups: [ { name: Email_Workers, queues: email, replicaCount: 1 } ] }", "must be 1 to 20 lowercase"},
+		"unknown queue kind":     {"worker: { groups: [ { name: w, queues: 'email,fax', replicaCount: 1 } ] }", "queues"},
+		"misspelt value":         {"api: { replicas: 3 }", "replicas"},
+		"secret value in a ref":  {"secrets: { env: { HERALD_SMTP_PASSWORD: { name: s, key: k, value: hunter2 } } }", "value"},
 	} {
 		vals, err := chartutil.ReadValues([]byte(tc.values))
 		if err != nil {
