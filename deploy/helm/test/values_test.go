@@ -113,6 +113,9 @@ func TestProductionInstall(t *testing.T) {
 	if a["nginx.ingress.kubernetes.io/affinity"] != "cookie" || a["nginx.ingress.kubernetes.io/session-cookie-name"] == "" || a["cert-manager.io/cluster-issuer"] != "letsencrypt" {
 		t.Errorf("Ingress annotations %v: want cookie affinity for Engine.IO polling", a)
 	}
+	if a["nginx.ingress.kubernetes.io/session-cookie-secure"] != "true" {
+		t.Errorf("Ingress with TLS: the affinity cookie is not Secure: %v", a)
+	}
 	if len(r.ingresses[0].Spec.TLS) != 1 {
 		t.Errorf("Ingress TLS %v", r.ingresses[0].Spec.TLS)
 	}
@@ -140,6 +143,9 @@ func TestTemporalCloudInstall(t *testing.T) {
 		if spec.ServiceAccountName != "herald-workload" {
 			t.Errorf("%s: service account %q", d.Name, spec.ServiceAccountName)
 		}
+	}
+	if a := r.ingresses[0].Annotations; a["nginx.ingress.kubernetes.io/upstream-hash-by"] != "$remote_addr" || a["nginx.ingress.kubernetes.io/affinity"] != "" {
+		t.Errorf("Ingress annotations %v: want affinity by client address", a)
 	}
 	if sa := r.jobs[0].Spec.Template.Spec.ServiceAccountName; sa != "herald-workload" {
 		t.Errorf("the migration Job runs as %q, want the existing account", sa)
