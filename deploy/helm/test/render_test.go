@@ -28,6 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -42,6 +43,8 @@ const (
 
 // kinds maps apiVersion/kind to a new value of its Go type. A kind the chart renders that
 // is not here fails the test: add its type, do not skip it.
+// No Secret and no ConfigMap among them: the chart holds no secret value and lists every
+// variable in the pod specs, so rendering either fails here.
 var kinds = map[string]func() any{
 	"apps/v1/Deployment":                      func() any { return &appsv1.Deployment{} },
 	"v1/Service":                              func() any { return &corev1.Service{} },
@@ -131,6 +134,12 @@ func decode(t *testing.T, name string, files map[string]string) *rendered {
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(obj); err != nil {
 				t.Fatalf("%s: %s: %s/%s does not decode strictly: %v\n%s", name, path, head.APIVersion, head.Kind, err, doc)
+			}
+			// encoding/json matches field names regardless of case; the API server does
+			// not: decode again as it does (kubectl apply --validate=strict).
+			strict, err := kjson.UnmarshalStrict(js, newObj(), kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+			if err != nil || len(strict) > 0 {
+				t.Fatalf("%s: %s: %s/%s: the API server would refuse it: %v %v\n%s", name, path, head.APIVersion, head.Kind, err, strict, doc)
 			}
 			r.objects = append(r.objects, obj)
 			switch o := obj.(type) {
