@@ -223,6 +223,9 @@ func TestDumpRendered(t *testing.T) {
 	if dir == "" {
 		t.Skip("set HERALD_CHART_DUMP=<dir> to write the rendered manifests")
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, file := range installs {
 		files, err := renderChart(t, loadChart(t), readValues(t, file))
 		if err != nil {
