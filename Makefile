@@ -70,6 +70,7 @@ test: $(BIN)/temporal ## run every test, including end-to-end tests on the real 
 	$(MAKE) test-sdk-go
 	$(MAKE) test-sdk-node
 	$(MAKE) test-sdk-python
+	$(MAKE) test-helm
 	$(MAKE) test-web
 	$(MAKE) test-faults
 	$(MAKE) test-scale
@@ -141,6 +142,10 @@ test-sdk-node: $(NODE_SDK)/node_modules/.package-lock.json ## the Node SDK (sdk/
 .PHONY: sdk-node-types
 sdk-node-types: $(NODE_SDK)/node_modules/.package-lock.json ## regenerate sdk/node/src/api.gen.ts from api/v3/openapi.json
 	cd $(NODE_SDK) && npm run gen
+
+.PHONY: test-helm
+test-helm: ## the Helm chart (deploy/helm/herald) rendered with Helm's Go SDK and strictly decoded into the Kubernetes types; its own module (deploy/helm/test), so the server never depends on Helm
+	cd deploy/helm/test && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 
 .PHONY: sdk-go-types
 sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json
