@@ -68,6 +68,7 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-web, test-faults and test-scale
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-sdk-go
+	$(MAKE) test-compose
 	$(MAKE) test-web
 	$(MAKE) test-faults
 	$(MAKE) test-scale
@@ -112,6 +113,10 @@ record-histories: $(BIN)/temporal ## record workflow histories into workflows/te
 .PHONY: test-sdk-go
 test-sdk-go: ## the Go SDK's own module (sdk/go): unit tests and the freshness of its generated types (its stack tests are integration/sdk)
 	cd sdk/go && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+
+.PHONY: test-compose
+test-compose: ## docker-compose.yml checked with the Compose specification's Go library (deploy/compose, its own module): health checks, secrets without defaults, loopback ports, the README's commands
+	cd deploy/compose && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 
 .PHONY: sdk-go-types
 sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json
@@ -158,6 +163,7 @@ lint: ## gofmt check and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	cd sdk/go && $(GO) vet ./...
+	cd deploy/compose && $(GO) vet ./...
 
 .PHONY: migrate
 migrate: build ## create the database if missing and apply migrations

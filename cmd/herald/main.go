@@ -39,6 +39,8 @@ Usage:
                               (namespace, search attributes), system mail, the public URL and
                               origins, and insecure apps; OK/WARN/FAIL with the fix for each;
                               exit status 1 on any FAIL (docs/deployment.md)
+  herald probe URL            GET an http URL on loopback, exit 0 on 2xx: a container health check
+                              without a shell (http://127.0.0.1:8080/readyz)
   herald help                 this text
 
 Resources as code (client commands over the /v1 API with a CLI token; docs/cli.md):
@@ -83,6 +85,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if args[0] == "doctor" {
 		// Before Load too: a bad setting is one finding of the report.
 		return runDoctor(ctx, args[1:], getenv, stdout)
+	}
+	if args[0] == "probe" {
+		// Before Load: a health check needs no setting.
+		return runProbe(ctx, args[1:], stdout)
 	}
 	if args[0] == "config" {
 		// Before Load: the settings are printed even when some are bad, then the problems.
