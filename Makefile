@@ -65,13 +65,14 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 	$(BIN)/herald dev
 
 .PHONY: test
-test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-web, test-faults and test-scale
+test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-sdk-go, test-compose, test-web, test-faults, test-scale and test-upgrade
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-sdk-go
 	$(MAKE) test-compose
 	$(MAKE) test-web
 	$(MAKE) test-faults
 	$(MAKE) test-scale
+	$(MAKE) test-upgrade
 
 WIDGET := web/inbox
 
@@ -103,6 +104,10 @@ test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SI
 .PHONY: test-scale
 test-scale: $(BIN)/temporal ## 2 API + 2 worker processes on one Postgres and Temporal: exactly-once under a worker kill, cross-API realtime, shared limits; prints a summary (docs/deployment.md)
 	HERALD_SCALE=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v -timeout 15m $(GO_TEST_FLAGS) ./integration/scale/
+
+.PHONY: test-upgrade
+test-upgrade: $(BIN)/temporal ## the previous release's api and worker (built from its commit) and this tree's side by side under sends, old ones stopped halfway: every send delivered exactly once (docs/deployment.md, Rolling upgrades)
+	HERALD_UPGRADE=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v -timeout 15m $(GO_TEST_FLAGS) ./integration/upgrade/
 
 HISTORY_SET ?= current
 
