@@ -51,21 +51,13 @@ func currentBinary(t *testing.T) string {
 
 // previousBinary builds `herald` of the previous release from its commit, once per commit:
 // the binary is kept in bin/upgrade/ of the work tree. The sources come out of git with
-// `git archive` (nothing of the work tree or its branches changes). The test is skipped,
-// saying why, when the commit is not in the clone (a shallow clone).
-func previousBinary(t *testing.T) (bin, commit string) {
+// `git archive` (nothing of the work tree or its branches changes).
+func previousBinary(t *testing.T, commit string) string {
 	t.Helper()
 	root := repoRoot(t)
-	out, err := exec.Command("git", "-C", root, "rev-parse", "--verify", "--quiet", previousCommit()+"^{commit}").Output()
-	if err != nil {
-		shallow, _ := exec.Command("git", "-C", root, "rev-parse", "--is-shallow-repository").Output()
-		t.Skipf("the previous release's commit %s is not in this clone (shallow: %s): fetch the history (`git fetch --unshallow`) or set HERALD_UPGRADE_FROM to a commit that is",
-			previousCommit(), strings.TrimSpace(string(shallow)))
-	}
-	commit = strings.TrimSpace(string(out))
-	bin = filepath.Join(root, "bin", "upgrade", "herald-"+commit[:12])
+	bin := filepath.Join(root, "bin", "upgrade", "herald-"+commit[:12])
 	if _, err := os.Stat(bin); err == nil {
-		return bin, commit
+		return bin
 	}
 	src := t.TempDir()
 	archive := exec.Command("bash", "-c", fmt.Sprintf("git -C %q archive --format=tar %s | tar -x -C %q", root, commit, src))
@@ -89,5 +81,19 @@ func previousBinary(t *testing.T) (bin, commit string) {
 	if _, err := os.Stat(bin); errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("no binary at %s", bin)
 	}
-	return bin, commit
+	return bin
+}
+
+// resolvePrevious is the full hash of the previous release's commit. The test is skipped,
+// saying why, when the commit is not in the clone (a shallow clone).
+func resolvePrevious(t *testing.T) string {
+	t.Helper()
+	root := repoRoot(t)
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--verify", "--quiet", previousCommit()+"^{commit}").Output()
+	if err != nil {
+		shallow, _ := exec.Command("git", "-C", root, "rev-parse", "--is-shallow-repository").Output()
+		t.Skipf("the previous release's commit %s is not in this clone (shallow: %s): fetch the history (`git fetch --unshallow`) or set HERALD_UPGRADE_FROM to a commit that is",
+			previousCommit(), strings.TrimSpace(string(shallow)))
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -145,10 +145,11 @@ func TestRollingUpgrade(t *testing.T) {
 	if os.Getenv("HERALD_UPGRADE") == "" || testing.Short() {
 		t.Skip("rolling-upgrade test with the previous release's binary: run `make test-upgrade` (or set HERALD_UPGRADE=1)")
 	}
+	commit := resolvePrevious(t)
 	began := time.Now()
 	newBin := currentBinary(t)
 	builtNew := time.Since(began)
-	oldBin, commit := previousBinary(t)
+	oldBin := previousBinary(t, commit)
 	builtOld := time.Since(began) - builtNew
 	t.Logf("current release built in %s; previous release %s (%s) built or cached in %s", builtNew.Round(100*time.Millisecond), commit[:12], oldBin, builtOld.Round(100*time.Millisecond))
 
