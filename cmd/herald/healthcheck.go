@@ -8,20 +8,24 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"time"
 
 	"github.com/heraldhq/herald/internal/platform/config"
 )
 
-// healthcheckTimeout bounds one GET of herald healthcheck.
+// healthcheckTimeout bounds one GET of herald healthcheck: a container health check has
+// its own timeout, and a check that hangs past it only hides why it failed.
 const healthcheckTimeout = 3 * time.Second
 
 // runHealthcheck is the container image's health check, for images without a shell or
-// curl (distroless): it GETs /livez and succeeds on 200. Without --url it asks the API
-// listener (HERALD_HTTP_ADDR), then the metrics listener (HERALD_METRICS_ADDR), which a
-// worker, serving no API, also opens; either answering 200 is healthy. It reads only
-// those two variables: a health check must not fail on an unrelated setting.
+// curl (distroless): it GETs /livez and succeeds on a 2xx answer. Without --url it asks
+// the API listener (HERALD_HTTP_ADDR), then the metrics listener (HERALD_METRICS_ADDR),
+// which a worker, serving no API, also opens; either answering is healthy. It reads only
+// those two variables: a health check must not fail on an unrelated setting. --url (e.g.
+// http://127.0.0.1:8080/readyz) must be http on this machine's loopback: the command is
+// not a general HTTP client.
 func runHealthcheck(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -32,8 +36,12 @@ func runHealthcheck(ctx context.Context, args []string, getenv func(string) stri
 	urls := []string{*url}
 	if *url == "" {
 		urls = livezURLs(getenv)
+	} else if u, err := neturl.Parse(*url); err != nil || u.Scheme != "http" || !loopbackHost(u.Hostname()) {
+		return fmt.Errorf("%w: herald healthcheck --url takes an http URL on 127.0.0.1, ::1 or localhost, got %q", errUsage, *url)
 	}
-	client := &http.Client{Timeout: healthcheckTimeout}
+	// No redirects: a health check judges the listener's own answer.
+	client := &http.Client{Timeout: healthcheckTimeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	var errs []error
 	for _, u := range urls {
 		err := getOK(ctx, client, u)
@@ -83,8 +91,17 @@ func getOK(ctx context.Context, client *http.Client, u string) error {
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return fmt.Errorf("GET %s: %s", u, resp.Status)
 	}
 	return nil
+}
+
+// loopbackHost reports whether host names this machine only.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

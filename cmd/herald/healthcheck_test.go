@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -86,5 +87,35 @@ func TestHealthcheckURL(t *testing.T) {
 	ok, calls := livez(t, http.StatusOK)
 	if _, err := healthcheck(t, map[string]string{"HERALD_HTTP_ADDR": closedAddr(t)}, "--url", ok.URL+"/livez"); err != nil || *calls != 1 {
 		t.Fatalf("err = %v, calls = %d", err, *calls)
+	}
+}
+
+// TestHealthcheckURLRules: --url (the compose file's /readyz check) passes on 2xx only,
+// follows no redirect, and refuses to become a general HTTP client.
+func TestHealthcheckURLRules(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/readyz":
+			w.Write([]byte(`{"status":"ready"}`))
+		case "/moved":
+			http.Redirect(w, r, "/readyz", http.StatusFound)
+		default:
+			http.Error(w, "not ready", http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	env := map[string]string{}
+	if _, err := healthcheck(t, env, "--url", srv.URL+"/readyz"); err != nil {
+		t.Errorf("ready: %v", err)
+	}
+	for _, path := range []string{"/draining", "/moved"} {
+		if _, err := healthcheck(t, env, "--url", srv.URL+path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v, want a failure naming the URL", path, err)
+		}
+	}
+	for _, bad := range []string{"https://127.0.0.1/readyz", "http://example.com/readyz", "http://10.0.0.1:8080/readyz"} {
+		if _, err := healthcheck(t, env, "--url", bad); !errors.Is(err, errUsage) {
+			t.Errorf("--url %q: %v, want a usage error", bad, err)
+		}
 	}
 }

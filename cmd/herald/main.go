@@ -41,10 +41,8 @@ Usage:
                               exit status 1 on any FAIL (docs/deployment.md)
   herald healthcheck [--url URL]
                               the container's health check: GET /livez on the API listener,
-                              else on the metrics listener (a worker's); exit status 1 unless
-                              one answers 200
-  herald probe URL            GET an http URL on loopback, exit 0 on 2xx: a container health check
-                              without a shell (http://127.0.0.1:8080/readyz)
+                              else on the metrics listener (a worker's), or --url on loopback
+                              (http://127.0.0.1:8080/readyz); exit status 1 unless one answers 2xx
   herald help                 this text
 
 Resources as code (client commands over the /v1 API with a CLI token; docs/cli.md):
@@ -93,10 +91,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if args[0] == "healthcheck" {
 		// Before Load: only the two listen addresses matter.
 		return runHealthcheck(ctx, args[1:], getenv, stdout)
-	}
-	if args[0] == "probe" {
-		// Before Load: a health check needs no setting.
-		return runProbe(ctx, args[1:], stdout)
 	}
 	if args[0] == "config" {
 		// Before Load: the settings are printed even when some are bad, then the problems.

@@ -92,10 +92,10 @@ func TestComposeHealthChecksAndDependencies(t *testing.T) {
 			}
 		}
 	}
-	// The herald services probe themselves with herald probe (the image has no shell).
-	for name, url := range map[string]string{"api": "http://127.0.0.1:8080/readyz", "worker": "http://127.0.0.1:9464/metrics"} {
-		if hc := p.Services[name].HealthCheck; hc == nil || !slices.Equal(hc.Test, []string{"CMD", "/usr/local/bin/herald", "probe", url}) {
-			t.Errorf("%s: health check %v, want herald probe %s", name, hc, url)
+	// The herald services check themselves with herald healthcheck (the image has no shell).
+	for name, url := range map[string]string{"api": "http://127.0.0.1:8080/readyz", "worker": "http://127.0.0.1:9464/livez"} {
+		if hc := p.Services[name].HealthCheck; hc == nil || !slices.Equal(hc.Test, []string{"CMD", "/usr/local/bin/herald", "healthcheck", "--url", url}) {
+			t.Errorf("%s: health check %v, want herald healthcheck --url %s", name, hc, url)
 		}
 	}
 	if !oneShot(p, "migrate") {
