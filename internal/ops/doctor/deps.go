@@ -123,9 +123,11 @@ func (d *Doctor) temporalFindings(ctx context.Context) []Finding {
 	return out
 }
 
-// cloud reports whether Temporal is Temporal Cloud, whose search attributes are added
-// with tcld.
-func (d *Doctor) cloud() bool { return temporalconn.IsCloud(d.Cfg.TemporalAddress) }
+// cloud reports whether Temporal is Temporal Cloud (by its address, or the TLS server name
+// of a private endpoint), whose search attributes are added with tcld.
+func (d *Doctor) cloud() bool {
+	return temporalconn.IsCloud(d.Cfg.TemporalAddress) || temporalconn.IsCloud(d.Cfg.TemporalClient.ServerName)
+}
 
 func (d *Doctor) searchAttributes(ctx context.Context) Finding {
 	ns := d.Cfg.TemporalNamespace

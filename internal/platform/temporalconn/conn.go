@@ -118,9 +118,10 @@ func (c *Conn) Apply(o client.Options) client.Options {
 	return o
 }
 
-// Cloud reports whether the address is Temporal Cloud's (<namespace>.<account>.tmprl.cloud
-// or a regional *.api.temporal.io endpoint): search attributes are then added with tcld.
-func (c *Conn) Cloud() bool { return IsCloud(c.Address) }
+// Cloud reports whether the frontend is Temporal Cloud's: the address, or the TLS server
+// name when Cloud is reached through a private endpoint, is <namespace>.<account>.tmprl.cloud
+// or a regional *.api.temporal.io. Search attributes are then added with tcld.
+func (c *Conn) Cloud() bool { return IsCloud(c.Address) || IsCloud(c.cfg.ServerName) }
 
 // IsCloud reports whether a frontend address is Temporal Cloud's.
 func IsCloud(address string) bool {

@@ -14,11 +14,10 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/cloudtest"
 	"github.com/heraldhq/herald/internal/testkit/tlstest"
 )
 
@@ -26,17 +25,14 @@ import (
 // connect (GetSystemInfo) and describe a namespace, recording the metadata of every call.
 type frontend struct {
 	workflowservice.UnimplementedWorkflowServiceServer
-	addr string
-	// refuse answers every call Unauthenticated, as Temporal Cloud does to a bad API key.
-	refuse bool
-
+	addr  string
 	mu    sync.Mutex
 	calls []metadata.MD
 }
 
-func startFrontend(t *testing.T, refuse bool) *frontend {
+func startFrontend(t *testing.T) *frontend {
 	t.Helper()
-	f := &frontend{refuse: refuse}
+	f := &frontend{}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -46,9 +42,6 @@ func startFrontend(t *testing.T, refuse bool) *frontend {
 		f.mu.Lock()
 		f.calls = append(f.calls, md)
 		f.mu.Unlock()
-		if f.refuse {
-			return nil, status.Error(codes.Unauthenticated, "invalid API key")
-		}
 		return h(ctx, req)
 	}))
 	workflowservice.RegisterWorkflowServiceServer(s, f)
@@ -80,14 +73,14 @@ type setup struct {
 	front *frontend
 }
 
-func newSetup(t *testing.T, refuse bool) *setup {
+func newSetup(t *testing.T) *setup {
 	t.Helper()
 	dir := t.TempDir()
 	ca, files, err := tlstest.WriteFiles(dir, "temporal.herald.test", "herald-client")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &setup{dir: dir, ca: ca, files: files, front: startFrontend(t, refuse)}
+	return &setup{dir: dir, ca: ca, files: files, front: startFrontend(t)}
 }
 
 // proxy starts a TLS proxy (mutual TLS with mtls) in front of the frontend.
@@ -119,7 +112,7 @@ func load(t *testing.T, env map[string]string) config.TemporalClientConfig {
 }
 
 func TestCheckNamesTheSettingToFix(t *testing.T) {
-	s := newSetup(t, false)
+	s := newSetup(t)
 	mtls := s.proxy(t, true)
 	plainTLS := s.proxy(t, false)
 	_, otherFiles, err := tlstest.WriteFiles(t.TempDir(), "temporal.herald.test", "stranger")
@@ -237,17 +230,19 @@ func TestNewNamesUnreadableFiles(t *testing.T) {
 // The API key of Temporal Cloud travels as "authorization: Bearer <key>" on every call,
 // over TLS (turned on by the key), with the namespace header Cloud routes by.
 func TestAPIKeyHeader(t *testing.T) {
-	s := newSetup(t, false)
-	p := s.proxy(t, false)
-	cfg := load(t, map[string]string{"HERALD_TEMPORAL_API_KEY": "cloud-key-123", "HERALD_TEMPORAL_TLS_CA_FILE": s.files.CA, "HERALD_TEMPORAL_TLS_SERVER_NAME": s.files.ServerName})
+	cloud := cloudtest.Start(t, cloudtest.Options{APIKey: "cloud-key-123"})
+	cfg := load(t, map[string]string{"HERALD_TEMPORAL_API_KEY": "cloud-key-123", "HERALD_TEMPORAL_TLS_CA_FILE": cloud.CAFile, "HERALD_TEMPORAL_TLS_SERVER_NAME": cloud.ServerName()})
 	if !cfg.TLS {
 		t.Fatal("an API key did not turn TLS on")
 	}
-	c, err := New(p.Address, "herald.a1b2c", cfg, nil)
+	c, err := New(cloud.Address, cloud.Namespace(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := client.Dial(c.Apply(client.Options{}))
+	if !c.Cloud() {
+		t.Error("a *.tmprl.cloud server name is not Temporal Cloud")
+	}
+	cl, err := client.Dial(c.Apply(client.Options{Logger: quiet{}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +250,7 @@ func TestAPIKeyHeader(t *testing.T) {
 	if err := c.Check(t.Context(), cl); err != nil {
 		t.Fatal(err)
 	}
-	calls := s.front.metadata()
+	calls := cloud.Calls()
 	if len(calls) < 2 {
 		t.Fatalf("%d calls reached the frontend", len(calls))
 	}
@@ -270,14 +265,13 @@ func TestAPIKeyHeader(t *testing.T) {
 }
 
 func TestRefusedAPIKeyNamesIt(t *testing.T) {
-	s := newSetup(t, true)
-	p := s.proxy(t, false)
-	cfg := load(t, map[string]string{"HERALD_TEMPORAL_API_KEY": "expired-key", "HERALD_TEMPORAL_TLS_CA_FILE": s.files.CA, "HERALD_TEMPORAL_TLS_SERVER_NAME": s.files.ServerName})
-	c, err := New(p.Address, "herald.a1b2c", cfg, nil)
+	cloud := cloudtest.Start(t, cloudtest.Options{APIKey: "the-current-key"})
+	cfg := load(t, map[string]string{"HERALD_TEMPORAL_API_KEY": "an-expired-key", "HERALD_TEMPORAL_TLS_CA_FILE": cloud.CAFile, "HERALD_TEMPORAL_TLS_SERVER_NAME": cloud.ServerName()})
+	c, err := New(cloud.Address, cloud.Namespace(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := client.NewLazyClient(c.Apply(client.Options{}))
+	cl, err := client.NewLazyClient(c.Apply(client.Options{Logger: quiet{}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,6 +282,14 @@ func TestRefusedAPIKeyNamesIt(t *testing.T) {
 		t.Fatalf("got %v, want a setup error naming HERALD_TEMPORAL_API_KEY", err)
 	}
 }
+
+// quiet is a logger that drops the SDK's lines.
+type quiet struct{}
+
+func (quiet) Debug(string, ...any) {}
+func (quiet) Info(string, ...any)  {}
+func (quiet) Warn(string, ...any)  {}
+func (quiet) Error(string, ...any) {}
 
 // Rotated certificate files are read for the next handshake; files that do not load keep
 // the previous certificate.
