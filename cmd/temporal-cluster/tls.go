@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/heraldhq/herald/internal/platform/config"
@@ -21,6 +22,11 @@ const serverName = "temporal-frontend.herald.test"
 // Herald client certificate into dir, and returns them with the HERALD_* variables of a
 // Herald client.
 func makeCertificates(dir string) (*temporalcluster.TLS, []string, error) {
+	// Absolute: the command's tests run in their packages' folders.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, err
 	}
