@@ -85,5 +85,6 @@ func checkMutualTLS(ctx context.Context, address string, env []string) error {
 	if !errors.As(err, &setup) || setup.Setting != "HERALD_TEMPORAL_TLS_CERT_FILE" {
 		return fmt.Errorf("a client without a certificate was not refused for it (got %v): the frontend does not require mutual TLS", err)
 	}
+	fmt.Fprintf(os.Stderr, "temporal-cluster: a client without a certificate: %v\n", err)
 	return nil
 }
