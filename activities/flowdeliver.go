@@ -15,6 +15,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	"github.com/heraldhq/herald/internal/delivery/templates"
@@ -256,6 +257,7 @@ func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, ca
 	profile, _ := decodeProfile(user.Profile)
 	r := delivery.Recipient{
 		Preferences:     prefs[user.ID],
+		Defaults:        cat.defaults,
 		Category:        in.Category,
 		ChannelsOff:     off[user.ID],
 		Flow:            in.Workflow.Identifier,
@@ -309,6 +311,7 @@ func orEmptyMap(m map[string]any) map[string]any {
 type stepCat struct {
 	id       *int64
 	critical bool
+	defaults map[string]bool
 }
 
 // stepCategory finds a run's category.
@@ -323,7 +326,7 @@ func (a *Delivery) stepCategory(ctx context.Context, appID int64, identifier str
 		}
 		return stepCat{}, err
 	}
-	return stepCat{id: &c.ID, critical: c.Critical}, nil
+	return stepCat{id: &c.ID, critical: c.Critical, defaults: categories.DecodeDefaults(c.ChannelDefaults)}, nil
 }
 
 // flowCritical tells whether a workflow is marked critical now (a deleted one is not).

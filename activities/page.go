@@ -205,6 +205,7 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 		rcpt := delivery.Recipient{
 			TopicChannels: r.topicChannels,
 			Preferences:   prefs[r.userID],
+			Defaults:      sc.defaults,
 			Category:      sc.category,
 			ChannelsOff:   channelsOff[r.userID],
 			Critical:      sc.critical,

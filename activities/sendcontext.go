@@ -10,6 +10,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/send/notify"
@@ -38,6 +39,8 @@ type sendContext struct {
 	// critical names what makes the send critical ("category security"; "" when not):
 	// it ignores opt-outs.
 	critical string
+	// defaults are the app's defaults for the category's channels.
+	defaults map[string]bool
 	channels delivery.SendChannels
 	// bundle renders the template; nil when the send names none (or it is missing).
 	bundle *templates.Bundle
@@ -70,7 +73,7 @@ func (a *Delivery) prepare(ctx context.Context, call *batchCall, appID int64, re
 	}
 	sc := &sendContext{appID: appID, requestID: requestID, workflowID: call.workflowID, req: req, categoryID: catID, topics: map[string]int64{}, users: call.users}
 	if cat != nil {
-		sc.category = cat.Identifier
+		sc.category, sc.defaults = cat.Identifier, cat.Defaults
 		if cat.Critical {
 			sc.critical = "category " + cat.Identifier
 		}
@@ -124,13 +127,16 @@ func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *n
 	if err != nil {
 		return nil, nil, err
 	}
-	return &resolvedCategory{Category: templates.Category{Identifier: cat.Identifier, Name: cat.Name}, Critical: cat.Critical}, &cat.ID, nil
+	return &resolvedCategory{Category: templates.Category{Identifier: cat.Identifier, Name: cat.Name}, Critical: cat.Critical,
+		Defaults: categories.DecodeDefaults(cat.ChannelDefaults)}, &cat.ID, nil
 }
 
 // resolvedCategory is a send's category: what templates see, and its critical mark.
 type resolvedCategory struct {
 	templates.Category
 	Critical bool
+	// Defaults are the app's defaults for the category's channels (false: starts off).
+	Defaults map[string]bool
 }
 
 // templateCategory is what templates see of a send's category (nil without one).

@@ -135,3 +135,45 @@ func TestFlowOptOutPrecedenceWithRealRuns(t *testing.T) {
 		t.Errorf("smtp received %d messages, want %d", n, 1+len(users))
 	}
 }
+
+// TestCategoryDefaultsWithRealSends: a category whose email starts off (the app's
+// channelDefaults) sends no email to a user who never chose (the log row says it is off by
+// default) and sends it to a user who turned it on, through the real worker and SMTP.
+func TestCategoryDefaultsWithRealSends(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	srv := smtptest.Start(t)
+	smtpInstance(t, e, srv)
+	res := e.Do("POST", "/v3/categories", `{"identifier":"digest","name":"Weekly digest","channelDefaults":{"email":false}}`, e.AppHeaders())
+	if res.Status != 200 {
+		t.Fatalf("category: %d %s", res.Status, res.Body)
+	}
+	var cat struct{ ID int64 }
+	res.JSON(t, &cat)
+	for _, u := range []string{"ann", "bob"} {
+		if res := e.Do("PUT", "/v3/users/"+u, `{"email":"`+u+`@example.com"}`, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("user: %d %s", res.Status, res.Body)
+		}
+	}
+	body := fmt.Sprintf(`{"preference":[{"categoryId":%d,"channels":[{"channel":"email","enabled":true}]}]}`, cat.ID)
+	if res := e.Do("PATCH", "/v3/preferences", body, e.UserHeaders("bob")); res.Status != 200 {
+		t.Fatalf("bob turns email on: %d %s", res.Status, res.Body)
+	}
+	id := sendNotification(t, e, `{"notification":{"title":"Your week","message":"3 new things","category":"digest"},
+		"sendTo":{"recipients":["ann","bob"]},"override":{"channels":["inApp","email"]}}`)
+	logs := waitForLogs(t, e, id, "ann/inApp", "ann/email", "bob/inApp", "bob/email")
+	if l := logs["ann/email"]; l.Status != "skipped" || l.Reason != "off by default: category digest, channel email (the user has not turned it on)" {
+		t.Errorf("ann's email: %+v", l)
+	}
+	if l := logs["bob/email"]; l.Status != "sent" {
+		t.Errorf("bob's email: %+v", l)
+	}
+	for _, k := range []string{"ann/inApp", "bob/inApp"} {
+		if l := logs[k]; l.Status != "delivered" {
+			t.Errorf("%s: %+v", k, l)
+		}
+	}
+	msgs := srv.Messages()
+	if len(msgs) != 1 || msgs[0].To[0] != "bob@example.com" {
+		t.Fatalf("smtp received %d messages: %+v", len(msgs), msgs)
+	}
+}

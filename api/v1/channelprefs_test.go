@@ -3,6 +3,7 @@ package v1_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -116,6 +117,69 @@ func TestCriticalCategoryFromTheConsole(t *testing.T) {
 	}
 	if len(locked) != 1 || !strings.Contains(locked["otp"], "always delivered") {
 		t.Errorf("locked %v", locked)
+	}
+}
+
+// TestCategoryChannelDefaultsFromTheConsole: an app's default per category × channel is
+// set through /v1 (answers list the channels that start off), every bad key and value is
+// listed at once and changes nothing, the user page shows an unset switch at its default
+// and a user's own choice over it, and another client's category is not found.
+func TestCategoryChannelDefaultsFromTheConsole(t *testing.T) {
+	e := newEnv(t)
+	a := e.tenant(t, "defaults-a@example.com")
+	b := e.tenant(t, "defaults-b@example.com")
+	e.users(t, a.appID, "ann", "bob")
+	c := must(t, e.Do("POST", a.appPath("/categories"), map[string]any{"identifier": "digest", "name": "Digest",
+		"channelDefaults": map[string]bool{"email": false, "inApp": true}}, bearer(a.tok)), 201, "create").Map(t)
+	if d, _ := c["channelDefaults"].(map[string]any); len(d) != 1 || d["email"] != false {
+		t.Errorf("created %v", c)
+	}
+	catPath := fmt.Sprintf("/v1/categories/%v", c["id"])
+	msgs := problems(t, e.Do("PUT", catPath, map[string]any{"channelDefaults": map[string]any{"fax": false, "sms": "off"}}, bearer(a.tok)))
+	if !slices.Equal(msgs, []string{"channelDefaults.fax: unknown channel (one of inApp, email, sms, whatsapp, webPush, mobilePush, slack, discord, msTeams, webhook)", "channelDefaults.sms must be a boolean value"}) {
+		t.Errorf("problems %q", msgs)
+	}
+	if msgs := problems(t, e.Do("PUT", catPath, map[string]any{"channelDefaults": []string{"email"}}, bearer(a.tok))); !slices.Equal(msgs, []string{"channelDefaults must be an object of channel: boolean", "name must be a string"}) {
+		t.Errorf("array problems %q", msgs)
+	}
+	u := must(t, e.Do("PUT", catPath, map[string]any{"channelDefaults": map[string]bool{"email": false, "sms": false}}, bearer(a.tok)), 200, "set defaults").Map(t)
+	if d, _ := u["channelDefaults"].(map[string]any); len(d) != 2 || u["name"] != "Digest" {
+		t.Errorf("updated %v", u)
+	}
+	if res := e.Do("PUT", catPath, map[string]any{"channelDefaults": map[string]bool{}}, bearer(b.tok)); res.Status != 404 {
+		t.Errorf("another client: %d %s", res.Status, res.Body)
+	}
+	// bob turns sms on for the category; ann never chose.
+	cid := c["id"]
+	must(t, e.Do("PATCH", a.appPath("/users/bob/preferences"), map[string]any{"preference": []any{map[string]any{"categoryId": cid,
+		"channels": []any{map[string]any{"channel": "sms", "enabled": true}}}}}, bearer(a.tok)), 200, "bob's choice")
+	switches := func(user string) map[string]bool {
+		var rows []struct {
+			Category           *struct{ Identifier string }
+			ChannelPreferences []struct {
+				Channel string
+				Enabled bool
+			}
+		}
+		must(t, e.Do("GET", a.appPath("/users/"+user+"/preferences"), nil, bearer(a.tok)), 200, "preferences").JSON(t, &rows)
+		out := map[string]bool{}
+		for _, r := range rows {
+			if r.Category != nil && r.Category.Identifier == "digest" {
+				for _, cp := range r.ChannelPreferences {
+					out[cp.Channel] = cp.Enabled
+				}
+			}
+		}
+		return out
+	}
+	pick := func(m map[string]bool) map[string]bool {
+		return map[string]bool{"inApp": m["inApp"], "email": m["email"], "sms": m["sms"], "slack": m["slack"]}
+	}
+	if got := pick(switches("ann")); !maps.Equal(got, map[string]bool{"inApp": true, "email": false, "sms": false, "slack": true}) {
+		t.Errorf("ann's switches %v, want the defaults", got)
+	}
+	if got := pick(switches("bob")); !maps.Equal(got, map[string]bool{"inApp": true, "email": false, "sms": true, "slack": true}) {
+		t.Errorf("bob's switches %v, want sms on by his choice", got)
 	}
 }
 

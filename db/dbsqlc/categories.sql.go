@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"encoding/json"
 )
 
 const appCategoryIDs = `-- name: AppCategoryIDs :many
@@ -82,7 +83,7 @@ func (q *Queries) EnsureCategory(ctx context.Context, arg EnsureCategoryParams) 
 }
 
 const getCategoryByIdentifier = `-- name: GetCategoryByIdentifier :one
-SELECT id, app_id, identifier, name, created_at, critical FROM categories WHERE app_id = $1 AND identifier = $2
+SELECT id, app_id, identifier, name, created_at, critical, channel_defaults FROM categories WHERE app_id = $1 AND identifier = $2
 `
 
 type GetCategoryByIdentifierParams struct {
@@ -100,6 +101,7 @@ func (q *Queries) GetCategoryByIdentifier(ctx context.Context, arg GetCategoryBy
 		&i.Name,
 		&i.CreatedAt,
 		&i.Critical,
+		&i.ChannelDefaults,
 	)
 	return i, err
 }
@@ -122,15 +124,17 @@ func (q *Queries) GetCategoryClient(ctx context.Context, id int64) (GetCategoryC
 }
 
 const insertCategory = `-- name: InsertCategory :one
-INSERT INTO categories (app_id, identifier, name, critical) VALUES ($1, $2, $3, $4)
-RETURNING id, app_id, identifier, name, created_at, critical
+INSERT INTO categories (app_id, identifier, name, critical, channel_defaults)
+VALUES ($1, $2, $3, $4, $5)
+RETURNING id, app_id, identifier, name, created_at, critical, channel_defaults
 `
 
 type InsertCategoryParams struct {
-	AppID      int64
-	Identifier string
-	Name       string
-	Critical   bool
+	AppID           int64
+	Identifier      string
+	Name            string
+	Critical        bool
+	ChannelDefaults json.RawMessage
 }
 
 func (q *Queries) InsertCategory(ctx context.Context, arg InsertCategoryParams) (Category, error) {
@@ -139,6 +143,7 @@ func (q *Queries) InsertCategory(ctx context.Context, arg InsertCategoryParams) 
 		arg.Identifier,
 		arg.Name,
 		arg.Critical,
+		arg.ChannelDefaults,
 	)
 	var i Category
 	err := row.Scan(
@@ -148,13 +153,14 @@ func (q *Queries) InsertCategory(ctx context.Context, arg InsertCategoryParams) 
 		&i.Name,
 		&i.CreatedAt,
 		&i.Critical,
+		&i.ChannelDefaults,
 	)
 	return i, err
 }
 
 const listAppCategories = `-- name: ListAppCategories :many
 
-SELECT id, app_id, identifier, name, created_at, critical FROM categories WHERE app_id = $1 ORDER BY id
+SELECT id, app_id, identifier, name, created_at, critical, channel_defaults FROM categories WHERE app_id = $1 ORDER BY id
 `
 
 // Categories as the developer API manages them. Every statement is scoped by app.
@@ -174,6 +180,7 @@ func (q *Queries) ListAppCategories(ctx context.Context, appID int64) ([]Categor
 			&i.Name,
 			&i.CreatedAt,
 			&i.Critical,
+			&i.ChannelDefaults,
 		); err != nil {
 			return nil, err
 		}
@@ -187,22 +194,25 @@ func (q *Queries) ListAppCategories(ctx context.Context, appID int64) ([]Categor
 
 const updateAppCategory = `-- name: UpdateAppCategory :one
 UPDATE categories SET name = COALESCE($1::text, name),
-    critical = COALESCE($2::boolean, critical)
-WHERE id = $3 AND app_id = $4 RETURNING id, app_id, identifier, name, created_at, critical
+    critical = COALESCE($2::boolean, critical),
+    channel_defaults = COALESCE($3::jsonb, channel_defaults)
+WHERE id = $4 AND app_id = $5 RETURNING id, app_id, identifier, name, created_at, critical, channel_defaults
 `
 
 type UpdateAppCategoryParams struct {
-	Name     *string
-	Critical *bool
-	ID       int64
-	AppID    int64
+	Name            *string
+	Critical        *bool
+	ChannelDefaults json.RawMessage
+	ID              int64
+	AppID           int64
 }
 
-// Renames a category and/or marks it critical (NULL: unchanged).
+// Renames a category, marks it critical and/or sets its channel defaults (NULL: unchanged).
 func (q *Queries) UpdateAppCategory(ctx context.Context, arg UpdateAppCategoryParams) (Category, error) {
 	row := q.db.QueryRow(ctx, updateAppCategory,
 		arg.Name,
 		arg.Critical,
+		arg.ChannelDefaults,
 		arg.ID,
 		arg.AppID,
 	)
@@ -214,6 +224,7 @@ func (q *Queries) UpdateAppCategory(ctx context.Context, arg UpdateAppCategoryPa
 		&i.Name,
 		&i.CreatedAt,
 		&i.Critical,
+		&i.ChannelDefaults,
 	)
 	return i, err
 }

@@ -41,7 +41,7 @@ func (q *Queries) DeleteWebPushSubscription(ctx context.Context, arg DeleteWebPu
 }
 
 const deliveryCategory = `-- name: DeliveryCategory :one
-SELECT id, identifier, name, critical FROM categories WHERE app_id = $1 AND identifier = $2
+SELECT id, identifier, name, critical, channel_defaults FROM categories WHERE app_id = $1 AND identifier = $2
 `
 
 type DeliveryCategoryParams struct {
@@ -50,10 +50,11 @@ type DeliveryCategoryParams struct {
 }
 
 type DeliveryCategoryRow struct {
-	ID         int64
-	Identifier string
-	Name       string
-	Critical   bool
+	ID              int64
+	Identifier      string
+	Name            string
+	Critical        bool
+	ChannelDefaults json.RawMessage
 }
 
 func (q *Queries) DeliveryCategory(ctx context.Context, arg DeliveryCategoryParams) (DeliveryCategoryRow, error) {
@@ -64,6 +65,7 @@ func (q *Queries) DeliveryCategory(ctx context.Context, arg DeliveryCategoryPara
 		&i.Identifier,
 		&i.Name,
 		&i.Critical,
+		&i.ChannelDefaults,
 	)
 	return i, err
 }

@@ -104,12 +104,13 @@ type BillingCustomer struct {
 }
 
 type Category struct {
-	ID         int64
-	AppID      int64
-	Identifier string
-	Name       string
-	CreatedAt  time.Time
-	Critical   bool
+	ID              int64
+	AppID           int64
+	Identifier      string
+	Name            string
+	CreatedAt       time.Time
+	Critical        bool
+	ChannelDefaults json.RawMessage
 }
 
 type ChannelPreference struct {

@@ -18,9 +18,10 @@ LIMIT 1;
 SELECT c.app_id, a.client_id FROM categories c JOIN apps a ON a.id = c.app_id WHERE c.id = @id;
 
 -- name: UpdateAppCategory :one
--- Renames a category and/or marks it critical (NULL: unchanged).
+-- Renames a category, marks it critical and/or sets its channel defaults (NULL: unchanged).
 UPDATE categories SET name = COALESCE(sqlc.narg(name)::text, name),
-    critical = COALESCE(sqlc.narg(critical)::boolean, critical)
+    critical = COALESCE(sqlc.narg(critical)::boolean, critical),
+    channel_defaults = COALESCE(sqlc.narg(channel_defaults)::jsonb, channel_defaults)
 WHERE id = @id AND app_id = @app_id RETURNING *;
 
 
@@ -30,7 +31,8 @@ WHERE id = @id AND app_id = @app_id RETURNING *;
 SELECT * FROM categories WHERE app_id = @app_id ORDER BY id;
 
 -- name: InsertCategory :one
-INSERT INTO categories (app_id, identifier, name, critical) VALUES (@app_id, @identifier, @name, @critical)
+INSERT INTO categories (app_id, identifier, name, critical, channel_defaults)
+VALUES (@app_id, @identifier, @name, @critical, @channel_defaults)
 RETURNING *;
 
 -- name: DeleteAppCategory :execrows

@@ -52,7 +52,7 @@ SELECT app_id, (payload - 'recipients')::jsonb AS payload FROM notification_requ
 SELECT critical FROM flows WHERE app_id = @app_id AND identifier = @identifier;
 
 -- name: DeliveryCategory :one
-SELECT id, identifier, name, critical FROM categories WHERE app_id = @app_id AND identifier = @identifier;
+SELECT id, identifier, name, critical, channel_defaults FROM categories WHERE app_id = @app_id AND identifier = @identifier;
 
 -- name: InsertInboxRows :many
 -- Writes one inbox row per user, each with its own rendered text; a retried slice inserts

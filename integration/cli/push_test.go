@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,8 +41,34 @@ func TestPushCreatesAndPrunes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A critical category that starts off on SMS, and the workflow marked critical: the marks
+	// travel in the folder and come back from production as written.
+	catFile := filepath.Join(dir, "categories.json")
+	cats, err := os.ReadFile(catFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var catMap map[string]any
+	if err := json.Unmarshal(cats, &catMap); err != nil {
+		t.Fatal(err)
+	}
+	catMap["otp"] = map[string]any{"name": "Codes", "critical": true, "channelDefaults": map[string]bool{"sms": false}}
+	if cats, err = json.MarshalIndent(catMap, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(catFile, append(cats, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flowFile := filepath.Join(dir, "workflows", "welcome.workflow.json")
+	flow, err := os.ReadFile(flowFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(flowFile, []byte(strings.Replace(string(flow), "\n  \"definition\"", "\n  \"critical\": true,\n  \"definition\"", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r := run("push", "--app", "production", dir)
-	for _, want := range []string{"+ category account", "+ layout main", "+ translation en", "+ template welcome", "+ template digest (email content)",
+	for _, want := range []string{"+ category otp", "+ category account", "+ layout main", "+ translation en", "+ template welcome", "+ template digest (email content)",
 		"~ template digest (email batching content)", "~ template digest (state archived)", "+ workflow welcome (published)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("plan into an empty app lacks %q:\n%s", want, r.stdout)

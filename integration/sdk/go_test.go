@@ -167,6 +167,23 @@ func TestGoSDKSendReachesTheInbox(t *testing.T) {
 			}
 		}
 	}
+	// Whole-channel and per-workflow switches, translations, the document.
+	off := false
+	if sw, err := bob.SetChannelPreferences(ctx, herald.ChannelSwitches{Sms: &off}); err != nil || sw.Sms == nil || *sw.Sms || sw.Email == nil || !*sw.Email {
+		t.Fatalf("set channel preferences: %v %+v", err, sw)
+	}
+	if sw, err := bob.ChannelPreferences(ctx); err != nil || sw.Sms == nil || *sw.Sms {
+		t.Fatalf("channel preferences: %v %+v", err, sw)
+	}
+	if wf, err := bob.WorkflowPreferences(ctx); err != nil || len(wf) != 0 {
+		t.Fatalf("workflow preferences: %v %+v", err, wf)
+	}
+	if tr, err := bob.Translations(ctx, "en"); err != nil || len(tr.Translations) == 0 {
+		t.Fatalf("translations: %v %+v", err, tr)
+	}
+	if doc, err := c.OpenAPI(ctx); err != nil || doc["paths"] == nil {
+		t.Fatalf("openapi: %v", err)
+	}
 }
 
 // resetProxy forwards to upstream; the first request reaches the server, but its answer is

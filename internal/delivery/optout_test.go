@@ -7,7 +7,7 @@ import (
 
 // TestOptOutPrecedence is the table of the opt-out rule: a channel turned off for every
 // notification skips it; below it the most specific switch set wins (flow × channel, flow,
-// category × channel); a critical category or flow is delivered whatever they say, and its
+// category × channel), then the app's default for the category × channel; a critical category or flow is delivered whatever they say, and its
 // log row says which opt-out it ignored.
 func TestOptOutPrecedence(t *testing.T) {
 	sc := SendChannels{Candidates: []string{"inApp", "email", "sms"}, Unavailable: map[string]string{}}
@@ -54,6 +54,18 @@ func TestOptOutPrecedence(t *testing.T) {
 				"inApp": "critical (workflow otp): delivered despite opted out: flow otp",
 				"email": "critical (workflow otp): delivered despite opted out: flow otp",
 				"sms":   "critical (workflow otp): delivered despite opted out: flow otp",
+			}},
+		{"app default off: skipped until the user turns it on", Recipient{Category: "digest", Defaults: map[string]bool{"email": false}},
+			[]string{"inApp", "sms"}, []Skip{{"email", "off by default: category digest, channel email (the user has not turned it on)"}}, nil},
+		{"the user's own choice beats the app default", Recipient{Category: "digest", Defaults: map[string]bool{"email": false, "sms": false}, Preferences: map[string]bool{"email": true}},
+			[]string{"inApp", "email"}, []Skip{{"sms", "off by default: category digest, channel sms (the user has not turned it on)"}}, nil},
+		{"flow on beats the app default", Recipient{Category: "digest", Flow: "weekly", FlowPreferences: map[string]bool{"": true}, Defaults: map[string]bool{"email": false}},
+			[]string{"inApp", "email", "sms"}, nil, nil},
+		{"global off beats an app default on", Recipient{Category: "digest", ChannelsOff: map[string]bool{"email": true}, Defaults: map[string]bool{"email": true}},
+			[]string{"inApp", "sms"}, []Skip{{"email", "opted out: channel email (all notifications)"}}, nil},
+		{"critical ignores the app default", Recipient{Category: "security", Critical: "category security", Defaults: map[string]bool{"sms": false}},
+			[]string{"inApp", "email", "sms"}, nil, map[string]string{
+				"sms": "critical (category security): delivered despite off by default: category security, channel sms (the user has not turned it on)",
 			}},
 		{"critical without opt-outs: no note", Recipient{Critical: "category security"}, []string{"inApp", "email", "sms"}, nil, nil},
 		{"critical still needs an address", Recipient{Critical: "category security", ChannelsOff: map[string]bool{"sms": true}, Missing: func(ch string) string {

@@ -78,9 +78,12 @@ type Skip struct {
 type Recipient struct {
 	// TopicChannels restricts the channels for a topic subscriber; empty means all.
 	TopicChannels []string
-	// Preferences are the user's explicit choices for the send's category; unset pairs
-	// are enabled.
+	// Preferences are the user's explicit choices for the send's category; an unset pair
+	// follows Defaults.
 	Preferences map[string]bool
+	// Defaults are the app's defaults for the category's channels: false starts the
+	// channel off until the user turns it on; unlisted channels start on.
+	Defaults map[string]bool
 	// Category is the send's category identifier ("" when it has none), for the reasons.
 	Category string
 	// ChannelsOff are the channels the user turned off for every notification.
@@ -126,7 +129,8 @@ func ForRecipient(sc SendChannels, r Recipient) (deliver []string, skips []Skip)
 // OptOut returns the opt-out that covers a channel for the recipient, worded for the
 // message log ("" when none), whether or not the send is critical. A channel turned off for
 // every notification always applies; below it the most specific switch the user set wins:
-// flow × channel, then the whole flow, then category × channel (unset: on).
+// flow × channel, then the whole flow, then category × channel; with none set, the app's
+// default for the category × channel (unset: on).
 func OptOut(r Recipient, ch string) string {
 	if r.ChannelsOff[ch] {
 		return "opted out: channel " + ch + " (all notifications)"
@@ -143,11 +147,17 @@ func OptOut(r Recipient, ch string) string {
 		}
 		return "opted out: flow " + r.Flow
 	}
-	if r.Preferences != nil && !prefEnabled(r.Preferences, ch) {
-		if r.Category == "" {
+	if on, set := r.Preferences[ch]; set {
+		switch {
+		case on:
+			return ""
+		case r.Category == "":
 			return "opted out: channel " + ch + " (notifications without a category)"
 		}
 		return "opted out: category " + r.Category + ", channel " + ch
+	}
+	if on, set := r.Defaults[ch]; set && !on && r.Category != "" {
+		return "off by default: category " + r.Category + ", channel " + ch + " (the user has not turned it on)"
 	}
 	return ""
 }
@@ -162,9 +172,4 @@ func Bypass(r Recipient, ch string) string {
 		return "critical (" + r.Critical + "): delivered despite " + o
 	}
 	return ""
-}
-
-func prefEnabled(prefs map[string]bool, ch string) bool {
-	enabled, set := prefs[ch]
-	return !set || enabled
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -312,5 +313,36 @@ func TestTimeoutIsRetriedForSends(t *testing.T) {
 	}
 	if len(rec.keys) != 2 || rec.keys[0] != rec.keys[1] {
 		t.Fatalf("keys %q", rec.keys)
+	}
+}
+
+func TestChannelAndWorkflowPreferences(t *testing.T) {
+	var method, path, body string
+	c := newTest(t, func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		method, path, body = r.Method, r.URL.RequestURI(), string(b)
+		switch r.URL.Path {
+		case "/v3/preferences/channels":
+			fmt.Fprint(w, `{"sms":false,"email":true}`)
+		case "/v3/preferences/workflows":
+			fmt.Fprint(w, `[{"workflow":{"identifier":"w","name":"W"},"enabled":false,"channels":{},"critical":false}]`)
+		default:
+			fmt.Fprint(w, `{"locale":"de","translations":{"title":"Benachrichtigungen"}}`)
+		}
+	})
+	u := c.AsUser("alice")
+	ctx := context.Background()
+	off := false
+	sw, err := u.SetChannelPreferences(ctx, ChannelSwitches{Sms: &off})
+	if err != nil || method != "PUT" || body != `{"sms":false}` || sw.Email == nil || !*sw.Email {
+		t.Fatalf("set channels: %v %s %s %+v", err, method, body, sw)
+	}
+	wf, err := u.UpdateWorkflowPreferences(ctx, FlowPreferenceUpdate{Workflows: []FlowPreferenceUpdateWorkflowsItem{{Identifier: "w", Enabled: &off}}})
+	if err != nil || method != "PATCH" || body != `{"workflows":[{"enabled":false,"identifier":"w"}]}` || len(wf) != 1 || wf[0].Workflow.Identifier != "w" {
+		t.Fatalf("update workflows: %v %s %s %+v", err, method, body, wf)
+	}
+	tr, err := u.Translations(ctx, "de")
+	if err != nil || path != "/v3/translations/inapp?locale=de" || tr.Translations["title"] != "Benachrichtigungen" {
+		t.Fatalf("translations: %v %s %+v", err, path, tr)
 	}
 }

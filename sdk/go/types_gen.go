@@ -14,6 +14,8 @@ type BulkResult struct {
 
 // Category is a schema of the developer API.
 type Category struct {
+	// ChannelDefaults is The app's default for each of the category's channels: a channel set to false starts off for every user until the user turns it on; a channel not listed starts on. Answers list only the channels that start off. A user's own switch always overrides it (docs/preferences.md).
+	ChannelDefaults *CategoryChannelDefaults `json:"channelDefaults,omitempty"`
 	// Critical is Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md).
 	Critical   *bool  `json:"critical,omitempty"`
 	ID         int64  `json:"id"`
@@ -21,12 +23,42 @@ type Category struct {
 	Name       string `json:"name"`
 }
 
+// CategoryChannelDefaults is The app's default for each of the category's channels: a channel set to false starts off for every user until the user turns it on; a channel not listed starts on. Answers list only the channels that start off. A user's own switch always overrides it (docs/preferences.md).
+type CategoryChannelDefaults struct {
+	Discord    *bool `json:"discord,omitempty"`
+	Email      *bool `json:"email,omitempty"`
+	InApp      *bool `json:"inApp,omitempty"`
+	MobilePush *bool `json:"mobilePush,omitempty"`
+	MsTeams    *bool `json:"msTeams,omitempty"`
+	Slack      *bool `json:"slack,omitempty"`
+	Sms        *bool `json:"sms,omitempty"`
+	WebPush    *bool `json:"webPush,omitempty"`
+	Webhook    *bool `json:"webhook,omitempty"`
+	Whatsapp   *bool `json:"whatsapp,omitempty"`
+}
+
 // CategoryCreate is a schema of the developer API.
 type CategoryCreate struct {
+	// ChannelDefaults is Sets the app's default for each of the category's channels (channel: on). false starts the channel off for every user who has not chosen; true or unlisted starts it on. On update it replaces the category's defaults as a whole.
+	ChannelDefaults *CategoryCreateChannelDefaults `json:"channelDefaults,omitempty"`
 	// Critical is Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false.
 	Critical   *bool  `json:"critical,omitempty"`
 	Identifier string `json:"identifier"`
 	Name       string `json:"name"`
+}
+
+// CategoryCreateChannelDefaults is Sets the app's default for each of the category's channels (channel: on). false starts the channel off for every user who has not chosen; true or unlisted starts it on. On update it replaces the category's defaults as a whole.
+type CategoryCreateChannelDefaults struct {
+	Discord    *bool `json:"discord,omitempty"`
+	Email      *bool `json:"email,omitempty"`
+	InApp      *bool `json:"inApp,omitempty"`
+	MobilePush *bool `json:"mobilePush,omitempty"`
+	MsTeams    *bool `json:"msTeams,omitempty"`
+	Slack      *bool `json:"slack,omitempty"`
+	Sms        *bool `json:"sms,omitempty"`
+	WebPush    *bool `json:"webPush,omitempty"`
+	Webhook    *bool `json:"webhook,omitempty"`
+	Whatsapp   *bool `json:"whatsapp,omitempty"`
 }
 
 // Channel is a schema of the developer API.

@@ -35,7 +35,8 @@ type Preference struct {
 }
 
 // Preferences returns a user's effective preferences: the default row (no category) and
-// one row per category of the app, every channel listed; an unset pair is enabled.
+// one row per category of the app, every channel listed; an unset pair shows the app's
+// default for the category (on when it has none).
 func (s *Service) Preferences(ctx context.Context, appID int64, identifier string) ([]Preference, error) {
 	u, err := s.user(ctx, appID, identifier)
 	if err != nil {
@@ -61,7 +62,7 @@ func (s *Service) Preferences(ctx context.Context, appID int64, identifier strin
 		}
 		set[key{c, r.Channel}] = r.Enabled
 	}
-	row := func(cat *CategoryRef) Preference {
+	row := func(cat *CategoryRef, defaults map[string]bool) Preference {
 		var id int64
 		if cat != nil {
 			id = cat.ID
@@ -72,13 +73,19 @@ func (s *Service) Preferences(ctx context.Context, appID int64, identifier strin
 		}
 		for _, ch := range notify.Channels {
 			on, ok := set[key{id, ch}]
-			p.ChannelPreferences = append(p.ChannelPreferences, ChannelPreference{Channel: ch, Enabled: !ok || on})
+			if !ok {
+				// The user never chose: the app's default for the category (unset: on).
+				def, hasDefault := defaults[ch]
+				on = def || !hasDefault
+			}
+			p.ChannelPreferences = append(p.ChannelPreferences, ChannelPreference{Channel: ch, Enabled: on})
 		}
 		return p
 	}
-	out := []Preference{row(nil)}
+	out := []Preference{row(nil, nil)}
 	for _, c := range cats {
-		out = append(out, row(&CategoryRef{ID: c.ID, Identifier: c.Identifier, Name: c.Name, Critical: c.Critical}))
+		out = append(out, row(&CategoryRef{ID: c.ID, Identifier: c.Identifier, Name: c.Name, Critical: c.Critical},
+			categories.DecodeDefaults(c.ChannelDefaults)))
 	}
 	return out, nil
 }

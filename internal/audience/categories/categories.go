@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Limits of a category's fields.
@@ -30,24 +32,32 @@ type Category struct {
 	Identifier string `json:"identifier"`
 	Name       string `json:"name"`
 	// Critical categories are delivered whatever the recipient's opt-outs.
-	Critical  bool      `json:"critical"`
-	AppID     int64     `json:"-"`
-	CreatedAt time.Time `json:"-"`
+	Critical bool `json:"critical"`
+	// ChannelDefaults are the app's defaults for the category's channels: a channel set
+	// false starts off for every user until the user turns it on; a channel not listed
+	// starts on.
+	// The developer API leaves it out when no channel starts off (the published shape).
+	ChannelDefaults map[string]bool `json:"channelDefaults,omitempty"`
+	AppID           int64           `json:"-"`
+	CreatedAt       time.Time       `json:"-"`
 }
 
 // Entity is a category as the management API shows it (CategoryEntity).
 type Entity struct {
-	ID         int64     `json:"id"`
-	AppID      int64     `json:"appId"`
-	Identifier string    `json:"identifier"`
-	Name       string    `json:"name"`
-	Critical   bool      `json:"critical"`
-	CreatedAt  time.Time `json:"createdAt"`
+	ID         int64  `json:"id"`
+	AppID      int64  `json:"appId"`
+	Identifier string `json:"identifier"`
+	Name       string `json:"name"`
+	Critical   bool   `json:"critical"`
+	// ChannelDefaults: see Category.ChannelDefaults.
+	ChannelDefaults map[string]bool `json:"channelDefaults"`
+	CreatedAt       time.Time       `json:"createdAt"`
 }
 
 // Entity returns the management API's view of the category.
 func (c Category) Entity() Entity {
-	return Entity{ID: c.ID, AppID: c.AppID, Identifier: c.Identifier, Name: c.Name, Critical: c.Critical, CreatedAt: c.CreatedAt}
+	return Entity{ID: c.ID, AppID: c.AppID, Identifier: c.Identifier, Name: c.Name, Critical: c.Critical,
+		ChannelDefaults: c.ChannelDefaults, CreatedAt: c.CreatedAt}
 }
 
 // identifierPattern keeps identifiers usable in URLs, templates and preference keys.
@@ -74,8 +84,8 @@ func (s *Service) List(ctx context.Context, appID int64) ([]Category, error) {
 	return out, nil
 }
 
-// Create adds a category from the body {identifier, name, critical?}; an identifier the
-// app already uses is a conflict.
+// Create adds a category from the body {identifier, name, critical?, channelDefaults?}; an
+// identifier the app already uses is a conflict.
 func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Category, error) {
 	f := js.Fields(body)
 	if f == nil {
@@ -83,14 +93,15 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Categor
 	}
 	identifier, name, p := check(f)
 	critical := optionalBool(f, "critical", &p)
+	defaults := channelDefaults(f, &p)
 	if err := p.Err(); err != nil {
 		return Category{}, err
 	}
-	return s.insert(ctx, appID, identifier, name, critical != nil && *critical)
+	return s.insert(ctx, appID, identifier, name, critical != nil && *critical, defaults)
 }
 
-// Check checks a category body {identifier, name} as Create does, without a database
-// (the herald CLI validates with it), and returns every problem.
+// Check checks a category body {identifier, name, critical?, channelDefaults?} as Create
+// does, without a database (the herald CLI validates with it), and returns every problem.
 func Check(body []byte) []string {
 	f := js.Fields(body)
 	if f == nil {
@@ -98,7 +109,66 @@ func Check(body []byte) []string {
 	}
 	_, _, p := check(f)
 	optionalBool(f, "critical", &p)
+	channelDefaults(f, &p)
 	return p
+}
+
+// channelDefaults reads the optional channelDefaults object {channel: boolean} (nil when
+// absent or null). Every key must be a channel identifier and every value a boolean.
+func channelDefaults(f map[string]json.RawMessage, p *herald.Problems) map[string]bool {
+	raw, ok := f["channelDefaults"]
+	if !ok || js.Kind(raw) == "null" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if js.Kind(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		p.Addf("channelDefaults must be an object of channel: boolean")
+		return nil
+	}
+	out := make(map[string]bool, len(m))
+	for _, ch := range sortedKeys(m) {
+		if !slices.Contains(notify.Channels, ch) {
+			p.Addf("channelDefaults.%s: unknown channel (one of %s)", ch, strings.Join(notify.Channels, ", "))
+			continue
+		}
+		var v bool
+		if js.Kind(m[ch]) != "boolean" || json.Unmarshal(m[ch], &v) != nil {
+			p.Addf("channelDefaults.%s must be a boolean value", ch)
+			continue
+		}
+		out[ch] = v
+	}
+	return out
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// encodeDefaults stores only the channels that start off: on is the default, so a stored
+// true would say nothing.
+func encodeDefaults(m map[string]bool) json.RawMessage {
+	off := map[string]bool{}
+	for ch, on := range m {
+		if !on {
+			off[ch] = false
+		}
+	}
+	b, _ := json.Marshal(off)
+	return b
+}
+
+// DecodeDefaults reads a stored channel_defaults column (channels that start off); a
+// malformed value counts as none.
+func DecodeDefaults(raw []byte) map[string]bool {
+	out := map[string]bool{}
+	_ = json.Unmarshal(raw, &out)
+	return out
 }
 
 func check(f map[string]json.RawMessage) (identifier, name string, p herald.Problems) {
@@ -124,8 +194,9 @@ func optionalBool(f map[string]json.RawMessage, field string, p *herald.Problems
 	return &v
 }
 
-func (s *Service) insert(ctx context.Context, appID int64, identifier, name string, critical bool) (Category, error) {
-	row, err := s.db.InsertCategory(ctx, dbsqlc.InsertCategoryParams{AppID: appID, Identifier: identifier, Name: name, Critical: critical})
+func (s *Service) insert(ctx context.Context, appID int64, identifier, name string, critical bool, defaults map[string]bool) (Category, error) {
+	row, err := s.db.InsertCategory(ctx, dbsqlc.InsertCategoryParams{AppID: appID, Identifier: identifier, Name: name,
+		Critical: critical, ChannelDefaults: encodeDefaults(defaults)})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ECONFLICT {
 			return Category{}, herald.Errorf(herald.ECONFLICT, "a category with identifier %q already exists", identifier)
@@ -148,8 +219,9 @@ func (s *Service) Delete(ctx context.Context, appID, id int64) error {
 	return nil
 }
 
-// Update changes a category from the body {name?, critical?} (at least one; name is
-// required unless critical is given); its identifier is fixed (sends name it).
+// Update changes a category from the body {name?, critical?, channelDefaults?} (name is
+// required unless critical or channelDefaults is given); its identifier is fixed (sends
+// name it). channelDefaults replaces the category's defaults as a whole.
 func (s *Service) Update(ctx context.Context, appID, id int64, body []byte) (Category, error) {
 	f := js.Fields(body)
 	if f == nil {
@@ -157,15 +229,20 @@ func (s *Service) Update(ctx context.Context, appID, id int64, body []byte) (Cat
 	}
 	var p herald.Problems
 	critical := optionalBool(f, "critical", &p)
+	defaults := channelDefaults(f, &p)
 	var name *string
-	if _, given := f["name"]; given || critical == nil {
+	if _, given := f["name"]; given || (critical == nil && defaults == nil) {
 		n := js.RequiredString(f, "name", MaxNameLength, &p)
 		name = &n
 	}
 	if err := p.Err(); err != nil {
 		return Category{}, err
 	}
-	row, err := s.db.UpdateAppCategory(ctx, dbsqlc.UpdateAppCategoryParams{ID: id, AppID: appID, Name: name, Critical: critical})
+	var stored json.RawMessage
+	if defaults != nil {
+		stored = encodeDefaults(defaults)
+	}
+	row, err := s.db.UpdateAppCategory(ctx, dbsqlc.UpdateAppCategoryParams{ID: id, AppID: appID, Name: name, Critical: critical, ChannelDefaults: stored})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
 			return Category{}, herald.NotFound("category")
@@ -186,5 +263,6 @@ func (s *Service) Owner(ctx context.Context, id int64) (appID, clientID int64, e
 }
 
 func fromRow(r dbsqlc.Category) Category {
-	return Category{ID: r.ID, AppID: r.AppID, Identifier: r.Identifier, Name: r.Name, Critical: r.Critical, CreatedAt: r.CreatedAt}
+	return Category{ID: r.ID, AppID: r.AppID, Identifier: r.Identifier, Name: r.Name, Critical: r.Critical,
+		ChannelDefaults: DecodeDefaults(r.ChannelDefaults), CreatedAt: r.CreatedAt}
 }

@@ -1,5 +1,6 @@
 // Package prefs holds a user's delivery preferences: one switch per category × channel,
-// where a pair the user never set is enabled (docs/decisions.md#preferences).
+// where a pair the user never set follows the app's default for the category (on unless
+// the category's channelDefaults turn it off; docs/preferences.md).
 package prefs
 
 import (
@@ -58,7 +59,8 @@ func (s *Service) AppChannels(context.Context, int64) ([]string, error) {
 }
 
 // Get returns the user's switches for every category of the app: each of the app's
-// channels and every channel the user has set, unset ones enabled.
+// channels, every channel the user has set and every channel with an app default; an
+// unset switch shows the app's default for the category (on when it has none).
 func (s *Service) Get(ctx context.Context, appID int64, identifier string) ([]Preference, error) {
 	cats, err := s.categories.List(ctx, appID)
 	if err != nil {
@@ -93,10 +95,15 @@ func (s *Service) Get(ctx context.Context, appID int64, identifier string) ([]Pr
 		}
 		for _, ch := range notify.Channels {
 			enabled, explicit := set[c.ID][ch]
-			if !explicit && !slices.Contains(channels, ch) {
+			def, hasDefault := c.ChannelDefaults[ch]
+			if !explicit && !hasDefault && !slices.Contains(channels, ch) {
 				continue
 			}
-			out[i].ChannelPreferences = append(out[i].ChannelPreferences, ChannelPreference{Channel: ch, Enabled: enabled || !explicit})
+			if !explicit {
+				// The user never chose: the app's default for the category (unset: on).
+				enabled = def || !hasDefault
+			}
+			out[i].ChannelPreferences = append(out[i].ChannelPreferences, ChannelPreference{Channel: ch, Enabled: enabled})
 		}
 	}
 	return out, nil

@@ -213,9 +213,11 @@ type Translation struct {
 
 // Category is a notification category.
 type Category struct {
-	ID         int64  `json:"id"`
-	Identifier string `json:"identifier"`
-	Name       string `json:"name"`
+	ID              int64           `json:"id"`
+	Identifier      string          `json:"identifier"`
+	Name            string          `json:"name"`
+	Critical        bool            `json:"critical"`
+	ChannelDefaults map[string]bool `json:"channelDefaults"`
 }
 
 // Workflow is a user-defined workflow: Definition is its draft.
@@ -224,6 +226,7 @@ type Workflow struct {
 	Name             string          `json:"name"`
 	Definition       json.RawMessage `json:"definition"`
 	PublishedVersion *int32          `json:"publishedVersion"`
+	Critical         bool            `json:"critical"`
 }
 
 func appPath(appID int64, rest string) string { return fmt.Sprintf("/v1/apps/%d%s", appID, rest) }
@@ -357,13 +360,24 @@ func (c *Client) PutTranslation(ctx context.Context, appID int64, t Translation)
 }
 
 // CreateCategory adds a category.
-func (c *Client) CreateCategory(ctx context.Context, appID int64, identifier, name string) error {
-	return c.Do(ctx, "POST", appPath(appID, "/categories"), map[string]any{"identifier": identifier, "name": name}, nil)
+func (c *Client) CreateCategory(ctx context.Context, appID int64, cat Category) error {
+	return c.Do(ctx, "POST", appPath(appID, "/categories"), map[string]any{"identifier": cat.Identifier, "name": cat.Name,
+		"critical": cat.Critical, "channelDefaults": defaultsBody(cat.ChannelDefaults)}, nil)
 }
 
-// RenameCategory changes a category's name.
-func (c *Client) RenameCategory(ctx context.Context, id int64, name string) error {
-	return c.Do(ctx, "PUT", fmt.Sprintf("/v1/categories/%d", id), map[string]any{"name": name}, nil)
+// UpdateCategory sets a category's name, critical mark and channel defaults (replaced as a
+// whole).
+func (c *Client) UpdateCategory(ctx context.Context, id int64, cat Category) error {
+	return c.Do(ctx, "PUT", fmt.Sprintf("/v1/categories/%d", id), map[string]any{"name": cat.Name,
+		"critical": cat.Critical, "channelDefaults": defaultsBody(cat.ChannelDefaults)}, nil)
+}
+
+// defaultsBody sends an empty object rather than null, so clearing the defaults clears them.
+func defaultsBody(m map[string]bool) map[string]bool {
+	if m == nil {
+		return map[string]bool{}
+	}
+	return m
 }
 
 // DeleteCategory removes a category.
@@ -372,13 +386,13 @@ func (c *Client) DeleteCategory(ctx context.Context, id int64) error {
 }
 
 // CreateWorkflow saves a new workflow's draft.
-func (c *Client) CreateWorkflow(ctx context.Context, appID int64, identifier, name string, def json.RawMessage) error {
-	return c.Do(ctx, "POST", appPath(appID, "/workflows"), map[string]any{"identifier": identifier, "name": name, "definition": def}, nil)
+func (c *Client) CreateWorkflow(ctx context.Context, appID int64, identifier, name string, critical bool, def json.RawMessage) error {
+	return c.Do(ctx, "POST", appPath(appID, "/workflows"), map[string]any{"identifier": identifier, "name": name, "critical": critical, "definition": def}, nil)
 }
 
-// UpdateWorkflow replaces a workflow's draft.
-func (c *Client) UpdateWorkflow(ctx context.Context, appID int64, identifier, name string, def json.RawMessage) error {
-	return c.Do(ctx, "PUT", appPath(appID, "/workflows/"+url.PathEscape(identifier)), map[string]any{"name": name, "definition": def}, nil)
+// UpdateWorkflow replaces a workflow's draft, name and critical mark.
+func (c *Client) UpdateWorkflow(ctx context.Context, appID int64, identifier, name string, critical bool, def json.RawMessage) error {
+	return c.Do(ctx, "PUT", appPath(appID, "/workflows/"+url.PathEscape(identifier)), map[string]any{"name": name, "critical": critical, "definition": def}, nil)
 }
 
 // PublishWorkflow makes a workflow's draft the version sends run.

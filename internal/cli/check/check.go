@@ -57,7 +57,8 @@ var lineMsg = regexp.MustCompile(`^(.*?): line (\d+): (.*)$`)
 
 func (c *checker) categories(list []files.Category) {
 	for _, cat := range list {
-		body, _ := json.Marshal(map[string]string{"identifier": cat.Identifier, "name": cat.Name})
+		body, _ := json.Marshal(map[string]any{"identifier": cat.Identifier, "name": cat.Name, "critical": cat.Critical,
+			"channelDefaults": cat.ChannelDefaults})
 		for _, m := range categories.Check(body) {
 			c.add(files.CategoriesFile, c.f.Line(files.CategoriesFile, cat.Identifier), "category "+strconv.Quote(cat.Identifier)+": "+m)
 		}

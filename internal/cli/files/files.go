@@ -3,7 +3,7 @@
 // sorted keys, one resource per file or folder, Handlebars bodies in .hbs files, and
 // nothing that changes on every pull (no ids, no timestamps).
 //
-//	categories.json                       {"<identifier>": {"name": …}}
+//	categories.json                       {"<identifier>": {"name": …, "critical"?: true, "channelDefaults"?: {"email": false}}}
 //	layouts/<identifier>.json             {"name": …, "default": …}
 //	layouts/<identifier>.html.hbs         the HTML (with {{{content}}})
 //	layouts/<identifier>.text.hbs         the text version
@@ -14,7 +14,7 @@
 //	templates/<identifier>/<channel>.<field>.hbs       a body field (html, text, body, message)
 //	templates/<identifier>/<channel>.batching.json     the digest content's short fields
 //	templates/<identifier>/<channel>.batching.<field>.hbs
-//	workflows/<identifier>.workflow.json  {"$schema", "name", "definition"}
+//	workflows/<identifier>.workflow.json  {"$schema", "name", "critical"?, "definition"}
 //	workflows/workflow.schema.json        the JSON Schema of workflow files (editor completion)
 package files
 
@@ -66,15 +66,34 @@ type Translation struct {
 	Entries map[string]string
 }
 
-// Category is a notification category.
+// Category is a notification category: Critical ones ignore opt-outs, and ChannelDefaults
+// lists the channels it starts off on (false) for users who never chose.
 type Category struct {
 	Identifier, Name string
+	Critical         bool
+	ChannelDefaults  map[string]bool
 }
 
-// Workflow is a user-defined workflow's definition.
+// Workflow is a user-defined workflow's definition; Critical ones ignore opt-outs.
 type Workflow struct {
 	Identifier, Name string
+	Critical         bool
 	Definition       json.RawMessage
+}
+
+// OffChannels keeps the channels of a defaults map that start off: on is every channel's
+// default, so only the offs say something (nil when none).
+func OffChannels(defaults map[string]bool) map[string]bool {
+	var off map[string]bool
+	for ch, on := range defaults {
+		if !on {
+			if off == nil {
+				off = map[string]bool{}
+			}
+			off[ch] = false
+		}
+	}
+	return off
 }
 
 // Sort orders every list of the set by key, so equal sets render equal files.
@@ -136,7 +155,16 @@ func Render(s Set, schema []byte) map[string][]byte {
 	if len(s.Categories) > 0 {
 		cats := map[string]any{}
 		for _, c := range s.Categories {
-			cats[c.Identifier] = map[string]any{"name": c.Name}
+			// Only what differs from a plain category is written, so folders pulled before
+			// these fields existed stay unchanged.
+			m := map[string]any{"name": c.Name}
+			if c.Critical {
+				m["critical"] = true
+			}
+			if off := OffChannels(c.ChannelDefaults); len(off) > 0 {
+				m["channelDefaults"] = off
+			}
+			cats[c.Identifier] = m
 		}
 		out[CategoriesFile] = Marshal(cats)
 	}
@@ -177,9 +205,11 @@ func Render(s Set, schema []byte) map[string][]byte {
 		out["workflows/"+SchemaFile] = schema
 	}
 	for _, w := range s.Workflows {
-		out["workflows/"+w.Identifier+WorkflowSuffix] = Marshal(map[string]any{
-			"$schema": SchemaRef, "name": w.Name, "definition": Canonical(w.Definition),
-		})
+		m := map[string]any{"$schema": SchemaRef, "name": w.Name, "definition": Canonical(w.Definition)}
+		if w.Critical {
+			m["critical"] = true
+		}
+		out["workflows/"+w.Identifier+WorkflowSuffix] = Marshal(m)
 	}
 	return out
 }

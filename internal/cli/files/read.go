@@ -244,14 +244,16 @@ func kindOf(goType string) string {
 
 func (r *reader) categories(name string) []Category {
 	var m map[string]struct {
-		Name string `json:"name"`
+		Name            string          `json:"name"`
+		Critical        bool            `json:"critical"`
+		ChannelDefaults map[string]bool `json:"channelDefaults"`
 	}
-	if !r.decode(name, &m, `{"<identifier>": {"name": "…"}}`) {
+	if !r.decode(name, &m, `{"<identifier>": {"name": "…", "critical": false, "channelDefaults": {"email": false}}}`) {
 		return nil
 	}
 	out := make([]Category, 0, len(m))
 	for id, c := range m {
-		out = append(out, Category{Identifier: id, Name: c.Name})
+		out = append(out, Category{Identifier: id, Name: c.Name, Critical: c.Critical, ChannelDefaults: OffChannels(c.ChannelDefaults)})
 	}
 	return out
 }
@@ -427,10 +429,11 @@ func (r *reader) workflow(name string) (Workflow, bool) {
 	var w struct {
 		Schema     string          `json:"$schema"`
 		Name       string          `json:"name"`
+		Critical   bool            `json:"critical"`
 		Definition json.RawMessage `json:"definition"`
 	}
-	if !r.decode(name, &w, `{"name": "…", "definition": {"steps": […]}}`) {
+	if !r.decode(name, &w, `{"name": "…", "critical": false, "definition": {"steps": […]}}`) {
 		return Workflow{}, false
 	}
-	return Workflow{Identifier: id, Name: w.Name, Definition: w.Definition}, true
+	return Workflow{Identifier: id, Name: w.Name, Critical: w.Critical, Definition: w.Definition}, true
 }

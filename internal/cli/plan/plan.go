@@ -71,7 +71,8 @@ func Fetch(ctx context.Context, c *api.Client, appID int64) (Remote, error) {
 	}
 	for _, cat := range cats {
 		r.CategoryIDs[cat.Identifier] = cat.ID
-		r.Set.Categories = append(r.Set.Categories, files.Category{Identifier: cat.Identifier, Name: cat.Name})
+		r.Set.Categories = append(r.Set.Categories, files.Category{Identifier: cat.Identifier, Name: cat.Name,
+			Critical: cat.Critical, ChannelDefaults: files.OffChannels(cat.ChannelDefaults)})
 	}
 	flows, err := c.Workflows(ctx, appID)
 	if err != nil {
@@ -81,7 +82,7 @@ func Fetch(ctx context.Context, c *api.Client, appID int64) (Remote, error) {
 		if f.PublishedVersion == nil {
 			r.Unpublished[f.Identifier] = true
 		}
-		r.Set.Workflows = append(r.Set.Workflows, files.Workflow{Identifier: f.Identifier, Name: f.Name, Definition: f.Definition})
+		r.Set.Workflows = append(r.Set.Workflows, files.Workflow{Identifier: f.Identifier, Name: f.Name, Critical: f.Critical, Definition: f.Definition})
 	}
 	r.Set.Sort()
 	return r, nil
@@ -124,12 +125,19 @@ func Make(local files.Set, r Remote, prune bool) Plan {
 		switch {
 		case !ok:
 			p.add("create", "category", c.Identifier, "", func(ctx context.Context, cl *api.Client, app int64) error {
-				return cl.CreateCategory(ctx, app, c.Identifier, c.Name)
+				return cl.CreateCategory(ctx, app, apiCategory(c))
 			})
-		case rc.Name != c.Name:
+		default:
+			var what []string
+			what = diffField(what, "name", rc.Name != c.Name)
+			what = diffField(what, "critical", rc.Critical != c.Critical)
+			what = diffField(what, "channelDefaults", !maps.Equal(files.OffChannels(rc.ChannelDefaults), files.OffChannels(c.ChannelDefaults)))
+			if len(what) == 0 {
+				continue
+			}
 			id := r.CategoryIDs[c.Identifier]
-			p.add("update", "category", c.Identifier, "name", func(ctx context.Context, cl *api.Client, _ int64) error {
-				return cl.RenameCategory(ctx, id, c.Name)
+			p.add("update", "category", c.Identifier, join(what), func(ctx context.Context, cl *api.Client, _ int64) error {
+				return cl.UpdateCategory(ctx, id, apiCategory(c))
 			})
 		}
 	}
@@ -196,7 +204,7 @@ func Make(local files.Set, r Remote, prune bool) Plan {
 		switch {
 		case !ok:
 			p.add("create", "workflow", w.Identifier, "published", func(ctx context.Context, cl *api.Client, app int64) error {
-				if err := cl.CreateWorkflow(ctx, app, w.Identifier, w.Name, w.Definition); err != nil {
+				if err := cl.CreateWorkflow(ctx, app, w.Identifier, w.Name, w.Critical, w.Definition); err != nil {
 					return err
 				}
 				return cl.PublishWorkflow(ctx, app, w.Identifier)
@@ -204,13 +212,14 @@ func Make(local files.Set, r Remote, prune bool) Plan {
 		default:
 			var what []string
 			what = diffField(what, "name", rw.Name != w.Name)
+			what = diffField(what, "critical", rw.Critical != w.Critical)
 			what = diffField(what, "definition", !sameJSON(rw.Definition, w.Definition))
 			if len(what) == 0 && !r.Unpublished[w.Identifier] {
 				continue
 			}
 			what = append(what, "published")
 			p.add("update", "workflow", w.Identifier, join(what), func(ctx context.Context, cl *api.Client, app int64) error {
-				if err := cl.UpdateWorkflow(ctx, app, w.Identifier, w.Name, w.Definition); err != nil {
+				if err := cl.UpdateWorkflow(ctx, app, w.Identifier, w.Name, w.Critical, w.Definition); err != nil {
 					return err
 				}
 				return cl.PublishWorkflow(ctx, app, w.Identifier)
@@ -363,6 +372,11 @@ func (p *Plan) template(t files.Template, remote map[string]files.Template, ids 
 
 func (p *Plan) add(action, kind, key, detail string, apply func(context.Context, *api.Client, int64) error) {
 	p.Steps = append(p.Steps, Step{Action: action, Kind: kind, Key: key, Detail: detail, apply: apply})
+}
+
+// apiCategory is a folder's category as the API takes it.
+func apiCategory(c files.Category) api.Category {
+	return api.Category{Identifier: c.Identifier, Name: c.Name, Critical: c.Critical, ChannelDefaults: c.ChannelDefaults}
 }
 
 func index[T any](list []T, key func(T) string) map[string]T {

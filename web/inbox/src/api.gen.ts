@@ -644,6 +644,19 @@ export interface components {
             name: string;
             /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). */
             critical?: boolean;
+            /** @description The app's default for each of the category's channels: a channel set to false starts off for every user until the user turns it on; a channel not listed starts on. Answers list only the channels that start off. A user's own switch always overrides it (docs/preferences.md). */
+            channelDefaults?: {
+                inApp?: boolean;
+                email?: boolean;
+                sms?: boolean;
+                whatsapp?: boolean;
+                webPush?: boolean;
+                mobilePush?: boolean;
+                slack?: boolean;
+                discord?: boolean;
+                msTeams?: boolean;
+                webhook?: boolean;
+            };
         };
         Notification: {
             /** Format: int64 */
@@ -851,6 +864,19 @@ export interface components {
             name: string;
             /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false. */
             critical?: boolean;
+            /** @description Sets the app's default for each of the category's channels (channel: on). false starts the channel off for every user who has not chosen; true or unlisted starts it on. On update it replaces the category's defaults as a whole. */
+            channelDefaults?: {
+                inApp?: boolean;
+                email?: boolean;
+                sms?: boolean;
+                whatsapp?: boolean;
+                webPush?: boolean;
+                mobilePush?: boolean;
+                slack?: boolean;
+                discord?: boolean;
+                msTeams?: boolean;
+                webhook?: boolean;
+            };
         };
         Topic: {
             /** Format: int64 */

@@ -69,6 +69,8 @@ export class HeraldClient {
   private loading?: Promise<void>;
   private lastCount = -1;
   private closed = false;
+  /** Counts start() and stop() calls: a start overtaken by a stop (or another start) opens nothing. */
+  private run = 0;
   private deviceId: string;
   /** The app's settings from /v3/sdk/connect, once connected. */
   connection?: Connection;
@@ -152,6 +154,7 @@ export class HeraldClient {
   /** Connects the device, loads the first page and opens the realtime connection. */
   async start(): Promise<void> {
     this.closed = false;
+    const run = ++this.run;
     try {
       this.connection = await this.request<Connection>("POST", "/sdk/connect", { deviceType: "browser" }, { [this.opts.headerPrefix + "DEVICE-ID"]: this.deviceId });
       this.store.setUnreadCount(this.connection.unreadCount);
@@ -160,12 +163,13 @@ export class HeraldClient {
       throw e;
     }
     await this.setView(this.store.state.view);
-    if (this.opts.realtime !== false) this.connectRealtime();
+    if (this.opts.realtime !== false && run === this.run) this.connectRealtime();
   }
 
   /** Closes the realtime connection. */
   stop(): void {
     this.closed = true;
+    this.run++;
     this.socket?.close();
     this.socket = undefined;
     this.sse?.close();
@@ -219,8 +223,10 @@ export class HeraldClient {
     const page = await this.fetchPage(view, 1);
     if (view !== this.store.state.view) return;
     for (const n of page.data) if (!this.store.find(n.id) && this.pageNo > 0) this.emit("notification", n);
-    this.pageNo = Math.max(this.pageNo, 1);
-    this.store.page(1, page.data, this.store.state.hasMore || this.opts.pageSize < page.pagination.totalCount, page.unreadCount);
+    // The list is page 1 again (older pages loaded before are dropped): the next loadMore
+    // reads page 2, not the page after the last one loaded before the reconnection.
+    this.pageNo = 1;
+    this.store.page(1, page.data, this.opts.pageSize < page.pagination.totalCount, page.unreadCount);
   }
 
   // ---- actions (optimistic) ------------------------------------------------------------

@@ -2616,6 +2616,19 @@ export interface components {
         };
         CategoryEntity: {
             appId?: number;
+            /** @description The app's default for each of the category's channels: a channel set to false starts off for every user until the user turns it on; a channel not listed starts on. Answers list only the channels that start off. A user's own switch always overrides it (docs/preferences.md). */
+            channelDefaults?: {
+                discord?: boolean;
+                email?: boolean;
+                inApp?: boolean;
+                mobilePush?: boolean;
+                msTeams?: boolean;
+                slack?: boolean;
+                sms?: boolean;
+                webhook?: boolean;
+                webPush?: boolean;
+                whatsapp?: boolean;
+            };
             /** Format: date-time */
             createdAt?: string;
             /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). */
@@ -2844,6 +2857,19 @@ export interface components {
             name: string;
         };
         CreateCategoryDTO: {
+            /** @description Sets the app's default for each of the category's channels (channel: on). false starts the channel off for every user who has not chosen; true or unlisted starts it on. On update it replaces the category's defaults as a whole. */
+            channelDefaults?: {
+                discord?: boolean;
+                email?: boolean;
+                inApp?: boolean;
+                mobilePush?: boolean;
+                msTeams?: boolean;
+                slack?: boolean;
+                sms?: boolean;
+                webhook?: boolean;
+                webPush?: boolean;
+                whatsapp?: boolean;
+            };
             /** @description Critical categories (security alerts, receipts, one-time codes) are delivered whatever the recipient's opt-outs (docs/preferences.md). Default false. */
             critical?: boolean;
             /** @description letters, digits, _ . : - */
@@ -3348,6 +3374,19 @@ export interface components {
         PreferenceList: {
             /** @description null for notifications without a category */
             category?: null | {
+                /** @description The app's default for each of the category's channels: a channel set to false starts off for every user until the user turns it on; a channel not listed starts on. Answers list only the channels that start off. A user's own switch always overrides it (docs/preferences.md). */
+                channelDefaults?: {
+                    discord?: boolean;
+                    email?: boolean;
+                    inApp?: boolean;
+                    mobilePush?: boolean;
+                    msTeams?: boolean;
+                    slack?: boolean;
+                    sms?: boolean;
+                    webhook?: boolean;
+                    webPush?: boolean;
+                    whatsapp?: boolean;
+                };
                 critical?: boolean;
                 id?: number;
                 identifier?: string;
@@ -3778,8 +3817,21 @@ export interface components {
             hmacAuth?: boolean;
             name?: string;
         };
-        /** @description name, critical or both; name is required when critical is not given */
+        /** @description name, critical, channelDefaults or several; name is required when neither critical nor channelDefaults is given */
         UpdateCategoryDto: {
+            /** @description Sets the app's default for each of the category's channels (channel: on). false starts the channel off for every user who has not chosen; true or unlisted starts it on. On update it replaces the category's defaults as a whole. */
+            channelDefaults?: {
+                discord?: boolean;
+                email?: boolean;
+                inApp?: boolean;
+                mobilePush?: boolean;
+                msTeams?: boolean;
+                slack?: boolean;
+                sms?: boolean;
+                webhook?: boolean;
+                webPush?: boolean;
+                whatsapp?: boolean;
+            };
             /** @description marks the category critical or not; name may then be left out */
             critical?: boolean;
             name?: string;

@@ -1,5 +1,5 @@
 // Categories: the app's notification categories (what users switch on and off per channel
-// in their preferences): list, create, rename, delete, mark critical.
+// in their preferences): list, create, rename, delete, mark critical, set channel defaults.
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
@@ -7,6 +7,7 @@ import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors, type components } from "../api/client";
 import { Checkbox } from "../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
+import { EditDefaults, StartsOff } from "./CategoryDefaults";
 import { atLeast, useClients, type App } from "./queries";
 
 type Category = components["schemas"]["CategoryEntity"];
@@ -50,6 +51,7 @@ export default function Categories() {
                 <th scope="col">Name</th>
                 <th scope="col">Identifier</th>
                 <th scope="col">Critical</th>
+                <th scope="col">Channel defaults</th>
                 <th scope="col">Created</th>
                 {dev && (
                   <th scope="col">
@@ -68,9 +70,13 @@ export default function Categories() {
                   <td>
                     <CriticalToggle appId={appId} cat={c} dev={dev} />
                   </td>
+                  <td>
+                    <StartsOff cat={c} />
+                  </td>
                   <td>{c.createdAt ? new Date(c.createdAt).toLocaleDateString() : ""}</td>
                   {dev && (
                     <td className="actions">
+                      <EditDefaults appId={appId} cat={c} />
                       <RenameCategory appId={appId} cat={c} />
                       <DeleteCategory appId={appId} cat={c} />
                     </td>

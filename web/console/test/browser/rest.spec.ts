@@ -69,6 +69,24 @@ test("categories: create with the API's errors next to the fields, rename, delet
   expect((await marked).ok()).toBeTruthy();
   await expect(page.getByRole("checkbox", { name: "Critical: One-time codes" })).toBeChecked();
 
+  // Channel defaults: email and SMS start off for users who never chose; kept after a reload.
+  await expect(row.getByRole("cell", { name: "All on" })).toBeVisible();
+  await row.getByRole("button", { name: "Channel defaults of Promotions" }).click();
+  const defaults = page.getByRole("dialog", { name: "Channel defaults of Promotions" });
+  const startsOn = defaults.getByRole("group", { name: "Starts on" });
+  await expect(startsOn.getByRole("checkbox", { name: "Email" })).toBeChecked();
+  await startsOn.getByRole("checkbox", { name: "Email" }).uncheck();
+  await startsOn.getByRole("checkbox", { name: "SMS" }).uncheck();
+  await shoot(page, "category-defaults");
+  await defaults.getByRole("button", { name: "Save defaults" }).click();
+  await expect(defaults).toBeHidden();
+  await expect(row).toContainText("Off: Email, SMS");
+  await page.reload();
+  await expect(page.getByRole("row", { name: new RegExp(ident) })).toContainText("Off: Email, SMS");
+  await page.getByRole("row", { name: new RegExp(ident) }).getByRole("button", { name: "Channel defaults of Promotions" }).click();
+  await expect(page.getByRole("dialog", { name: "Channel defaults of Promotions" }).getByRole("checkbox", { name: "SMS" })).not.toBeChecked();
+  await page.keyboard.press("Escape");
+
   // The same identifier again: the conflict shows next to the identifier.
   await form.getByLabel("Name").fill("Again");
   await form.getByLabel("Identifier").fill(ident);

@@ -109,3 +109,40 @@ test("after a reconnection the first page is read again: missed notifications ap
   assert.deepEqual(seen, [4, 3]);
   assert.equal(client.state.unreadCount, 4);
 });
+
+test("after a reconnection the list is page 1 again, and scrolling reads page 2 (not the page after the last one loaded)", async () => {
+  let items = [6, 5, 4, 3, 2, 1].map(note);
+  const pages: number[] = [];
+  scripted((c) => {
+    if (c.url.pathname === "/v3/sdk/connect") return { status: 200, body: { unreadCount: 0, app: { categories: [], channels: [] } } };
+    const p = Number(c.url.searchParams.get("pageNo")), limit = Number(c.url.searchParams.get("limit"));
+    pages.push(p);
+    return { status: 200, body: { unreadCount: items.length, pagination: { totalCount: items.length }, data: items.slice((p - 1) * limit, p * limit) } };
+  });
+  const client = new HeraldClient({ apiKey: "k", userId: "alice", baseUrl: "https://herald.test", pageSize: 2, realtime: false });
+  await client.start();
+  await client.loadMore();
+  await client.loadMore();
+  assert.deepEqual(client.state.notifications.map((n) => n.id), [6, 5, 4, 3, 2, 1]);
+  items = [note(7), ...items];
+  await client.refresh();
+  assert.deepEqual(client.state.notifications.map((n) => n.id), [7, 6]);
+  assert.equal(client.state.hasMore, true);
+  await client.loadMore();
+  assert.equal(pages.at(-1), 2);
+  assert.deepEqual(client.state.notifications.map((n) => n.id), [7, 6, 5, 4]);
+});
+
+test("a start overtaken by stop opens no realtime connection", async () => {
+  scripted((c) => {
+    if (c.url.pathname === "/v3/sdk/connect") return { status: 200, body: { unreadCount: 0, app: { categories: [], channels: [] } } };
+    return page([], 0);
+  });
+  const client = new HeraldClient({ apiKey: "k", userId: "alice", baseUrl: "https://herald.test" });
+  const started = client.start();
+  client.stop();
+  await started;
+  const socket = (client as unknown as { socket?: { close(): void } }).socket;
+  socket?.close();
+  assert.equal(socket, undefined);
+});
