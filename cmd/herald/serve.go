@@ -32,6 +32,12 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, generateKey,
 	}
 	s, err := stack.Open(ctx, cfg, log)
 	if err == nil && check {
+		// A Temporal connection that cannot work (wrong CA, missing client certificate,
+		// refused API key) stops the process now, naming the setting, not at the first send.
+		if err = s.CheckTemporal(ctx); err != nil {
+			s.Close()
+			return nil, err
+		}
 		// The short form of herald doctor: WARN and FAIL findings in the log, in the
 		// background so that a slow Temporal does not hold start-up.
 		go s.LogDoctor(ctx)

@@ -42,6 +42,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/platform/telemetry"
 	"github.com/heraldhq/herald/internal/platform/temporalcodec"
+	"github.com/heraldhq/herald/internal/platform/temporalconn"
 	"github.com/heraldhq/herald/internal/realtime"
 	"github.com/heraldhq/herald/internal/realtime/socketio"
 	"github.com/heraldhq/herald/internal/send/notify"
@@ -59,6 +60,9 @@ type Stack struct {
 	DB       *db.DB
 	Box      *secrets.Box
 	Temporal client.Client
+	// TemporalConn is how Temporal is reached (TLS, mutual TLS, API key, timeouts);
+	// CheckTemporal tests it at start-up.
+	TemporalConn *temporalconn.Conn
 	// Codec encrypts every payload the Temporal client writes (and the codec server's).
 	Codec *temporalcodec.Codec
 	// CodecLoopbackWithoutToken serves the codec server to loopback callers without a
@@ -129,7 +133,12 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		log.Warn("HERALD_TEMPORAL_ENCRYPT=false: payloads are written to Temporal in clear (encrypted ones are still read); set it back to true once every process runs this version")
 		codec = codec.DecodeOnly()
 	}
-	topts, err := ops.temporalOptions(codec.Apply(temporalClientOptions(cfg, log)), log)
+	base, conn, err := temporalClientOptions(cfg, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	topts, err := ops.temporalOptions(codec.Apply(base), log)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -139,7 +148,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		d.Close()
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
-	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Codec: codec, Events: events.Nop{}, OperationsServices: ops}
+	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, TemporalConn: conn, Codec: codec, Events: events.Nop{}, OperationsServices: ops}
 	s.Apps = apps.NewService(d, box)
 	starter := outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue, RegisterSearchAttributes: func(ctx context.Context) error {
 		return visibility.Register(ctx, tc, cfg.TemporalNamespace)

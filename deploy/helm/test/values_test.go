@@ -184,14 +184,6 @@ func TestChartRefusesUnsafeValues(t *testing.T) {
 	}
 }
 
-// pendingVariables are set by the chart for the Temporal TLS settings being added in the
-// same release (issue 34, items 1–3); once they are in docs/configuration.md this list
-// is only a safety net for names that are already documented.
-var pendingVariables = map[string]bool{
-	"HERALD_TEMPORAL_TLS_CA_FILE": true, "HERALD_TEMPORAL_TLS_CERT_FILE": true, "HERALD_TEMPORAL_TLS_KEY_FILE": true,
-	"HERALD_TEMPORAL_TLS_SERVER_NAME": true, "HERALD_TEMPORAL_API_KEY": true,
-}
-
 // Every HERALD_* variable the chart sets exists: a typo would be ignored by Herald.
 func TestChartSetsOnlyKnownVariables(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "configuration.md"))
@@ -209,7 +201,7 @@ func TestChartSetsOnlyKnownVariables(t *testing.T) {
 		r := renderInstall(t, file)
 		for name, cp := range heraldContainers(r) {
 			for _, e := range cp.c.Env {
-				if strings.HasPrefix(e.Name, "HERALD_") && !known[e.Name] && !pendingVariables[e.Name] {
+				if strings.HasPrefix(e.Name, "HERALD_") && !known[e.Name] {
 					t.Errorf("%s: %s: %s is not a Herald setting (docs/configuration.md)", r.name, name, e.Name)
 				}
 			}

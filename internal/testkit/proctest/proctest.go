@@ -26,6 +26,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/devenv"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/stack"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 var (
@@ -95,6 +96,11 @@ func New(t testing.TB, dbURL, temporal string) *Stack {
 	cfg := config.Defaults()
 	cfg.DatabaseURL = dbURL
 	cfg.TemporalAddress = temporal
+	if temporal == os.Getenv("HERALD_TEST_TEMPORAL_ADDRESS") {
+		// The runner's server, maybe with TLS (`make test-cluster-tls`): the processes
+		// inherit its HERALD_TEMPORAL_TLS_* variables, the test's own view takes them here.
+		cfg.TemporalClient = stacktest.TemporalClient()
+	}
 	cfg.SecretKey = secrets.Token(32)
 	cfg.TaskQueue = "herald-proc-" + secrets.HexToken(4)
 	cfg.HTTPAddr = "127.0.0.1:" + strconv.Itoa(port)

@@ -78,7 +78,7 @@ settings as values, every secret as a secretKeyRef. Pass (dict "ctx" $ "role" "a
 {{- $v := .ctx.Values -}}
 {{- /* The secret variables of internal/platform/config (secret:"…" tags), by name. */ -}}
 {{- $secretLike := "(SECRET|PASSWORD$|TOKEN$|API_KEY$|SIGNING_KEY$|CODEC_KEYS$|DATABASE_URL$|REDIS_URL$)" -}}
-{{- $managed := list "HERALD_LOG_FORMAT" "HERALD_DATA_DIR" "HERALD_HTTP_ADDR" "HERALD_METRICS_ADDR" "HERALD_TEMPORAL_ADDRESS" "HERALD_TEMPORAL_NAMESPACE" "HERALD_TASK_QUEUE" "HERALD_TEMPORAL_UI_URL" "HERALD_PUBLIC_URL" "HERALD_WORKER_QUEUES" "HERALD_WORKER_SLOTS" "HERALD_SHUTDOWN_DRAIN" "HERALD_SHUTDOWN_TIMEOUT" "HERALD_TEMPORAL_TLS_CA_FILE" "HERALD_TEMPORAL_TLS_CERT_FILE" "HERALD_TEMPORAL_TLS_KEY_FILE" "HERALD_TEMPORAL_TLS_SERVER_NAME" -}}
+{{- $managed := list "HERALD_LOG_FORMAT" "HERALD_DATA_DIR" "HERALD_HTTP_ADDR" "HERALD_METRICS_ADDR" "HERALD_TEMPORAL_ADDRESS" "HERALD_TEMPORAL_NAMESPACE" "HERALD_TASK_QUEUE" "HERALD_TEMPORAL_UI_URL" "HERALD_TEMPORAL_TLS" "HERALD_PUBLIC_URL" "HERALD_WORKER_QUEUES" "HERALD_WORKER_SLOTS" "HERALD_SHUTDOWN_DRAIN" "HERALD_SHUTDOWN_TIMEOUT" "HERALD_TEMPORAL_TLS_CA_FILE" "HERALD_TEMPORAL_TLS_CERT_FILE" "HERALD_TEMPORAL_TLS_KEY_FILE" "HERALD_TEMPORAL_TLS_SERVER_NAME" -}}
 {{- range $name, $value := $v.config }}
 {{- if not (or (hasPrefix "HERALD_" $name) (hasPrefix "OTEL_" $name) (hasPrefix "GO" $name)) }}
 {{- fail (printf "config.%s: only HERALD_*, OTEL_* and GO* variables belong here" $name) }}
@@ -117,6 +117,9 @@ settings as values, every secret as a secretKeyRef. Pass (dict "ctx" $ "role" "a
 {{- end }}
 {{- $tls := $v.temporal.tls }}
 {{- if $tls.enabled }}
+{{- /* TLS even without a file: a frontend certificate of a public CA, Temporal Cloud. */}}
+- name: HERALD_TEMPORAL_TLS
+  value: "true"
 {{- if and (not $tls.secretName) (or $tls.certKey $tls.keyKey) }}
 {{- fail "temporal.tls.secretName: the Secret holding the client certificate and key" }}
 {{- end }}
