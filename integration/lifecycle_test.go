@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/heraldhq/herald/internal/platform/config"
@@ -215,5 +218,140 @@ func TestErasureLeavesNoTrace(t *testing.T) {
 	}
 	if n := countRows(t, e, `SELECT count(*) FROM audit_events WHERE action = 'app_user.erased'`); n != 1 {
 		t.Errorf("audit entries: %d", n)
+	}
+}
+
+// TestRetentionPurge runs the purge the way production does: the worker ensures the
+// Temporal Schedule, the test triggers it, and the RetentionPurge run deletes, in batches
+// of 100 here, what is older than each app's retention and nothing else. App A shortens
+// two retentions; app B keeps the defaults and the same old rows. With
+// HERALD_RECORD_RETENTION_HISTORY=<file> the run's history is written to
+// workflows/testdata/<file> for the replay tests.
+func TestRetentionPurge(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: func(c *config.Config) { c.Retention.Batch = 100 }})
+	ctx := context.Background()
+	a := e.App.AppID
+	other := e.NewApp("defaults")
+	var b int64
+	if err := e.Stack.DB.Pool.QueryRow(ctx, `SELECT id FROM apps WHERE api_key = $1`, other.APIKey).Scan(&b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Stack.Retention.Update(ctx, a, []byte(`{"messageLogs": 7, "inboxRead": 30}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, app := range []int64{a, b} {
+		sql(t, e, `INSERT INTO users (app_id, identifier) VALUES ($1, 'u')`, app)
+		seed := []string{
+			// inbox: read 40 days ago (A: gone, 30 days; B: kept, 90), read 10 days ago, unread 40 days ago (kept: 365)
+			`INSERT INTO notifications (app_id, user_id, request_id, source_key, title, created_at, read_at)
+			 SELECT $1, u.id, gen_random_uuid(), 'old-read', 'old read', now() - interval '40 days', now() - interval '39 days' FROM users u WHERE u.app_id = $1`,
+			`INSERT INTO notifications (app_id, user_id, request_id, source_key, title, created_at, read_at)
+			 SELECT $1, u.id, gen_random_uuid(), 'new-read', 'new read', now() - interval '10 days', now() FROM users u WHERE u.app_id = $1`,
+			`INSERT INTO notifications (app_id, user_id, request_id, source_key, title, created_at)
+			 SELECT $1, u.id, gen_random_uuid(), 'old-unread', 'old unread', now() - interval '40 days' FROM users u WHERE u.app_id = $1`,
+			// message logs: 250 sent 10 days ago (A: gone, 7 days, in three batches; B: kept), one 3 days ago, one queued 10 days ago
+			`INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key, created_at)
+			 SELECT $1, gen_random_uuid(), u.id, 'u', 'email', 'sent', 'k' || g, now() - interval '10 days' FROM users u, generate_series(1, 250) g WHERE u.app_id = $1`,
+			`INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key, created_at)
+			 SELECT $1, gen_random_uuid(), u.id, 'u', 'email', 'sent', 'recent', now() - interval '3 days' FROM users u WHERE u.app_id = $1`,
+			`INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key, created_at)
+			 SELECT $1, gen_random_uuid(), u.id, 'u', 'email', 'queued', 'queued', now() - interval '10 days' FROM users u WHERE u.app_id = $1`,
+			// flow logs and runs: 100 days old (gone; a running run kept) and 10 days old
+			`INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id, created_at)
+			 VALUES ($1, 'r', 'f', 1, 'u', 'old', 'delay', 'ok', 'w', now() - interval '100 days'), ($1, 'r', 'f', 1, 'u', 'new', 'delay', 'ok', 'w', now() - interval '10 days')`,
+			`INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, workflow_id, status, created_at)
+			 VALUES ($1::bigint, gen_random_uuid(), 'f', 'u', 'old-done-' || $1::bigint::text, 'completed', now() - interval '100 days'),
+			        ($1::bigint, gen_random_uuid(), 'f', 'u', 'old-running-' || $1::bigint::text, 'running', now() - interval '100 days')`,
+			// requests: completed 40 days ago (gone), accepted 40 days ago (kept), completed 10 days ago with a 2-day-old key (kept, key cleared)
+			`INSERT INTO notification_requests (id, app_id, payload, status, created_at) VALUES
+			 (gen_random_uuid(), $1, '{"n":"old-done"}', 'completed', now() - interval '40 days'),
+			 (gen_random_uuid(), $1, '{"n":"old-waiting"}', 'accepted', now() - interval '40 days')`,
+			`INSERT INTO notification_requests (id, app_id, payload, status, idempotency_key, body_hash, created_at) VALUES
+			 (gen_random_uuid(), $1, '{"n":"keyed"}', 'completed', 'key-1', '\x01', now() - interval '2 days'),
+			 (gen_random_uuid(), $1, '{"n":"fresh-key"}', 'completed', 'key-2', '\x02', now() - interval '1 hour')`,
+		}
+		for _, q := range seed {
+			sql(t, e, q, app)
+		}
+	}
+
+	// The worker ensured the schedule at start-up; trigger it now instead of waiting an hour.
+	id := "herald-retention/" + e.Cfg.TaskQueue
+	h := e.Stack.Temporal.ScheduleClient().GetHandle(ctx, id)
+	e.Eventually(60*time.Second, "the retention schedule", func() bool { _, err := h.Describe(ctx); return err == nil })
+	if err := h.Trigger(ctx, client.ScheduleTriggerOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var run string
+	e.Eventually(60*time.Second, "the triggered purge run", func() bool {
+		d, err := h.Describe(ctx)
+		if err != nil || len(d.Info.RecentActions) == 0 {
+			return false
+		}
+		run = d.Info.RecentActions[len(d.Info.RecentActions)-1].StartWorkflowResult.WorkflowID
+		return true
+	})
+	var purged map[string]int64
+	if err := e.Stack.Temporal.GetWorkflow(ctx, run, "").Get(ctx, &purged); err != nil {
+		t.Fatalf("purge run %s: %v", run, err)
+	}
+	t.Logf("purge run %s: %v", run, purged)
+	want := map[string]int64{"inboxRead": 1, "messageLogs": 250, "flowLogs": 4, "requests": 2, "idempotencyKeys": 2}
+	for k, v := range want {
+		if purged[k] != v {
+			t.Errorf("purged %s: %d, want %d (all: %v)", k, purged[k], v, purged)
+		}
+	}
+	count := func(app int64, q string) int { return countRows(t, e, q, app) }
+	for _, c := range []struct {
+		what  string
+		q     string
+		wantA int
+		wantB int
+	}{
+		{"inbox items", `SELECT count(*) FROM notifications WHERE app_id = $1`, 2, 3},
+		{"old read item", `SELECT count(*) FROM notifications WHERE app_id = $1 AND source_key = 'old-read'`, 0, 1},
+		{"message logs", `SELECT count(*) FROM message_logs WHERE app_id = $1`, 2, 252},
+		{"queued message", `SELECT count(*) FROM message_logs WHERE app_id = $1 AND status = 'queued'`, 1, 1},
+		{"flow logs", `SELECT count(*) FROM flow_logs WHERE app_id = $1`, 1, 1},
+		{"running run", `SELECT count(*) FROM flow_runs WHERE app_id = $1 AND status = 'running'`, 1, 1},
+		{"finished runs", `SELECT count(*) FROM flow_runs WHERE app_id = $1 AND status <> 'running'`, 0, 0},
+		{"requests", `SELECT count(*) FROM notification_requests WHERE app_id = $1`, 3, 3},
+		{"waiting old request", `SELECT count(*) FROM notification_requests WHERE app_id = $1 AND payload->>'n' = 'old-waiting'`, 1, 1},
+		{"keys left", `SELECT count(*) FROM notification_requests WHERE app_id = $1 AND idempotency_key IS NOT NULL`, 1, 1},
+		{"hashes left", `SELECT count(*) FROM notification_requests WHERE app_id = $1 AND body_hash IS NOT NULL`, 1, 1},
+	} {
+		if got := count(a, c.q); got != c.wantA {
+			t.Errorf("app A %s: %d, want %d", c.what, got, c.wantA)
+		}
+		if got := count(b, c.q); got != c.wantB {
+			t.Errorf("app B %s: %d, want %d", c.what, got, c.wantB)
+		}
+	}
+	if name := os.Getenv("HERALD_RECORD_RETENTION_HISTORY"); name != "" {
+		it := e.Stack.Temporal.GetWorkflowHistory(ctx, run, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		hist := &historypb.History{}
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			hist.Events = append(hist.Events, ev)
+		}
+		if err := e.Stack.Codec.DecodeHistory(hist); err != nil {
+			t.Fatal(err)
+		}
+		out, err := protojson.MarshalOptions{Multiline: true, Indent: " "}.Marshal(hist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("..", "workflows", "testdata", name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s: %d events", path, len(hist.Events))
 	}
 }
