@@ -81,7 +81,10 @@ export function UserData({ app, identifier, onErased }: { app: App; identifier: 
           }
           onConfirm={async () => {
             const out = await data(api.DELETE("/v1/apps/{appId}/users/{identifier}", { params: { path } }));
-            await qc.invalidateQueries({ queryKey: ["apps", app.id, "users"] });
+            // The user's own reads are gone for good (refetching them would answer 404); the
+            // lists refetch when they are shown again.
+            qc.removeQueries({ queryKey: ["apps", app.id, "users", identifier] });
+            await qc.invalidateQueries({ queryKey: ["apps", app.id, "users"], refetchType: "none" });
             onErased(out.erased!);
           }}
         >
