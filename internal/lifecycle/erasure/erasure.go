@@ -40,8 +40,8 @@ type Report struct {
 	ScheduledCancelled int64 `json:"scheduledCancelled"`
 	// OthersRedacted counts other users' inbox and message log rows (of the sends that
 	// reached the user) whose content named the user and was redacted.
-	OthersRedacted int64 `json:"othersRedacted"`
-	ThrottleWindows    int64 `json:"throttleWindows"`
+	OthersRedacted  int64 `json:"othersRedacted"`
+	ThrottleWindows int64 `json:"throttleWindows"`
 	// WorkflowHistoriesDeleted counts Temporal runs deleted; WorkflowHistoriesKept runs that
 	// carry other recipients too and are still running (encrypted; dropped by Temporal
 	// after the namespace retention).
