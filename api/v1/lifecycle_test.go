@@ -217,3 +217,37 @@ func TestAppRetentionSettings(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestErasureWaitsForASendBeingDelivered: a send listing the user inline that is being
+// delivered pages through its recipients by position, so the erasure refuses (409) and
+// changes nothing until it has completed; then it takes the user out of it.
+func TestErasureWaitsForASendBeingDelivered(t *testing.T) {
+	e := newEnv(t)
+	a := e.tenant(t, "erase-wait@example.com")
+	e.users(t, a.appID, "ann")
+	req := uuid.New()
+	e.exec(t, `INSERT INTO notification_requests (id, app_id, payload, status, recipient_count) VALUES ($1, $2,
+		'{"notification":{"title":"Hi"},"recipients":[{"identifier":"bob"},{"identifier":"ann"},{"identifier":"cy"}]}', 'started', 3)`, req, a.appID)
+	res := e.Do("DELETE", a.appPath("/users/ann"), nil, bearer(a.tok))
+	if res.Status != 409 || !strings.Contains(string(res.Body), req.String()) {
+		t.Fatalf("erasure during the send: %d %s", res.Status, res.Body)
+	}
+	var users, recipients int
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM users WHERE app_id = $1 AND identifier = 'ann'),
+		(SELECT jsonb_array_length(payload->'recipients') FROM notification_requests WHERE id = $2)`, a.appID, req).Scan(&users, &recipients); err != nil {
+		t.Fatal(err)
+	}
+	if users != 1 || recipients != 3 {
+		t.Fatalf("the refused erasure changed something: users %d, recipients %d", users, recipients)
+	}
+	e.exec(t, `UPDATE notification_requests SET status = 'completed' WHERE id = $1`, req)
+	var out struct{ Erased map[string]int }
+	must(t, e.Do("DELETE", a.appPath("/users/ann"), nil, bearer(a.tok)), 200, "erase").JSON(t, &out)
+	var payload string
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT payload::text FROM notification_requests WHERE id = $1`, req).Scan(&payload); err != nil {
+		t.Fatal(err)
+	}
+	if out.Erased["requestsRedacted"] != 1 || strings.Contains(payload, `"ann"`) || !strings.Contains(payload, `"cy"`) {
+		t.Errorf("erased %v, payload %s", out.Erased, payload)
+	}
+}

@@ -86,6 +86,29 @@ func (s *Service) Erase(ctx context.Context, appID int64, identifier string, by 
 	needles := Needles(identifier, u.Profile)
 	patterns := LikePatterns(needles)
 
+	// 0. Read what names the user, and refuse while a send that lists it inline is being
+	// delivered: it pages through its recipients by position, so taking an entry out now
+	// would make it skip someone else (and it would create the user again when it reached
+	// the entry). Nothing has changed yet; the caller retries when the send has completed.
+	requestIDs, err := s.db.UserRequestIDs(ctx, dbsqlc.UserRequestIDsParams{AppID: appID, UserID: u.ID, Identifier: identifier})
+	if err != nil {
+		return rep, db.MapError(err)
+	}
+	requests, err := s.db.RequestsNamingUser(ctx, dbsqlc.RequestsNamingUserParams{AppID: appID, RequestIds: requestIDs,
+		Patterns: append(patterns, RecipientPattern(identifier))})
+	if err != nil {
+		return rep, db.MapError(err)
+	}
+	redacted := make([]RedactedRequest, len(requests))
+	for i, r := range requests {
+		if redacted[i], err = RedactRequest(r.Payload, identifier, needles); err != nil {
+			return rep, herald.Errorf(herald.EINTERNAL, "request %s has an unreadable payload: %v", r.ID, err)
+		}
+		if redacted[i].RemovedRecipient && r.Status == "started" {
+			return rep, herald.Errorf(herald.ECONFLICT, "send %s to this user is being delivered; erase the user once it has completed", r.ID)
+		}
+	}
+
 	// 1. Stop the user's runs: marked cancelled first (a run not started yet sees the mark),
 	// then their executions deleted with the histories of the runs that carried the user.
 	cancelled, err := s.db.CancelUserFlowRuns(ctx, dbsqlc.CancelUserFlowRunsParams{AppID: appID, Identifier: identifier})
@@ -97,26 +120,15 @@ func (s *Service) Erase(ctx context.Context, appID int64, identifier string, by 
 	if err != nil {
 		return rep, db.MapError(err)
 	}
-	requestIDs, err := s.db.UserRequestIDs(ctx, dbsqlc.UserRequestIDsParams{AppID: appID, UserID: u.ID, Identifier: identifier})
-	if err != nil {
-		return rep, db.MapError(err)
-	}
 	shared, err := s.db.UserSharedWorkflowIDs(ctx, dbsqlc.UserSharedWorkflowIDsParams{AppID: appID, RequestIds: requestIDs, UserID: u.ID})
-	if err != nil {
-		return rep, db.MapError(err)
-	}
-	requests, err := s.db.RequestsNamingUser(ctx, dbsqlc.RequestsNamingUserParams{AppID: appID, RequestIds: requestIDs, Patterns: patterns})
 	if err != nil {
 		return rep, db.MapError(err)
 	}
 	// Redact the requests now (outside the final transaction is fine: redacting twice is a
 	// no-op), so a scheduled send left empty is cancelled before its wait is deleted.
 	var emptied []uuid.UUID
-	for _, r := range requests {
-		red, err := RedactRequest(r.Payload, identifier, needles)
-		if err != nil {
-			return rep, herald.Errorf(herald.EINTERNAL, "request %s has an unreadable payload: %v", r.ID, err)
-		}
+	for i, r := range requests {
+		red := redacted[i]
 		if red.Changed {
 			if err := s.db.SetRequestPayload(ctx, dbsqlc.SetRequestPayloadParams{AppID: appID, ID: r.ID, Payload: red.Payload, RecipientCount: int32(red.Recipients)}); err != nil {
 				return rep, db.MapError(err)

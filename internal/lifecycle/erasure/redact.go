@@ -60,12 +60,23 @@ func walkStrings(v any, f func(string)) {
 
 // LikePatterns are SQL LIKE patterns matching text that contains one of the needles.
 func LikePatterns(needles []string) []string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	out := make([]string, len(needles))
 	for i, n := range needles {
-		out[i] = "%" + r.Replace(n) + "%"
+		out[i] = "%" + likeEscape.Replace(n) + "%"
 	}
 	return out
+}
+
+var likeEscape = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// RecipientPattern is a LIKE pattern matching a stored request (jsonb as text) that names
+// the identifier as an inline recipient, however short the identifier is.
+func RecipientPattern(identifier string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as jsonb prints it
+	_ = enc.Encode(identifier)
+	return `%"identifier": ` + likeEscape.Replace(strings.TrimSuffix(b.String(), "\n")) + `%`
 }
 
 // RedactedRequest is a send request payload with a user taken out.
@@ -73,8 +84,9 @@ type RedactedRequest struct {
 	Payload json.RawMessage
 	// Recipients and Topics are what the request still reaches.
 	Recipients, Topics int
-	// Changed reports whether anything was taken out.
-	Changed bool
+	// Changed reports whether anything was taken out; RemovedRecipient whether that
+	// included the user's inline recipient entry (which shifts the entries after it).
+	Changed, RemovedRecipient bool
 }
 
 // RedactRequest takes a user out of a stored send request (the normalised form of
@@ -85,21 +97,22 @@ func RedactRequest(payload json.RawMessage, identifier string, needles []string)
 	if err := json.Unmarshal(payload, &top); err != nil {
 		return RedactedRequest{}, err
 	}
-	changed := false
+	changed, removed := false, false
 	if list, ok := top["recipients"].([]any); ok {
 		kept := list[:0:0]
 		for _, r := range list {
 			if m, ok := r.(map[string]any); ok && m["identifier"] == identifier {
-				changed = true
+				removed = true
 				continue
 			}
 			if s, ok := r.(string); ok && s == identifier {
-				changed = true
+				removed = true
 				continue
 			}
 			kept = append(kept, r)
 		}
 		top["recipients"] = kept
+		changed = removed
 	}
 	out := replaceNeedles(top, needles, &changed).(map[string]any)
 	recipients, _ := out["recipients"].([]any)
@@ -108,7 +121,7 @@ func RedactRequest(payload json.RawMessage, identifier string, needles []string)
 	if err != nil {
 		return RedactedRequest{}, err
 	}
-	return RedactedRequest{Payload: b, Recipients: len(recipients), Topics: len(topics), Changed: changed}, nil
+	return RedactedRequest{Payload: b, Recipients: len(recipients), Topics: len(topics), Changed: changed, RemovedRecipient: removed}, nil
 }
 
 func replaceNeedles(v any, needles []string, changed *bool) any {

@@ -48,3 +48,9 @@ func TestRedactRequestWithoutTheUserChangesNothing(t *testing.T) {
 		t.Fatalf("result = %+v, %v", out, err)
 	}
 }
+
+func TestRecipientPatternMatchesJSONBText(t *testing.T) {
+	if got := RecipientPattern(`a_b"<c>`); got != `%"identifier": "a\_b\\"<c>"%` {
+		t.Fatalf("pattern = %s", got)
+	}
+}

@@ -1851,6 +1851,15 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description a send that lists the user inline is being delivered; nothing was changed, retry once it has completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description the workflow service did not answer; nothing about the user was deleted from the database, retry */
             503: {
                 headers: {

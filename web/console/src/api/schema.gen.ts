@@ -8813,6 +8813,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description a send that lists the user inline is being delivered; nothing was changed, retry once it has completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description the workflow service did not answer; nothing was deleted from the database, retry */
             503: {
                 headers: {
