@@ -13,6 +13,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -118,6 +119,12 @@ func TestErasureLeavesNoTrace(t *testing.T) {
 		"sendTo":{"recipients":[{"identifier":"`+erin+`","email":"`+email+`"}]}}`)
 	waitForRun(t, e, flowReq, erin, "running")
 
+	publishWorkflow(t, e, "daily", `{"steps":[{"id":"collect","type":"digest","window":"1h","next":"sum"},
+		{"id":"sum","type":"inApp","content":{"title":"{{digest.count}} updates for {{user.email}}"}}]}`)
+	digestReq := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"daily"}},"data":{"about":"`+email+`"},
+		"sendTo":{"recipients":[{"identifier":"`+erin+`","email":"`+email+`"}]}}`)
+	waitForRun(t, e, digestReq, erin, "digested")
+
 	sendAt := time.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
 	alone := sendNotification(t, e, `{"notification":{"title":"Reminder for `+email+`"},"sendAt":"`+sendAt+`",
 		"sendTo":{"recipients":[{"identifier":"`+erin+`","email":"`+email+`"}]}}`)
@@ -139,6 +146,12 @@ func TestErasureLeavesNoTrace(t *testing.T) {
 	rows, err := e.Stack.DB.Pool.Query(ctx, `SELECT workflow_id FROM notification_requests WHERE app_id = $1 AND workflow_id IS NOT NULL
 		UNION SELECT workflow_id FROM flow_runs WHERE app_id = $1
 		UNION SELECT 'schedule/' || request_id FROM scheduled_notifications WHERE app_id = $1`, e.App.AppID)
+	// … and the digest collector the user's run started (named by visibility only).
+	digests, err := e.Stack.Temporal.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: e.Cfg.TemporalNamespace,
+		Query: "WorkflowType = 'FlowDigest' AND TaskQueue = '" + e.Cfg.TaskQueue + "'"})
+	if err != nil || len(digests.GetExecutions()) != 1 {
+		t.Fatalf("digest collectors: %v %v", digests, err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +162,8 @@ func TestErasureLeavesNoTrace(t *testing.T) {
 		}
 		workflows = append(workflows, id)
 	}
-	if len(workflows) < 4 {
+	workflows = append(workflows, digests.GetExecutions()[0].GetExecution().GetWorkflowId())
+	if len(workflows) < 5 {
 		t.Fatalf("runs of the user: %v", workflows)
 	}
 	// Before: the searches see the user (they are not blind).
@@ -182,7 +196,7 @@ func TestErasureLeavesNoTrace(t *testing.T) {
 	res.JSON(t, &out)
 	er := out.Erased
 	if er["profile"] != 1 || er["notifications"] != 1 || er["messageLogs"] < 2 || er["preferences"] != 1 || er["devices"] != 1 ||
-		er["topicSubscriptions"] != 1 || er["runsCancelled"] != 1 || er["flowRuns"] != 1 || er["requestsRedacted"] != 4 ||
+		er["topicSubscriptions"] != 1 || er["runsCancelled"] != 1 || er["flowRuns"] != 2 || er["requestsRedacted"] != 5 ||
 		er["scheduledCancelled"] != 1 || er["othersRedacted"] != 1 || er["workflowHistoriesDeleted"] < 3 || er["workflowHistoriesKept"] != 1 {
 		t.Errorf("erased %v", er)
 	}

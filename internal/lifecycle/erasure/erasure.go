@@ -153,7 +153,16 @@ func (s *Service) Erase(ctx context.Context, appID int64, identifier string, by 
 	for _, id := range emptied {
 		own = append(own, schedule.WorkflowID(id))
 	}
-	if s.histories != nil {
+	if s.histories != nil && len(own)+len(shared) > 0 {
+		// Runs the database does not name (digest collectors the user's runs started):
+		// best effort (a namespace without Herald's search attributes answers an error, and
+		// the runs the database names still go). A user the database names no run of never
+		// reached Temporal, and nothing is asked of it.
+		if vo, err := s.histories.RecipientRuns(ctx, appID, identifier); err != nil {
+			s.log.Warn("erasure: the user's runs not listed from Temporal visibility", "appId", appID, "error", err)
+		} else {
+			own = append(own, vo...)
+		}
 		hc, err := s.histories.Remove(ctx, own, shared)
 		if err != nil {
 			s.log.Warn("erasure: Temporal histories not removed; the user is kept for a retry", "appId", appID, "error", err)

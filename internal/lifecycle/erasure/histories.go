@@ -115,3 +115,28 @@ func (h *Histories) runs(ctx context.Context, id string) ([]run, error) {
 		}
 	}
 }
+
+// RecipientRuns finds, through Temporal's visibility, the runs whose recipient search
+// attribute (HeraldRecipient) is the user: its flow runs and the digest collectors its runs
+// started (a collector delivers to the recipient of the run that started it, so it is the
+// user's own too), including runs the database no longer lists. An identifier that cannot
+// be quoted in a query finds nothing.
+func (h *Histories) RecipientRuns(ctx context.Context, appID int64, identifier string) (own []string, err error) {
+	if strings.ContainsAny(identifier, `'"\`) {
+		return nil, nil
+	}
+	query := fmt.Sprintf("HeraldAppId = '%d' AND HeraldRecipient = '%s'", appID, identifier)
+	var token []byte
+	for {
+		res, err := h.Client.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: h.Namespace, Query: query, NextPageToken: token})
+		if err != nil {
+			return own, fmt.Errorf("list the user's runs: %w", err)
+		}
+		for _, e := range res.GetExecutions() {
+			own = append(own, e.GetExecution().GetWorkflowId())
+		}
+		if token = res.GetNextPageToken(); len(token) == 0 {
+			return own, nil
+		}
+	}
+}
