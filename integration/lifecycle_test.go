@@ -276,10 +276,10 @@ func TestRetentionPurge(t *testing.T) {
 			`INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, workflow_id, status, created_at)
 			 VALUES ($1::bigint, gen_random_uuid(), 'f', 'u', 'old-done-' || $1::bigint::text, 'completed', now() - interval '100 days'),
 			        ($1::bigint, gen_random_uuid(), 'f', 'u', 'old-running-' || $1::bigint::text, 'running', now() - interval '100 days')`,
-			// requests: completed 40 days ago (gone), accepted 40 days ago (kept), completed 10 days ago with a 2-day-old key (kept, key cleared)
+			// requests: completed 40 days ago (gone), still being delivered after 40 days (kept), completed 10 days ago with a 2-day-old key (kept, key cleared)
 			`INSERT INTO notification_requests (id, app_id, payload, status, created_at) VALUES
 			 (gen_random_uuid(), $1, '{"n":"old-done"}', 'completed', now() - interval '40 days'),
-			 (gen_random_uuid(), $1, '{"n":"old-waiting"}', 'accepted', now() - interval '40 days')`,
+			 (gen_random_uuid(), $1, '{"n":"old-waiting"}', 'started', now() - interval '40 days')`,
 			`INSERT INTO notification_requests (id, app_id, payload, status, idempotency_key, body_hash, created_at) VALUES
 			 (gen_random_uuid(), $1, '{"n":"keyed"}', 'completed', 'key-1', '\x01', now() - interval '2 days'),
 			 (gen_random_uuid(), $1, '{"n":"fresh-key"}', 'completed', 'key-2', '\x02', now() - interval '1 hour')`,
