@@ -200,6 +200,10 @@ bench-broadcast-1m: build $(BIN)/temporal ## broadcast to a topic of 1,000,000 u
 bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (about 3 min); prints the report
 	$(GO) run ./cmd/herald-bench -bin $(BIN) -quick -out -
 
+.PHONY: bench-retention
+bench-retention: build $(BIN)/temporal ## the retention purge beside inbox reads and the partitioning measurement (about 5 min); prints the section
+	$(GO) run ./cmd/herald-bench -bin $(BIN) -scenarios retention -out -
+
 .PHONY: bench-realtime
 bench-realtime: build $(BIN)/temporal ## realtime: API memory with 10,000 idle Socket.IO connections, send-to-event latency
 	$(GO) build -o $(BIN)/realtimebench ./cmd/realtimebench

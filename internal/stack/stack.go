@@ -101,6 +101,7 @@ type Stack struct {
 	ConsoleServices
 	FlowServices
 	OperationsServices
+	LifecycleServices
 
 	searchAttrs searchAttributes
 	// draining is set when ServeHTTP begins to shut down: /readyz answers 503.
@@ -193,6 +194,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		s.Close()
 		return nil, err
 	}
+	s.openLifecycle()
 	s.openObservability()
 	return s, nil
 }
@@ -213,7 +215,7 @@ func (s *Stack) Close() {
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
 	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime,
-		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
+		Users: s.Users, Erasure: s.Erasure, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
 		Templates: s.Templates, Workflows: s.workflowHandlers(), SendLimit: s.SendLimit}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
@@ -288,10 +290,12 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	}
 	wait := 500 * time.Millisecond
 	for {
-		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
+		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities(),
+			Retention: s.retentionActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, s.workerOptions())
 		err := w.Start()
 		if err == nil {
+			go s.ensureRetentionSchedule(ctx)
 			<-ctx.Done()
 			w.Stop()
 			return nil

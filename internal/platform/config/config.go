@@ -113,6 +113,8 @@ type Config struct {
 	Ops OperationsConfig
 	// Codec configures the encryption of Temporal payloads and the codec server (codec.go).
 	Codec CodecConfig
+	// Retention configures the retention purge (retention.go).
+	Retention RetentionConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
