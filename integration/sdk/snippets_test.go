@@ -45,7 +45,10 @@ func TestGetStartedSnippetsReachTheInbox(t *testing.T) {
 	node, npm := nodeTools(t)
 	python := pythonTool(t)
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Fatalf("curl: %v", err)
+		if os.Getenv("HERALD_REQUIRE_INTEGRATION") != "" {
+			t.Fatalf("curl runs the Get started curl command (.ci/run installs it): %v", err)
+		}
+		t.Skip("skipping: no curl on PATH")
 	}
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	buildNodeSDK(t, npm, node)
