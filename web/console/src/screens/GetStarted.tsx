@@ -105,8 +105,7 @@ function SnippetPanel({ snippet }: { snippet: Snippet }) {
       </pre>
       {snippet.run && (
         <p className="muted snippet-run">
-          Then run <code>{snippet.run}</code>
-          {snippet.file && " in the same folder"}.
+          {snippet.file ? "In the same folder, run" : "Run"} <code>{snippet.run}</code>
         </p>
       )}
     </>
