@@ -1,6 +1,7 @@
-// "Send your first notification": curl and Node snippets with the app's real key (and its
-// secret for those allowed to see it), copy buttons, and a check that turns green when
-// the first send arrives (integration status, polled).
+// "Send your first notification": a curl command and Go, Node.js and Python programs on
+// Herald's SDKs, with the app's real key (and its secret for those allowed to see it), the
+// install and run commands, copy buttons, and a check that turns green when the first send
+// arrives (integration status, polled).
 import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
@@ -8,7 +9,7 @@ import { useOutletContext } from "react-router-dom";
 import { api, data } from "../api/client";
 import { CopyButton, ErrorState, Loading } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
-import { snippets } from "./snippets";
+import { snippetLanguages, snippets, type Snippet } from "./snippets";
 
 export default function GetStarted() {
   const app = useOutletContext<App>();
@@ -31,14 +32,14 @@ export default function GetStarted() {
   if (clients.isPending || (mayReveal && secret.isPending)) return <Loading label="Loading your key" />;
   if (clients.isError) return <ErrorState error={clients.error} retry={() => clients.refetch()} />;
   const secretText = secret.data?.apiSecret ?? "$HERALD_API_SECRET";
-  const { curl, node } = snippets(window.location.origin, app.apiKey ?? "", secretText);
+  const all = snippets(window.location.origin, app.apiKey ?? "", secretText);
   const sent = status.data?.integrationStatus?.hasSent === true;
 
   return (
     <>
       <h1>Send your first notification</h1>
       <p className="muted">
-        Run one of these from a terminal. It sends an in-app notification to the user <code>first-user</code> of{" "}
+        Pick your language and run the snippet. It sends an in-app notification to the user <code>first-user</code> of{" "}
         <strong>{app.name}</strong>; Herald creates the user on the fly.
       </p>
       {!mayReveal && (
@@ -49,31 +50,17 @@ export default function GetStarted() {
       {secret.isError && <ErrorState error={secret.error} retry={() => secret.refetch()} />}
       <Tabs.Root defaultValue="curl" className="tabs">
         <Tabs.List aria-label="Snippet language" className="tab-list">
-          <Tabs.Trigger value="curl" className="tab">
-            curl
-          </Tabs.Trigger>
-          <Tabs.Trigger value="node" className="tab">
-            Node.js
-          </Tabs.Trigger>
+          {snippetLanguages.map((lang) => (
+            <Tabs.Trigger key={lang} value={lang} className="tab">
+              {all[lang].label}
+            </Tabs.Trigger>
+          ))}
         </Tabs.List>
-        <Tabs.Content value="curl" className="tab-panel">
-          <div className="code-head">
-            <span>Terminal</span>
-            <CopyButton text={curl} what="curl command" />
-          </div>
-          <pre className="code" aria-label="curl command" tabIndex={0}>
-            {curl}
-          </pre>
-        </Tabs.Content>
-        <Tabs.Content value="node" className="tab-panel">
-          <div className="code-head">
-            <span>send.mjs</span>
-            <CopyButton text={node} what="Node.js snippet" />
-          </div>
-          <pre className="code" aria-label="Node.js snippet" tabIndex={0}>
-            {node}
-          </pre>
-        </Tabs.Content>
+        {snippetLanguages.map((lang) => (
+          <Tabs.Content key={lang} value={lang} className="tab-panel">
+            <SnippetPanel snippet={all[lang]} />
+          </Tabs.Content>
+        ))}
       </Tabs.Root>
       <section className={`check ${sent ? "check-ok" : ""}`} aria-live="polite" aria-labelledby="check-h">
         <span className="check-dot" aria-hidden="true" />
@@ -88,6 +75,39 @@ export default function GetStarted() {
           </p>
         </div>
       </section>
+    </>
+  );
+}
+
+/** SnippetPanel is one language's tab: the SDK's install command, the program (or curl's
+ * command) and how to run it, each copyable. */
+function SnippetPanel({ snippet }: { snippet: Snippet }) {
+  const what = snippet.file ? `${snippet.label} snippet` : `${snippet.label} command`;
+  return (
+    <>
+      {snippet.install && (
+        <>
+          <div className="code-head">
+            <span>Install the SDK</span>
+            <CopyButton text={snippet.install} what={`${snippet.label} install command`} />
+          </div>
+          <pre className="code code-line" aria-label={`${snippet.label} install command`} tabIndex={0}>
+            {snippet.install}
+          </pre>
+        </>
+      )}
+      <div className="code-head">
+        <span>{snippet.file ? `Save as ${snippet.file}` : "Terminal"}</span>
+        <CopyButton text={snippet.code} what={what} />
+      </div>
+      <pre className="code" aria-label={what} tabIndex={0}>
+        {snippet.code}
+      </pre>
+      {snippet.run && (
+        <p className="muted snippet-run">
+          {snippet.file ? "In the same folder, run" : "Run"} <code>{snippet.run}</code>
+        </p>
+      )}
     </>
   );
 }

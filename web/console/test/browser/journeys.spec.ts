@@ -62,9 +62,37 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
   expect(secret && !secret.startsWith("$")).toBeTruthy();
   await expect(page.getByRole("heading", { name: "Waiting for your first notification…" })).toBeVisible();
   await shoot(page, "get-started");
-  await page.getByRole("tab", { name: "Node.js" }).click();
-  await expect(page.getByLabel("Node.js snippet", { exact: true })).toContainText(`"X-SERVICE-API-KEY": "${key}"`);
-  await page.getByRole("tab", { name: "curl" }).click();
+  // A tab for each SDK beside curl: its install command and the program, each with a copy
+  // button, the app's key and secret written in (integration/sdk/snippets_test.go runs them).
+  const sdks = [
+    { tab: "Go", install: "go mod init first-send && go get github.com/heraldhq/herald/sdk/go", key: `herald.WithAPIKey("${key}")`, shot: "get-started-go" },
+    { tab: "Node.js", install: "npm install @heraldhq/node", key: `apiKey: "${key}"`, shot: "get-started-node" },
+    { tab: "Python", install: "pip install herald-sdk", key: `api_key="${key}"`, shot: "get-started-python" },
+  ];
+  for (const sdk of sdks) {
+    await page.getByRole("tab", { name: sdk.tab, exact: true }).click();
+    await expect(page.getByRole("tab", { name: sdk.tab, exact: true })).toHaveAttribute("aria-selected", "true");
+    const panel = page.getByRole("tabpanel", { name: sdk.tab, exact: true });
+    await expect(panel.getByLabel(`${sdk.tab} install command`, { exact: true })).toHaveText(sdk.install);
+    await expect(panel.getByRole("button", { name: `Copy ${sdk.tab} install command` })).toBeVisible();
+    await expect(panel.getByLabel(`${sdk.tab} snippet`, { exact: true })).toContainText(sdk.key);
+    await expect(panel.getByLabel(`${sdk.tab} snippet`, { exact: true })).toContainText(secret!);
+    await expect(panel.getByRole("button", { name: `Copy ${sdk.tab} snippet` })).toBeVisible();
+    if (sdk.tab !== "Node.js") await shoot(page, sdk.shot);
+  }
+  // The copy button puts the program on the clipboard as shown.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy Python snippet" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.getByLabel("Python snippet", { exact: true }).textContent());
+  // Arrow keys move between the tabs.
+  await page.getByRole("tab", { name: "Python", exact: true }).focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("tab", { name: "Node.js", exact: true })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "curl", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("tab", { name: "curl", exact: true })).toHaveAttribute("aria-selected", "true");
 
   // Run the snippet's request: the check turns green.
   const sent = await page.request.post("/v3/notifications", {
@@ -171,6 +199,10 @@ test("a viewer sees the key but not the secret", async ({ page }) => {
   await expect(page.getByRole("note")).toContainText("cannot see this app's API secret");
   await expect(page.getByLabel("curl command", { exact: true })).toContainText('-H "X-SERVICE-API-SECRET: $HERALD_API_SECRET"');
   await shoot(page, "viewer-get-started");
+  // The SDK programs leave the secret to the SDK, which reads HERALD_API_SECRET.
+  await page.getByRole("tab", { name: "Go", exact: true }).click();
+  await expect(page.getByLabel("Go snippet", { exact: true })).toContainText("// The API secret: from HERALD_API_SECRET.");
+  await expect(page.getByLabel("Go snippet", { exact: true })).not.toContainText("WithAPISecret");
   // Channels: the catalogue and the instances, without the buttons that change them.
   await page.getByRole("link", { name: "Channels" }).click();
   const catalogue = page.getByRole("region", { name: "Provider catalogue" });

@@ -1,14 +1,12 @@
-// The "send your first notification" snippets, run for real: the curl command through
-// bash (with curl replaced by a function that records its arguments), the Node.js program
-// through node against a local HTTP server that records the request.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import { tmpdir } from "node:os";
+// The "send your first notification" snippets: the curl command run through bash (with
+// curl replaced by a function that records its arguments), and the SDK programs' text.
+// integration/sdk/snippets_test.go runs every snippet against a real stack.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { snippets } from "../../src/screens/snippets.ts";
+import { goModule, snippetLanguages, snippets } from "../../src/screens/snippets.ts";
 
 /** curlArgs runs the command in bash and returns the arguments curl would get. */
 function curlArgs(command: string, env: Record<string, string> = {}): string[] {
@@ -29,7 +27,7 @@ function headersOf(args: string[]): Record<string, string> {
 }
 
 test("the curl command sends the key, the secret and a valid body", () => {
-  const { curl } = snippets("http://127.0.0.1:8080", "key123", "hs_abc-DEF_9");
+  const curl = snippets("http://127.0.0.1:8080", "key123", "hs_abc-DEF_9").curl.code;
   const args = curlArgs(curl);
   assert.deepEqual(args.slice(0, 3), ["-X", "POST", "http://127.0.0.1:8080/v3/notifications"]);
   const h = headersOf(args);
@@ -42,49 +40,45 @@ test("the curl command sends the key, the secret and a valid body", () => {
 });
 
 test("the curl command expands the secret placeholder for roles that cannot see it", () => {
-  const { curl } = snippets("http://h", "k", "$HERALD_API_SECRET");
+  const curl = snippets("http://h", "k", "$HERALD_API_SECRET").curl.code;
   assert.equal(headersOf(curlArgs(curl, { HERALD_API_SECRET: "hs_from_env" }))["X-SERVICE-API-SECRET"], "hs_from_env");
 });
 
-async function runNode(program: string, env: Record<string, string> = {}) {
-  let seen: { method?: string; url?: string; headers?: IncomingHttpHeaders; body?: string } = {};
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      seen = { method: req.method, url: req.url, headers: req.headers, body };
-      res.writeHead(202, { "Content-Type": "application/json" }).end('{"requestId":"r1"}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  const dir = mkdtempSync(path.join(tmpdir(), "snippet-"));
-  const file = path.join(dir, "send.mjs");
-  writeFileSync(file, program.replaceAll("http://ORIGIN", `http://127.0.0.1:${port}`));
-  const out = await new Promise<string>((resolve, reject) => {
-    const p = spawn(process.execPath, [file], { env: { ...process.env, ...env } });
-    let o = "";
-    p.stdout.on("data", (c) => (o += c));
-    p.stderr.on("data", (c) => (o += c));
-    p.on("exit", (code) => (code === 0 ? resolve(o) : reject(new Error(o))));
-  });
-  server.close();
-  return { seen, out };
-}
+const sdk = (...parts: string[]) => readFileSync(path.join(import.meta.dirname, "..", "..", "..", "..", "sdk", ...parts), "utf8");
 
-test("the Node.js program sends the same request", async () => {
-  const { node } = snippets("http://ORIGIN", "key123", "hs_abc");
-  const { seen, out } = await runNode(node);
-  assert.equal(seen.method, "POST");
-  assert.equal(seen.url, "/v3/notifications");
-  assert.equal(seen.headers?.["x-service-api-key"], "key123");
-  assert.equal(seen.headers?.["x-service-api-secret"], "hs_abc");
-  assert.deepEqual(JSON.parse(seen.body!).sendTo, { recipients: ["first-user"] });
-  assert.match(out, /202/);
+test("the install commands name the SDKs' real module and package names", () => {
+  const all = snippets("http://h", "k", "s");
+  assert.equal(goModule, sdk("go", "go.mod").match(/^module (\S+)$/m)?.[1]);
+  assert.ok(all.go.install!.endsWith(`go get ${goModule}`));
+  assert.equal(all.node.install, `npm install ${JSON.parse(sdk("node", "package.json")).name}`);
+  assert.equal(all.python.install, `pip install ${sdk("python", "pyproject.toml").match(/^name = "([^"]+)"$/m)?.[1]}`);
+  assert.match(all.python.code, /^import herald$/m);
+  assert.deepEqual(snippetLanguages, ["curl", "go", "node", "python"]);
 });
 
-test("the Node.js program reads the secret from HERALD_API_SECRET when it is not shown", async () => {
-  const { node } = snippets("http://ORIGIN", "k", "$HERALD_API_SECRET");
-  const { seen } = await runNode(node, { HERALD_API_SECRET: "hs_env" });
-  assert.equal(seen.headers?.["x-service-api-secret"], "hs_env");
+test("each program carries the key and the secret it is shown with", () => {
+  const all = snippets("https://herald.example.com", "key123", "hs_abc-DEF_9");
+  for (const lang of ["go", "node", "python"] as const) {
+    const { code } = all[lang];
+    assert.ok(code.includes('"https://herald.example.com"'), lang);
+    assert.ok(code.includes('"key123"'), lang);
+    assert.ok(code.includes('"hs_abc-DEF_9"'), lang);
+    assert.ok(code.includes('"first-user"'), lang);
+  }
+});
+
+test("without the secret, each program leaves it to the SDK, which reads HERALD_API_SECRET", () => {
+  const all = snippets("http://h", "k", "$HERALD_API_SECRET");
+  for (const lang of ["go", "node", "python"] as const) {
+    const { code } = all[lang];
+    assert.ok(!code.includes("$HERALD_API_SECRET"), `${lang} holds the shell placeholder`);
+    assert.doesNotMatch(code, /WithAPISecret|apiSecret|api_secret/, lang);
+    assert.match(code, /The API secret: from HERALD_API_SECRET\./, lang);
+  }
+});
+
+test("strings are quoted for the languages, not pasted raw", () => {
+  const all = snippets('http://h"x', "k\\y", "s");
+  assert.ok(all.go.code.includes('herald.WithBaseURL("http://h\\"x")'));
+  assert.ok(all.node.code.includes('apiKey: "k\\\\y"'));
 });
