@@ -28,8 +28,9 @@ import (
 //	                          the page with ?saved=1; a missing or wrong CSRF pair: 403,
 //	                          nothing changed
 //
-// A bad, expired or other-purpose token answers 404 with a page saying what to do. Both
-// routes are rate-limited per client address.
+// A bad, expired or other-purpose token answers 404 with a page saying what to do (the
+// error envelope to clients that do not accept HTML). Both routes are rate-limited per
+// client address.
 type PreferencePage struct {
 	Service *prefpage.Service
 	// CSRFKey signs the form's CSRF field (a key derived from HERALD_SECRET_KEY for it).
@@ -135,8 +136,18 @@ func (p *PreferencePage) failed(c *fiber.Ctx, err error) error {
 		"This preferences link is not valid or has expired (links work for 60 days). Open the preferences link in a more recent email, or manage your notifications in the app.", "")
 }
 
+// message answers a refusal: a page for browsers (Accept names text/html), the usual
+// error envelope for other clients.
 func (p *PreferencePage) message(c *fiber.Ctx, status int, title, msg, app string) error {
+	if !wantsHTML(c) {
+		return herald.Errorf(prefErrorCodes[status], "%s", msg)
+	}
 	return p.render(c, status, prefView{Title: title, Message: msg, App: app})
+}
+
+var prefErrorCodes = map[int]string{
+	fiber.StatusNotFound: herald.ENOTFOUND, fiber.StatusForbidden: herald.EFORBIDDEN,
+	fiber.StatusRequestEntityTooLarge: herald.ETOOLARGE, fiber.StatusTooManyRequests: herald.ERATELIMIT,
 }
 
 // render writes the page with headers that keep it to itself: only its own stylesheet
