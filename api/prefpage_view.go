@@ -23,7 +23,7 @@ const prefPageCSS = `
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
 header{background:var(--card);border-bottom:1px solid var(--line);padding:.75rem 1rem}
-header p{margin:0 auto;max-width:44rem;font-weight:700;font-size:1.1rem}
+header p{margin:0 auto;max-width:44rem;padding:0 1rem;font-weight:700;font-size:1.1rem}
 main{max-width:44rem;margin:0 auto;padding:1.5rem 1rem 3rem}
 h1{font-size:1.6rem;margin:0 0 .5rem}
 h2{font-size:1.2rem;margin:2rem 0 .25rem}
