@@ -160,6 +160,13 @@ func (s *Stack) Start(subcommand string) *Proc {
 // database and Temporal are what a deployment behind a load balancer runs.
 func (s *Stack) StartAPI(addr string, env ...string) *Proc {
 	s.T.Helper()
+	return s.StartAPIBinary(Binary(s.T), addr, env...)
+}
+
+// StartAPIBinary is StartAPI with another herald binary, such as a previous release's
+// (the rolling-upgrade test runs both side by side).
+func (s *Stack) StartAPIBinary(bin, addr string, env ...string) *Proc {
+	s.T.Helper()
 	if addr == "" {
 		port, err := devenv.FreePort()
 		if err != nil {
@@ -168,7 +175,7 @@ func (s *Stack) StartAPI(addr string, env ...string) *Proc {
 		addr = "127.0.0.1:" + strconv.Itoa(port)
 	}
 	env = append([]string{"HERALD_HTTP_ADDR=" + addr}, env...)
-	p := s.StartWith("api", env...)
+	p := s.StartBinary(bin, "api", env...)
 	p.BaseURL = "http://" + addr
 	s.waitHealthy(p.BaseURL, time.Minute)
 	return p
@@ -178,7 +185,13 @@ func (s *Stack) StartAPI(addr string, env ...string) *Proc {
 // over the stack's); it does not wait for an api process to answer (StartAPI does).
 func (s *Stack) StartWith(subcommand string, env ...string) *Proc {
 	s.T.Helper()
-	p := &Proc{Name: subcommand, t: s.T, bin: Binary(s.T), args: []string{subcommand}, env: append(s.environ(), env...), log: &Buffer{}}
+	return s.StartBinary(Binary(s.T), subcommand, env...)
+}
+
+// StartBinary is StartWith with another herald binary, such as a previous release's.
+func (s *Stack) StartBinary(bin, subcommand string, env ...string) *Proc {
+	s.T.Helper()
+	p := &Proc{Name: subcommand, t: s.T, bin: bin, args: []string{subcommand}, env: append(s.environ(), env...), log: &Buffer{}}
 	p.start()
 	s.T.Cleanup(p.Kill)
 	return p
