@@ -76,9 +76,14 @@ func (p *PreferencePage) page(c *fiber.Ctx) error {
 	if !validNonce(nonce) {
 		nonce = secrets.Token(16)
 	}
-	// Set on every page (also when reused) so the cookie follows the page's scheme.
-	c.Cookie(&fiber.Cookie{Name: prefCSRFCookie, Value: nonce, Path: unsubscribe.PreferencesPath, HTTPOnly: true,
-		Secure: c.Protocol() == "https", SameSite: fiber.CookieSameSiteStrictMode})
+	// Set on every page (also when reused) so the cookie follows the page's scheme. No
+	// Path attribute: the browser scopes it to the page's folder (/preferences, or
+	// /prefix/preferences behind a proxy that strips a path prefix).
+	cookie := prefCSRFCookie + "=" + nonce + "; HttpOnly; SameSite=Strict"
+	if c.Protocol() == "https" {
+		cookie += "; Secure"
+	}
+	c.Append(fiber.HeaderSetCookie, cookie)
 	return p.render(c, fiber.StatusOK, prefView{Title: "Notification preferences", App: pg.AppName, Page: &pg,
 		CSRF: p.csrf(nonce, token), Saved: c.Query("saved") == "1"})
 }
@@ -107,7 +112,9 @@ func (p *PreferencePage) save(c *fiber.Ctx) error {
 		return p.failed(c, err)
 	}
 	// Redirect after POST: reloading the confirmation does not post again.
-	return c.Redirect(unsubscribe.PreferencesPath+token+"?saved=1", fiber.StatusSeeOther)
+	// The Location is relative to the page (its last path segment) so it holds behind a
+	// proxy that adds a path prefix.
+	return c.Redirect(token+"?saved=1", fiber.StatusSeeOther)
 }
 
 // csrf is the form's CSRF field for a nonce and a token: it binds the form to the
