@@ -104,7 +104,7 @@ test-web: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json $(INBOX_REAC
 	cd $(WIDGET) && npm test
 	cd $(INBOX_REACT) && node build.mjs && npm run typecheck && npm test
 	cd $(CONSOLE) && npm test
-	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh|TestInboxReactInChromium|TestConsole' ./integration/
+	HERALD_WEB_TESTS=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 $(GO_TEST_FLAGS) -run 'TestInboxWidgetInChromium|TestCommittedWidgetBundleIsFresh|TestInboxReactInChromium|TestConsole|TestPreferencePageInChromium' ./integration/
 
 .PHONY: console-screenshots
 console-screenshots: $(BIN)/temporal console ## retake the screenshots of docs/console.md (light and dark)

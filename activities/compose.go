@@ -23,7 +23,7 @@ func (a *Delivery) compose(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		return providers.Message{}, nil, errors.New(e.templateErr)
 	}
 	data := templates.Recipient(e.sendData, identifier, profile)
-	headers := withLink(data, a.unsubscribeLink(lg, e.categoryID, e.critical))
+	headers := withLink(data, a.unsubscribeLink(lg, e.categoryID, e.critical), a.preferencesURL(lg))
 	out, err := e.bundle.Render(ctx, lg.Channel, data)
 	if err != nil {
 		return providers.Message{}, nil, fmt.Errorf("render: %w", err)

@@ -132,7 +132,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 			return later(err)
 		}
 	}
-	headers := withLink(data, a.unsubscribeLink(lg, catID, critical))
+	headers := withLink(data, a.unsubscribeLink(lg, catID, critical), a.preferencesURL(lg))
 	renderFor := bundle.Render
 	if in.Batch != nil {
 		renderFor = bundle.RenderBatch

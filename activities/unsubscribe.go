@@ -19,10 +19,20 @@ func (a *Delivery) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64, crit
 	return a.Unsubscribe.For(lg.AppID, lg.UserID, *categoryID)
 }
 
-// withLink puts the link into a recipient's template data ({{unsubscribeUrl}},
-// {{preferencesUrl}}) and returns its headers for the provider message.
-func withLink(data map[string]any, link unsubscribe.Link) []providers.Header {
-	templates.SetLinks(data, link.URL, link.URL)
+// preferencesURL is the link to the recipient's hosted preference page, for every email
+// whose user Herald knows, with or without a category, critical or not (the page changes
+// preferences, it promises nothing about this message); none for other channels.
+func (a *Delivery) preferencesURL(lg dbsqlc.MessageLog) string {
+	if lg.Channel != notify.ChannelEmail {
+		return ""
+	}
+	return a.Unsubscribe.PreferencesURL(lg.AppID, lg.UserID)
+}
+
+// withLink puts the links into a recipient's template data ({{unsubscribeUrl}},
+// {{preferencesUrl}}) and returns the unsubscribe headers for the provider message.
+func withLink(data map[string]any, link unsubscribe.Link, preferencesURL string) []providers.Header {
+	templates.SetLinks(data, link.URL, preferencesURL)
 	var out []providers.Header
 	for _, h := range link.Headers {
 		out = append(out, providers.Header{Name: h[0], Value: h[1]})

@@ -41,7 +41,7 @@ func TestOneClickUnsubscribeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.Stack.Templates.SetContent(ctx, app, tpl.ID, "email", templates.ContentInput{Fields: json.RawMessage(
-		`{"subject":"{{data.n}}","html":"<p>{{data.n}}</p><a href=\"{{unsubscribeUrl}}\">Unsubscribe</a>","text":"{{data.n}} {{unsubscribeUrl}}"}`)}); err != nil {
+		`{"subject":"{{data.n}}","html":"<p>{{data.n}}</p><a href=\"{{unsubscribeUrl}}\">Unsubscribe</a>","text":"{{data.n}} {{unsubscribeUrl}} prefs: {{preferencesUrl}}"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	send := func(category, n string, users ...string) string {
@@ -82,6 +82,19 @@ func TestOneClickUnsubscribeRoundTrip(t *testing.T) {
 	link, path := match[1], match[2]
 	if !strings.Contains(m.Parts["text/html"], `<a href="`+link+`">Unsubscribe</a>`) || !strings.Contains(m.Parts["text/plain"], link) {
 		t.Errorf("the body does not place {{unsubscribeUrl}} = the header's link: %q / %q", m.Parts["text/html"], m.Parts["text/plain"])
+	}
+
+	// {{preferencesUrl}} is the hosted preference page, with a token of its own: it opens
+	// the page, and it does not unsubscribe.
+	pm := regexp.MustCompile(`prefs: https://herald\.example\.com(/preferences/[A-Za-z0-9_-]+)`).FindStringSubmatch(m.Parts["text/plain"])
+	if pm == nil {
+		t.Fatalf("no {{preferencesUrl}} in %q", m.Parts["text/plain"])
+	}
+	if res, body := call(t, "GET", e.BaseURL+pm[1], ""); res.StatusCode != 200 || !strings.Contains(body, "Billing: </span>Email") {
+		t.Errorf("GET {{preferencesUrl}}: %d %.300s", res.StatusCode, body)
+	}
+	if res, _ := call(t, "POST", e.BaseURL+"/unsubscribe/"+strings.TrimPrefix(pm[1], "/preferences/"), "List-Unsubscribe=One-Click"); res.StatusCode != 404 {
+		t.Errorf("the preference token posted as one-click unsubscribe: %d", res.StatusCode)
 	}
 
 	// GET shows a page and changes nothing (scanners fetch links).

@@ -50,7 +50,7 @@ func TestTemplatePreviewOfUnsavedContents(t *testing.T) {
 	}
 	// The layout and the content place the links; the preview shows sample ones.
 	if got := r.Channels["email"]["html"]; !strings.Contains(got, `<a href="https://herald.example.com/unsubscribe/preview-sample-token">Unsubscribe</a>`) ||
-		!strings.Contains(got, `<a href="https://herald.example.com/unsubscribe/preview-sample-token">Preferences</a>`) {
+		!strings.Contains(got, `<a href="https://herald.example.com/preferences/preview-sample-token">Preferences</a>`) {
 		t.Errorf("the preview shows no sample unsubscribe and preference links: %q", got)
 	}
 	if _, ok := r.Channels["inApp"]; ok {

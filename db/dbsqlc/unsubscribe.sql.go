@@ -9,6 +9,32 @@ import (
 	"context"
 )
 
+const preferencePageUser = `-- name: PreferencePageUser :one
+SELECT a.name AS app_name, u.identifier AS user_identifier
+FROM users u
+JOIN apps a ON a.id = u.app_id
+WHERE u.app_id = $1 AND u.id = $2
+`
+
+type PreferencePageUserParams struct {
+	AppID  int64
+	UserID int64
+}
+
+type PreferencePageUserRow struct {
+	AppName        string
+	UserIdentifier string
+}
+
+// Who a preference page token opens the page for: the app's name and the user's
+// identifier, both scoped by the token's app.
+func (q *Queries) PreferencePageUser(ctx context.Context, arg PreferencePageUserParams) (PreferencePageUserRow, error) {
+	row := q.db.QueryRow(ctx, preferencePageUser, arg.AppID, arg.UserID)
+	var i PreferencePageUserRow
+	err := row.Scan(&i.AppName, &i.UserIdentifier)
+	return i, err
+}
+
 const unsubscribeCategoryChannel = `-- name: UnsubscribeCategoryChannel :execrows
 
 INSERT INTO preferences (app_id, user_id, category_id, channel, enabled)

@@ -20,3 +20,11 @@ FROM users u
 JOIN apps a ON a.id = u.app_id
 JOIN categories c ON c.app_id = u.app_id AND c.id = @category_id
 WHERE u.app_id = @app_id AND u.id = @user_id;
+
+-- name: PreferencePageUser :one
+-- Who a preference page token opens the page for: the app's name and the user's
+-- identifier, both scoped by the token's app.
+SELECT a.name AS app_name, u.identifier AS user_identifier
+FROM users u
+JOIN apps a ON a.id = u.app_id
+WHERE u.app_id = @app_id AND u.id = @user_id;

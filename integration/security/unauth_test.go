@@ -39,6 +39,8 @@ var unauthenticated = map[string]string{
 	"OPTIONS /codec/decode":                      "CORS preflight of the codec server: browsers send it without credentials; it answers only CORS headers (403 to origins not in HERALD_CODEC_SERVER_ORIGINS); POST needs the operator's bearer token (temporalcodec.TestCodecServer)",
 	"OPTIONS /codec/encode":                      "CORS preflight of the codec server, as OPTIONS /codec/decode",
 	"GET /unsubscribe/:token":                    "the link of an email's List-Unsubscribe header: the signed token (HMAC, one purpose, 60 days) is the credential; a page with one button, changes nothing; rate-limited per client address (TestOneClickUnsubscribeRoundTrip)",
+	"GET /preferences/:token":                    "the hosted preference page ({{preferencesUrl}} of emails): the signed preference token (HMAC under its own key, one purpose, 60 days; unsubscribe tokens refused) is the credential; shows the token's user's switches only; rate-limited per client address (TestPreferencePageLinks)",
+	"POST /preferences/:token":                   "saves the hosted preference page's form: the preference token plus the CSRF pair (SameSite=Strict cookie nonce, HMAC field bound to the token) are the credential; rate-limited per client address (TestPreferencePageLinks)",
 	"POST /unsubscribe/:token":                   "RFC 8058 one-click unsubscribe: mailbox providers post it without cookie or login; the signed token (HMAC, one purpose, 60 days) is the credential and can only turn email off for its user and category; rate-limited per client address (TestUnsubscribeLinkAttacks)",
 }
 

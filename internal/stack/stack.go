@@ -226,7 +226,7 @@ func (s *Stack) HTTP() *fiber.App {
 	}}
 	opts := api.Options{
 		BodyLimit: int(s.Cfg.BodyLimit), Log: s.Log, TrustedProxies: s.Cfg.TrustedProxies, RequestTimeout: s.Cfg.RequestTimeout,
-		Mount: []func(fiber.Router){s.SocketIO.Register, s.mountCodecServer, s.unsubscribeHandlers().Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
+		Mount: []func(fiber.Router){s.SocketIO.Register, s.mountCodecServer, s.unsubscribeHandlers().Register, s.preferencePageHandlers().Register}, Telemetry: telemetry.Middleware(s.httpTelemetry()),
 		Draining: s.draining.Load,
 	}
 	if s.Cfg.Ops.Metrics && s.Cfg.Ops.MetricsToken != "" {

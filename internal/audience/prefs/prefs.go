@@ -95,13 +95,13 @@ func (s *Service) Get(ctx context.Context, appID int64, identifier string) ([]Pr
 		}
 		for _, ch := range notify.Channels {
 			enabled, explicit := set[c.ID][ch]
-			def, hasDefault := c.ChannelDefaults[ch]
+			_, hasDefault := c.ChannelDefaults[ch]
 			if !explicit && !hasDefault && !slices.Contains(channels, ch) {
 				continue
 			}
 			if !explicit {
 				// The user never chose: the app's default for the category (unset: on).
-				enabled = def || !hasDefault
+				enabled = DefaultEnabled(c, ch)
 			}
 			out[i].ChannelPreferences = append(out[i].ChannelPreferences, ChannelPreference{Channel: ch, Enabled: enabled})
 		}

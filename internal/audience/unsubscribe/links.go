@@ -9,6 +9,9 @@ import (
 // /v1 and /v3: the token is the only credential).
 const Path = "/unsubscribe/"
 
+// PreferencesPath is the route of the hosted preference page, beside Path.
+const PreferencesPath = "/preferences/"
+
 // Headers of RFC 2369 and RFC 8058.
 const (
 	HeaderListUnsubscribe     = "List-Unsubscribe"
@@ -20,6 +23,8 @@ const (
 // Links builds the unsubscribe links of emails.
 type Links struct {
 	Signer *Signer
+	// Preferences signs the preference page links (nil: emails carry none).
+	Preferences *Signer
 	// BaseURL is the public URL of the API (HERALD_PUBLIC_URL, else the listen address).
 	BaseURL string
 	// Mailto, when set, is added to List-Unsubscribe as a second, mail-based way out
@@ -35,17 +40,30 @@ type Link struct {
 	Headers [][2]string
 }
 
+func (l *Links) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
+// PreferencesURL returns the link to user's hosted preference page in app, valid for
+// TokenLifetime; "" when no preference Signer is wired.
+func (l *Links) PreferencesURL(app, user int64) string {
+	if l == nil || l.Preferences == nil || app <= 0 || user <= 0 {
+		return ""
+	}
+	tok := l.Preferences.Sign(Claims{App: app, User: user, Kind: KindPreferences, Expires: l.now().Add(TokenLifetime)})
+	return strings.TrimRight(l.BaseURL, "/") + PreferencesPath + tok
+}
+
 // For returns the link that turns email off for user of app in category. A nil Links
 // (no secret key wired) gives none.
 func (l *Links) For(app, user, category int64) Link {
 	if l == nil || l.Signer == nil || category <= 0 {
 		return Link{}
 	}
-	now := time.Now
-	if l.Now != nil {
-		now = l.Now
-	}
-	tok := l.Signer.Sign(Claims{App: app, User: user, Kind: KindCategory, Scope: category, Expires: now().Add(TokenLifetime)})
+	tok := l.Signer.Sign(Claims{App: app, User: user, Kind: KindCategory, Scope: category, Expires: l.now().Add(TokenLifetime)})
 	u := strings.TrimRight(l.BaseURL, "/") + Path + tok
 	list := "<" + u + ">"
 	if l.Mailto != "" {

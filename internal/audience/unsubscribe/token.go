@@ -20,15 +20,25 @@ import (
 // while a leaked link does not stay valid forever.
 const TokenLifetime = 60 * 24 * time.Hour
 
-// keyPurpose names the key derived from HERALD_SECRET_KEY for these tokens: no other
-// token of Herald is signed with it, so no other token verifies here, and these verify
-// nowhere else.
+// keyPurpose names the key derived from HERALD_SECRET_KEY for unsubscribe tokens: no
+// other token of Herald is signed with it, so no other token verifies here, and these
+// verify nowhere else.
 const keyPurpose = "unsubscribe link v1"
 
-// Kinds of scope a token unsubscribes from.
+// preferencesKeyPurpose names the key of preference page tokens, distinct from
+// keyPurpose: an unsubscribe token does not open the preference page, and a preference
+// page token does not unsubscribe.
+const preferencesKeyPurpose = "preference page link v1"
+
+// Kinds of token. The kind is signed and a Signer accepts only its own: together with a
+// key per purpose, a token of one purpose never verifies as the other.
 const (
-	// KindCategory turns email off for one category (preferences category × email).
+	// KindCategory turns email off for one category (preferences category × email): the
+	// one-click unsubscribe token.
 	KindCategory byte = 'c'
+	// KindPreferences opens the user's hosted preference page (Scope is 0): the
+	// preferencesUrl token.
+	KindPreferences byte = 'p'
 )
 
 const (
@@ -51,17 +61,27 @@ type Claims struct {
 	Expires time.Time
 }
 
-// Signer signs and verifies tokens with a key derived from the secret key.
+// Signer signs and verifies tokens of one purpose with a key derived from the secret key
+// for that purpose.
 type Signer struct {
-	key []byte
+	key  []byte
+	kind byte
 }
 
-// NewSigner returns a Signer keyed by secretKey (HERALD_SECRET_KEY).
+// NewSigner returns the Signer of one-click unsubscribe tokens (KindCategory) keyed by
+// secretKey (HERALD_SECRET_KEY).
 func NewSigner(secretKey string) *Signer {
-	return &Signer{key: secrets.Derive(secretKey, keyPurpose)}
+	return &Signer{key: secrets.Derive(secretKey, keyPurpose), kind: KindCategory}
+}
+
+// NewPreferencesSigner returns the Signer of preference page tokens (KindPreferences),
+// keyed by its own key derived from secretKey.
+func NewPreferencesSigner(secretKey string) *Signer {
+	return &Signer{key: secrets.Derive(secretKey, preferencesKeyPurpose), kind: KindPreferences}
 }
 
 // Sign returns the token of c: base64url of the claims and a truncated HMAC-SHA256.
+// Tokens are signed as given (a kind other than the Signer's does not verify).
 func (s *Signer) Sign(c Claims) string {
 	buf := make([]byte, bodySize, bodySize+macSize)
 	buf[0] = version
@@ -74,8 +94,9 @@ func (s *Signer) Sign(c Claims) string {
 	return base64.RawURLEncoding.EncodeToString(buf)
 }
 
-// Verify returns the claims of a token signed by this key, of a known kind and not
-// expired at now; anything else is ErrInvalid.
+// Verify returns the claims of a token signed by this key, of this Signer's kind (with a
+// category scope for unsubscribe tokens, none for preference tokens) and not expired at
+// now; anything else is ErrInvalid.
 func (s *Signer) Verify(token string, now time.Time) (Claims, error) {
 	if len(token) > 2*(bodySize+macSize) {
 		return Claims{}, ErrInvalid
@@ -96,7 +117,8 @@ func (s *Signer) Verify(token string, now time.Time) (Claims, error) {
 		Scope:   int64(binary.BigEndian.Uint64(body[18:])),
 		Expires: time.Unix(int64(binary.BigEndian.Uint64(body[26:])), 0),
 	}
-	if c.Kind != KindCategory || c.App <= 0 || c.User <= 0 || c.Scope <= 0 || !now.Before(c.Expires) {
+	scoped := c.Scope > 0
+	if c.Kind != s.kind || scoped != (s.kind == KindCategory) || c.Scope < 0 || c.App <= 0 || c.User <= 0 || !now.Before(c.Expires) {
 		return Claims{}, ErrInvalid
 	}
 	return c, nil

@@ -109,3 +109,58 @@ func TestLinks(t *testing.T) {
 		t.Errorf("nil Links must give no link: %+v", got)
 	}
 }
+
+// TestTokenPurposes: an unsubscribe token does not verify as a preference page token and
+// a preference page token does not verify as an unsubscribe token, whatever their kind
+// byte says; each verifies under its own Signer only, unexpired and unchanged.
+func TestTokenPurposes(t *testing.T) {
+	unsub, pref := NewSigner(testKey), NewPreferencesSigner(testKey)
+	now := time.Unix(1_800_000_000, 0)
+	exp := now.Add(TokenLifetime)
+	prefClaims := Claims{App: 7, User: 42, Kind: KindPreferences, Expires: exp}
+	prefTok := pref.Sign(prefClaims)
+	if got, err := pref.Verify(prefTok, now); err != nil || got != prefClaims {
+		t.Fatalf("a preference token: %+v %v", got, err)
+	}
+	unsubTok := unsub.Sign(Claims{App: 7, User: 42, Kind: KindCategory, Scope: 3, Expires: exp})
+	raw, _ := base64.RawURLEncoding.DecodeString(prefTok)
+	tampered := append([]byte(nil), raw...)
+	tampered[9] ^= 1
+	for name, c := range map[string]struct {
+		s   *Signer
+		tok string
+		at  time.Time
+	}{
+		"unsubscribe token on the preference page":                       {pref, unsubTok, now},
+		"preference token as one-click unsubscribe":                      {unsub, prefTok, now},
+		"preference kind signed with the unsubscribe key":                {pref, unsub.Sign(prefClaims), now},
+		"unsubscribe kind signed with the preference key":                {unsub, pref.Sign(Claims{App: 7, User: 42, Kind: KindCategory, Scope: 3, Expires: exp}), now},
+		"category kind under the preference key, on the preference page": {pref, pref.Sign(Claims{App: 7, User: 42, Kind: KindCategory, Scope: 3, Expires: exp}), now},
+		"preference token with a scope":                                  {pref, pref.Sign(Claims{App: 7, User: 42, Kind: KindPreferences, Scope: 3, Expires: exp}), now},
+		"expired preference token":                                       {pref, prefTok, exp},
+		"tampered preference token (user id)":                            {pref, base64.RawURLEncoding.EncodeToString(tampered), now},
+		"preference token of another secret key":                         {pref, NewPreferencesSigner(testKey + "x").Sign(prefClaims), now},
+	} {
+		if got, err := c.s.Verify(c.tok, c.at); err != ErrInvalid {
+			t.Errorf("%s: verified as %+v (%v)", name, got, err)
+		}
+	}
+}
+
+// TestPreferencesURL: the link points at the preference page with a preference token of
+// the user, valid for TokenLifetime.
+func TestPreferencesURL(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	l := &Links{Signer: NewSigner(testKey), Preferences: NewPreferencesSigner(testKey), BaseURL: "https://h.example/", Now: func() time.Time { return now }}
+	u := l.PreferencesURL(7, 42)
+	tok, ok := strings.CutPrefix(u, "https://h.example"+PreferencesPath)
+	if !ok {
+		t.Fatalf("PreferencesURL = %q", u)
+	}
+	if c, err := l.Preferences.Verify(tok, now); err != nil || c.User != 42 || c.App != 7 || !c.Expires.Equal(now.Add(TokenLifetime)) {
+		t.Fatalf("its token: %+v %v", c, err)
+	}
+	if (&Links{Signer: NewSigner(testKey)}).PreferencesURL(7, 42) != "" || (*Links)(nil).PreferencesURL(7, 42) != "" {
+		t.Error("no preference signer wired must give no link")
+	}
+}

@@ -54,13 +54,14 @@ const (
 // Sample links a template preview shows in place of a recipient's own.
 const (
 	PreviewUnsubscribeURL = "https://herald.example.com/unsubscribe/preview-sample-token"
-	PreviewPreferencesURL = PreviewUnsubscribeURL
+	PreviewPreferencesURL = "https://herald.example.com/preferences/preview-sample-token"
 )
 
 // SetLinks sets a recipient's {{unsubscribeUrl}} (the one-click unsubscribe link of the
-// email) and {{preferencesUrl}} (the page where they manage their preferences): empty
-// strings when the message has none (another channel, no category, critical), so
-// {{#if unsubscribeUrl}} hides a footer.
+// email) and {{preferencesUrl}} (the hosted page where they manage all their
+// preferences): empty strings when the message has none (unsubscribe: another channel, no
+// category, critical; preferences: another channel), so {{#if unsubscribeUrl}} hides a
+// footer.
 func SetLinks(data map[string]any, unsubscribeURL, preferencesURL string) {
 	data[VarUnsubscribeURL] = unsubscribeURL
 	data[VarPreferencesURL] = preferencesURL

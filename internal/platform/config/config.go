@@ -101,8 +101,8 @@ type Config struct {
 	// UnsubscribeMailto is an address added to the List-Unsubscribe header of emails, next
 	// to the one-click link.
 	// UnsubscribeRateLimit is how many unsubscribe requests per second one client address
-	// may make.
-	UnsubscribeRateLimit float64       `env:"HERALD_UNSUBSCRIBE_RATE_LIMIT" envDefault:"20" min:"0" dflt:"20" example:"5" expect:"a number of requests per second (0 for no limit)" desc:"requests per second one client address may make to the one-click unsubscribe links (GET and POST /unsubscribe/…; bursts of 5 seconds' worth; over it: 429 with Retry-After), all API processes together; mailbox providers post from few addresses for many recipients, so keep it generous"`
+	// may make (and, counted apart, preference page requests).
+	UnsubscribeRateLimit float64       `env:"HERALD_UNSUBSCRIBE_RATE_LIMIT" envDefault:"20" min:"0" dflt:"20" example:"5" expect:"a number of requests per second (0 for no limit)" desc:"requests per second one client address may make to the one-click unsubscribe links (GET and POST /unsubscribe/…), and separately to the hosted preference page (GET and POST /preferences/…); bursts of 5 seconds' worth; over it: 429 with Retry-After; all API processes together; mailbox providers post from few addresses for many recipients, so keep it generous"`
 	UnsubscribeMailto    string        `env:"HERALD_UNSUBSCRIBE_MAILTO" example:"unsubscribe@example.com" desc:"an address added to the List-Unsubscribe header of every non-critical email next to the one-click link (mailto:<address>?subject=unsubscribe%20<token>); Herald does not read that mailbox: whoever does applies the token with POST /unsubscribe/<token>. Empty: the link only (docs/unsubscribe.md)"`
 	RealtimePingInterval time.Duration `env:"HERALD_REALTIME_PING_INTERVAL" envDefault:"25s" min:"100ms" example:"10s" desc:"heartbeat interval of realtime connections (Socket.IO ping, SSE comment)"`
 	RealtimePingTimeout  time.Duration `env:"HERALD_REALTIME_PING_TIMEOUT" envDefault:"20s" min:"100ms" example:"5s" desc:"a Socket.IO peer silent this long past a ping is dropped"`
