@@ -74,9 +74,7 @@ func (s *Service) Preferences(ctx context.Context, appID int64, identifier strin
 		for _, ch := range notify.Channels {
 			on, ok := set[key{id, ch}]
 			if !ok {
-				// The user never chose: the app's default for the category (unset: on).
-				def, hasDefault := defaults[ch]
-				on = def || !hasDefault
+				on = prefs.DefaultEnabled(categories.Category{ChannelDefaults: defaults}, ch)
 			}
 			p.ChannelPreferences = append(p.ChannelPreferences, ChannelPreference{Channel: ch, Enabled: on})
 		}
