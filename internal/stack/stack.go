@@ -97,6 +97,7 @@ type Stack struct {
 	ConsoleServices
 	FlowServices
 	OperationsServices
+	WebhookServices
 
 	searchAttrs searchAttributes
 	// draining is set when ServeHTTP begins to shut down: /readyz answers 503.
@@ -185,6 +186,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		return nil, err
 	}
 	s.openObservability()
+	s.openWebhooks()
 	return s, nil
 }
 
@@ -223,7 +225,7 @@ func (s *Stack) HTTP() *fiber.App {
 	}
 	console := s.consoleHandlers()
 	return api.New(opts, dev, health, console, s.configurationHandlers(console), s.operationsHandlers(console),
-		&v1.ProviderCallbacks{Channels: s.Channels}, s.observabilityHandlers(console))
+		&v1.ProviderCallbacks{Channels: s.Channels}, s.observabilityHandlers(console), s.webhookHandlers(console))
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
@@ -279,7 +281,8 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	}
 	wait := 500 * time.Millisecond
 	for {
-		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
+		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities(),
+			Webhooks: s.webhookActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, s.workerOptions())
 		err := w.Start()
 		if err == nil {
@@ -307,12 +310,15 @@ func (s *Stack) workerOptions() worker.Options {
 	return opts
 }
 
-// RunRelay runs the outbox relay until ctx ends, once Herald's search attributes are
+// RunRelay runs the outbox relay and the webhook relay until ctx ends, once Herald's search attributes are
 // registered (the runs it starts carry them).
 func (s *Stack) RunRelay(ctx context.Context) error {
 	if err := s.EnsureSearchAttributes(ctx); err != nil {
 		return nil // ctx ended
 	}
+	done := make(chan struct{})
+	go func() { defer close(done); s.runWebhookRelay(ctx) }()
+	defer func() { <-done }()
 	return s.Relay.Run(ctx)
 }
 

@@ -45,6 +45,8 @@ const (
 	AppCreated               = "app.created"
 	AppSecretRevealed        = "app.secret_revealed"
 	AppRSAKeyGenerated       = "app.rsa_key_generated"
+	// WebhookAutoDisabled: Herald disabled an event webhook endpoint that kept failing.
+	WebhookAutoDisabled = "webhook.auto_disabled"
 )
 
 // Actions lists every action, for validating filters and for the documentation.
@@ -52,7 +54,7 @@ var Actions = []string{
 	SignIn, SignInFailed, SignOut, SessionRevoked, RefreshReuse, PasswordChanged, PasswordResetRequested, PasswordReset,
 	SignUpExistingEmail, AccountReclaimed, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
 	MemberJoined, MemberRoleChanged, MemberRemoved, InvitationCreated, InvitationResent, InvitationRevoked,
-	CLITokenCreated, CLITokenRevoked, AppCreated, AppSecretRevealed, AppRSAKeyGenerated,
+	CLITokenCreated, CLITokenRevoked, AppCreated, AppSecretRevealed, AppRSAKeyGenerated, WebhookAutoDisabled,
 }
 
 // Target types.

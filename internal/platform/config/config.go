@@ -110,6 +110,8 @@ type Config struct {
 	Ops OperationsConfig
 	// Codec configures the encryption of Temporal payloads and the codec server (codec.go).
 	Codec CodecConfig
+	// Webhooks tunes the delivery of event webhooks (webhooks.go).
+	Webhooks WebhooksConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
