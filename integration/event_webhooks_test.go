@@ -165,6 +165,8 @@ func TestEventWebhooksEndToEnd(t *testing.T) {
 		c.Webhooks.PollInterval, c.Webhooks.Timeout = 100*time.Millisecond, time.Second
 		c.Webhooks.DisableAfter, c.Webhooks.DisableAfterPeriod = 3, 0
 	}})
+	// The app belongs to a client, whose audit log records the auto-disable.
+	sql(t, e, `WITH c AS (INSERT INTO clients (name) VALUES ('Acme') RETURNING id) UPDATE apps SET client_id = (SELECT id FROM c) WHERE id = $1`, e.App.AppID)
 	hooks := newHookServer(t, map[string][]string{
 		"/flaky":   {"500", "hang", "500"},
 		"/ordered": {"503-retry-after"},
@@ -278,8 +280,9 @@ func TestEventWebhooksEndToEnd(t *testing.T) {
 		`SELECT count(*) FROM audit_events WHERE action = 'webhook.auto_disabled' AND target_id = $1`, fmt.Sprint(dead.ID)).Scan(&n); err != nil || n != 1 {
 		t.Errorf("audit entries of the auto-disable: %d %v", n, err)
 	}
-	if got := len(hooks.requests("/dead")); got != 3 {
-		t.Errorf("/dead got %d requests, want 3 (disabled after 3 failures)", got)
+	if got := hooks.requests("/dead"); len(got) != 3 {
+		dl, _ := e.Stack.Webhooks.Deliveries(context.Background(), e.App.AppID, dead.ID, "", 0, 20)
+		t.Errorf("/dead got %d requests %v, want 3 (disabled after 3 failures); log %+v", len(got), ids(got), dl)
 	}
 	// Filters and tenants: no in-app event reached the email-only endpoint or the other app.
 	if n := len(hooks.requests("/email-only")) + len(hooks.requests("/other-app")); n != 0 {
@@ -296,7 +299,10 @@ func TestEventWebhooksEndToEnd(t *testing.T) {
 	if _, err := e.Stack.Webhooks.Resend(context.Background(), e.App.AppID, all.ID, first.ID); err != nil {
 		t.Fatal(err)
 	}
-	e.Eventually(30*time.Second, "the resent event", func() bool { return len(hooks.acknowledged("/all")) == before+1 })
+	e.Eventually(30*time.Second, "the resent event recorded", func() bool {
+		p, err := e.Stack.Webhooks.Deliveries(context.Background(), e.App.AppID, all.ID, "pending", 0, 10)
+		return err == nil && len(p.Data) == 0 && len(hooks.acknowledged("/all")) == before+1
+	})
 	if acks := hooks.acknowledged("/all"); acks[len(acks)-1] != first.MessageID {
 		t.Errorf("resent id %s, want %s", acks[len(acks)-1], first.MessageID)
 	}
