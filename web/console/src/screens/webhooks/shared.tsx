@@ -69,7 +69,7 @@ export function bodyOf(d: EndpointDraft) {
 export function EndpointFields({ draft, set, errs }: { draft: EndpointDraft; set: (d: EndpointDraft) => void; errs: Record<string, string[]> }) {
   const toggle = <T,>(xs: T[], x: T, on: boolean) => (on ? [...xs.filter((v) => v !== x), x] : xs.filter((v) => v !== x));
   return (
-    <>
+    <div className="webhook-fields">
       <Field
         label="Endpoint URL"
         type="url"
@@ -135,7 +135,7 @@ export function EndpointFields({ draft, set, errs }: { draft: EndpointDraft; set
         <Checkbox checked={draft.ordered} onChange={(on) => set({ ...draft, ordered: on })} /> Deliver in order (one event at a time; a failing
         event holds back the later ones)
       </label>
-    </>
+    </div>
   );
 }
 
