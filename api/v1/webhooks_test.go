@@ -1,10 +1,14 @@
 package v1_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/heraldhq/herald/internal/cli"
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
@@ -118,4 +122,33 @@ func TestWebhookEndpointRoutes(t *testing.T) {
 		{name: "deleted", method: "GET", path: one, as: f.viewer, status: 404},
 		{name: "delete again", method: "DELETE", path: one, as: f.dev, status: 404},
 	})
+}
+
+// herald logs --webhooks lists the app's deliveries through /v1 with a CLI token; --status
+// narrows them.
+func TestCLIListsWebhookDeliveries(t *testing.T) {
+	f := fixtureOn(t, newEnv(t, func(c *config.Config) { c.PrivateHosts = []string{"127.0.0.1"} }))
+	ep := id(t, f.do(t, f.dev, "POST", f.appPath+"/webhooks", map[string]any{"url": "http://127.0.0.1:9/h", "eventTypes": []string{"message.failed"}}, 201))
+	if _, err := f.Stack.DB.Pool.Exec(t.Context(), `INSERT INTO webhook_deliveries (app_id, endpoint_id, event_type, data, status, attempts, last_status, last_latency_ms)
+		VALUES ($1, $2, 'message.failed', '{}', 'succeeded', 2, 204, 12), ($1, $2, 'message.failed', '{}', 'failed', 9, 500, 30)`, f.appID, ep); err != nil {
+		t.Fatal(err)
+	}
+	tok := f.do(t, f.viewer, "POST", fmt.Sprintf("/v1/clients/%d/cli-token", f.client), map[string]string{"name": "ci"}, 201).Map(t)["token"].(string)
+	run := func(args ...string) string {
+		var out, errb bytes.Buffer
+		env := cli.Env{Getenv: func(k string) string {
+			return map[string]string{"HERALD_URL": f.BaseURL, "HERALD_TOKEN": tok, "HERALD_CONFIG": filepath.Join(t.TempDir(), "c.json")}[k]
+		}, Stdout: &out, Stderr: &errb}
+		if err := cli.Run(context.Background(), append([]string{"logs", "--app", fmt.Sprint(f.appID), "--webhooks"}, args...), env); err != nil {
+			t.Fatalf("herald logs --webhooks %v: %v %s", args, err, errb.String())
+		}
+		return out.String()
+	}
+	all := run()
+	if !contains(all, "message.failed", "succeeded", "HTTP 204 12ms", "failed", "HTTP 500 30ms", "msg_") {
+		t.Errorf("herald logs --webhooks:\n%s", all)
+	}
+	if failed := run("--status", "failed"); strings.Contains(failed, "succeeded") || !strings.Contains(failed, "HTTP 500") {
+		t.Errorf("--status failed:\n%s", failed)
+	}
 }
