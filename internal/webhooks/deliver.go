@@ -93,7 +93,7 @@ func (d *Deliverer) Deliver(ctx context.Context, endpointID int64, beat func()) 
 	if ep.Ordered {
 		chunk = 1
 	}
-	lease := d.Policy.Timeout + 30*time.Second
+	lease := d.Policy.Timeout + 10*time.Second // one chunk: requests in parallel, each bounded by Timeout
 	for res.Attempted < d.Policy.BatchSize {
 		rows, err := d.DB.ClaimWebhookDeliveries(ctx, dbsqlc.ClaimWebhookDeliveriesParams{
 			EndpointID: ep.ID, Ordered: ep.Ordered, MaxRows: int32(min(chunk, d.Policy.BatchSize-res.Attempted)), LeaseSeconds: lease.Seconds(),
