@@ -24,7 +24,7 @@ WITH cand AS (
 )
 UPDATE webhook_deliveries d
 SET locked_until = now() + make_interval(secs => $1::float8), attempts = d.attempts + 1
-FROM pick WHERE d.id = pick.id AND d.status = 'pending'
+FROM pick WHERE d.id = pick.id AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
 RETURNING d.id, d.app_id, d.endpoint_id, d.message_id, d.event_type, d.data, d.status, d.attempts, d.next_attempt_at, d.locked_until, d.last_attempt_at, d.last_status, d.last_latency_ms, d.last_response, d.last_error, d.attempt_log, d.created_at, d.delivered_at
 `
 
@@ -36,6 +36,8 @@ type ClaimWebhookDeliveriesParams struct {
 }
 
 // Takes up to @max_rows due deliveries of an endpoint, oldest event first, for the lease.
+// The lease is checked again on the row being updated, so of two claims racing for a row
+// (a retried activity while the first still runs) only one gets it.
 // An ordered endpoint's claim stops at its first pending delivery that is not due or held:
 // later events never overtake it.
 func (q *Queries) ClaimWebhookDeliveries(ctx context.Context, arg ClaimWebhookDeliveriesParams) ([]WebhookDelivery, error) {

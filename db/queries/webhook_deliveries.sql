@@ -12,6 +12,8 @@ LIMIT @max_rows;
 
 -- name: ClaimWebhookDeliveries :many
 -- Takes up to @max_rows due deliveries of an endpoint, oldest event first, for the lease.
+-- The lease is checked again on the row being updated, so of two claims racing for a row
+-- (a retried activity while the first still runs) only one gets it.
 -- An ordered endpoint's claim stops at its first pending delivery that is not due or held:
 -- later events never overtake it.
 WITH cand AS (
@@ -27,7 +29,7 @@ WITH cand AS (
 )
 UPDATE webhook_deliveries d
 SET locked_until = now() + make_interval(secs => @lease_seconds::float8), attempts = d.attempts + 1
-FROM pick WHERE d.id = pick.id AND d.status = 'pending'
+FROM pick WHERE d.id = pick.id AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
 RETURNING d.*;
 
 -- name: FinishWebhookAttempt :exec
