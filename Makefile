@@ -69,7 +69,14 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 	$(BIN)/herald dev
 
 .PHONY: test
-test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then the SDKs, the Helm chart, the compose file, test-web, test-faults, test-scale and test-upgrade
+# The official Standard Webhooks library that integration/event_webhooks_test.go verifies
+# Herald's event webhook requests with (test-only, its own lockfile).
+WEBHOOKVERIFY := integration/webhookverify
+
+$(WEBHOOKVERIFY)/node_modules/.package-lock.json: $(WEBHOOKVERIFY)/package-lock.json
+	cd $(WEBHOOKVERIFY) && npm ci --no-audit --no-fund --loglevel=error
+
+test: $(BIN)/temporal $(WEBHOOKVERIFY)/node_modules/.package-lock.json ## run every test, including end-to-end tests on the real Temporal dev server, then the SDKs, the Helm chart, the compose file, test-web, test-faults, test-scale and test-upgrade
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-sdk-go
 	$(MAKE) test-sdk-node

@@ -3,6 +3,7 @@ package integration
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -96,6 +97,11 @@ func TestConsoleInChromium(t *testing.T) {
 			return
 		}
 		_, _ = w.Write([]byte(c))
+	})
+	// The webhooks journey's endpoint: it acknowledges every event webhook request.
+	mux.HandleFunc("/hooks/", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		_, _ = w.Write([]byte(`{"received":true}`))
 	})
 	side := httptest.NewServer(mux)
 	t.Cleanup(side.Close)

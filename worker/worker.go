@@ -17,6 +17,7 @@ import (
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 	"github.com/heraldhq/herald/workflows/taskqueue"
+	"github.com/heraldhq/herald/workflows/webhook"
 )
 
 // Options tune the workers of one process.
@@ -105,6 +106,8 @@ type Activities struct {
 	Flows *activities.Flows
 	// Retention purges expired data (workflows/retention).
 	Retention *activities.Retention
+	// Webhooks delivers event webhooks (nil: not registered, for tests without them).
+	Webhooks *activities.Webhooks
 }
 
 // Register adds Herald's workflows and activities to a worker or a test environment.
@@ -130,6 +133,9 @@ func registerActivities(r worker.ActivityRegistry, a Activities) {
 
 	r.RegisterActivityWithOptions(a.Retention.ListApps, activity.RegisterOptions{Name: retention.ListAppsActivityName})
 	r.RegisterActivityWithOptions(a.Retention.PurgeApp, activity.RegisterOptions{Name: retention.PurgeAppActivityName})
+	if a.Webhooks != nil {
+		r.RegisterActivityWithOptions(a.Webhooks.DeliverWebhooks, activity.RegisterOptions{Name: webhook.DeliverActivityName})
+	}
 }
 
 // RegisterWorkflows adds Herald's workflows under their registered names: the worker does
@@ -142,6 +148,7 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(flowrun.DigestWorkflow, workflow.RegisterOptions{Name: flowrun.DigestWorkflowName})
 	r.RegisterWorkflowWithOptions(flowrun.ScheduleWorkflow, workflow.RegisterOptions{Name: flowrun.ScheduleWorkflowName})
 	r.RegisterWorkflowWithOptions(retention.Workflow, workflow.RegisterOptions{Name: retention.WorkflowName})
+	r.RegisterWorkflowWithOptions(webhook.Workflow, workflow.RegisterOptions{Name: webhook.WorkflowName})
 }
 
 // registerFlows adds the activities of user-defined workflows (the interpreter, its digest

@@ -639,3 +639,47 @@ type WebPushSubscription struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 }
+
+type WebhookDelivery struct {
+	ID            int64
+	AppID         int64
+	EndpointID    int64
+	MessageID     string
+	EventType     string
+	Data          json.RawMessage
+	Status        string
+	Attempts      int32
+	NextAttemptAt time.Time
+	LockedUntil   *time.Time
+	LastAttemptAt *time.Time
+	LastStatus    *int32
+	LastLatencyMs *int32
+	LastResponse  string
+	LastError     string
+	AttemptLog    json.RawMessage
+	CreatedAt     time.Time
+	DeliveredAt   *time.Time
+}
+
+type WebhookEndpoint struct {
+	ID                  int64
+	AppID               int64
+	Url                 string
+	Description         string
+	EventTypes          []string
+	Categories          []string
+	Flows               []string
+	Channels            []string
+	Enabled             bool
+	Ordered             bool
+	Secret              []byte
+	PreviousSecret      []byte
+	PreviousUntil       *time.Time
+	ConsecutiveFailures int32
+	FailingSince        *time.Time
+	DisabledReason      string
+	DisabledAt          *time.Time
+	BlockedUntil        *time.Time
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+}

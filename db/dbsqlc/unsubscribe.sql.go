@@ -9,6 +9,34 @@ import (
 	"context"
 )
 
+const enqueueUnsubscribedEvent = `-- name: EnqueueUnsubscribedEvent :exec
+SELECT webhook_enqueue(ARRAY[u.app_id], ARRAY['user.unsubscribed'::text],
+    ARRAY[jsonb_build_object('userIdentifier', u.identifier, 'category', c.identifier, 'channel', $1::text, 'via', 'link')],
+    ARRAY[c.identifier], ARRAY[NULL::text], ARRAY[$1::text])
+FROM users u
+JOIN categories c ON c.app_id = u.app_id AND c.id = $2
+WHERE u.app_id = $3 AND u.id = $4
+`
+
+type EnqueueUnsubscribedEventParams struct {
+	Channel    string
+	CategoryID int64
+	AppID      int64
+	UserID     int64
+}
+
+// The user.unsubscribed event of an unsubscribe, for the app's webhook endpoints (in the
+// transaction of the switch it turned off).
+func (q *Queries) EnqueueUnsubscribedEvent(ctx context.Context, arg EnqueueUnsubscribedEventParams) error {
+	_, err := q.db.Exec(ctx, enqueueUnsubscribedEvent,
+		arg.Channel,
+		arg.CategoryID,
+		arg.AppID,
+		arg.UserID,
+	)
+	return err
+}
+
 const preferencePageUser = `-- name: PreferencePageUser :one
 SELECT a.name AS app_name, u.identifier AS user_identifier
 FROM users u

@@ -28,3 +28,13 @@ SELECT a.name AS app_name, u.identifier AS user_identifier
 FROM users u
 JOIN apps a ON a.id = u.app_id
 WHERE u.app_id = @app_id AND u.id = @user_id;
+
+-- name: EnqueueUnsubscribedEvent :exec
+-- The user.unsubscribed event of an unsubscribe, for the app's webhook endpoints (in the
+-- transaction of the switch it turned off).
+SELECT webhook_enqueue(ARRAY[u.app_id], ARRAY['user.unsubscribed'::text],
+    ARRAY[jsonb_build_object('userIdentifier', u.identifier, 'category', c.identifier, 'channel', @channel::text, 'via', 'link')],
+    ARRAY[c.identifier], ARRAY[NULL::text], ARRAY[@channel::text])
+FROM users u
+JOIN categories c ON c.app_id = u.app_id AND c.id = @category_id
+WHERE u.app_id = @app_id AND u.id = @user_id;

@@ -70,6 +70,8 @@ var fixtures = []fixture{
 	{param: "instanceId", value: id(func(tn *tenant) int64 { return tn.instance })},
 	{param: "scheduledNotificationId", value: id(func(tn *tenant) int64 { return tn.scheduled })},
 	{param: "scheduleId", value: id(func(tn *tenant) int64 { return tn.recurring })},
+	{param: "webhookId", value: id(func(tn *tenant) int64 { return tn.webhook })},
+	{param: "deliveryId", value: id(func(tn *tenant) int64 { return tn.webhookDelivery })},
 	{param: "paymentMethodId", value: func(tn *tenant) string { return tn.paymentMethod }},
 	{param: "filename", value: func(tn *tenant) string { return tn.file }},
 	{param: "identifier", kind: byName, value: func(tn *tenant) string { return tn.user }},
@@ -309,6 +311,7 @@ var validBodies = map[string]any{
 	"PUT /v3/topics/:topicId/users/:userIdentifier":        map[string]any{"channels": []string{"email"}},
 	"PUT /v3/notifications/:notificationId/state":          map[string]any{"state": "read"},
 	"PATCH /v1/apps/:appId/workflow-schedules/:scheduleId": map[string]any{"paused": true},
+	"POST /v1/apps/:appId/webhooks/:webhookId/replay":      map[string]any{"since": "2020-01-01T00:00:00Z"},
 }
 
 // Ids in bodies and queries cross tenants too: tenant A cannot set a preference on tenant

@@ -56,6 +56,8 @@ type tenant struct {
 	file, layoutFile, upload                                       string
 	workflowIdent, paymentMethod, flowRequest                      string
 	topicSubscription, recurring                                   int64
+	// webhook is an event webhook endpoint, webhookDelivery a row of its delivery log.
+	webhook, webhookDelivery int64
 }
 
 // world is two tenants on one stack. The stack bills through Stripe (a local fake) and
@@ -153,6 +155,17 @@ func (w *world) tenant(t *testing.T, name string) *tenant {
 			INSERT INTO notification_requests (id, app_id, payload, send_at, status) VALUES (gen_random_uuid(), $1, $2, now() + interval '1 day', 'started') RETURNING id, send_at)
 		INSERT INTO scheduled_notifications (app_id, request_id, send_at) SELECT $1, id, send_at FROM r RETURNING id`,
 		tn.app, fmt.Sprintf(`{"notification":{"title":%q},"recipients":[{"identifier":%q}]}`, tn.marker+" Scheduled", tn.user)).Scan(&tn.scheduled); err != nil {
+		t.Fatal(err)
+	}
+
+	// An event webhook endpoint and one delivery of its log (written as the triggers would).
+	ep, err := e.Stack.Webhooks.Create(ctx, tn.app, []byte(`{"url":"http://127.0.0.1:9/`+name+`","eventTypes":["message.sent"],"description":"`+tn.marker+` Hook"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.webhook = ep.ID
+	if err := db.QueryRow(ctx, `INSERT INTO webhook_deliveries (app_id, endpoint_id, event_type, data, status)
+		VALUES ($1, $2, 'message.sent', jsonb_build_object('userIdentifier', $3::text), 'succeeded') RETURNING id`, tn.app, tn.webhook, tn.user).Scan(&tn.webhookDelivery); err != nil {
 		t.Fatal(err)
 	}
 

@@ -63,7 +63,7 @@ var Commands = []struct{ Name, Args, Summary string }{
 	{"commits", "--app APP [--limit N]", "the app's latest commits and where each is published"},
 	{"publish", "--app APP [--commit ID] --to APP", "publish a commit (default: the latest) to another app"},
 	{"send", "--app APP --workflow W --to USER [--data JSON]", "send a notification for a quick test"},
-	{"logs", "--app APP [--follow]", "the app's message log; --follow prints new lines as they come"},
+	{"logs", "--app APP [--follow] [--webhooks [--status S]]", "the app's message log, or with --webhooks its event webhook deliveries; --follow prints new lines as they come"},
 }
 
 // IsCommand reports whether args start a client subcommand ("apps list" is one; the

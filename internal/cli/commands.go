@@ -658,15 +658,23 @@ func (r *runner) logs(args []string) error {
 	follow := fs.Bool("follow", false, "keep printing new lines until interrupted")
 	limit := fs.Int("limit", 20, "how many recent lines to print first (1-100)")
 	every := fs.Duration("interval", 2*time.Second, "how often --follow asks for new lines")
+	hooks := fs.Bool("webhooks", false, "the event webhook deliveries instead of the message log")
+	status := fs.String("status", "", "with --webhooks: only deliveries in this state (pending, succeeded, failed)")
 	if _, err := r.parse(fs, args, 0); err != nil {
 		return err
 	}
 	if *limit < 1 || *limit > 100 {
 		return fmt.Errorf("%w: --limit must be 1 to 100", ErrUsage)
 	}
+	if *status != "" && (!*hooks || !slices.Contains([]string{"pending", "succeeded", "failed"}, *status)) {
+		return fmt.Errorf("%w: --status needs --webhooks and is pending, succeeded or failed", ErrUsage)
+	}
 	c, err := r.client()
 	if err != nil {
 		return err
+	}
+	if *hooks {
+		return r.webhookLogs(c, *status, *limit, *follow, *every)
 	}
 	seen := map[int64]bool{}
 	header := false

@@ -102,6 +102,7 @@ type Stack struct {
 	FlowServices
 	OperationsServices
 	LifecycleServices
+	WebhookServices
 
 	searchAttrs searchAttributes
 	// draining is set when ServeHTTP begins to shut down: /readyz answers 503.
@@ -196,6 +197,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	}
 	s.openLifecycle()
 	s.openObservability()
+	s.openWebhooks()
 	return s, nil
 }
 
@@ -234,7 +236,7 @@ func (s *Stack) HTTP() *fiber.App {
 	}
 	console := s.consoleHandlers()
 	return api.New(opts, dev, health, console, s.configurationHandlers(console), s.operationsHandlers(console),
-		&v1.ProviderCallbacks{Channels: s.Channels}, s.observabilityHandlers(console))
+		&v1.ProviderCallbacks{Channels: s.Channels}, s.observabilityHandlers(console), s.webhookHandlers(console))
 }
 
 // ServeHTTP serves the API on ln (or on the configured address when ln is nil) until ctx
@@ -291,7 +293,8 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	wait := 500 * time.Millisecond
 	for {
 		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities(),
-			Retention: s.retentionActivities()}
+			Retention: s.retentionActivities(),
+			Webhooks:  s.webhookActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, s.workerOptions())
 		err := w.Start()
 		if err == nil {
@@ -320,12 +323,15 @@ func (s *Stack) workerOptions() worker.Options {
 	return opts
 }
 
-// RunRelay runs the outbox relay until ctx ends, once Herald's search attributes are
+// RunRelay runs the outbox relay and the webhook relay until ctx ends, once Herald's search attributes are
 // registered (the runs it starts carry them).
 func (s *Stack) RunRelay(ctx context.Context) error {
 	if err := s.EnsureSearchAttributes(ctx); err != nil {
 		return nil // ctx ended
 	}
+	done := make(chan struct{})
+	go func() { defer close(done); s.runWebhookRelay(ctx) }()
+	defer func() { <-done }()
 	return s.Relay.Run(ctx)
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -71,8 +73,19 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.DB.UnsubscribeCategoryChannel(ctx, dbsqlc.UnsubscribeCategoryChannelParams{
-		AppID: c.App, UserID: c.User, CategoryID: c.Scope, Channel: notify.ChannelEmail,
+	// The switch and its user.unsubscribed event for webhook endpoints commit together.
+	var n int64
+	err = s.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		var err error
+		n, err = q.UnsubscribeCategoryChannel(ctx, dbsqlc.UnsubscribeCategoryChannelParams{
+			AppID: c.App, UserID: c.User, CategoryID: c.Scope, Channel: notify.ChannelEmail,
+		})
+		if err != nil || n == 0 {
+			return err
+		}
+		return q.EnqueueUnsubscribedEvent(ctx, dbsqlc.EnqueueUnsubscribedEventParams{
+			AppID: c.App, UserID: c.User, CategoryID: c.Scope, Channel: notify.ChannelEmail,
+		})
 	})
 	if err != nil {
 		return db.MapError(err)

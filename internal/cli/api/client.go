@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -478,6 +479,34 @@ type LogEntry struct {
 	Error              *string   `json:"error"`
 	TemplateIdentifier *string   `json:"templateIdentifier"`
 	CreatedAt          time.Time `json:"createdAt"`
+}
+
+// WebhookDelivery is one row of an app's event webhook delivery log.
+type WebhookDelivery struct {
+	ID            int64      `json:"id"`
+	EndpointID    int64      `json:"endpointId"`
+	MessageID     string     `json:"messageId"`
+	EventType     string     `json:"eventType"`
+	Status        string     `json:"status"`
+	Attempts      int        `json:"attempts"`
+	LastStatus    *int       `json:"lastStatus"`
+	LastLatencyMs *int       `json:"lastLatencyMs"`
+	LastError     string     `json:"lastError"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt"`
+	CreatedAt     time.Time  `json:"createdAt"`
+}
+
+// WebhookDeliveries returns the newest page of an app's event webhook deliveries (every
+// endpoint), optionally of one status.
+func (c *Client) WebhookDeliveries(ctx context.Context, appID int64, status string, limit int) ([]WebhookDelivery, error) {
+	var p struct {
+		Data []WebhookDelivery `json:"data"`
+	}
+	q := url.Values{"limit": {strconv.Itoa(limit)}}
+	if status != "" {
+		q.Set("status", status)
+	}
+	return p.Data, c.Do(ctx, "GET", appPath(appID, "/webhook-deliveries?"+q.Encode()), nil, &p)
 }
 
 // Logs returns the newest page of an app's message log.

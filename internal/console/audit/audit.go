@@ -49,6 +49,8 @@ const (
 	// (internal/lifecycle); the target is a digest of the user, never its identifier.
 	AppUserErased   = "app_user.erased"
 	AppUserExported = "app_user.exported"
+	// WebhookAutoDisabled: Herald disabled an event webhook endpoint that kept failing.
+	WebhookAutoDisabled = "webhook.auto_disabled"
 )
 
 // Actions lists every action, for validating filters and for the documentation.
@@ -57,7 +59,7 @@ var Actions = []string{
 	SignUpExistingEmail, AccountReclaimed, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
 	MemberJoined, MemberRoleChanged, MemberRemoved, InvitationCreated, InvitationResent, InvitationRevoked,
 	CLITokenCreated, CLITokenRevoked, AppCreated, AppSecretRevealed, AppRSAKeyGenerated,
-	AppUserErased, AppUserExported,
+	AppUserErased, AppUserExported, WebhookAutoDisabled,
 }
 
 // Target types.

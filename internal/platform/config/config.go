@@ -115,6 +115,8 @@ type Config struct {
 	Codec CodecConfig
 	// Retention configures the retention purge (retention.go).
 	Retention RetentionConfig
+	// Webhooks tunes the delivery of event webhooks (webhooks.go).
+	Webhooks WebhooksConfig
 }
 
 // Defaults returns the configuration used when no variable is set.

@@ -55,6 +55,8 @@ const routes: RouteObject[] = [
           { path: "analytics", lazy: screen(() => import("./screens/ops/Analytics")) },
           { path: "usage", lazy: screen(() => import("./screens/ops/Usage")) },
           { path: "categories", lazy: screen(() => import("./screens/Categories")) },
+          { path: "webhooks", lazy: screen(() => import("./screens/webhooks/Webhooks")) },
+          { path: "webhooks/:webhookId", lazy: screen(() => import("./screens/webhooks/WebhookDetail")) },
           { path: "users/:identifier", lazy: async () => ({ Component: (await import("./screens/Users")).UserDetail }) },
         ],
       },

@@ -945,6 +945,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log of every endpoint of the app, newest first */
+        get: operations["get/v1/apps/{appId}/webhook-deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's event webhook endpoints */
+        get: operations["get/v1/apps/{appId}/webhooks"];
+        put?: never;
+        /** Add an event webhook endpoint; the answer carries its signing secret, shown this once (developers) */
+        post: operations["post/v1/apps/{appId}/webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event webhook endpoint */
+        get: operations["get/v1/apps/{appId}/webhooks/{webhookId}"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint and its delivery log (developers) */
+        delete: operations["delete/v1/apps/{appId}/webhooks/{webhookId}"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint: URL, events, filter, enabled, ordered (developers); enabling clears its failure count */
+        patch: operations["patch/v1/apps/{appId}/webhooks/{webhookId}"];
+        trace?: never;
+    };
+    "/v1/apps/{appId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, newest first */
+        get: operations["get/v1/apps/{appId}/webhooks/{webhookId}/deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one event again now, with the same webhook-id (developers) */
+        post: operations["post/v1/apps/{appId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/webhooks/{webhookId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again every event recorded for the endpoint since a time, with their webhook-ids (developers) */
+        post: operations["post/v1/apps/{appId}/webhooks/{webhookId}/replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give the endpoint a new signing secret, shown this once; the old one keeps signing next to it for the grace period (developers) */
+        post: operations["post/v1/apps/{appId}/webhooks/{webhookId}/rotate-secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/workflow-schedules": {
         parameters: {
             query?: never;
@@ -2499,7 +2621,263 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "flow_run.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts flow_run.completed to an endpoint subscribed to it */
+        post: operations["webhook/flow_run.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "flow_run.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts flow_run.failed to an endpoint subscribed to it */
+        post: operations["webhook/flow_run.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.bounced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts message.bounced to an endpoint subscribed to it */
+        post: operations["webhook/message.bounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.clicked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts message.clicked to an endpoint subscribed to it */
+        post: operations["webhook/message.clicked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts message.delivered to an endpoint subscribed to it */
+        post: operations["webhook/message.delivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts message.failed to an endpoint subscribed to it */
+        post: operations["webhook/message.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts message.opened to an endpoint subscribed to it */
+        post: operations["webhook/message.opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts message.sent to an endpoint subscribed to it */
+        post: operations["webhook/message.sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts notification.archived to an endpoint subscribed to it */
+        post: operations["webhook/notification.archived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.clicked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts notification.clicked to an endpoint subscribed to it */
+        post: operations["webhook/notification.clicked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts notification.deleted to an endpoint subscribed to it */
+        post: operations["webhook/notification.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts notification.read to an endpoint subscribed to it */
+        post: operations["webhook/notification.read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts notification.seen to an endpoint subscribed to it */
+        post: operations["webhook/notification.seen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "preference.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts preference.changed to an endpoint subscribed to it */
+        post: operations["webhook/preference.changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.unsubscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Herald posts user.unsubscribed to an endpoint subscribed to it */
+        post: operations["webhook/user.unsubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AddClientUserDTO: {
@@ -2623,7 +3001,7 @@ export interface components {
         };
         AuditLogEntry: {
             /** @enum {string} */
-            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.account_reclaimed" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated" | "app_user.erased" | "app_user.exported";
+            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.account_reclaimed" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated" | "app_user.erased" | "app_user.exported" | "webhook.auto_disabled";
             /** @description the email address of the console user who acted; null when nobody was signed in (failed sign-ins) */
             actorEmail?: string | null;
             /** @description the console user who acted; null when nobody was signed in (failed sign-ins) */
@@ -4259,6 +4637,381 @@ export interface components {
         VerifyEmailDTO: {
             /** @description the account's password from now on, 8 to 128 characters (the one given at sign-up or a new one) */
             password?: string;
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            at: string;
+            error?: string;
+            latencyMs: number;
+            /** @description HTTP status; absent when there was no answer */
+            status?: number;
+        };
+        WebhookDelivery: {
+            /** @description the last 20 attempts, oldest first */
+            attemptLog: components["schemas"]["WebhookAttempt"][];
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the event's data (the data member of the body) */
+            data: Record<string, never>;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            endpointId: number;
+            eventType: components["schemas"]["WebhookEventType"];
+            id: number;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            lastError: string;
+            lastLatencyMs: number | null;
+            /** @description the first KB of the last answer */
+            lastResponse: string;
+            lastStatus: number | null;
+            /** @description the webhook-id header, the same on every attempt */
+            messageId: string;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description pass as before for the next page; 0: no more */
+            nextBefore: number;
+        };
+        WebhookEndpoint: {
+            consecutiveFailures: number;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /**
+             * @description failures: Herald disabled the endpoint after consecutive failed attempts
+             * @enum {string}
+             */
+            disabledReason: "" | "failures";
+            enabled: boolean;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            filter: components["schemas"]["WebhookFilter"];
+            id: number;
+            /** @description deliver one event at a time in order; a failing event holds back the later ones */
+            ordered: boolean;
+            /**
+             * Format: date-time
+             * @description until then the secret replaced by the last rotation signs too
+             */
+            previousSecretUntil: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: uri */
+            url: string;
+        };
+        WebhookEndpointCreate: {
+            description?: string;
+            /** @description default true */
+            enabled?: boolean;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            filter?: components["schemas"]["WebhookFilter"];
+            /** @description default false */
+            ordered?: boolean;
+            /** @description http or https; internal addresses only when listed in HERALD_PRIVATE_HOSTS */
+            url: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        WebhookEndpointUpdate: {
+            description?: string;
+            /** @description default true */
+            enabled?: boolean;
+            eventTypes?: components["schemas"]["WebhookEventType"][];
+            filter?: components["schemas"]["WebhookFilter"];
+            /** @description default false */
+            ordered?: boolean;
+            /** @description http or https; internal addresses only when listed in HERALD_PRIVATE_HOSTS */
+            url?: string;
+        };
+        WebhookEndpointWithSecret: {
+            consecutiveFailures: number;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /**
+             * @description failures: Herald disabled the endpoint after consecutive failed attempts
+             * @enum {string}
+             */
+            disabledReason: "" | "failures";
+            enabled: boolean;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            filter: components["schemas"]["WebhookFilter"];
+            id: number;
+            /** @description deliver one event at a time in order; a failing event holds back the later ones */
+            ordered: boolean;
+            /**
+             * Format: date-time
+             * @description until then the secret replaced by the last rotation signs too
+             */
+            previousSecretUntil: string | null;
+            /** @description the signing secret (whsec_ + base64 key); shown only in this answer */
+            secret: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: uri */
+            url: string;
+        };
+        /** @description the body of a flow_run.completed event */
+        WebhookEvent_flow_run_completed: {
+            data: components["schemas"]["WebhookFlowRunData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "flow_run.completed";
+        };
+        /** @description the body of a flow_run.failed event */
+        WebhookEvent_flow_run_failed: {
+            data: components["schemas"]["WebhookFlowRunData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "flow_run.failed";
+        };
+        /** @description the body of a message.bounced event */
+        WebhookEvent_message_bounced: {
+            data: components["schemas"]["WebhookMessageData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "message.bounced";
+        };
+        /** @description the body of a message.clicked event */
+        WebhookEvent_message_clicked: {
+            data: components["schemas"]["WebhookMessageData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "message.clicked";
+        };
+        /** @description the body of a message.delivered event */
+        WebhookEvent_message_delivered: {
+            data: components["schemas"]["WebhookMessageData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "message.delivered";
+        };
+        /** @description the body of a message.failed event */
+        WebhookEvent_message_failed: {
+            data: components["schemas"]["WebhookMessageData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "message.failed";
+        };
+        /** @description the body of a message.opened event */
+        WebhookEvent_message_opened: {
+            data: components["schemas"]["WebhookMessageData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "message.opened";
+        };
+        /** @description the body of a message.sent event */
+        WebhookEvent_message_sent: {
+            data: components["schemas"]["WebhookMessageData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "message.sent";
+        };
+        /** @description the body of a notification.archived event */
+        WebhookEvent_notification_archived: {
+            data: components["schemas"]["WebhookNotificationData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "notification.archived";
+        };
+        /** @description the body of a notification.clicked event */
+        WebhookEvent_notification_clicked: {
+            data: components["schemas"]["WebhookNotificationData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "notification.clicked";
+        };
+        /** @description the body of a notification.deleted event */
+        WebhookEvent_notification_deleted: {
+            data: components["schemas"]["WebhookNotificationData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "notification.deleted";
+        };
+        /** @description the body of a notification.read event */
+        WebhookEvent_notification_read: {
+            data: components["schemas"]["WebhookNotificationData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "notification.read";
+        };
+        /** @description the body of a notification.seen event */
+        WebhookEvent_notification_seen: {
+            data: components["schemas"]["WebhookNotificationData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "notification.seen";
+        };
+        /** @description the body of a preference.changed event */
+        WebhookEvent_preference_changed: {
+            data: components["schemas"]["WebhookPreferenceData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "preference.changed";
+        };
+        /** @description the body of a user.unsubscribed event */
+        WebhookEvent_user_unsubscribed: {
+            data: components["schemas"]["WebhookUnsubscribedData"];
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            timestamp: string;
+            /** @constant */
+            type: "user.unsubscribed";
+        };
+        /**
+         * @description an event type (docs/webhooks.md)
+         * @enum {string}
+         */
+        WebhookEventType: "message.sent" | "message.delivered" | "message.failed" | "message.bounced" | "message.opened" | "message.clicked" | "notification.seen" | "notification.read" | "notification.clicked" | "notification.archived" | "notification.deleted" | "flow_run.completed" | "flow_run.failed" | "preference.changed" | "user.unsubscribed";
+        /** @description narrows the events sent: each non-empty list lets only its values through; an event that does not carry a dimension (a message has no workflow) is not filtered by it */
+        WebhookFilter: {
+            /** @description category identifiers */
+            categories?: string[];
+            channels?: ("inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook")[];
+            /** @description workflow identifiers */
+            workflows?: string[];
+        };
+        /** @description one run of a workflow for one recipient */
+        WebhookFlowRunData: {
+            /** Format: date-time */
+            finishedAt: string;
+            /** @description the Temporal workflow id of the run */
+            flowRunId: string;
+            /** Format: uuid */
+            requestId: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** @enum {string} */
+            status: "completed" | "failed";
+            userIdentifier: string;
+            workflow: string;
+        };
+        /** @description a message log row (one recipient × channel of a send) */
+        WebhookMessageData: {
+            /** Format: date-time */
+            at: string;
+            channel: string;
+            /** @description why it failed or bounced */
+            error?: string;
+            /** @description the message log id (GET /v1/apps/{appId}/logs) */
+            messageId: number;
+            provider?: string;
+            providerMessageId?: string;
+            /** Format: uuid */
+            requestId: string;
+            status: string;
+            /** @description the workflow step, for messages of a workflow run */
+            stepKey?: string;
+            templateIdentifier?: string;
+            userIdentifier: string;
+        };
+        /** @description an in-app inbox item */
+        WebhookNotificationData: {
+            category: string | null;
+            /** Format: date-time */
+            clickedAt: string | null;
+            /** Format: date-time */
+            deletedAt: string | null;
+            notificationId: number;
+            /** Format: date-time */
+            readAt: string | null;
+            /** Format: uuid */
+            requestId: string;
+            /** Format: date-time */
+            seenAt: string | null;
+            state: string | null;
+            userIdentifier: string;
+        };
+        /** @description one switch of a user's preferences: a category × channel, a whole channel (category and workflow null) or a workflow (optionally one channel of it) */
+        WebhookPreferenceData: {
+            category: string | null;
+            channel: string | null;
+            enabled: boolean;
+            userIdentifier: string;
+            workflow: string | null;
+        };
+        WebhookReplay: {
+            /** Format: date-time */
+            since: string;
+        };
+        WebhookReplayResult: {
+            queued: number;
+        };
+        /** @description a user followed an unsubscribe link (one-click or mailto) */
+        WebhookUnsubscribedData: {
+            category: string;
+            channel: string;
+            userIdentifier: string;
+            /** @enum {string} */
+            via: "link";
         };
         /** @description Go to the next of the first condition that holds, else to else (absent: end the run) */
         WorkflowBranchStep: {
@@ -9479,6 +10232,654 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/webhook-deliveries": {
+        parameters: {
+            query?: {
+                /** @description page on: the nextBefore of the previous page */
+                before?: number;
+                /** @description deliveries per page, 1 to 200 (default 50) */
+                limit?: number;
+                /** @description only deliveries in this state */
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description well-formed but cannot be applied (an app has at most 20 endpoints) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "delete/v1/apps/{appId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "patch/v1/apps/{appId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: {
+                /** @description page on: the nextBefore of the previous page */
+                before?: number;
+                /** @description deliveries per page, 1 to 200 (default 50) */
+                limit?: number;
+                /** @description only deliveries in this state */
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                appId: number;
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                deliveryId: number;
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/webhooks/{webhookId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayResult"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -16892,6 +18293,441 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    "webhook/flow_run.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_flow_run_completed"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/flow_run.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_flow_run_failed"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/message.bounced": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_message_bounced"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/message.clicked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_message_clicked"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/message.delivered": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_message_delivered"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/message.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_message_failed"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/message.opened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_message_opened"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/message.sent": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_message_sent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/notification.archived": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_notification_archived"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/notification.clicked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_notification_clicked"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/notification.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_notification_deleted"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/notification.read": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_notification_read"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/notification.seen": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_notification_seen"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/preference.changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_preference_changed"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook/user.unsubscribed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry, resend and replay (msg_…) */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body} keyed with the base64-decoded secret>; space-separated when a rotated secret still signs */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_user_unsubscribed"];
+            };
+        };
+        responses: {
+            /** @description any 2xx acknowledges the event; anything else, or no answer within the timeout, is retried with backoff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

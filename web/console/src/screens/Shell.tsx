@@ -134,6 +134,7 @@ export function AppLayout() {
         <NavLink to="workflows">Workflows</NavLink>
         <NavLink to="schedules">Schedules</NavLink>
         <NavLink to="environments">Environments</NavLink>
+        <NavLink to="webhooks">Webhooks</NavLink>
         <NavLink to="analytics">Analytics</NavLink>
         <NavLink to="usage">Usage and billing</NavLink>
         <NavLink to="team">Team</NavLink>
