@@ -174,7 +174,7 @@ func TestAppRetentionSettings(t *testing.T) {
 	type view struct{ Retention, Defaults map[string]int }
 	var v view
 	must(t, e.Do("GET", path, nil, bearer(a.tok)), 200, "read").JSON(t, &v)
-	if v.Retention["messageLogs"] != 90 || v.Retention["inboxUnread"] != 365 || v.Defaults["idempotencyKeys"] != 1 || len(v.Retention) != 6 {
+	if v.Retention["messageLogs"] != 90 || v.Retention["inboxUnread"] != 365 || v.Defaults["idempotencyKeys"] != 1 || v.Defaults["webhookDeliveries"] != 30 || len(v.Retention) != 7 {
 		t.Errorf("defaults %+v", v)
 	}
 	must(t, e.Do("PUT", path, map[string]any{"messageLogs": 7, "inboxRead": 30}, bearer(a.tok)), 200, "set").JSON(t, &v)
@@ -190,7 +190,7 @@ func TestAppRetentionSettings(t *testing.T) {
 		"inboxRead must be between 1 and 3650 days",
 		"flowLogs must be a whole number of days or null",
 		"requests must be a whole number of days or null",
-		"nope is not a kind of data with a retention (one of inboxRead, inboxUnread, messageLogs, flowLogs, requests, idempotencyKeys)",
+		"nope is not a kind of data with a retention (one of inboxRead, inboxUnread, messageLogs, flowLogs, requests, idempotencyKeys, webhookDeliveries)",
 	}) {
 		t.Errorf("problems %q", msgs)
 	}

@@ -187,6 +187,25 @@ func (q *Queries) DeleteUserFlowRuns(ctx context.Context, arg DeleteUserFlowRuns
 	return result.RowsAffected(), nil
 }
 
+const deleteUserWebhookDeliveries = `-- name: DeleteUserWebhookDeliveries :execrows
+DELETE FROM webhook_deliveries WHERE app_id = $1 AND data->>'userIdentifier' = $2::text
+`
+
+type DeleteUserWebhookDeliveriesParams struct {
+	AppID      int64
+	Identifier string
+}
+
+// The event webhook deliveries about the user (their data names it), pending or not: an
+// erased user's events are not sent afterwards.
+func (q *Queries) DeleteUserWebhookDeliveries(ctx context.Context, arg DeleteUserWebhookDeliveriesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteUserWebhookDeliveries, arg.AppID, arg.Identifier)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const exportUserCategoryPreferences = `-- name: ExportUserCategoryPreferences :many
 SELECT c.identifier AS category, p.channel, p.enabled, p.updated_at
 FROM preferences p LEFT JOIN categories c ON c.id = p.category_id

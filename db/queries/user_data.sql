@@ -159,3 +159,8 @@ WHERE m.app_id = @app_id AND m.request_id = ANY(@request_ids::uuid[]) AND m.user
 -- name: SetMessageLogTexts :exec
 UPDATE message_logs SET reason = @reason, error = @error, provider_response = @provider_response
 WHERE app_id = @app_id AND id = @id;
+
+-- name: DeleteUserWebhookDeliveries :execrows
+-- The event webhook deliveries about the user (their data names it), pending or not: an
+-- erased user's events are not sent afterwards.
+DELETE FROM webhook_deliveries WHERE app_id = @app_id AND data->>'userIdentifier' = @identifier::text;

@@ -167,6 +167,8 @@ type ErasureReport struct {
 	ThrottleWindows int `json:"throttleWindows"`
 	// TopicSubscriptions is topic subscriptions
 	TopicSubscriptions int `json:"topicSubscriptions"`
+	// WebhookDeliveries is event webhook deliveries about the user (pending ones are not sent)
+	WebhookDeliveries int `json:"webhookDeliveries"`
 	// WorkflowHistoriesDeleted is Temporal runs (histories) deleted
 	WorkflowHistoriesDeleted int `json:"workflowHistoriesDeleted"`
 	// WorkflowHistoriesKept is Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention)

@@ -47,6 +47,9 @@ type Report struct {
 	// after the namespace retention).
 	WorkflowHistoriesDeleted int64 `json:"workflowHistoriesDeleted"`
 	WorkflowHistoriesKept    int64 `json:"workflowHistoriesKept"`
+	// WebhookDeliveries counts the event webhook deliveries about the user (pending ones
+	// are not sent).
+	WebhookDeliveries int64 `json:"webhookDeliveries"`
 }
 
 // Actor says who asked for an erasure, for the audit entry.
@@ -200,6 +203,10 @@ func (s *Service) Erase(ctx context.Context, appID int64, identifier string, by 
 			}
 		}
 		if rep.Profile, err = q.DeleteAppUserByID(ctx, dbsqlc.DeleteAppUserByIDParams{AppID: appID, UserID: locked.ID}); err != nil {
+			return db.MapError(err)
+		}
+		// After the user's rows are gone: their deletion may itself have recorded events.
+		if rep.WebhookDeliveries, err = q.DeleteUserWebhookDeliveries(ctx, dbsqlc.DeleteUserWebhookDeliveriesParams{AppID: appID, Identifier: identifier}); err != nil {
 			return db.MapError(err)
 		}
 		return s.record(ctx, q, appID, identifier, by, rep)

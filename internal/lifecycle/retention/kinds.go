@@ -32,6 +32,8 @@ var Settings = []Setting{
 		Description: "send requests (the outbox rows with their payloads) that completed or failed"},
 	{Name: "idempotencyKeys", Default: 1, Min: 1, Max: 3650,
 		Description: "the Idempotency-Key of send requests (the key is forgotten; the request stays for its own retention); at least the 24-hour idempotency window"},
+	{Name: "webhookDeliveries", Default: 30, Min: 1, Max: 3650,
+		Description: "event webhook deliveries and their attempt logs (deliveries still pending are kept)"},
 }
 
 // Target is one table (or part of one) purged under a setting. The fragments are constants
@@ -59,6 +61,7 @@ var Targets = []Target{
 	{Setting: "requests", Table: "notification_requests", Time: "created_at", Where: "status IN ('completed', 'failed')"},
 	{Setting: "idempotencyKeys", Table: "notification_requests", Time: "created_at", Where: "idempotency_key IS NOT NULL",
 		Set: "idempotency_key = NULL, body_hash = NULL"},
+	{Setting: "webhookDeliveries", Table: "webhook_deliveries", Time: "created_at", Where: "status <> 'pending'"},
 }
 
 // setting returns the setting named name.

@@ -49,7 +49,7 @@ func TestParseListsEveryProblem(t *testing.T) {
 		"messageLogs must be between 1 and 3650 days",
 		"flowLogs must be between 1 and 3650 days",
 		"requests must be a whole number of days or null",
-		"nope is not a kind of data with a retention (one of inboxRead, inboxUnread, messageLogs, flowLogs, requests, idempotencyKeys)",
+		"nope is not a kind of data with a retention (one of inboxRead, inboxUnread, messageLogs, flowLogs, requests, idempotencyKeys, webhookDeliveries)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

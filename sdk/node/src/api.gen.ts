@@ -1159,6 +1159,8 @@ export interface components {
             workflowHistoriesDeleted: number;
             /** @description Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention) */
             workflowHistoriesKept: number;
+            /** @description event webhook deliveries about the user (pending ones are not sent) */
+            webhookDeliveries: number;
         };
         UserErased: {
             /** @example 200 */

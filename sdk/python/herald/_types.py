@@ -169,6 +169,8 @@ class ErasureReport(TypedDict):
     throttleWindows: int
     #: topic subscriptions
     topicSubscriptions: int
+    #: event webhook deliveries about the user (pending ones are not sent)
+    webhookDeliveries: int
     #: Temporal runs (histories) deleted
     workflowHistoriesDeleted: int
     #: Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention)

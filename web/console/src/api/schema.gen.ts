@@ -3494,6 +3494,8 @@ export interface components {
             throttleWindows: number;
             /** @description topic subscriptions */
             topicSubscriptions: number;
+            /** @description event webhook deliveries about the user (pending ones are not sent) */
+            webhookDeliveries: number;
             /** @description Temporal runs (histories) deleted */
             workflowHistoriesDeleted: number;
             /** @description Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention) */
@@ -3932,6 +3934,8 @@ export interface components {
             messageLogs: number;
             /** @description send requests (the outbox rows with their payloads) that completed or failed (default 30 days) */
             requests: number;
+            /** @description event webhook deliveries and their attempt logs (deliveries still pending are kept) (default 30 days) */
+            webhookDeliveries: number;
         };
         RouteEntity: {
             appId?: number;
@@ -4371,6 +4375,8 @@ export interface components {
             messageLogs?: number | null;
             /** @description send requests (the outbox rows with their payloads) that completed or failed */
             requests?: number | null;
+            /** @description event webhook deliveries and their attempt logs (deliveries still pending are kept) */
+            webhookDeliveries?: number | null;
         };
         UpdateSubscriptionDTO: {
             /** @description a plan id from GET /v1/plans */

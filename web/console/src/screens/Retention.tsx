@@ -13,6 +13,7 @@ const kinds: { key: string; label: string; hint: string }[] = [
   { key: "flowLogs", label: "Workflow logs", hint: "step logs and records of finished workflow runs" },
   { key: "requests", label: "Send requests", hint: "completed or failed send requests with their payloads" },
   { key: "idempotencyKeys", label: "Idempotency keys", hint: "at least 1 day (the 24-hour idempotency window)" },
+  { key: "webhookDeliveries", label: "Webhook deliveries", hint: "event webhook deliveries and their attempts (pending ones are kept)" },
 ];
 
 /** Retention shows and (for admins) edits the app's retention settings. */
