@@ -10,25 +10,13 @@ import { Button, Empty, ErrorState, Field, Loading } from "../../ui/kit";
 import type { App } from "../queries";
 import { Select } from "./Select";
 import RequestDetail from "./RequestDetail";
+import { audience, shortId, what } from "./requests";
 
 type Request = components["schemas"]["NotificationRequest"];
 
-export const requestStatuses = ["accepted", "scheduled", "started", "completed", "failed", "cancelled"];
+const requestStatuses = ["accepted", "scheduled", "started", "completed", "failed", "cancelled"];
 
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
-
-/** what names a request: its workflow, template or title. */
-export function what(r: Request): string {
-  if (r.workflow) return `workflow ${r.workflow}`;
-  if (r.templateIdentifier) return `template ${r.templateIdentifier}`;
-  return r.title ? `“${r.title}”` : "notification";
-}
-
-function audience(r: Request): string {
-  const names = [...r.recipients, ...r.topics.map((t) => `topic ${t}`)];
-  const more = r.recipientCount > r.recipients.length && r.topics.length === 0 ? r.recipientCount - r.recipients.length : 0;
-  return names.join(", ") + (more > 0 ? ` and ${more} more` : "");
-}
 
 export default function Activity() {
   const app = useOutletContext<App>();
@@ -124,7 +112,7 @@ export default function Activity() {
 
 /** RequestRows is one request's row and, when open, the row below it with what it did. */
 function RequestRows({ appId, r, open, toggle }: { appId: number; r: Request; open: boolean; toggle: () => void }) {
-  const short = r.id.slice(0, 8);
+  const short = shortId(r.id);
   const panel = `request-${r.id}`;
   return (
     <tbody>
@@ -145,7 +133,7 @@ function RequestRows({ appId, r, open, toggle }: { appId: number; r: Request; op
         </td>
         <td>
           {r.temporalUrl ? (
-            <a href={r.temporalUrl} target="_blank" rel="noreferrer" className="small" aria-label={`Run of request ${short} in Temporal (new tab)`}>
+            <a href={r.temporalUrl} target="_blank" rel="noreferrer" className="small nowrap" aria-label={`Run of request ${short} in Temporal (new tab)`}>
               Run in Temporal ↗
             </a>
           ) : (

@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, data, type components } from "../../api/client";
 import { ErrorState, Loading } from "../../ui/kit";
+import { shortId } from "./requests";
 
 type Detail = components["schemas"]["NotificationRequestDetail"];
 type Run = Detail["runs"][number];
@@ -18,7 +19,7 @@ export default function RequestDetail({ appId, requestId }: { appId: number; req
   if (detail.isPending) return <Loading label="Loading the request" />;
   if (detail.isError) return <ErrorState error={detail.error} retry={() => detail.refetch()} />;
   const d = detail.data;
-  const short = requestId.slice(0, 8);
+  const short = shortId(requestId);
   return (
     <div className="request-detail" role="region" aria-label={`Request ${short}`}>
       <p className="muted small">
