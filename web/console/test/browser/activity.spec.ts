@@ -59,14 +59,14 @@ test("activity: two sends newest first, one expanded to its recipients, channels
     .toBe(2);
   // Newest first: the workflow send, then the plain one.
   await expect(toggles).toHaveCount(2);
-  await expect(toggles.nth(0)).toHaveAccessibleName(new RegExp(`^${flowId.slice(0, 8)} workflow welcome$`));
+  await expect(toggles.nth(0)).toHaveAccessibleName(new RegExp(`^${flowId.slice(-8)} workflow welcome$`));
   await expect(toggles.nth(1)).toHaveAccessibleName(/ “Plain hello”$/);
 
   // Expand the workflow send: its recipient, channel, step and outcome, and the run's steps.
   const toggle = requests.getByRole("button", { name: /workflow welcome$/ });
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
-  const detail = page.getByRole("region", { name: `Request ${flowId.slice(0, 8)}` });
+  const detail = page.getByRole("region", { name: `Request ${flowId.slice(-8)}` });
   const message = detail.getByRole("table", { name: /^Messages of request/ }).getByRole("row", { name: new RegExp(ben) });
   await expect(message).toContainText("inApp");
   await expect(message).toContainText("hello");
@@ -82,7 +82,7 @@ test("activity: two sends newest first, one expanded to its recipients, channels
   await expect(detail).toHaveCount(0);
 
   // The request's own link opens the workflow that carried it, in a new tab.
-  const carried = requests.getByRole("link", { name: `Run of request ${flowId.slice(0, 8)} in Temporal (new tab)` });
+  const carried = requests.getByRole("link", { name: `Run of request ${flowId.slice(-8)} in Temporal (new tab)` });
   expect(await carried.getAttribute("href")).toMatch(/^https:\/\/temporal-ui\.example\.com\/namespaces\/[^/]+\/workflows\/sends?%2F/);
   await expect(carried).toHaveAttribute("target", "_blank");
 
