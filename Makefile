@@ -53,6 +53,10 @@ test-cluster: build $(BIN)/temporal $(BIN)/temporal-server $(BIN)/temporal-sql-t
 	$(GO) run ./cmd/temporal-cluster -bin $(BIN) -schema $(TEMPORAL_SCHEMA) -- \
 		bash -c '$(MAKE) test-scale && $(GO) run ./cmd/herald-bench -bin $(BIN) -quick -scenarios delivery,email -temporal "$$HERALD_CLUSTER_ADDRESS" -out -'
 
+.PHONY: test-cluster-tls
+test-cluster-tls: $(BIN)/temporal $(BIN)/temporal-server $(BIN)/temporal-sql-tool ## the scale test through a Temporal server (Postgres persistence) that requires mutual TLS, with certificates made by the run (builds the server; not part of make test)
+	$(GO) run ./cmd/temporal-cluster -tls -dir .data/temporal-cluster-tls -bin $(BIN) -schema $(TEMPORAL_SCHEMA) -- $(MAKE) test-scale
+
 $(BIN)/sqlc:
 	GOBIN=$(BIN) $(GO) install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
 
@@ -65,13 +69,17 @@ dev: build $(BIN)/temporal ## run API + worker + relay with a local Temporal (an
 	$(BIN)/herald dev
 
 .PHONY: test
-test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then test-web, test-faults and test-scale
+test: $(BIN)/temporal ## run every test, including end-to-end tests on the real Temporal dev server, then the SDKs, the Helm chart, the compose file, test-web, test-faults, test-scale and test-upgrade
 	HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test $(GO_TEST_FLAGS) ./...
 	$(MAKE) test-sdk-go
+	$(MAKE) test-sdk-node
 	$(MAKE) test-sdk-python
+	$(MAKE) test-helm
+	$(MAKE) test-compose
 	$(MAKE) test-web
 	$(MAKE) test-faults
 	$(MAKE) test-scale
+	$(MAKE) test-upgrade
 
 WIDGET := web/inbox
 
@@ -118,6 +126,10 @@ test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SI
 test-scale: $(BIN)/temporal ## 2 API + 2 worker processes on one Postgres and Temporal: exactly-once under a worker kill, cross-API realtime, shared limits; prints a summary (docs/deployment.md)
 	HERALD_SCALE=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v -timeout 15m $(GO_TEST_FLAGS) ./integration/scale/
 
+.PHONY: test-upgrade
+test-upgrade: $(BIN)/temporal ## the previous release's api and worker (built from its commit) and this tree's side by side under sends, old ones stopped halfway: every send delivered exactly once (docs/deployment.md, Rolling upgrades)
+	HERALD_UPGRADE=1 HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -v -timeout 15m $(GO_TEST_FLAGS) ./integration/upgrade/
+
 HISTORY_SET ?= current
 
 .PHONY: record-histories
@@ -127,6 +139,26 @@ record-histories: $(BIN)/temporal ## record workflow histories into workflows/te
 .PHONY: test-sdk-go
 test-sdk-go: ## the Go SDK's own module (sdk/go): unit tests and the freshness of its generated types (its stack tests are integration/sdk)
 	cd sdk/go && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+
+NODE_SDK := sdk/node
+
+$(NODE_SDK)/node_modules/.package-lock.json: $(NODE_SDK)/package-lock.json
+	cd $(NODE_SDK) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: test-sdk-node
+test-sdk-node: $(NODE_SDK)/node_modules/.package-lock.json ## the Node SDK (sdk/node): type-checked ESM + CJS build, unit tests, freshness of its generated types (its stack tests are integration/sdk)
+	cd $(NODE_SDK) && npm test
+
+.PHONY: sdk-node-types
+sdk-node-types: $(NODE_SDK)/node_modules/.package-lock.json ## regenerate sdk/node/src/api.gen.ts from api/v3/openapi.json
+	cd $(NODE_SDK) && npm run gen
+
+.PHONY: test-helm
+test-helm: ## the Helm chart (deploy/helm/herald) rendered with Helm's Go SDK and strictly decoded into the Kubernetes types; its own module (deploy/helm/test), so the server never depends on Helm
+	cd deploy/helm/test && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+.PHONY: test-compose
+test-compose: ## docker-compose.yml checked with the Compose specification's Go library (deploy/compose, its own module): health checks, secrets without defaults, loopback ports, the README's commands
+	cd deploy/compose && $(GO) vet ./... && $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 
 .PHONY: sdk-go-types
 sdk-go-types: ## regenerate sdk/go/types_gen.go from api/v3/openapi.json
@@ -168,6 +200,10 @@ bench-broadcast-1m: build $(BIN)/temporal ## broadcast to a topic of 1,000,000 u
 bench-quick: build $(BIN)/temporal ## the benchmark suite with short phases (about 3 min); prints the report
 	$(GO) run ./cmd/herald-bench -bin $(BIN) -quick -out -
 
+.PHONY: bench-retention
+bench-retention: build $(BIN)/temporal ## the retention purge beside inbox reads and the partitioning measurement (about 5 min); prints the section
+	$(GO) run ./cmd/herald-bench -bin $(BIN) -scenarios retention -out -
+
 .PHONY: bench-realtime
 bench-realtime: build $(BIN)/temporal ## realtime: API memory with 10,000 idle Socket.IO connections, send-to-event latency
 	$(GO) build -o $(BIN)/realtimebench ./cmd/realtimebench
@@ -183,6 +219,7 @@ lint: ## gofmt check and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	cd sdk/go && $(GO) vet ./...
+	cd deploy/compose && $(GO) vet ./...
 
 .PHONY: migrate
 migrate: build ## create the database if missing and apply migrations

@@ -119,7 +119,7 @@ type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
 // queued for a retry.
 func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker) outcome {
 	var failures []string
-	permanent := true
+	permanent, optedOut := true, false
 	var wait time.Duration
 	var held time.Time
 	skipped := 0
@@ -185,6 +185,7 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		var pe *providers.Error
 		if providers.IsPermanent(err) {
 			a.providerCall(lg.Channel, c.Provider, callFailed, took)
+			optedOut = optedOut || errors.As(err, &pe) && pe.OptedOut
 		} else {
 			a.providerCall(lg.Channel, c.Provider, callError, took)
 			permanent = false
@@ -209,6 +210,9 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		wait = max(wait, time.Until(held))
 	}
 	if permanent {
+		if optedOut {
+			text = a.providerOptOut(ctx, lg) + text
+		}
 		if err := a.markFailed(ctx, lg, last, text); err != nil {
 			return outcome{err: err, text: err.Error()}
 		}
@@ -220,6 +224,21 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		a.Log.Error("could not record a failed attempt", "logId", lg.ID, "error", err)
 	}
 	return outcome{wait: wait, text: text}
+}
+
+// providerOptOut turns the message's channel off for its user when the provider says the
+// recipient opted out there (an SMS STOP), so preferences show what the provider enforces and
+// later sends are skipped with a reason instead of failing; it returns the note that
+// starts the log row's error. A critical send still tries (the channel switch does not hold
+// it), and fails at the provider until the user opts in there again.
+func (a *Delivery) providerOptOut(ctx context.Context, lg dbsqlc.MessageLog) string {
+	if err := a.DB.UpsertChannelPreferences(ctx, dbsqlc.UpsertChannelPreferencesParams{
+		AppID: lg.AppID, UserID: lg.UserID, Channels: []string{lg.Channel}, Enabled: []bool{false},
+	}); err != nil {
+		a.Log.Error("could not record a provider opt-out", "logId", lg.ID, "error", err)
+		return "the recipient opted out at the provider (STOP); "
+	}
+	return "the recipient opted out at the provider (STOP), so " + lg.Channel + " is now off for this user; "
 }
 
 // release records a failure of Herald's own and frees the message for a retry.

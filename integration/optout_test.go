@@ -2,9 +2,15 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/testkit/smtptest"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
@@ -175,5 +181,48 @@ func TestCategoryDefaultsWithRealSends(t *testing.T) {
 	msgs := srv.Messages()
 	if len(msgs) != 1 || msgs[0].To[0] != "bob@example.com" {
 		t.Fatalf("smtp received %d messages: %+v", len(msgs), msgs)
+	}
+}
+
+// TestProviderStopTurnsTheChannelOff: Twilio refuses an SMS because the number replied STOP
+// (error 21610); the message fails saying so, the user's sms channel is turned off in
+// Herald's preferences, and the next send's SMS is skipped for that reason without calling
+// the provider.
+func TestProviderStopTurnsTheChannelOff(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	var calls atomic.Int32
+	twilio := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(400)
+		w.Write([]byte(`{"code":21610,"message":"Attempt to send to unsubscribed recipient","status":400}`))
+	}))
+	defer twilio.Close()
+	cfg, _ := json.Marshal(map[string]any{"accountSid": "AC123", "authToken": "twilio-secret", "from": "+15550001111", "baseUrl": twilio.URL})
+	if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "sms", channels.InstanceInput{Provider: "twilio-sms", Name: "test twilio", Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.Do("PUT", "/v3/users/ann", `{"phone":"+15552223333"}`, e.AppHeaders()); res.Status != 200 {
+		t.Fatalf("user: %d %s", res.Status, res.Body)
+	}
+	first := sendNotification(t, e, `{"notification":{"title":"Code","message":"Your code is 1234"},
+		"sendTo":{"recipients":["ann"]},"override":{"channels":["sms"]}}`)
+	l := waitForLogs(t, e, first, "ann/sms")["ann/sms"]
+	if l.Status != "failed" || !strings.Contains(l.Error, "opted out at the provider (STOP), so sms is now off for this user") || !strings.Contains(l.Error, "Twilio error 21610") {
+		t.Fatalf("first sms: %+v", l)
+	}
+	var switches map[string]bool
+	e.Do("GET", "/v3/preferences/channels", nil, e.UserHeaders("ann")).JSON(t, &switches)
+	if switches["sms"] || !switches["email"] {
+		t.Errorf("channel switches after STOP: %v, want sms off only", switches)
+	}
+	before := calls.Load()
+	second := sendNotification(t, e, `{"notification":{"title":"News","message":"Hello"},
+		"sendTo":{"recipients":["ann"]},"override":{"channels":["sms"]}}`)
+	if l := waitForLogs(t, e, second, "ann/sms")["ann/sms"]; l.Status != "skipped" || l.Reason != "opted out: channel sms (all notifications)" {
+		t.Errorf("second sms: %+v", l)
+	}
+	if calls.Load() != before {
+		t.Errorf("the provider was called again after the STOP")
 	}
 }

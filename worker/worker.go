@@ -13,6 +13,7 @@ import (
 
 	"github.com/heraldhq/herald/activities"
 	"github.com/heraldhq/herald/workflows/flowrun"
+	"github.com/heraldhq/herald/workflows/retention"
 	"github.com/heraldhq/herald/workflows/schedule"
 	"github.com/heraldhq/herald/workflows/send"
 	"github.com/heraldhq/herald/workflows/taskqueue"
@@ -102,6 +103,8 @@ type Activities struct {
 	Schedules *activities.Schedules
 	// Flows backs user-defined workflows (their channel steps run on Delivery).
 	Flows *activities.Flows
+	// Retention purges expired data (workflows/retention).
+	Retention *activities.Retention
 }
 
 // Register adds Herald's workflows and activities to a worker or a test environment.
@@ -124,6 +127,9 @@ func registerActivities(r worker.ActivityRegistry, a Activities) {
 	r.RegisterActivityWithOptions(a.Schedules.BeginScheduledSend, activity.RegisterOptions{Name: schedule.BeginSendActivityName})
 
 	registerFlows(r, a)
+
+	r.RegisterActivityWithOptions(a.Retention.ListApps, activity.RegisterOptions{Name: retention.ListAppsActivityName})
+	r.RegisterActivityWithOptions(a.Retention.PurgeApp, activity.RegisterOptions{Name: retention.PurgeAppActivityName})
 }
 
 // RegisterWorkflows adds Herald's workflows under their registered names: the worker does
@@ -135,6 +141,7 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(flowrun.Workflow, workflow.RegisterOptions{Name: flowrun.WorkflowName})
 	r.RegisterWorkflowWithOptions(flowrun.DigestWorkflow, workflow.RegisterOptions{Name: flowrun.DigestWorkflowName})
 	r.RegisterWorkflowWithOptions(flowrun.ScheduleWorkflow, workflow.RegisterOptions{Name: flowrun.ScheduleWorkflowName})
+	r.RegisterWorkflowWithOptions(retention.Workflow, workflow.RegisterOptions{Name: retention.WorkflowName})
 }
 
 // registerFlows adds the activities of user-defined workflows (the interpreter, its digest

@@ -14,6 +14,8 @@ import (
 	"github.com/heraldhq/herald/internal/audience/users"
 	"github.com/heraldhq/herald/internal/console/clients"
 	"github.com/heraldhq/herald/internal/inbox"
+	"github.com/heraldhq/herald/internal/lifecycle/erasure"
+	"github.com/heraldhq/herald/internal/lifecycle/export"
 	"github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
@@ -69,11 +71,31 @@ func (h *Console) upsertUser(c *fiber.Ctx, s appScope) error {
 	return c.JSON(u)
 }
 
+// deleteUser erases a user and everything about it (internal/lifecycle/erasure) and
+// answers what was erased, per kind.
 func (h *Console) deleteUser(c *fiber.Ctx, s appScope) error {
-	if err := h.AppAdmin.DeleteUser(c.UserContext(), s.AppID, param(c, "identifier")); err != nil {
+	a := actor(c)
+	rep, err := h.Erasure.Erase(c.UserContext(), s.AppID, param(c, "identifier"),
+		erasure.Actor{ConsoleUserID: a.UserID, ViaTokenID: a.TokenID, Via: "console"})
+	if err != nil {
 		return err
 	}
-	return c.JSON(true)
+	return c.JSON(fiber.Map{"erased": rep})
+}
+
+// exportUser answers everything Herald holds about a user as one JSON document (a
+// data-subject access request), as a download.
+func (h *Console) exportUser(c *fiber.Ctx, s appScope) error {
+	a := actor(c)
+	identifier := param(c, "identifier")
+	out, err := h.Export.Export(c.UserContext(), s.AppID, identifier,
+		export.Reader{ConsoleUserID: a.UserID, ViaTokenID: a.TokenID, ClientID: s.ClientID})
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="user-export.json"`)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(out)
 }
 
 func (h *Console) userProfile(c *fiber.Ctx, s appScope) error {

@@ -14,6 +14,9 @@ import (
 	"github.com/heraldhq/herald/internal/console/audit"
 	"github.com/heraldhq/herald/internal/console/clients"
 	"github.com/heraldhq/herald/internal/console/files"
+	"github.com/heraldhq/herald/internal/lifecycle/erasure"
+	"github.com/heraldhq/herald/internal/lifecycle/export"
+	"github.com/heraldhq/herald/internal/lifecycle/retention"
 	"github.com/heraldhq/herald/internal/platform/logctx"
 )
 
@@ -29,6 +32,11 @@ type Console struct {
 	Files      *files.Service
 	// Audit is the audit log read by GET /v1/auditLogs.
 	Audit *audit.Log
+	// Erasure erases an app's user; Export gathers everything about one (issue 33).
+	Erasure *erasure.Service
+	Export  *export.Service
+	// Retention reads and changes an app's retention settings.
+	Retention *retention.Service
 }
 
 // Register mounts the routes on r (the /v1 group). Each route names its credentials here;
@@ -98,6 +106,8 @@ func (h *Console) Register(r fiber.Router) {
 	r.Post("/apps/:appId/rsa-key", member, h.app(clients.Admin, h.newRSAKey))
 	r.Get("/apps/:appId/rsa-key", member, h.app(clients.Viewer, h.getRSAKey))
 	r.Put("/apps/:appId/secure-auth", member, h.app(clients.Admin, h.toggleSecureAuth))
+	r.Get("/apps/:appId/retention", member, h.app(clients.Viewer, h.getRetention))
+	r.Put("/apps/:appId/retention", member, h.app(clients.Admin, h.putRetention))
 	r.Get("/apps/:appId/users", member, h.app(clients.Viewer, h.listUsers))
 	r.Post("/apps/:appId/users", member, h.app(clients.Developer, h.createUser))
 	r.Put("/apps/:appId/users/:identifier", member, h.app(clients.Developer, h.upsertUser))
@@ -111,6 +121,7 @@ func (h *Console) Register(r fiber.Router) {
 	r.Patch("/apps/:appId/users/:identifier/preferences/workflows", member, h.app(clients.Developer, h.setUserFlowPreferences))
 	r.Get("/apps/:appId/users/:identifier/devices", member, h.app(clients.Viewer, h.userDevices))
 	r.Get("/apps/:appId/users/:identifier/notifications", member, h.app(clients.Viewer, h.userInbox))
+	r.Get("/apps/:appId/users/:identifier/export", member, h.app(clients.Developer, h.exportUser))
 	r.Post("/apps/:appId/categories", member, h.app(clients.Developer, h.createCategory))
 	r.Get("/apps/:appId/categories", member, h.app(clients.Viewer, h.listCategories))
 

@@ -11,6 +11,7 @@ import (
 	"github.com/heraldhq/herald/internal/audience/users"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox"
+	"github.com/heraldhq/herald/internal/lifecycle/erasure"
 	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/realtime"
 	"github.com/heraldhq/herald/internal/send/notify"
@@ -22,6 +23,7 @@ type Handlers struct {
 	Notify     *notify.Service
 	Inbox      *inbox.Service
 	Users      *users.Service
+	Erasure    *erasure.Service // erases a user and everything about it (DELETE /users/{identifier})
 	Prefs      *prefs.Service
 	Categories *categories.Service
 	Topics     *topics.Service

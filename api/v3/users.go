@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/heraldhq/herald/api/web"
+	"github.com/heraldhq/herald/internal/lifecycle/erasure"
 )
 
 // createUser creates a user (or merges the profile of an existing one).
@@ -28,14 +29,16 @@ func (h *Handlers) putUser(c *fiber.Ctx) error {
 	return c.JSON(u)
 }
 
-// deleteUser deletes a user with everything it owns.
+// deleteUser erases a user: everything Herald holds about it (internal/lifecycle/erasure).
+// The answer counts what was erased per kind.
 func (h *Handlers) deleteUser(c *fiber.Ctx) error {
 	identifier, err := pathString(c, "identifier")
 	if err != nil {
 		return err
 	}
-	if err := h.Users.Delete(c.UserContext(), web.PrincipalOf(c).App.ID, identifier); err != nil {
+	rep, err := h.Erasure.Erase(c.UserContext(), web.PrincipalOf(c).App.ID, identifier, erasure.Actor{Via: "developerApi"})
+	if err != nil {
 		return err
 	}
-	return deleted(c, "user")
+	return c.JSON(fiber.Map{"statusCode": fiber.StatusOK, "message": "user deleted", "erased": rep})
 }

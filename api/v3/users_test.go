@@ -87,8 +87,17 @@ func TestDeleteUserTakesEverythingWithIt(t *testing.T) {
 	// Another app cannot delete it.
 	wantError(t, e.Do("DELETE", "/v3/users/erin", nil, appH(f.other)), 404, "user not found", "another app")
 	res := e.Do("DELETE", "/v3/users/erin", nil, app)
-	if wantStatus(t, res, 200, "delete") && string(res.Body) != `{"message":"user deleted","statusCode":200}` {
-		t.Errorf("delete answer %s", res.Body)
+	if wantStatus(t, res, 200, "delete") {
+		var out struct {
+			StatusCode int
+			Message    string
+			Erased     map[string]int
+		}
+		res.JSON(t, &out)
+		if out.StatusCode != 200 || out.Message != "user deleted" || out.Erased["profile"] != 1 || out.Erased["notifications"] != 3 ||
+			out.Erased["topicSubscriptions"] != 1 || out.Erased["devices"] != 2 || out.Erased["preferences"] < 1 {
+			t.Errorf("delete answer %s", res.Body)
+		}
 	}
 	wantError(t, e.Do("DELETE", "/v3/users/erin", nil, app), 404, "user not found", "delete again")
 	for _, table := range []string{"users", "notifications", "preferences", "topic_subscriptions", "devices", "web_push_subscriptions"} {

@@ -29,7 +29,7 @@ func main() {
 
 func run(ctx context.Context) error {
 	quick := flag.Bool("quick", false, "short phases (about 3 minutes in all)")
-	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout,rate,isolation", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout, rate, isolation")
+	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout,rate,isolation,retention", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout, rate, isolation, retention")
 	isoMembers := flag.Int("isolation-broadcast", 0, "topic size of app A's broadcast in the isolation scenario (default 20,000; 5,000 with -quick)")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
@@ -137,6 +137,27 @@ func run(ctx context.Context) error {
 			}
 			report.Inbox = &res
 			fmt.Fprintf(os.Stderr, "   page 1 p99 %s, page 500 p99 %s\n", res.Page1.P99, res.Page500.P99)
+			return nil
+		})
+	}
+	if want["retention"] {
+		failed += scenario(report, "retention", func() error {
+			live, expired, users := 200_000, 1_000_000, 1_000
+			if *quick {
+				live, expired, users = 50_000, 200_000, 500
+			}
+			fmt.Fprintf(os.Stderr, "== 10. retention purge (%d expired rows beside %d live; herald api alone) ...\n", expired, live)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data})
+			if err != nil {
+				return err
+			}
+			res, err := bench.Retention(ctx, &l.Target, live, expired, users, 5000, *concurrency, acceptDur)
+			l.Stop()
+			if err != nil {
+				return err
+			}
+			report.Retention = &res
+			fmt.Fprintf(os.Stderr, "   p99 before %s, during %s; purged %d in %s\n", res.Before.P99, res.During.P99, res.Purged, res.PurgeTime)
 			return nil
 		})
 	}

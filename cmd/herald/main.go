@@ -39,6 +39,10 @@ Usage:
                               (namespace, search attributes), system mail, the public URL and
                               origins, and insecure apps; OK/WARN/FAIL with the fix for each;
                               exit status 1 on any FAIL (docs/deployment.md)
+  herald healthcheck [--url URL]
+                              the container's health check: GET /livez on the API listener,
+                              else on the metrics listener (a worker's), or --url on loopback
+                              (http://127.0.0.1:8080/readyz); exit status 1 unless one answers 2xx
   herald help                 this text
 
 Resources as code (client commands over the /v1 API with a CLI token; docs/cli.md):
@@ -83,6 +87,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if args[0] == "doctor" {
 		// Before Load too: a bad setting is one finding of the report.
 		return runDoctor(ctx, args[1:], getenv, stdout)
+	}
+	if args[0] == "healthcheck" {
+		// Before Load: only the two listen addresses matter.
+		return runHealthcheck(ctx, args[1:], getenv, stdout)
 	}
 	if args[0] == "config" {
 		// Before Load: the settings are printed even when some are bad, then the problems.

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/stack"
 )
 
@@ -31,29 +32,61 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, generateKey,
 	}
 	s, err := stack.Open(ctx, cfg, log)
 	if err == nil && check {
+		// A Temporal connection that cannot work (wrong CA, missing client certificate,
+		// refused API key) stops the process now, naming the setting, not at the first send.
+		if err = s.CheckTemporal(ctx); err != nil {
+			s.Close()
+			return nil, err
+		}
 		// The short form of herald doctor: WARN and FAIL findings in the log, in the
 		// background so that a slow Temporal does not hold start-up.
 		go s.LogDoctor(ctx)
 	}
 	if err == nil && cfg.Ops.Metrics && cfg.Ops.MetricsAddr != "" {
-		serveMetrics(ctx, cfg.Ops.MetricsAddr, s.Metrics.Handler(), log)
+		serveMetrics(ctx, cfg.Ops.MetricsAddr, cfg.Ops.MetricsToken, s.Metrics.Handler(), log)
 	}
 	return s, err
 }
 
 // serveMetrics serves /metrics on a listener of its own (HERALD_METRICS_ADDR) until ctx
 // ends: how a worker, which serves no HTTP API, exposes its metrics.
-func serveMetrics(ctx context.Context, addr string, h http.Handler, log *slog.Logger) {
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", h)
-	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+func serveMetrics(ctx context.Context, addr, token string, h http.Handler, log *slog.Logger) {
+	srv := &http.Server{Addr: addr, Handler: metricsMux(token, h), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := srv.ListenAndServe(); err != nil && err != http.ErrServerClosed {
 			log.Warn("metrics server stopped", "addr", addr, "error", err)
 		}
 	}()
 	go func() { <-ctx.Done(); _ = srv.Close() }()
-	log.Info("metrics listening", "addr", "http://"+addr+"/metrics")
+	log.Info("metrics listening", "addr", "http://"+addr+"/metrics", "token", token != "")
+}
+
+// metricsMux is the metrics listener: /metrics, behind the bearer token when one is set
+// (HERALD_METRICS_TOKEN: the listener may then listen beyond loopback, as in Kubernetes
+// where the scraper reaches the pod's address), and /livez, public and without data, the
+// liveness of a worker process (herald healthcheck, the Helm chart's probe).
+func metricsMux(token string, h http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	if token != "" {
+		want := secrets.Hash(token)
+		next := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || !secrets.Equal(secrets.Hash(strings.TrimSpace(got)), want) {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+				http.Error(w, "/metrics needs the metrics token (Authorization: Bearer …)", http.StatusUnauthorized)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	mux.Handle("GET /metrics", h)
+	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"alive"}`)
+	})
+	return mux
 }
 
 // servePprof serves the profiling endpoints on their own listener until ctx ends.

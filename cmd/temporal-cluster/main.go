@@ -3,7 +3,13 @@
 // server's own SQL tool, starts the server, runs the command with HERALD_TEST_TEMPORAL_ADDRESS
 // (the tests) and HERALD_CLUSTER_ADDRESS (the benchmark) set to its frontend, then stops it.
 //
+// With -tls the frontend requires mutual TLS (`make test-cluster-tls`): the run makes a CA,
+// the frontend's certificate and client certificates with crypto/x509, checks that a
+// client without a certificate is refused, and gives the command the
+// HERALD_TEMPORAL_TLS_CA_FILE, _CERT_FILE, _KEY_FILE and _SERVER_NAME of a Herald client.
+//
 //	temporal-cluster -bin bin -schema DIR -- make test-scale
+//	temporal-cluster -tls -bin bin -schema DIR -- make test-scale
 package main
 
 import (
@@ -37,6 +43,7 @@ func run(ctx context.Context) (int, error) {
 	pg := flag.String("postgres", "", "Postgres superuser URL for the scratch databases (default: HERALD_DATABASE_URL or Herald's default)")
 	dir := flag.String("dir", filepath.Join(".data", "temporal-cluster"), "folder for the generated configuration and the server log")
 	keep := flag.Bool("keep", false, "keep the scratch databases afterwards")
+	useTLS := flag.Bool("tls", false, "make the frontend require mutual TLS, with certificates made for the run")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		return 2, fmt.Errorf("no command to run: temporal-cluster [flags] -- COMMAND [ARGS]")
@@ -56,10 +63,17 @@ func run(ctx context.Context) (int, error) {
 		return 1, err
 	}
 	defer log.Close()
+	var certs *temporalcluster.TLS
+	var env []string
+	if *useTLS {
+		if certs, env, err = makeCertificates(filepath.Join(*dir, "tls")); err != nil {
+			return 1, err
+		}
+	}
 	fmt.Fprintf(os.Stderr, "temporal-cluster: setting up the schema and starting the server (log: %s) ...\n", logPath)
 	c, err := temporalcluster.Start(ctx, temporalcluster.Options{
 		Server: filepath.Join(*bin, "temporal-server"), SQLTool: filepath.Join(*bin, "temporal-sql-tool"), SchemaDir: *schema,
-		PostgresURL: *pg, Dir: *dir, Output: log,
+		PostgresURL: *pg, Dir: *dir, Output: log, TLS: certs,
 	})
 	if err != nil {
 		return 1, fmt.Errorf("%w (log: %s)", err, logPath)
@@ -73,9 +87,15 @@ func run(ctx context.Context) (int, error) {
 		}
 	}()
 	fmt.Fprintf(os.Stderr, "temporal-cluster: Temporal (Postgres persistence, databases %v) answers at %s\n", c.Databases, c.Address)
+	if certs != nil {
+		if err := checkMutualTLS(ctx, c.Address, env); err != nil {
+			return 1, err
+		}
+		fmt.Fprintf(os.Stderr, "temporal-cluster: the frontend requires mutual TLS (a client without a certificate is refused); the command connects with %v\n", env)
+	}
 	cmd := exec.CommandContext(ctx, flag.Arg(0), flag.Args()[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), "HERALD_TEST_TEMPORAL_ADDRESS="+c.Address, "HERALD_CLUSTER_ADDRESS="+c.Address)
+	cmd.Env = append(append(os.Environ(), "HERALD_TEST_TEMPORAL_ADDRESS="+c.Address, "HERALD_CLUSTER_ADDRESS="+c.Address), env...)
 	if err := cmd.Run(); err != nil {
 		if exit, ok := err.(*exec.ExitError); ok {
 			return exit.ExitCode(), nil

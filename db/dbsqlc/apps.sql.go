@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"encoding/json"
 )
 
 const adoptApp = `-- name: AdoptApp :execrows
@@ -30,7 +31,7 @@ func (q *Queries) AdoptApp(ctx context.Context, arg AdoptAppParams) (int64, erro
 const createApp = `-- name: CreateApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed)
 VALUES ($1, $2, $3, $4)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention
 `
 
 type CreateAppParams struct {
@@ -67,6 +68,7 @@ func (q *Queries) CreateApp(ctx context.Context, arg CreateAppParams) (App, erro
 		&i.ClientID,
 		&i.AllowedOrigins,
 		&i.AllowLongLivedUserTokens,
+		&i.Retention,
 	)
 	return i, err
 }
@@ -74,7 +76,7 @@ func (q *Queries) CreateApp(ctx context.Context, arg CreateAppParams) (App, erro
 const createClientApp = `-- name: CreateClientApp :one
 INSERT INTO apps (name, api_key, api_secret_hash, api_secret_sealed, client_id)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention
 `
 
 type CreateClientAppParams struct {
@@ -113,6 +115,7 @@ func (q *Queries) CreateClientApp(ctx context.Context, arg CreateClientAppParams
 		&i.ClientID,
 		&i.AllowedOrigins,
 		&i.AllowLongLivedUserTokens,
+		&i.Retention,
 	)
 	return i, err
 }
@@ -135,7 +138,7 @@ func (q *Queries) DeleteClientApp(ctx context.Context, arg DeleteClientAppParams
 }
 
 const getAppByAPIKey = `-- name: GetAppByAPIKey :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE api_key = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention FROM apps WHERE api_key = $1
 `
 
 func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error) {
@@ -160,12 +163,13 @@ func (q *Queries) GetAppByAPIKey(ctx context.Context, apiKey string) (App, error
 		&i.ClientID,
 		&i.AllowedOrigins,
 		&i.AllowLongLivedUserTokens,
+		&i.Retention,
 	)
 	return i, err
 }
 
 const getAppByID = `-- name: GetAppByID :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE id = $1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention FROM apps WHERE id = $1
 `
 
 func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
@@ -190,12 +194,13 @@ func (q *Queries) GetAppByID(ctx context.Context, id int64) (App, error) {
 		&i.ClientID,
 		&i.AllowedOrigins,
 		&i.AllowLongLivedUserTokens,
+		&i.Retention,
 	)
 	return i, err
 }
 
 const getAppByName = `-- name: GetAppByName :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE name = $1 ORDER BY id LIMIT 1
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention FROM apps WHERE name = $1 ORDER BY id LIMIT 1
 `
 
 func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
@@ -220,6 +225,7 @@ func (q *Queries) GetAppByName(ctx context.Context, name string) (App, error) {
 		&i.ClientID,
 		&i.AllowedOrigins,
 		&i.AllowLongLivedUserTokens,
+		&i.Retention,
 	)
 	return i, err
 }
@@ -235,8 +241,20 @@ func (q *Queries) GetAppClientID(ctx context.Context, id int64) (*int64, error) 
 	return client_id, err
 }
 
+const getAppRetention = `-- name: GetAppRetention :one
+SELECT retention FROM apps WHERE id = $1
+`
+
+// An app's retention overrides (internal/lifecycle/retention).
+func (q *Queries) GetAppRetention(ctx context.Context, id int64) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, getAppRetention, id)
+	var retention json.RawMessage
+	err := row.Scan(&retention)
+	return retention, err
+}
+
 const getClientApp = `-- name: GetClientApp :one
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE id = $1 AND client_id = $2
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention FROM apps WHERE id = $1 AND client_id = $2
 `
 
 type GetClientAppParams struct {
@@ -266,12 +284,13 @@ func (q *Queries) GetClientApp(ctx context.Context, arg GetClientAppParams) (App
 		&i.ClientID,
 		&i.AllowedOrigins,
 		&i.AllowLongLivedUserTokens,
+		&i.Retention,
 	)
 	return i, err
 }
 
 const listClientApps = `-- name: ListClientApps :many
-SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens FROM apps WHERE client_id = $1 ORDER BY id
+SELECT id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention FROM apps WHERE client_id = $1 ORDER BY id
 `
 
 func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, error) {
@@ -302,6 +321,7 @@ func (q *Queries) ListClientApps(ctx context.Context, clientID *int64) ([]App, e
 			&i.ClientID,
 			&i.AllowedOrigins,
 			&i.AllowLongLivedUserTokens,
+			&i.Retention,
 		); err != nil {
 			return nil, err
 		}
@@ -358,6 +378,52 @@ func (q *Queries) ListUserModeApps(ctx context.Context, maxRows int32) ([]ListUs
 	return items, nil
 }
 
+const lockAppRetention = `-- name: LockAppRetention :one
+SELECT retention FROM apps WHERE id = $1 FOR UPDATE
+`
+
+func (q *Queries) LockAppRetention(ctx context.Context, id int64) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, lockAppRetention, id)
+	var retention json.RawMessage
+	err := row.Scan(&retention)
+	return retention, err
+}
+
+const retentionApps = `-- name: RetentionApps :many
+SELECT id, retention FROM apps WHERE id > $1 ORDER BY id LIMIT $2
+`
+
+type RetentionAppsParams struct {
+	AfterID int64
+	MaxRows int32
+}
+
+type RetentionAppsRow struct {
+	ID        int64
+	Retention json.RawMessage
+}
+
+// A page of apps for the retention purge, in id order after @after_id, with their overrides.
+func (q *Queries) RetentionApps(ctx context.Context, arg RetentionAppsParams) ([]RetentionAppsRow, error) {
+	rows, err := q.db.Query(ctx, retentionApps, arg.AfterID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RetentionAppsRow{}
+	for rows.Next() {
+		var i RetentionAppsRow
+		if err := rows.Scan(&i.ID, &i.Retention); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const setAppAllowedOrigins = `-- name: SetAppAllowedOrigins :exec
 UPDATE apps SET allowed_origins = $1::text[], updated_at = now() WHERE id = $2
 `
@@ -402,6 +468,20 @@ func (q *Queries) SetAppRSAKey(ctx context.Context, arg SetAppRSAKeyParams) erro
 	return err
 }
 
+const setAppRetention = `-- name: SetAppRetention :exec
+UPDATE apps SET retention = $1, updated_at = now() WHERE id = $2
+`
+
+type SetAppRetentionParams struct {
+	Retention json.RawMessage
+	ID        int64
+}
+
+func (q *Queries) SetAppRetention(ctx context.Context, arg SetAppRetentionParams) error {
+	_, err := q.db.Exec(ctx, setAppRetention, arg.Retention, arg.ID)
+	return err
+}
+
 const setAppSecureAuth = `-- name: SetAppSecureAuth :exec
 UPDATE apps SET secure_auth = $1, updated_at = now() WHERE id = $2
 `
@@ -438,7 +518,7 @@ UPDATE apps SET name = $1, enable_web_push = $2, hide_branding = $3,
     hmac_auth = $4, allowed_origins = $5::text[],
     allow_long_lived_user_tokens = $6, updated_at = now()
 WHERE id = $7 AND client_id = $8
-RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens
+RETURNING id, name, api_key, api_secret_hash, api_secret_sealed, secure_auth, hmac_auth, created_at, updated_at, rsa_public_key, rsa_private_key_sealed, vapid_public_key, vapid_private_key_sealed, enable_web_push, hide_branding, client_id, allowed_origins, allow_long_lived_user_tokens, retention
 `
 
 type UpdateClientAppParams struct {
@@ -483,6 +563,7 @@ func (q *Queries) UpdateClientApp(ctx context.Context, arg UpdateClientAppParams
 		&i.ClientID,
 		&i.AllowedOrigins,
 		&i.AllowLongLivedUserTokens,
+		&i.Retention,
 	)
 	return i, err
 }

@@ -125,7 +125,7 @@ func (q *Queries) GetCategoryClient(ctx context.Context, id int64) (GetCategoryC
 
 const insertCategory = `-- name: InsertCategory :one
 INSERT INTO categories (app_id, identifier, name, critical, channel_defaults)
-VALUES ($1, $2, $3, $4, $5)
+VALUES ($1, $2, $3, $4, COALESCE($5::jsonb, '{}'::jsonb))
 RETURNING id, app_id, identifier, name, created_at, critical, channel_defaults
 `
 

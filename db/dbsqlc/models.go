@@ -64,6 +64,7 @@ type App struct {
 	ClientID                 *int64
 	AllowedOrigins           []string
 	AllowLongLivedUserTokens bool
+	Retention                json.RawMessage
 }
 
 type AppUsage struct {

@@ -51,24 +51,6 @@ func (q *Queries) CreateAppUser(ctx context.Context, arg CreateAppUserParams) (U
 	return i, err
 }
 
-const deleteUserByIdentifier = `-- name: DeleteUserByIdentifier :execrows
-DELETE FROM users WHERE app_id = $1 AND identifier = $2
-`
-
-type DeleteUserByIdentifierParams struct {
-	AppID      int64
-	Identifier string
-}
-
-// The user's inbox, preferences, subscriptions and devices go with it (ON DELETE CASCADE).
-func (q *Queries) DeleteUserByIdentifier(ctx context.Context, arg DeleteUserByIdentifierParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteUserByIdentifier, arg.AppID, arg.Identifier)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const ensureUsers = `-- name: EnsureUsers :many
 WITH input AS (
     SELECT DISTINCT ON (i.identifier) i.identifier, i.profile

@@ -1,21 +1,19 @@
 -- +goose Up
 
 -- The activity feed (GET /v1/apps/{appId}/requests, issue 30 item 6) lists an app's send
--- requests newest first, by (created_at, id) so a cursor continues where a page ended. No
--- index held an app's requests in that order (notification_requests_fresh_by_app holds only
--- the relay's backlog), so the list sorted every request of the app. EXPLAIN ANALYZE on
--- 100 000 requests of one app and 20 000 of another: a 25-row page went from a parallel
--- sequential scan and top-N sort (3 868 buffers, 65 ms) to a 26-row index-only range read
--- (7 buffers, 0.5 ms); the status and workflow filters read 25-30 buffers, the user filter
--- 430 (2.6 ms, instead of 7 582 and 80 ms). The cost is on the accept path: inserting
--- 20 000 requests in one statement took 2.9-4.1 s with the four indexes below against
--- 2.0-2.2 s without (a busy shared machine); an accept inserts one row, where its commit
--- dominates.
-CREATE INDEX notification_requests_app_time ON notification_requests (app_id, created_at DESC, id DESC);
+-- requests newest first, by (created_at, id) so a cursor continues where a page ended. The
+-- unfiltered list reads notification_requests_app_created (00241, the retention purge's)
+-- backwards, with an incremental sort of the rare ties; these serve the filters. EXPLAIN
+-- ANALYZE on 100 000 requests of one app and 20 000 of another: a 25-row page of a status
+-- or a workflow reads 25-30 buffers (0.2 ms), a user's 430 (2.6 ms); without these, a
+-- sequential scan and sort of the app's requests (3 900-7 600 buffers, 65-80 ms). The cost
+-- is on the accept path: inserting 20 000 requests in one statement took 2.9-4.1 s with
+-- the indexes of this file and 00241 against 2.0-2.2 s without (a busy shared machine); an
+-- accept inserts one row, where its commit dominates.
 
--- The status filter reads its own range in the same order. The status is already an indexed
--- column (the partial indexes name it), so a status change was never a HOT update: this adds
--- one index entry per change, not a heap rewrite.
+-- The status filter reads its own range in order. The status is already an indexed column
+-- (the partial indexes name it), so a status change was never a HOT update: this adds one
+-- index entry per change, not a heap rewrite.
 CREATE INDEX notification_requests_app_status ON notification_requests (app_id, status, created_at DESC, id DESC);
 
 -- The workflow filter: only sends that name a workflow carry an entry.
@@ -32,4 +30,3 @@ CREATE INDEX notification_requests_recipients ON notification_requests USING gin
 DROP INDEX notification_requests_recipients;
 DROP INDEX notification_requests_app_workflow;
 DROP INDEX notification_requests_app_status;
-DROP INDEX notification_requests_app_time;

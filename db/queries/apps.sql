@@ -63,3 +63,17 @@ UPDATE apps SET client_id = @client_id, updated_at = now() WHERE id = @id AND cl
 -- herald doctor; at most @max_rows of them, oldest first, with how many there are in all.
 SELECT id, name, client_id, secure_auth, hmac_auth, allow_long_lived_user_tokens, count(*) OVER () AS total FROM apps
 WHERE NOT secure_auth AND NOT hmac_auth ORDER BY id LIMIT @max_rows;
+
+-- name: GetAppRetention :one
+-- An app's retention overrides (internal/lifecycle/retention).
+SELECT retention FROM apps WHERE id = @id;
+
+-- name: LockAppRetention :one
+SELECT retention FROM apps WHERE id = @id FOR UPDATE;
+
+-- name: SetAppRetention :exec
+UPDATE apps SET retention = @retention, updated_at = now() WHERE id = @id;
+
+-- name: RetentionApps :many
+-- A page of apps for the retention purge, in id order after @after_id, with their overrides.
+SELECT id, retention FROM apps WHERE id > @after_id ORDER BY id LIMIT @max_rows;

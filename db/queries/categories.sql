@@ -32,7 +32,7 @@ SELECT * FROM categories WHERE app_id = @app_id ORDER BY id;
 
 -- name: InsertCategory :one
 INSERT INTO categories (app_id, identifier, name, critical, channel_defaults)
-VALUES (@app_id, @identifier, @name, @critical, @channel_defaults)
+VALUES (@app_id, @identifier, @name, @critical, COALESCE(sqlc.narg(channel_defaults)::jsonb, '{}'::jsonb))
 RETURNING *;
 
 -- name: DeleteAppCategory :execrows

@@ -41,10 +41,6 @@ UPDATE users SET profile = @profile, updated_at = now()
 WHERE id = @id AND app_id = @app_id
 RETURNING *;
 
--- name: DeleteUserByIdentifier :execrows
--- The user's inbox, preferences, subscriptions and devices go with it (ON DELETE CASCADE).
-DELETE FROM users WHERE app_id = @app_id AND identifier = @identifier;
-
 -- name: ListAppUsers :many
 SELECT * FROM users
 WHERE app_id = @app_id AND (@prefix::text = '' OR identifier ILIKE @prefix || '%')

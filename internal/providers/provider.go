@@ -129,6 +129,10 @@ type Error struct {
 	// Gone means the address no longer exists (web push 404/410, an unregistered push
 	// token): the pipeline removes it.
 	Gone bool
+	// OptedOut means the recipient opted out at the provider (replied STOP to an SMS
+	// sender): the pipeline turns the channel off for the user, so Herald's preferences say
+	// what the provider enforces.
+	OptedOut bool
 }
 
 func (e *Error) Error() string {

@@ -77,6 +77,6 @@ func (s *Stack) consoleHandlers() *v1.Console {
 	return &v1.Console{
 		Auth:    &web.ConsoleAuth{Console: s.Console, Clients: s.Clients},
 		Console: s.Console, Clients: s.Clients, Apps: s.Apps, AppAdmin: s.AppAdmin, Categories: s.Categories, Files: s.Files,
-		Audit: s.Audit,
+		Audit: s.Audit, Erasure: s.Erasure, Export: s.Export, Retention: s.Retention,
 	}
 }

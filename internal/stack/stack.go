@@ -42,6 +42,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/platform/telemetry"
 	"github.com/heraldhq/herald/internal/platform/temporalcodec"
+	"github.com/heraldhq/herald/internal/platform/temporalconn"
 	"github.com/heraldhq/herald/internal/realtime"
 	"github.com/heraldhq/herald/internal/realtime/socketio"
 	"github.com/heraldhq/herald/internal/send/notify"
@@ -59,6 +60,9 @@ type Stack struct {
 	DB       *db.DB
 	Box      *secrets.Box
 	Temporal client.Client
+	// TemporalConn is how Temporal is reached (TLS, mutual TLS, API key, timeouts);
+	// CheckTemporal tests it at start-up.
+	TemporalConn *temporalconn.Conn
 	// Codec encrypts every payload the Temporal client writes (and the codec server's).
 	Codec *temporalcodec.Codec
 	// CodecLoopbackWithoutToken serves the codec server to loopback callers without a
@@ -97,6 +101,7 @@ type Stack struct {
 	ConsoleServices
 	FlowServices
 	OperationsServices
+	LifecycleServices
 
 	searchAttrs searchAttributes
 	// draining is set when ServeHTTP begins to shut down: /readyz answers 503.
@@ -129,7 +134,12 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		log.Warn("HERALD_TEMPORAL_ENCRYPT=false: payloads are written to Temporal in clear (encrypted ones are still read); set it back to true once every process runs this version")
 		codec = codec.DecodeOnly()
 	}
-	topts, err := ops.temporalOptions(codec.Apply(temporalClientOptions(cfg, log)), log)
+	base, conn, err := temporalClientOptions(cfg, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	topts, err := ops.temporalOptions(codec.Apply(base), log)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -139,7 +149,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		d.Close()
 		return nil, fmt.Errorf("temporal client for %s: %w", cfg.TemporalAddress, err)
 	}
-	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, Codec: codec, Events: events.Nop{}, OperationsServices: ops}
+	s := &Stack{Cfg: cfg, Log: log, DB: d, Box: box, Temporal: tc, TemporalConn: conn, Codec: codec, Events: events.Nop{}, OperationsServices: ops}
 	s.Apps = apps.NewService(d, box)
 	starter := outbox.TemporalStarter{Client: tc, TaskQueue: cfg.TaskQueue, RegisterSearchAttributes: func(ctx context.Context) error {
 		return visibility.Register(ctx, tc, cfg.TemporalNamespace)
@@ -184,6 +194,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		s.Close()
 		return nil, err
 	}
+	s.openLifecycle()
 	s.openObservability()
 	return s, nil
 }
@@ -204,7 +215,7 @@ func (s *Stack) Close() {
 func (s *Stack) HTTP() *fiber.App {
 	auth := &web.Auth{Apps: s.Apps, Headers: web.NewHeaderNames(s.Cfg.HeaderPrefix)}
 	dev := &v3.Handlers{Auth: auth, Notify: s.Notify, Inbox: s.Inbox, Realtime: s.Realtime,
-		Users: s.Users, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
+		Users: s.Users, Erasure: s.Erasure, Prefs: s.Prefs, Categories: s.Categories, Topics: s.Topics, Devices: s.Devices,
 		Templates: s.Templates, Workflows: s.workflowHandlers(), SendLimit: s.SendLimit}
 	health := &v1.Health{Checks: map[string]v1.Check{
 		"database": func(ctx context.Context) error { return s.DB.Pool.Ping(ctx) },
@@ -279,10 +290,12 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	}
 	wait := 500 * time.Millisecond
 	for {
-		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities()}
+		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities(),
+			Retention: s.retentionActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, s.workerOptions())
 		err := w.Start()
 		if err == nil {
+			go s.ensureRetentionSchedule(ctx)
 			<-ctx.Done()
 			w.Stop()
 			return nil

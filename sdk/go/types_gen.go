@@ -139,6 +139,40 @@ type Deleted struct {
 	StatusCode int    `json:"statusCode"`
 }
 
+// ErasureReport is What an erasure removed, per kind (counts only).
+type ErasureReport struct {
+	// Devices is devices and web push subscriptions
+	Devices int `json:"devices"`
+	// FlowLogs is workflow step log rows
+	FlowLogs int `json:"flowLogs"`
+	// FlowRuns is workflow run records
+	FlowRuns int `json:"flowRuns"`
+	// MessageLogs is message log rows (the addresses and provider answers they held)
+	MessageLogs int `json:"messageLogs"`
+	// Notifications is inbox items
+	Notifications int `json:"notifications"`
+	// OthersRedacted is other users' inbox and message log rows (of the sends that reached the user) whose content named the user and was redacted
+	OthersRedacted int `json:"othersRedacted"`
+	// Preferences is category, channel and workflow switches
+	Preferences int `json:"preferences"`
+	// Profile is the user row with its profile (1)
+	Profile int `json:"profile"`
+	// RequestsRedacted is stored send requests the user (its inline profile, and its identifying strings) was taken out of
+	RequestsRedacted int `json:"requestsRedacted"`
+	// RunsCancelled is the user's workflow runs that were still running and were stopped
+	RunsCancelled int `json:"runsCancelled"`
+	// ScheduledCancelled is scheduled sends left without recipients and cancelled
+	ScheduledCancelled int `json:"scheduledCancelled"`
+	// ThrottleWindows is throttle windows whose key named the user
+	ThrottleWindows int `json:"throttleWindows"`
+	// TopicSubscriptions is topic subscriptions
+	TopicSubscriptions int `json:"topicSubscriptions"`
+	// WorkflowHistoriesDeleted is Temporal runs (histories) deleted
+	WorkflowHistoriesDeleted int `json:"workflowHistoriesDeleted"`
+	// WorkflowHistoriesKept is Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention)
+	WorkflowHistoriesKept int `json:"workflowHistoriesKept"`
+}
+
 // Error is a schema of the developer API.
 type Error struct {
 	Message string `json:"message"`
@@ -465,6 +499,13 @@ type User struct {
 type UserCreate struct {
 	Identifier string  `json:"identifier"`
 	Profile    Profile `json:"profile,omitempty"`
+}
+
+// UserErased is a schema of the developer API.
+type UserErased struct {
+	Erased     ErasureReport `json:"erased"`
+	Message    string        `json:"message"`
+	StatusCode int           `json:"statusCode"`
 }
 
 // ValidationError is a schema of the developer API.

@@ -30,9 +30,21 @@ func (c *Client) PutUser(ctx context.Context, identifier string, profile Profile
 	return &out, nil
 }
 
-// DeleteUser deletes a user and its inbox (DELETE /v3/users/{identifier}).
+// DeleteUser erases a user and everything Herald holds about it (DELETE
+// /v3/users/{identifier}); EraseUser also returns what was erased.
 func (c *Client) DeleteUser(ctx context.Context, identifier string) error {
 	return c.do(ctx, request{method: http.MethodDelete, path: "/users/" + pathEscape(identifier), header: c.appHeaders()}, nil)
+}
+
+// EraseUser erases a user and everything Herald holds about it (DELETE
+// /v3/users/{identifier}) and returns the counts of what was erased per kind. A 503 means
+// nothing was deleted yet: the call is safe to repeat.
+func (c *Client) EraseUser(ctx context.Context, identifier string) (*ErasureReport, error) {
+	var out UserErased
+	if err := c.do(ctx, request{method: http.MethodDelete, path: "/users/" + pathEscape(identifier), header: c.appHeaders()}, &out); err != nil {
+		return nil, err
+	}
+	return &out.Erased, nil
 }
 
 // CreateCategory creates a category (POST /v3/categories); the secret travels in the

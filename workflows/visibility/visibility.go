@@ -12,7 +12,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
@@ -111,4 +113,44 @@ func Missing(ctx context.Context, c client.Client, namespace string) (map[string
 		}
 	}
 	return missing, nil
+}
+
+// All is every search attribute Herald needs, by name with its type: what an operator adds
+// when Herald may not (Temporal Cloud).
+func All() map[string]enumspb.IndexedValueType {
+	m := make(map[string]enumspb.IndexedValueType, len(keys))
+	for _, k := range keys {
+		m[k.GetName()] = k.GetValueType()
+	}
+	return m
+}
+
+// Names lists the names of attrs, sorted.
+func Names(attrs map[string]enumspb.IndexedValueType) []string {
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// AddCommands are the commands that add attrs to the namespace: one tcld command on
+// Temporal Cloud, whose operator API does not add search attributes (the namespace is
+// <namespace>.<account id> there), else one Temporal CLI command per attribute.
+func AddCommands(namespace string, attrs map[string]enumspb.IndexedValueType, cloud bool) []string {
+	names := Names(attrs)
+	if cloud {
+		var b strings.Builder
+		b.WriteString("tcld namespace search-attributes add --namespace " + namespace)
+		for _, name := range names {
+			fmt.Fprintf(&b, " --search-attribute %s=%s", name, attrs[name])
+		}
+		return []string{b.String()}
+	}
+	cmds := make([]string, 0, len(names))
+	for _, name := range names {
+		cmds = append(cmds, fmt.Sprintf("temporal operator search-attribute create --namespace %s --name %s --type %s", namespace, name, attrs[name]))
+	}
+	return cmds
 }

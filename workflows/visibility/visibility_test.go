@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/converter"
 )
 
@@ -29,5 +30,19 @@ func TestSendAttributesFitTemporalsValueLimit(t *testing.T) {
 	}
 	if apps, _ := sa.GetKeywordList(AppID); fmt.Sprint(apps) != "[1 2]" {
 		t.Errorf("apps %v", apps)
+	}
+}
+
+// The commands an operator copies: tcld's name=type pairs on Temporal Cloud (its types are
+// Keyword and KeywordList), the CLI's --name/--type elsewhere.
+func TestAddCommands(t *testing.T) {
+	cloud := AddCommands("herald.a1b2c", All(), true)
+	want := "tcld namespace search-attributes add --namespace herald.a1b2c --search-attribute HeraldAppId=KeywordList --search-attribute HeraldRecipient=Keyword --search-attribute HeraldRequestId=KeywordList --search-attribute HeraldWorkflow=Keyword"
+	if len(cloud) != 1 || cloud[0] != want {
+		t.Errorf("cloud:\n%v\nwant\n%s", cloud, want)
+	}
+	cli := AddCommands("herald", map[string]enumspb.IndexedValueType{"HeraldWorkflow": enumspb.INDEXED_VALUE_TYPE_KEYWORD}, false)
+	if len(cli) != 1 || cli[0] != "temporal operator search-attribute create --namespace herald --name HeraldWorkflow --type Keyword" {
+		t.Errorf("cli: %v", cli)
 	}
 }

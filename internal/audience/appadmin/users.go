@@ -106,11 +106,6 @@ func (s *Service) UpsertUser(ctx context.Context, appID int64, identifier string
 	return userOf(r), err
 }
 
-// DeleteUser deletes a user with its inbox, devices and preferences.
-func (s *Service) DeleteUser(ctx context.Context, appID int64, identifier string) error {
-	return s.users.Delete(ctx, appID, identifier)
-}
-
 func (s *Service) user(ctx context.Context, appID int64, identifier string) (dbsqlc.User, error) {
 	r, err := s.db.GetUserByIdentifier(ctx, dbsqlc.GetUserByIdentifierParams{AppID: appID, Identifier: identifier})
 	if err != nil {

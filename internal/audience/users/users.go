@@ -113,18 +113,6 @@ func (s *Service) upsert(ctx context.Context, appID int64, identifier string, pr
 	return fromRow(row), nil
 }
 
-// Delete removes a user of the app with its inbox, preferences, subscriptions and devices.
-func (s *Service) Delete(ctx context.Context, appID int64, identifier string) error {
-	n, err := s.db.DeleteUserByIdentifier(ctx, dbsqlc.DeleteUserByIdentifierParams{AppID: appID, Identifier: identifier})
-	if err != nil {
-		return db.MapError(err)
-	}
-	if n == 0 {
-		return herald.NotFound("user")
-	}
-	return nil
-}
-
 // ID returns the internal id of an app's user, or a not-found error naming the user.
 func ID(ctx context.Context, q *dbsqlc.Queries, appID int64, identifier string) (int64, error) {
 	u, err := q.GetUserByIdentifier(ctx, dbsqlc.GetUserByIdentifierParams{AppID: appID, Identifier: identifier})

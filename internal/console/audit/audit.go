@@ -45,6 +45,10 @@ const (
 	AppCreated               = "app.created"
 	AppSecretRevealed        = "app.secret_revealed"
 	AppRSAKeyGenerated       = "app.rsa_key_generated"
+	// AppUserErased and AppUserExported record an erasure and an export of an app's user
+	// (internal/lifecycle); the target is a digest of the user, never its identifier.
+	AppUserErased   = "app_user.erased"
+	AppUserExported = "app_user.exported"
 )
 
 // Actions lists every action, for validating filters and for the documentation.
@@ -53,6 +57,7 @@ var Actions = []string{
 	SignUpExistingEmail, AccountReclaimed, TwoFactorEnabled, TwoFactorDisabled, RecoveryCodesRegenerated, RecoveryCodeUsed,
 	MemberJoined, MemberRoleChanged, MemberRemoved, InvitationCreated, InvitationResent, InvitationRevoked,
 	CLITokenCreated, CLITokenRevoked, AppCreated, AppSecretRevealed, AppRSAKeyGenerated,
+	AppUserErased, AppUserExported,
 }
 
 // Target types.
@@ -62,6 +67,7 @@ const (
 	TargetInvitation  = "invitation"
 	TargetCLIToken    = "cliToken"
 	TargetApp         = "app"
+	TargetAppUser     = "appUser"
 )
 
 // Origin is where a request came from: the client address (behind trusted proxies, the

@@ -31,6 +31,9 @@ func (d *Doctor) secretKey() Finding {
 	if err := config.CheckSecretKey(d.Cfg.SecretKey); err != nil {
 		return fail("secret-key", err.Error(), fix)
 	}
+	if w := weakKey(d.Cfg.SecretKey); w != nil {
+		return *w
+	}
 	return ok("secret-key", fmt.Sprintf("set, %d characters, not a published value", len(d.Cfg.SecretKey)))
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"go.temporal.io/api/serviceerror"
@@ -14,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/temporalconn"
 	"github.com/heraldhq/herald/workflows/visibility"
 )
 
@@ -72,30 +72,45 @@ func (d *Doctor) userModeApps(ctx context.Context) Finding {
 		"Turn on secure mode for each (console → app → Security: generate the key pair and sign user JWTs on your backend), or HMAC signatures.")
 }
 
-// temporalFindings checks the frontend, the namespace, the search attributes and the codec
-// key.
+// temporalFindings checks the TLS files, the frontend, the namespace, the search
+// attributes and the codec key.
 func (d *Doctor) temporalFindings(ctx context.Context) []Finding {
 	addr, ns := d.Cfg.TemporalAddress, d.Cfg.TemporalNamespace
+	out := d.temporalTLSFindings()
 	unreachable := "Start Temporal or correct HERALD_TEMPORAL_ADDRESS (and its TLS settings); sends wait in the outbox until it answers."
 	if d.Temporal == nil {
 		err := d.TemporalErr
 		if err == nil {
 			err = errors.New("no client")
 		}
-		return []Finding{fail("temporal", fmt.Sprintf("cannot reach Temporal at %s: %v", addr, err), unreachable)}
+		return append(out, fail("temporal", fmt.Sprintf("cannot reach Temporal at %s: %v", addr, err), unreachable))
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.timeout())
 	defer cancel()
-	if _, err := d.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
-		return []Finding{fail("temporal", fmt.Sprintf("cannot reach Temporal at %s: %v", addr, err), unreachable)}
+	if d.TemporalConn != nil {
+		err := d.TemporalConn.Check(ctx, d.Temporal)
+		var setup *temporalconn.SetupError
+		switch {
+		case errors.As(err, &setup):
+			fix := setup.Fix
+			if setup.Setting != "" {
+				fix = setup.Setting + ": " + fix
+			}
+			return append(out, fail("temporal", fmt.Sprintf("the connection to Temporal at %s cannot work: %s (%v)", addr, setup.Problem, setup.Err), fix))
+		case err != nil:
+			return append(out, fail("temporal", fmt.Sprintf("cannot reach Temporal at %s: %v", addr, err), unreachable))
+		}
 	}
-	out := []Finding{ok("temporal", "reachable at "+addr)}
+	if _, err := d.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
+		return append(out, fail("temporal", fmt.Sprintf("cannot reach Temporal at %s: %v", addr, err), unreachable))
+	}
+	out = append(out, ok("temporal", "reachable at "+addr))
 	_, err := d.Temporal.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: ns})
 	var nf *serviceerror.NamespaceNotFound
 	switch {
 	case errors.As(err, &nf):
 		return append(out, fail("namespace", fmt.Sprintf("the namespace %q does not exist", ns),
-			fmt.Sprintf("Create it (`temporal operator namespace create --namespace %s`) or correct HERALD_TEMPORAL_NAMESPACE.", ns)))
+			fmt.Sprintf("Create it (`temporal operator namespace create --namespace %s`; Temporal Cloud: `tcld namespace create`) or correct HERALD_TEMPORAL_NAMESPACE.", ns)))
 	case err != nil:
 		return append(out, fail("namespace", fmt.Sprintf("cannot describe the namespace %q: %v", ns, err),
 			"Check that Herald's Temporal credentials may use HERALD_TEMPORAL_NAMESPACE."))
@@ -108,27 +123,37 @@ func (d *Doctor) temporalFindings(ctx context.Context) []Finding {
 	return out
 }
 
+// cloud reports whether Temporal is Temporal Cloud (by its address, or the TLS server name
+// of a private endpoint), whose search attributes are added with tcld.
+func (d *Doctor) cloud() bool {
+	return temporalconn.IsCloud(d.Cfg.TemporalAddress) || temporalconn.IsCloud(d.Cfg.TemporalClient.ServerName)
+}
+
 func (d *Doctor) searchAttributes(ctx context.Context) Finding {
 	ns := d.Cfg.TemporalNamespace
 	missing, err := visibility.Missing(ctx, d.Temporal, ns)
-	if err != nil {
+	var denied *serviceerror.PermissionDenied
+	switch {
+	case errors.As(err, &denied):
+		return warn("search-attributes", fmt.Sprintf("Herald's credentials may not list the search attributes of the namespace %q, so whether HeraldAppId, HeraldRequestId, HeraldWorkflow and HeraldRecipient exist is unknown: %v", ns, err),
+			"Check them (Temporal Cloud: `tcld namespace get --namespace "+ns+"`), and add the missing ones: "+strings.Join(visibility.AddCommands(ns, visibility.All(), d.cloud()), "; ")+".")
+	case err != nil:
 		return fail("search-attributes", err.Error(),
 			"Remove the attribute of the wrong type from the namespace, or use a namespace of Herald's own (HERALD_TEMPORAL_NAMESPACE).")
 	}
 	if len(missing) == 0 {
 		return ok("search-attributes", "HeraldAppId, HeraldRequestId, HeraldWorkflow and HeraldRecipient are registered")
 	}
-	names := make([]string, 0, len(missing))
-	var cmds []string
-	for name, typ := range missing {
-		names = append(names, name)
-		cmds = append(cmds, fmt.Sprintf("temporal operator search-attribute create --namespace %s --name %s --type %s", ns, name, typ))
+	names := strings.Join(visibility.Names(missing), ", ")
+	cmds := strings.Join(visibility.AddCommands(ns, missing, d.cloud()), "; ")
+	if d.cloud() {
+		// Temporal Cloud's operator API does not add search attributes: Herald cannot.
+		return fail("search-attributes", fmt.Sprintf("the namespace %q lacks %s: workflow runs cannot start until they exist, and Temporal Cloud lets only its control plane add them", ns, names),
+			"Run: "+cmds+".")
 	}
-	slices.Sort(names)
-	slices.Sort(cmds)
 	// herald api and herald worker register them at start-up when their credentials may.
-	return warn("search-attributes", fmt.Sprintf("the namespace %q lacks %s: workflow runs cannot start until they exist", ns, strings.Join(names, ", ")),
-		"Start herald api or herald worker once (they register them when allowed), or run: "+strings.Join(cmds, "; ")+".")
+	return warn("search-attributes", fmt.Sprintf("the namespace %q lacks %s: workflow runs cannot start until they exist", ns, names),
+		"Start herald api or herald worker once (they register them when allowed), or run: "+cmds+".")
 }
 
 func versions(vs []int64) string {

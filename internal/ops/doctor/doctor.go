@@ -1,7 +1,7 @@
 // Package doctor checks a Herald installation and explains what to fix: the configuration
-// and its secret key, the database and its migration level, Temporal (namespace, search
-// attributes), system mail, the public URL and origins, and the apps whose users are easy to
-// impersonate. `herald doctor` prints its report; `herald api` and `herald worker` log the
+// and its secret key, the database and its migration level, Temporal (its TLS files, the
+// namespace, search attributes), system mail, the public URL and origins, and the apps whose
+// users are easy to impersonate. `herald doctor` prints its report; `herald api` and `herald worker` log the
 // short form at start-up.
 package doctor
 
@@ -13,6 +13,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/temporalconn"
 )
 
 // Level grades a finding.
@@ -28,8 +29,9 @@ const (
 // Finding is the result of one check: what was found and, unless it is OK, the fix in one
 // sentence.
 type Finding struct {
-	// Check names the check ("config", "secret-key", "database", "migrations", "temporal",
-	// "namespace", "search-attributes", "codec-key", "smtp", "public-url", "origins", "apps").
+	// Check names the check ("config", "secret-key", "database", "migrations",
+	// "temporal-tls", "temporal", "namespace", "search-attributes", "codec-key", "smtp",
+	// "public-url", "origins", "apps").
 	Check   string `json:"check"`
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
@@ -71,6 +73,10 @@ type Doctor struct {
 	// when it could not be made (TemporalErr says why).
 	Temporal    client.Client
 	TemporalErr error
+	// TemporalConn is how Temporal is reached (TLS, client certificate, API key); its
+	// check names the setting a failed connection needs changed. Nil: only the client's
+	// own calls are checked.
+	TemporalConn *temporalconn.Conn
 	// CodecKey checks the key of the payload codec that encrypts what Herald writes to
 	// Temporal (internal/stack builds it the way the stack does). Nil: the check is skipped.
 	CodecKey func(ctx context.Context) Finding

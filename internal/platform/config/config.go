@@ -24,7 +24,10 @@ type Config struct {
 	// DatabaseURL is the Postgres connection string; its password is masked when shown.
 	DatabaseURL       string `env:"HERALD_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/herald?sslmode=disable" secret:"url" example:"postgres://herald:pw@db:5432/herald" desc:"Postgres; migrate and dev create the database"`
 	TemporalAddress   string `env:"HERALD_TEMPORAL_ADDRESS" envDefault:"127.0.0.1:7233" example:"temporal:7233" desc:"Temporal frontend host:port"`
-	TemporalNamespace string `env:"HERALD_TEMPORAL_NAMESPACE" envDefault:"default" example:"herald" desc:"Temporal namespace"`
+	TemporalNamespace string `env:"HERALD_TEMPORAL_NAMESPACE" envDefault:"default" example:"herald" desc:"Temporal namespace (Temporal Cloud: <namespace>.<account id>)"`
+	// TemporalClient is how the Temporal client connects: TLS, mutual TLS, the API key of
+	// Temporal Cloud and the timeouts (temporal.go).
+	TemporalClient TemporalClientConfig
 	// TemporalUIURL is the base URL of the Temporal Web UI; the console links workflow runs
 	// and message-log rows to it. Empty hides the links.
 	TemporalUIURL string `env:"HERALD_TEMPORAL_UI_URL" format:"url" dflt:"— (no links; herald dev: the UI of the Temporal dev server it starts)" example:"http://localhost:8233" desc:"Temporal Web UI, which the console's message logs and workflow test runs link to"`
@@ -110,6 +113,8 @@ type Config struct {
 	Ops OperationsConfig
 	// Codec configures the encryption of Temporal payloads and the codec server (codec.go).
 	Codec CodecConfig
+	// Retention configures the retention purge (retention.go).
+	Retention RetentionConfig
 }
 
 // Defaults returns the configuration used when no variable is set.
@@ -148,6 +153,7 @@ func Load(getenv func(string) string) (Config, error) {
 	loadTracing(getenv, &c.Ops, &p)
 	c.Ops.check(&p)
 	c.Codec.check(&p)
+	c.TemporalClient.finish(&p, getenv)
 	if err := p.Err(); err != nil {
 		return c, fmt.Errorf("configuration: %w", err)
 	}
@@ -164,7 +170,7 @@ func (c Config) Summary() []any {
 		"http", c.HTTPAddr, "database", MaskURL(c.DatabaseURL), "temporal", c.TemporalAddress,
 		"namespace", c.TemporalNamespace, "taskQueue", c.TaskQueue, "secretKey", secret,
 		"headerPrefix", c.HeaderPrefix,
-	}, append(append(c.Console.summary(c.DataDir), c.Ops.summary()...), c.Codec.summary()...)...)
+	}, append(append(append(c.TemporalClient.summary(), c.Console.summary(c.DataDir)...), c.Ops.summary()...), c.Codec.summary()...)...)
 }
 
 // MaskURL hides the password of a connection URL.

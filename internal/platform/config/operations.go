@@ -48,10 +48,11 @@ type OperationsConfig struct {
 	AITimeout time.Duration `env:"HERALD_AI_TIMEOUT" envDefault:"60s" min:"1ns" example:"30s" desc:"bound of one assistant call"`
 	// Metrics serves Prometheus metrics at /metrics on a listener of its own, MetricsAddr
 	// (loopback by default: the counters are not for the public). MetricsToken also serves
-	// them on the API's listener, to callers sending it as a bearer token.
+	// them on the API's listener, to callers sending it as a bearer token, and is then
+	// required on the metrics listener too.
 	Metrics      bool   `env:"HERALD_METRICS" envDefault:"true" example:"false" desc:"serve Prometheus metrics at /metrics"`
 	MetricsAddr  string `env:"HERALD_METRICS_ADDR" envDefault:"127.0.0.1:9464" example:"10.0.0.5:9464" desc:"the metrics listener's host:port (loopback by default; in a container 0.0.0.0:9464 with the port published only to the scraper); off: no listener of its own"`
-	MetricsToken string `env:"HERALD_METRICS_TOKEN" secret:"true" example:"mtok-4f9a0c2e7b1d6a3f8e5c0b9d2a7f4e1c" desc:"also serve /metrics on the API's listener, to requests with Authorization: Bearer <token>; at least 32 characters; unset: not on the API"`
+	MetricsToken string `env:"HERALD_METRICS_TOKEN" secret:"true" example:"mtok-4f9a0c2e7b1d6a3f8e5c0b9d2a7f4e1c" desc:"also serve /metrics on the API's listener, to requests with Authorization: Bearer <token>, and require it on the metrics listener too (which may then listen beyond loopback, as the Helm chart does for its ServiceMonitor); at least 32 characters; unset: not on the API, and the metrics listener asks for none"`
 	// TracesExporter is otlp when tracing is on, "" when off. It comes from the standard
 	// variables: OTEL_TRACES_EXPORTER=otlp, or an OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, and
 	// not OTEL_SDK_DISABLED=true. The exporter reads its other OTEL_* variables itself.

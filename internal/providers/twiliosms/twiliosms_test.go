@@ -81,8 +81,8 @@ func TestFaultsAreClassified(t *testing.T) {
 	providertest.RunFaults(t, fake, []providertest.Fault{
 		{Name: "invalid number", Status: 400, Body: `{"code":21211,"message":"The 'To' number +1555 is not a valid phone number.","status":400}`,
 			Want: providertest.Want{Permanent: true, Status: 400}},
-		{Name: "unsubscribed", Status: 400, Body: `{"code":21610,"message":"Attempt to send to unsubscribed recipient","status":400}`,
-			Want: providertest.Want{Permanent: true, Status: 400}},
+		{Name: "unsubscribed (STOP)", Status: 400, Body: `{"code":21610,"message":"Attempt to send to unsubscribed recipient","status":400}`,
+			Want: providertest.Want{Permanent: true, OptedOut: true, Status: 400}},
 		{Name: "bad credentials", Status: 401, Body: `{"code":20003,"message":"Authenticate","status":401}`, Want: providertest.Want{Permanent: true, Status: 401}},
 		{Name: "rate limited", Status: 429, Body: `{"code":20429,"message":"Too Many Requests","status":429}`, Headers: []string{"Retry-After", "5"},
 			Want: providertest.Want{Status: 429, RetryAfter: 5 * time.Second}},

@@ -31,6 +31,9 @@ type Report struct {
 	// Isolation is scenario 9: one app's latency beside another's broadcast, burst and
 	// hung provider.
 	Isolation *IsolationResult
+	// Retention is scenario 10: the retention purge beside inbox reads, and the
+	// partitioning measurement.
+	Retention *RetentionResult
 	Notes     []string
 }
 
@@ -122,6 +125,9 @@ func (r *Report) Write(w io.Writer) {
 	}
 	if iso := r.Isolation; iso != nil {
 		iso.write(w)
+	}
+	if rt := r.Retention; rt != nil {
+		rt.write(w)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "- %s\n", n)

@@ -26,6 +26,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/devenv"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/stack"
+	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
 var (
@@ -95,6 +96,11 @@ func New(t testing.TB, dbURL, temporal string) *Stack {
 	cfg := config.Defaults()
 	cfg.DatabaseURL = dbURL
 	cfg.TemporalAddress = temporal
+	if temporal == os.Getenv("HERALD_TEST_TEMPORAL_ADDRESS") {
+		// The runner's server, maybe with TLS (`make test-cluster-tls`): the processes
+		// inherit its HERALD_TEMPORAL_TLS_* variables, the test's own view takes them here.
+		cfg.TemporalClient = stacktest.TemporalClient()
+	}
 	cfg.SecretKey = secrets.Token(32)
 	cfg.TaskQueue = "herald-proc-" + secrets.HexToken(4)
 	cfg.HTTPAddr = "127.0.0.1:" + strconv.Itoa(port)
@@ -160,6 +166,13 @@ func (s *Stack) Start(subcommand string) *Proc {
 // database and Temporal are what a deployment behind a load balancer runs.
 func (s *Stack) StartAPI(addr string, env ...string) *Proc {
 	s.T.Helper()
+	return s.StartAPIBinary(Binary(s.T), addr, env...)
+}
+
+// StartAPIBinary is StartAPI with another herald binary, such as a previous release's
+// (the rolling-upgrade test runs both side by side).
+func (s *Stack) StartAPIBinary(bin, addr string, env ...string) *Proc {
+	s.T.Helper()
 	if addr == "" {
 		port, err := devenv.FreePort()
 		if err != nil {
@@ -168,7 +181,7 @@ func (s *Stack) StartAPI(addr string, env ...string) *Proc {
 		addr = "127.0.0.1:" + strconv.Itoa(port)
 	}
 	env = append([]string{"HERALD_HTTP_ADDR=" + addr}, env...)
-	p := s.StartWith("api", env...)
+	p := s.StartBinary(bin, "api", env...)
 	p.BaseURL = "http://" + addr
 	s.waitHealthy(p.BaseURL, time.Minute)
 	return p
@@ -178,7 +191,13 @@ func (s *Stack) StartAPI(addr string, env ...string) *Proc {
 // over the stack's); it does not wait for an api process to answer (StartAPI does).
 func (s *Stack) StartWith(subcommand string, env ...string) *Proc {
 	s.T.Helper()
-	p := &Proc{Name: subcommand, t: s.T, bin: Binary(s.T), args: []string{subcommand}, env: append(s.environ(), env...), log: &Buffer{}}
+	return s.StartBinary(Binary(s.T), subcommand, env...)
+}
+
+// StartBinary is StartWith with another herald binary, such as a previous release's.
+func (s *Stack) StartBinary(bin, subcommand string, env ...string) *Proc {
+	s.T.Helper()
+	p := &Proc{Name: subcommand, t: s.T, bin: bin, args: []string{subcommand}, env: append(s.environ(), env...), log: &Buffer{}}
 	p.start()
 	s.T.Cleanup(p.Kill)
 	return p

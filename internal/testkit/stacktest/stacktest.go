@@ -77,6 +77,7 @@ func New(t testing.TB, opts Options) *Env {
 		opts.Temporal = true
 	case opts.Temporal:
 		cfg.TemporalAddress = SharedTemporal(t).Address
+		cfg.TemporalClient = TemporalClient()
 	default:
 		// Nothing answers here: the API must accept sends without Temporal.
 		cfg.TemporalAddress = "127.0.0.1:1"
@@ -181,6 +182,20 @@ func SharedTemporal(t testing.TB) *devenv.Temporal {
 		t.Skipf("skipping: no Temporal dev server (%v); `make test` builds bin/temporal", temporalErr)
 	}
 	return temporal
+}
+
+// TemporalClient is how the tests connect to the shared Temporal server: when
+// HERALD_TEST_TEMPORAL_ADDRESS points them at a server of their runner, with the
+// HERALD_TEMPORAL_TLS_* and HERALD_TEMPORAL_API_KEY variables of the environment (`make
+// test-cluster-tls` sets them for its mutual-TLS cluster); else the defaults, plaintext, as
+// the dev server speaks.
+func TemporalClient() config.TemporalClientConfig {
+	if os.Getenv("HERALD_TEST_TEMPORAL_ADDRESS") == "" {
+		return config.Defaults().TemporalClient
+	}
+	// Only the connection settings are taken; a problem elsewhere is not this one's.
+	cfg, _ := config.Load(os.Getenv)
+	return cfg.TemporalClient
 }
 
 // StartTemporal starts a private dev server for one test (stopped when it ends) at addr, or

@@ -7,6 +7,8 @@ package temporalcluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -48,6 +50,22 @@ type Options struct {
 	Namespace string
 	// Output receives the server's and the tool's logs.
 	Output io.Writer
+	// TLS, when set, makes the frontend require mutual TLS: it presents the server
+	// certificate and accepts only clients with a certificate of the CA (the system worker
+	// presents its own). The namespace is registered through it.
+	TLS *TLS
+}
+
+// TLS are the PEM files of a frontend that requires mutual TLS.
+type TLS struct {
+	// CA signs every certificate below.
+	CA string
+	// ServerCert and ServerKey are the frontend's; ServerName is a name the certificate
+	// carries, which clients verify.
+	ServerCert, ServerKey, ServerName string
+	// WorkerCert and WorkerKey are the client certificate of the server's own system
+	// worker; ClientCert and ClientKey one for the test's clients (namespace registration).
+	WorkerCert, WorkerKey, ClientCert, ClientKey string
 }
 
 // Cluster is a running server.
@@ -121,6 +139,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		"Host": host, "Port": port, "User": user, "Password": password,
 		"DB": c.Databases[0], "VisibilityDB": c.Databases[1], "Ports": ports,
 		"DynamicConfig": filepath.Join(o.Dir, "config", "dynamicconfig", "cluster.yaml"),
+		"TLS":           o.TLS,
 	}); err != nil {
 		return nil, err
 	}
@@ -184,7 +203,7 @@ func (c *Cluster) register(ctx context.Context, limit time.Duration) error {
 		if !devenv.Answers(ctx, c.Address) {
 			continue
 		}
-		ns, err := client.NewNamespaceClient(client.Options{HostPort: c.Address})
+		ns, err := client.NewNamespaceClient(c.ClientOptions())
 		if err != nil {
 			last = err
 			continue
@@ -204,6 +223,36 @@ func (c *Cluster) register(ctx context.Context, limit time.Duration) error {
 		}
 		last = err
 	}
+}
+
+// ClientOptions are the options of a client of the cluster: its address and, with TLS,
+// the CA, the server name and the test client's certificate.
+func (c *Cluster) ClientOptions() client.Options {
+	o := client.Options{HostPort: c.Address}
+	if t := c.opts.TLS; t != nil {
+		cfg, err := t.ClientConfig()
+		if err == nil {
+			o.ConnectionOptions.TLS = cfg
+		}
+	}
+	return o
+}
+
+// ClientConfig is the TLS configuration of a client of the cluster.
+func (t *TLS) ClientConfig() (*tls.Config, error) {
+	caPEM, err := os.ReadFile(t.CA)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(caPEM) {
+		return nil, fmt.Errorf("%s holds no certificate", t.CA)
+	}
+	cert, err := tls.LoadX509KeyPair(t.ClientCert, t.ClientKey)
+	if err != nil {
+		return nil, err
+	}
+	return &tls.Config{RootCAs: pool, ServerName: t.ServerName, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
 // DropDatabases removes the scratch databases (after Stop).
@@ -288,6 +337,25 @@ global:
     broadcastAddress: "127.0.0.1"
   pprof:
     port: {{.Ports.pprof}}
+{{- with .TLS}}
+  tls:
+    refreshInterval: 1m
+    frontend:
+      server:
+        certFile: "{{.ServerCert}}"
+        keyFile: "{{.ServerKey}}"
+        requireClientAuth: true
+        clientCaFiles: ["{{.CA}}"]
+      client:
+        serverName: "{{.ServerName}}"
+        rootCaFiles: ["{{.CA}}"]
+    systemWorker:
+      certFile: "{{.WorkerCert}}"
+      keyFile: "{{.WorkerKey}}"
+      client:
+        serverName: "{{.ServerName}}"
+        rootCaFiles: ["{{.CA}}"]
+{{- end}}
   metrics:
     prometheus:
       framework: "tally"

@@ -140,6 +140,41 @@ class Deleted(TypedDict):
     statusCode: int
 
 
+class ErasureReport(TypedDict):
+    """What an erasure removed, per kind (counts only)."""
+
+    #: devices and web push subscriptions
+    devices: int
+    #: workflow step log rows
+    flowLogs: int
+    #: workflow run records
+    flowRuns: int
+    #: message log rows (the addresses and provider answers they held)
+    messageLogs: int
+    #: inbox items
+    notifications: int
+    #: other users' inbox and message log rows (of the sends that reached the user) whose content named the user and was redacted
+    othersRedacted: int
+    #: category, channel and workflow switches
+    preferences: int
+    #: the user row with its profile (1)
+    profile: int
+    #: stored send requests the user (its inline profile, and its identifying strings) was taken out of
+    requestsRedacted: int
+    #: the user's workflow runs that were still running and were stopped
+    runsCancelled: int
+    #: scheduled sends left without recipients and cancelled
+    scheduledCancelled: int
+    #: throttle windows whose key named the user
+    throttleWindows: int
+    #: topic subscriptions
+    topicSubscriptions: int
+    #: Temporal runs (histories) deleted
+    workflowHistoriesDeleted: int
+    #: Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention)
+    workflowHistoriesKept: int
+
+
 ErrorStatus = Literal["error"]
 
 
@@ -544,6 +579,14 @@ class UserCreate(_UserCreateRequired, total=False):
     profile: Profile
 
 
+class UserErased(TypedDict):
+    """UserErased is a schema of the developer API."""
+
+    erased: ErasureReport
+    message: str
+    statusCode: int
+
+
 ValidationErrorStatus = Literal["error"]
 
 
@@ -658,6 +701,7 @@ __all__ = [
     "ConnectionApp",
     "Count",
     "Deleted",
+    "ErasureReport",
     "Error",
     "ErrorStatus",
     "FlowPreference",
@@ -701,6 +745,7 @@ __all__ = [
     "TopicRename",
     "User",
     "UserCreate",
+    "UserErased",
     "ValidationError",
     "ValidationErrorStatus",
     "WebPushSubscription",

@@ -282,7 +282,10 @@ export interface paths {
         /** Create a user or merge keys into its profile */
         put: operations["putUser"];
         post?: never;
-        /** Delete a user with its inbox, preferences, subscriptions and devices */
+        /**
+         * Erase a user: everything Herald holds about it
+         * @description Removes or irreversibly redacts everything about the user: profile, inbox, preferences, devices, topic subscriptions, message and workflow logs, its entry in stored send requests (scheduled sends left without recipients are cancelled), its pending workflow runs (cancelled) and the Temporal histories of the runs that carried it. The answer counts what was erased per kind; an audit entry records the erasure without the data. Safe to repeat after a failure (503): nothing is deleted from the database until the workflow service has answered. A user that does not exist is 404.
+         */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
@@ -1124,6 +1127,46 @@ export interface components {
                 };
             }[];
         };
+        /** @description What an erasure removed, per kind (counts only). */
+        ErasureReport: {
+            /** @description the user row with its profile (1) */
+            profile: number;
+            /** @description inbox items */
+            notifications: number;
+            /** @description category, channel and workflow switches */
+            preferences: number;
+            /** @description devices and web push subscriptions */
+            devices: number;
+            /** @description topic subscriptions */
+            topicSubscriptions: number;
+            /** @description message log rows (the addresses and provider answers they held) */
+            messageLogs: number;
+            /** @description workflow step log rows */
+            flowLogs: number;
+            /** @description workflow run records */
+            flowRuns: number;
+            /** @description the user's workflow runs that were still running and were stopped */
+            runsCancelled: number;
+            /** @description stored send requests the user (its inline profile, and its identifying strings) was taken out of */
+            requestsRedacted: number;
+            /** @description scheduled sends left without recipients and cancelled */
+            scheduledCancelled: number;
+            /** @description other users' inbox and message log rows (of the sends that reached the user) whose content named the user and was redacted */
+            othersRedacted: number;
+            /** @description throttle windows whose key named the user */
+            throttleWindows: number;
+            /** @description Temporal runs (histories) deleted */
+            workflowHistoriesDeleted: number;
+            /** @description Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention) */
+            workflowHistoriesKept: number;
+        };
+        UserErased: {
+            /** @example 200 */
+            statusCode: number;
+            /** @example user deleted */
+            message: string;
+            erased: components["schemas"]["ErasureReport"];
+        };
     };
     responses: {
         /** @description the request broke one or more rules; nothing was changed */
@@ -1829,11 +1872,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deleted"];
+                    "application/json": components["schemas"]["UserErased"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description a send that lists the user inline is being delivered; nothing was changed, retry once it has completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the workflow service did not answer; nothing about the user was deleted from the database, retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     connectDevice: {

@@ -136,6 +136,7 @@ func (f *Fake) Last(t testing.TB) Request {
 type Want struct {
 	Permanent  bool
 	Gone       bool
+	OptedOut   bool
 	RetryAfter time.Duration
 	Status     int
 }
@@ -148,10 +149,10 @@ func ExpectError(t testing.TB, err error, want Want, secrets ...string) {
 	if !errors.As(err, &pe) {
 		t.Fatalf("error %v (%T), want *providers.Error", err, err)
 	}
-	if pe.Permanent != want.Permanent || pe.Gone != want.Gone || pe.RetryAfter != want.RetryAfter ||
+	if pe.Permanent != want.Permanent || pe.Gone != want.Gone || pe.OptedOut != want.OptedOut || pe.RetryAfter != want.RetryAfter ||
 		(want.Status != 0 && pe.StatusCode != want.Status) {
-		t.Errorf("got permanent=%v gone=%v retryAfter=%s status=%d (%q), want %+v",
-			pe.Permanent, pe.Gone, pe.RetryAfter, pe.StatusCode, pe.Message, want)
+		t.Errorf("got permanent=%v gone=%v optedOut=%v retryAfter=%s status=%d (%q), want %+v",
+			pe.Permanent, pe.Gone, pe.OptedOut, pe.RetryAfter, pe.StatusCode, pe.Message, want)
 	}
 	NoSecrets(t, err.Error(), secrets...)
 }

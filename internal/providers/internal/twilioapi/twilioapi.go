@@ -121,8 +121,14 @@ func (c *Client) Send(ctx context.Context, to, from string, msg providers.Messag
 		if pe, ok := err.(*providers.Error); ok && answer.Code != 0 {
 			// e.g. 21211 invalid To, 21610 recipient unsubscribed, 20003 bad credentials.
 			pe.Message = fmt.Sprintf("Twilio error %d: %s", answer.Code, answer.Message)
+			// 21610: the number replied STOP (or another opt-out keyword) to this sender.
+			pe.OptedOut = answer.Code == twilioUnsubscribed
 		}
 		return providers.Result{}, err
 	}
 	return providers.Result{ProviderMessageID: answer.SID, Response: fmt.Sprintf("%d %s", res.StatusCode, answer.Status)}, nil
 }
+
+// twilioUnsubscribed is Twilio's error code for a recipient who opted out of the sender
+// (replied STOP or another opt-out keyword).
+const twilioUnsubscribed = 21610

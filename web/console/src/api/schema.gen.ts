@@ -606,6 +606,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long the app keeps each kind of data, in days, with the defaults */
+        get: operations["get/v1/apps/{appId}/retention"];
+        /** Change how long the app keeps each kind of data (admins); every problem is listed and nothing changes on one */
+        put: operations["put/v1/apps/{appId}/retention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/rsa-key": {
         parameters: {
             query?: never;
@@ -826,7 +844,10 @@ export interface paths {
         /** Create the user or merge the body into its profile (developers) */
         put: operations["put/v1/apps/{appId}/users/{identifier}"];
         post?: never;
-        /** Delete a user with its inbox and preferences (developers) */
+        /**
+         * Erase a user and everything about it (developers)
+         * @description The erasure of DELETE /v3/users/{identifier}: see there. Answers what was erased per kind; recorded in the audit log (app_user.erased) without the data.
+         */
         delete: operations["delete/v1/apps/{appId}/users/{identifier}"];
         options?: never;
         head?: never;
@@ -842,6 +863,26 @@ export interface paths {
         };
         /** A user's devices (the 100 seen last) with their push tokens shortened */
         get: operations["get/v1/apps/{appId}/users/{identifier}/devices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/users/{identifier}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything Herald holds about a user, as a JSON download (a data-subject access request; developers)
+         * @description Profile, preferences, devices, web push and topic subscriptions, inbox (deleted items included), message log and workflow runs with their step logs. Recorded in the audit log (app_user.exported).
+         */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2562,6 +2603,12 @@ export interface components {
             warnings?: components["schemas"]["AppWarning"][];
         };
         AppList: components["schemas"]["AppEntity"][];
+        AppRetention: {
+            /** @description the documented defaults */
+            defaults: components["schemas"]["RetentionDays"];
+            /** @description the days in effect */
+            retention: components["schemas"]["RetentionDays"];
+        };
         AppUsage: {
             appId?: number;
             history?: {
@@ -2610,7 +2657,7 @@ export interface components {
         };
         AuditLogEntry: {
             /** @enum {string} */
-            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.account_reclaimed" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated";
+            action?: "auth.signin" | "auth.signin_failed" | "auth.signout" | "auth.session_revoked" | "auth.refresh_reuse" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.signup_existing_email" | "auth.account_reclaimed" | "auth.2fa_enabled" | "auth.2fa_disabled" | "auth.recovery_codes_regenerated" | "auth.recovery_code_used" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "cli_token.created" | "cli_token.revoked" | "app.created" | "app.secret_revealed" | "app.rsa_key_generated" | "app_user.erased" | "app_user.exported";
             /** @description the email address of the console user who acted; null when nobody was signed in (failed sign-ins) */
             actorEmail?: string | null;
             /** @description the console user who acted; null when nobody was signed in (failed sign-ins) */
@@ -3074,6 +3121,39 @@ export interface components {
         Environment: {
             apps?: components["schemas"]["AppEntity"][];
             created?: boolean;
+        };
+        /** @description What an erasure removed, per kind (counts only). */
+        ErasureReport: {
+            /** @description devices and web push subscriptions */
+            devices: number;
+            /** @description workflow step log rows */
+            flowLogs: number;
+            /** @description workflow run records */
+            flowRuns: number;
+            /** @description message log rows (the addresses and provider answers they held) */
+            messageLogs: number;
+            /** @description inbox items */
+            notifications: number;
+            /** @description other users' inbox and message log rows (of the sends that reached the user) whose content named the user and was redacted */
+            othersRedacted: number;
+            /** @description category, channel and workflow switches */
+            preferences: number;
+            /** @description the user row with its profile (1) */
+            profile: number;
+            /** @description stored send requests the user (its inline profile, and its identifying strings) was taken out of */
+            requestsRedacted: number;
+            /** @description the user's workflow runs that were still running and were stopped */
+            runsCancelled: number;
+            /** @description scheduled sends left without recipients and cancelled */
+            scheduledCancelled: number;
+            /** @description throttle windows whose key named the user */
+            throttleWindows: number;
+            /** @description topic subscriptions */
+            topicSubscriptions: number;
+            /** @description Temporal runs (histories) deleted */
+            workflowHistoriesDeleted: number;
+            /** @description Temporal runs that carry other recipients too and are still running: left to finish (payloads encrypted; Temporal drops the history after the namespace retention) */
+            workflowHistoriesKept: number;
         };
         Error: {
             /** @description what went wrong */
@@ -3571,6 +3651,21 @@ export interface components {
             /** @description 8 to 128 characters */
             password: string;
         };
+        /** @description Days each kind of data is kept. */
+        RetentionDays: {
+            /** @description workflow step logs and the records of finished workflow runs (default 90 days) */
+            flowLogs: number;
+            /** @description the Idempotency-Key of send requests (the key is forgotten; the request stays for its own retention); at least the 24-hour idempotency window (default 1 days) */
+            idempotencyKeys: number;
+            /** @description inbox items the user has read or deleted (default 90 days) */
+            inboxRead: number;
+            /** @description inbox items the user has not read (nor deleted) (default 365 days) */
+            inboxUnread: number;
+            /** @description message log rows (one per message per channel; messages still queued are kept) (default 90 days) */
+            messageLogs: number;
+            /** @description send requests (the outbox rows with their payloads) that completed or failed (default 30 days) */
+            requests: number;
+        };
         RouteEntity: {
             appId?: number;
             /** @enum {string} */
@@ -3995,6 +4090,21 @@ export interface components {
         UpdateProviderRoutingConfig: {
             priority: number;
         };
+        /** @description Retention settings to change: a whole number of days, or null to return a kind to its default. Kinds left out keep their setting; unknown kinds are refused. */
+        UpdateRetentionDTO: {
+            /** @description workflow step logs and the records of finished workflow runs */
+            flowLogs?: number | null;
+            /** @description the Idempotency-Key of send requests (the key is forgotten; the request stays for its own retention); at least the 24-hour idempotency window */
+            idempotencyKeys?: number | null;
+            /** @description inbox items the user has read or deleted */
+            inboxRead?: number | null;
+            /** @description inbox items the user has not read (nor deleted) */
+            inboxUnread?: number | null;
+            /** @description message log rows (one per message per channel; messages still queued are kept) */
+            messageLogs?: number | null;
+            /** @description send requests (the outbox rows with their payloads) that completed or failed */
+            requests?: number | null;
+        };
         UpdateSubscriptionDTO: {
             /** @description a plan id from GET /v1/plans */
             plan: string;
@@ -4059,6 +4169,153 @@ export interface components {
             /** @description browser push subscriptions of the device */
             webPushSubscriptions?: number;
         }[];
+        UserErasure: {
+            erased: components["schemas"]["ErasureReport"];
+        };
+        /** @description Everything Herald holds about a user (a data-subject access request). */
+        UserExport: {
+            appId: number;
+            devices: {
+                /** Format: date-time */
+                createdAt: string;
+                deviceId: string;
+                deviceType: string;
+                /** Format: date-time */
+                lastSeenAt: string;
+                /** @description the last 8 characters of the push token */
+                pushToken: string | null;
+            }[];
+            /** Format: date-time */
+            exportedAt: string;
+            messageLogs: {
+                attempts: number;
+                /** Format: date-time */
+                bouncedAt: string | null;
+                channel: string;
+                /** Format: date-time */
+                clickedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                deliveredAt: string | null;
+                error: string | null;
+                /** Format: date-time */
+                failedAt: string | null;
+                id: number;
+                /** Format: date-time */
+                openedAt: string | null;
+                provider: string | null;
+                providerMessageId: string | null;
+                reason: string | null;
+                requestId: string;
+                /** Format: date-time */
+                sentAt: string | null;
+                status: string;
+                step: string;
+                template: string | null;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+            /** @description what the export leaves out, and why */
+            notes: {
+                [key: string]: string;
+            };
+            notifications: {
+                blocks: unknown;
+                category: string | null;
+                /** Format: date-time */
+                clickedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                data: unknown;
+                /** Format: date-time */
+                deletedAt: string | null;
+                icon: string;
+                id: number;
+                message: string;
+                /** Format: date-time */
+                readAt: string | null;
+                requestId: string;
+                /** Format: date-time */
+                seenAt: string | null;
+                state: string | null;
+                title: string;
+                url: string;
+            }[];
+            preferences: {
+                categories: {
+                    category: string | null;
+                    channel: string;
+                    enabled: boolean;
+                    /** Format: date-time */
+                    updatedAt: string;
+                }[];
+                channels: {
+                    channel: string;
+                    enabled: boolean;
+                    /** Format: date-time */
+                    updatedAt: string;
+                }[];
+                workflows: {
+                    channel: string;
+                    enabled: boolean;
+                    /** Format: date-time */
+                    updatedAt: string;
+                    workflow: string;
+                }[];
+            };
+            topicSubscriptions: {
+                channels: string[];
+                /** Format: date-time */
+                createdAt: string;
+                topic: string;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+            /** @description kinds cut at 100,000 rows (the oldest are listed) */
+            truncated: string[];
+            user: {
+                /** Format: date-time */
+                createdAt: string;
+                identifier: string;
+                profile: Record<string, never>;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            webPushSubscriptions: {
+                /** Format: date-time */
+                createdAt: string;
+                deviceId: string;
+                endpoint: string;
+                /** Format: date-time */
+                expirationTime: string | null;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+            workflowLogs: {
+                /** Format: date-time */
+                createdAt: string;
+                detail: string;
+                outcome: string;
+                requestId: string;
+                step: string;
+                stepType: string;
+                version: number;
+                workflow: string;
+                workflowId: string;
+            }[];
+            workflowRuns: {
+                cancellationKey: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                finishedAt: string | null;
+                requestId: string;
+                status: string;
+                workflow: string;
+                workflowId: string;
+            }[];
+        };
         UserInboxPage: {
             data?: {
                 blocks?: unknown;
@@ -7491,6 +7748,135 @@ export interface operations {
             };
         };
     };
+    "get/v1/apps/{appId}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppRetention"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "put/v1/apps/{appId}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRetentionDTO"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppRetention"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "get/v1/apps/{appId}/rsa-key": {
         parameters: {
             query?: never;
@@ -8680,7 +9066,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Boolean"];
+                    "application/json": components["schemas"]["UserErasure"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a send that lists the user inline is being delivered; nothing was changed, retry once it has completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the workflow service did not answer; nothing was deleted from the database, retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/users/{identifier}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDeviceList"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */
@@ -8721,7 +9184,7 @@ export interface operations {
             };
         };
     };
-    "get/v1/apps/{appId}/users/{identifier}/devices": {
+    "get/v1/apps/{appId}/users/{identifier}/export": {
         parameters: {
             query?: never;
             header?: never;
@@ -8739,7 +9202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserDeviceList"];
+                    "application/json": components["schemas"]["UserExport"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */

@@ -1,11 +1,12 @@
-// App settings: the API key, the API secret (revealed to admins and owners), and the
-// origins allowed to embed the inbox widget.
+// App settings: the API key, the API secret (revealed to admins and owners), the origins
+// allowed to embed the inbox widget, secure mode and the data retention.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
 import { api, data, fieldErrors } from "../api/client";
 import { Button, CopyButton, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
 import { atLeast, useClients, type App } from "./queries";
+import { Retention } from "./Retention";
 import { SecureMode } from "./SecureMode";
 
 export default function Settings() {
@@ -23,6 +24,7 @@ export default function Settings() {
       <Credentials app={app} mayReveal={atLeast(role, "admin")} />
       <Origins app={app} mayEdit={atLeast(role, "admin")} />
       <SecureMode app={app} role={role} />
+      <Retention app={app} mayEdit={atLeast(role, "admin")} />
     </>
   );
 }

@@ -9,6 +9,7 @@ import { api, data } from "../api/client";
 import { Button, Empty, ErrorState, Field, Loading, Pager } from "../ui/kit";
 import { Preferences } from "./preferences/Preferences";
 import { atLeast, useClients, type App } from "./queries";
+import { ErasedSummary, UserData } from "./UserData";
 
 
 const pageSize = 20;
@@ -120,9 +121,20 @@ export function UserDetail() {
   const identifier = useParams().identifier ?? "";
   const [params, setParams] = useSearchParams();
   const tab = params.get("tab") ?? "profile";
+  const clients = useClients();
+  const dev = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
+  const [erased, setErased] = useState<Parameters<typeof ErasedSummary>[0]["erased"] | null>(null);
   useEffect(() => {
     document.title = `${identifier} · Users · ${app.name} · Herald`;
   }, [app.name, identifier]);
+  if (erased) {
+    return (
+      <>
+        <h1>{identifier}</h1>
+        <ErasedSummary identifier={identifier} erased={erased} />
+      </>
+    );
+  }
   return (
     <>
       <p>
@@ -143,6 +155,7 @@ export function UserDetail() {
         </Tabs.List>
         <Tabs.Content value="profile" className="tab-panel">
           <ProfileAndPreferences app={app} identifier={identifier} />
+          {dev && <UserData app={app} identifier={identifier} onErased={setErased} />}
         </Tabs.Content>
         <Tabs.Content value="devices" className="tab-panel">
           <Devices app={app} identifier={identifier} />
