@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/internal/console/clients"
 	"github.com/heraldhq/herald/internal/ops/analytics"
 )
@@ -40,6 +41,8 @@ func (t TemporalUI) RunURL(workflowID string) string {
 func (h *Observability) Register(r fiber.Router) {
 	member := h.Auth.Member()
 	r.Get("/apps/:appId/logs", member, h.app(clients.Viewer, h.logs))
+	r.Get("/apps/:appId/requests", member, h.app(clients.Viewer, h.requests))
+	r.Get("/apps/:appId/requests/:requestId", member, h.app(clients.Viewer, h.request))
 	r.Get("/analytics/apps/:appId", member, h.app(clients.Viewer, h.appAnalytics))
 	r.Get("/analytics/apps/:appId/templates", member, h.app(clients.Viewer, h.templatesAnalytics))
 	r.Get("/analytics/apps/:appId/channels", member, h.app(clients.Viewer, h.channelsAnalytics))
@@ -82,6 +85,50 @@ func (h *Observability) logs(c *fiber.Ctx, s appScope) error {
 		page.Data[i].TemporalURL = h.TemporalUI.RunURL(page.Data[i].WorkflowID)
 	}
 	return c.JSON(page)
+}
+
+// requests lists the app's send requests, newest first (limit, cursor; user, workflow,
+// status), each linked to the Temporal workflow that carries it.
+func (h *Observability) requests(c *fiber.Ctx, s appScope) error {
+	var p herald.Problems
+	q := analytics.RequestQuery{Cursor: strings.Clone(c.Query("cursor")), User: strings.Clone(c.Query("user")),
+		Workflow: strings.Clone(c.Query("workflow")), Status: strings.Clone(c.Query("status"))}
+	q.Limit = web.QueryInt(c, "limit", defaultPageLimit, 1, maxPageLimit, &p)
+	q.Check(&p)
+	if err := p.Err(); err != nil {
+		return err
+	}
+	page, err := h.Analytics.Requests(c.UserContext(), s.AppID, q)
+	if err != nil {
+		return err
+	}
+	for i := range page.Data {
+		h.linkRequest(&page.Data[i])
+	}
+	return c.JSON(page)
+}
+
+// request returns one send request with its messages and workflow runs, each linked to
+// its Temporal workflow.
+func (h *Observability) request(c *fiber.Ctx, s appScope) error {
+	d, err := h.Analytics.RequestDetail(c.UserContext(), s.AppID, param(c, "requestId"))
+	if err != nil {
+		return err
+	}
+	h.linkRequest(&d.Request)
+	for i := range d.Messages {
+		d.Messages[i].TemporalURL = h.TemporalUI.RunURL(d.Messages[i].WorkflowID)
+	}
+	for i := range d.Runs {
+		d.Runs[i].TemporalURL = h.TemporalUI.RunURL(d.Runs[i].WorkflowID)
+	}
+	return c.JSON(d)
+}
+
+func (h *Observability) linkRequest(r *analytics.Request) {
+	if r.WorkflowID != nil {
+		r.TemporalURL = h.TemporalUI.RunURL(*r.WorkflowID)
+	}
 }
 
 // analyticsQuery reads the date range and, on routes that have one, the template id.

@@ -51,6 +51,7 @@ var fixtures = []fixture{
 	{path: "/accept", param: "code", value: func(tn *tenant) string { return tn.invitationCode }, notOwn: true},
 	{path: "/files/layouts/", param: "filename", value: func(tn *tenant) string { return tn.layoutFile }},
 	{path: "/runs/", param: "requestId", value: func(tn *tenant) string { return tn.flowRequest }},
+	{path: "/requests/", param: "requestId", value: func(tn *tenant) string { return tn.flowRequest }},
 	{path: "/workflows/", param: "identifier", kind: byName, value: func(tn *tenant) string { return tn.workflowIdent }},
 	{path: "/v1/topics/", param: "userId", value: id(func(tn *tenant) int64 { return tn.userID })},
 	{path: "/v1/topics/", param: "subscriptionId", value: id(func(tn *tenant) int64 { return tn.topicSubscription })},

@@ -1,5 +1,5 @@
 // Package analytics answers the console's questions about deliveries: the message log
-// search, and sent/delivered/failed/skipped/seen/read/clicked counts per app, template and
+// search, the activity feed of send requests (requests.go), and sent/delivered/failed/skipped/seen/read/clicked counts per app, template and
 // channel in daily buckets (UTC). Counts come from aggregates that triggers keep as events
 // happen (migration 00074) and that Rollup folds into daily rows; no read scans the log.
 package analytics

@@ -45,6 +45,7 @@ const routes: RouteObject[] = [
           { path: "templates", lazy: screen(() => import("./screens/templates")) },
           { path: "team", lazy: screen(() => import("./screens/Team")) },
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
+          { path: "activity", lazy: screen(() => import("./screens/activity/Activity")) },
           { path: "users", lazy: screen(() => import("./screens/Users")) },
           { path: "topics", lazy: screen(() => import("./screens/Topics")) },
           { path: "topics/:topicKey", lazy: async () => ({ Component: (await import("./screens/Topics")).TopicDetail }) },

@@ -572,6 +572,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The activity feed: the app's send requests (POST /v3/notifications, workflow schedules' sends), newest first, each with its Temporal workflow; no total is counted, hasMore and nextCursor continue */
+        get: operations["get/v1/apps/{appId}/requests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apps/{appId}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One send request of the activity feed with what it did: its messages (recipient × channel × step, with their outcomes) and, for a workflow send, each recipient's run with its steps */
+        get: operations["get/v1/apps/{appId}/requests/{requestId}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/retention": {
         parameters: {
             query?: never;
@@ -3718,48 +3752,49 @@ export interface components {
             recoveryCode: string;
         };
         MemberList: components["schemas"]["ClientUserClientsEntity"][];
+        MessageLogEntry: {
+            attempts?: number;
+            /** Format: date-time */
+            bouncedAt?: string | null;
+            channel?: string;
+            /** Format: date-time */
+            clickedAt?: string | null;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            deliveredAt?: string | null;
+            error?: string | null;
+            /** Format: date-time */
+            failedAt?: string | null;
+            id?: number;
+            /** @description <requestId>:<user>:<channel> */
+            idempotencyKey?: string;
+            /** Format: date-time */
+            openedAt?: string | null;
+            providerIdentifier?: string | null;
+            providerInstanceId?: number | null;
+            providerMessageId?: string | null;
+            providerResponse?: string | null;
+            reason?: string | null;
+            /** @description uuid */
+            requestId?: string;
+            /** Format: date-time */
+            sentAt?: string | null;
+            /** @description queued, sent, delivered, failed, skipped, bounced, opened or clicked */
+            status?: string;
+            /** @description the workflow step, '' for a plain send */
+            stepKey?: string;
+            templateIdentifier?: string | null;
+            /** @description the run in the Temporal Web UI; absent unless HERALD_TEMPORAL_UI_URL is set */
+            temporalUrl?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            userIdentifier?: string;
+            /** @description the Temporal workflow (send/<requestId>, sends/<first requestId> or flow/…) */
+            workflowId?: string;
+        };
         MessageLogPage: {
-            data?: {
-                attempts?: number;
-                /** Format: date-time */
-                bouncedAt?: string | null;
-                channel?: string;
-                /** Format: date-time */
-                clickedAt?: string | null;
-                /** Format: date-time */
-                createdAt?: string;
-                /** Format: date-time */
-                deliveredAt?: string | null;
-                error?: string | null;
-                /** Format: date-time */
-                failedAt?: string | null;
-                id?: number;
-                /** @description <requestId>:<user>:<channel> */
-                idempotencyKey?: string;
-                /** Format: date-time */
-                openedAt?: string | null;
-                providerIdentifier?: string | null;
-                providerInstanceId?: number | null;
-                providerMessageId?: string | null;
-                providerResponse?: string | null;
-                reason?: string | null;
-                /** @description uuid */
-                requestId?: string;
-                /** Format: date-time */
-                sentAt?: string | null;
-                /** @description queued, sent, delivered, failed, skipped, bounced, opened or clicked */
-                status?: string;
-                /** @description the workflow step, '' for a plain send */
-                stepKey?: string;
-                templateIdentifier?: string | null;
-                /** @description the run in the Temporal Web UI; absent unless HERALD_TEMPORAL_UI_URL is set */
-                temporalUrl?: string;
-                /** Format: date-time */
-                updatedAt?: string;
-                userIdentifier?: string;
-                /** @description the Temporal workflow (send/<requestId>, sends/<first requestId> or flow/…) */
-                workflowId?: string;
-            }[];
+            data?: components["schemas"]["MessageLogEntry"][];
             nextCursor?: string | null;
             pagination?: {
                 hasMore?: boolean;
@@ -3775,6 +3810,82 @@ export interface components {
             /** @description at most 64 characters */
             state?: string;
             templateId?: number;
+        };
+        NotificationRequest: {
+            category: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            critical: boolean;
+            deliveredCount: number;
+            /** @description why the request failed, or the last start error */
+            error: string | null;
+            /** @description the requestId the send answered with (uuid) */
+            id: string;
+            recipientCount: number;
+            /** @description the first 10 users the send names (recipientCount counts all it reached) */
+            recipients: string[];
+            /** Format: date-time */
+            sendAt: string | null;
+            /**
+             * @description accepted → started → completed | failed; scheduled and cancelled for a send with sendAt
+             * @enum {string}
+             */
+            status: "accepted" | "scheduled" | "started" | "completed" | "failed" | "cancelled";
+            templateIdentifier: string | null;
+            /** @description the workflow in the Temporal Web UI; absent unless HERALD_TEMPORAL_UI_URL is set */
+            temporalUrl?: string;
+            /** @description the notification title of a plain send */
+            title: string | null;
+            topics: string[];
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the user-defined workflow the send names; null for a plain send */
+            workflow: string | null;
+            /** @description the Temporal workflow that carries the request (send/<id>, sends/<first id> or schedule/<id>); null until the relay starts it */
+            workflowId: string | null;
+        };
+        NotificationRequestDetail: components["schemas"]["NotificationRequest"] & {
+            /** @description one per recipient × channel (× workflow step), as the message log has them, by recipient; at most 500 */
+            messages: components["schemas"]["MessageLogEntry"][];
+            /** @description for a workflow send: one run per recipient with its steps; empty otherwise */
+            runs: {
+                /** Format: date-time */
+                finishedAt: string | null;
+                /** Format: date-time */
+                startedAt: string;
+                /** @enum {string} */
+                status: "running" | "completed" | "digested" | "throttled" | "failed" | "cancelled";
+                /** @description step outcomes in the order they were recorded */
+                steps: {
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** @description e.g. the branch taken (condition 0 → email, else → end), the wait's end (read, timed out), a delivery's reason */
+                    detail: string;
+                    /** @description sent, skipped, failed, waited, branched, fetched, throttled, digested or passed */
+                    outcome: string;
+                    stepId: string;
+                    stepType: string;
+                    version: number;
+                }[];
+                /** @description the run in the Temporal Web UI (only when HERALD_TEMPORAL_UI_URL is set) */
+                temporalUrl?: string;
+                userIdentifier: string;
+                /** @description the workflow's identifier */
+                workflow: string;
+                /** @description the Temporal workflow id of the run */
+                workflowId: string;
+            }[];
+            /** @description true when the request has more messages or runs than listed (the message log has them all) */
+            truncated: boolean;
+        };
+        NotificationRequestPage: {
+            data: components["schemas"]["NotificationRequest"][];
+            hasMore: boolean;
+            limit: number;
+            /** @description continues after this page (cursor=…); null on the last one */
+            nextCursor: string | null;
         };
         NotificationRequestResponse: {
             /** @description uuid */
@@ -8258,6 +8369,135 @@ export interface operations {
             };
             /** @description the body is over the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/requests": {
+        parameters: {
+            query?: {
+                /** @description the nextCursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description accepted, scheduled, started, completed, failed or cancelled */
+                status?: "accepted" | "scheduled" | "started" | "completed" | "failed" | "cancelled";
+                /** @description a user identifier: the requests that name the user among their recipients or reached the user through a topic */
+                user?: string;
+                /** @description a workflow's identifier: the sends that name it */
+                workflow?: string;
+            };
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRequestPage"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                /** @description the requestId a send answered with */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRequestDetail"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -125,6 +125,7 @@ export function AppLayout() {
       <nav className="sidenav" aria-label="App">
         <NavLink to="get-started">Get started</NavLink>
         <NavLink to="settings">Settings</NavLink>
+        <NavLink to="activity">Activity</NavLink>
         <NavLink to="logs">Message logs</NavLink>
         <NavLink to="users">Users</NavLink>
         <NavLink to="topics">Topics</NavLink>
