@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	heraldsdk "github.com/heraldhq/herald/sdk/go"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -217,6 +218,15 @@ func TestEventWebhooksEndToEnd(t *testing.T) {
 	// A wrong secret fails it (the check can fail).
 	if v := verifyWithStandardWebhooks(t, webhooks.NewSecret(), allReqs[:1]); !strings.HasPrefix(v[0], "fail") {
 		t.Errorf("a wrong secret verified: %s", v[0])
+	}
+	// Herald's Go SDK verifies the same requests, and refuses them under another secret.
+	for i, r := range allReqs {
+		if err := heraldsdk.VerifyWebhook(all.Secret, r.header, r.body); err != nil {
+			t.Errorf("request %d failed the Go SDK's verification: %v", i, err)
+		}
+	}
+	if err := heraldsdk.VerifyWebhook(webhooks.NewSecret(), allReqs[0].header, allReqs[0].body); err == nil {
+		t.Error("the Go SDK verified a request under another secret")
 	}
 	var data struct {
 		NotificationID int64  `json:"notificationId"`
