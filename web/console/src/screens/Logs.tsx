@@ -1,33 +1,16 @@
 // Message logs: every recipient × channel of the app's sends with its outcome and reason,
 // filtered by date, user, channel, provider and event (kept in the URL), newest first,
 // paged by cursor; each row links to its run in the Temporal Web UI when one is configured.
-import * as Label from "@radix-ui/react-label";
 import { channels } from "../api/channels";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { useEffect, useId, type FormEvent } from "react";
+import { useEffect, type FormEvent } from "react";
 import { useOutletContext, useSearchParams } from "react-router-dom";
 import { api, data } from "../api/client";
 import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
+import { Select } from "../ui/select";
 import type { App } from "./queries";
 
 const events = ["queued", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
-
-function Select({ label, name, options, value }: { label: string; name: string; options: string[]; value: string }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <Label.Root htmlFor={id}>{label}</Label.Root>
-      <select id={id} name={name} defaultValue={value}>
-        <option value="">Any</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
 

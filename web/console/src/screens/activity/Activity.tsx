@@ -8,7 +8,7 @@ import { useOutletContext, useSearchParams } from "react-router-dom";
 import { api, data, type components } from "../../api/client";
 import { Button, Empty, ErrorState, Field, Loading } from "../../ui/kit";
 import type { App } from "../queries";
-import { Select } from "./Select";
+import { Select } from "../../ui/select";
 import RequestDetail from "./RequestDetail";
 import { audience, shortId, what } from "./requests";
 

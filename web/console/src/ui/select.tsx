@@ -2,6 +2,7 @@
 import * as Label from "@radix-ui/react-label";
 import { useId } from "react";
 
+/** Select is a labelled native select whose first choice, "Any", means no filter. */
 export function Select({ label, name, options, value }: { label: string; name: string; options: string[]; value: string }) {
   const id = useId();
   return (
