@@ -104,7 +104,10 @@ func TestEveryTemporalClientEncrypts(t *testing.T) {
 		t.Errorf("the stack's Temporal client was not found (%v): is the search still right?", found)
 	}
 	src, err := os.ReadFile(filepath.Join(root, "internal", "stack", "stack.go"))
-	if err != nil || !strings.Contains(string(src), "codec.Apply(temporalClientOptions(cfg, log))") {
+	// The options come from the connection settings (temporalClientOptions: TLS, API key,
+	// timeouts), and the codec is applied to them before any client is made.
+	if err != nil || !strings.Contains(string(src), "base, conn, err := temporalClientOptions(cfg, log)") ||
+		!strings.Contains(string(src), "ops.temporalOptions(codec.Apply(base), log)") {
 		t.Errorf("internal/stack/stack.go no longer builds its client options with codec.Apply (%v)", err)
 	}
 	for site := range temporalClientsWithoutCodec {
