@@ -88,7 +88,10 @@ test("sign up, verify from the email, sign in, create a team and apps, send the 
   await page.getByRole("tab", { name: "Python", exact: true }).focus();
   await page.keyboard.press("ArrowLeft");
   await expect(page.getByRole("tab", { name: "Node.js", exact: true })).toBeFocused();
+  // One key at a time: each press moves (and, with automatic activation, selects) a tab,
+  // so the next waits for its focus.
   await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "Python", exact: true })).toBeFocused();
   await page.keyboard.press("ArrowRight");
   await expect(page.getByRole("tab", { name: "curl", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
