@@ -7,6 +7,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/audience/quiethours"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/send"
@@ -20,7 +21,7 @@ type heldKey struct {
 
 // userQuiet is a recipient's quiet hours and time zone, as delivery reads them.
 type userQuiet struct {
-	hours delivery.QuietHours
+	hours quiethours.QuietHours
 	loc   *time.Location
 }
 
@@ -37,8 +38,8 @@ func (a *Delivery) quietHours(ctx context.Context, sc *sendContext, ids []int64)
 	out := make(map[int64]userQuiet, len(rows))
 	for _, r := range rows {
 		out[r.UserID] = userQuiet{
-			hours: delivery.QuietHours{Start: int(r.StartSecond), End: int(r.EndSecond), Days: uint8(r.Days)},
-			loc:   delivery.Location(r.Timezone),
+			hours: quiethours.QuietHours{Start: int(r.StartSecond), End: int(r.EndSecond), Days: uint8(r.Days)},
+			loc:   quiethours.Location(r.Timezone),
 		}
 	}
 	return out, nil
@@ -63,7 +64,7 @@ func (w *pageWrites) hold(r recipient, ch string, q userQuiet, ok bool, now time
 	}
 	// Rounded up to the millisecond: the timer never releases before the window opens.
 	w.held[heldKey{r.userID, ch}] = (until.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
-	w.log(r, ch, delivery.StatusHeld, delivery.HeldReason(now, until, q.loc), "")
+	w.log(r, ch, delivery.StatusHeld, quiethours.HeldReason(now, until, q.loc), "")
 	return true
 }
 

@@ -1,14 +1,14 @@
-package delivery
+// Package quiethours holds the rule of a user's quiet hours: a daily window that may cross
+// midnight plus whole quiet days, in the user's time zone, and when a message that falls
+// inside them may go out. It does no I/O: the preferences service stores the hours, and
+// delivery (activities) holds messages with it.
+package quiethours
 
 import (
 	"fmt"
 	"strings"
 	"time"
 )
-
-// StatusHeld is the message log status of an external message waiting for the end of the
-// recipient's quiet hours; the run's timer releases it (queued again, then the usual outcome).
-const StatusHeld = "held"
 
 // QuietHours is a user's quiet time: a daily window from Start to End (seconds after local
 // midnight; Start > End crosses midnight, "22:00–07:00"), plus whole days (Days, a bit per
