@@ -61,6 +61,7 @@ func TestUserQuietHoursFromTheConsole(t *testing.T) {
 		t.Errorf("viewer: %d %s", res.Status, res.Body)
 	}
 	must(t, e.Do("GET", path, nil, bearer(viewer)), 200, "viewer reads")
+	got = quiet{}
 	must(t, e.Do("PUT", path, map[string]any{"enabled": false}, bearer(a.tok)), 200, "remove").JSON(t, &got)
 	if got.Enabled || got.Start != "" {
 		t.Errorf("removed %+v", got)
