@@ -96,3 +96,11 @@ type heldRow struct {
 	userID  int64
 	channel string
 }
+
+// DroppedReason is the message log reason of a held message whose run was cancelled.
+const DroppedReason = "dropped: the run was cancelled while the message was held for quiet hours"
+
+// DropHeldMessages records that a cancelled run's held messages will never be sent.
+func (a *Delivery) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
+	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: in.LogIDs, Reason: DroppedReason}))
+}

@@ -119,6 +119,7 @@ func registerActivities(r worker.ActivityRegistry, a Activities) {
 	r.RegisterActivityWithOptions(a.Delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.SendMessages, activity.RegisterOptions{Name: send.SendBatchActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.RecordGiveUps, activity.RegisterOptions{Name: send.GiveUpActivityName})
+	r.RegisterActivityWithOptions(a.Delivery.DropHeldMessages, activity.RegisterOptions{Name: send.DropHeldActivityName})
 
 	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})
 	r.RegisterActivityWithOptions(a.Schedules.BeginScheduledSend, activity.RegisterOptions{Name: schedule.BeginSendActivityName})

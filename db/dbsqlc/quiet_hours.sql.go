@@ -69,6 +69,23 @@ func (q *Queries) DeliveryQuietHours(ctx context.Context, arg DeliveryQuietHours
 	return items, nil
 }
 
+const dropHeldMessageLogs = `-- name: DropHeldMessageLogs :exec
+UPDATE message_logs
+SET status = 'skipped', reason = $1::text, locked_until = NULL, updated_at = now()
+WHERE id = ANY($2::bigint[]) AND status = 'held'
+`
+
+type DropHeldMessageLogsParams struct {
+	Reason string
+	Ids    []int64
+}
+
+// The messages a cancelled run held for quiet hours: they are never sent.
+func (q *Queries) DropHeldMessageLogs(ctx context.Context, arg DropHeldMessageLogsParams) error {
+	_, err := q.db.Exec(ctx, dropHeldMessageLogs, arg.Reason, arg.Ids)
+	return err
+}
+
 const getQuietHours = `-- name: GetQuietHours :one
 
 SELECT start_second, end_second, days FROM quiet_hours WHERE app_id = $1 AND user_id = $2

@@ -17,3 +17,9 @@ DELETE FROM quiet_hours WHERE app_id = @app_id AND user_id = @user_id;
 SELECT q.user_id, q.start_second, q.end_second, q.days, COALESCE(u.profile->>'timezone', '')::text AS timezone
 FROM quiet_hours q JOIN users u ON u.id = q.user_id
 WHERE q.app_id = @app_id AND u.app_id = @app_id AND q.user_id = ANY(@user_ids::bigint[]);
+
+-- name: DropHeldMessageLogs :exec
+-- The messages a cancelled run held for quiet hours: they are never sent.
+UPDATE message_logs
+SET status = 'skipped', reason = @reason::text, locked_until = NULL, updated_at = now()
+WHERE id = ANY(@ids::bigint[]) AND status = 'held';

@@ -47,6 +47,15 @@ const InAppFirstChange = "inapp-first"
 // (DeliverInput.HoldQuietHours), so their recorded histories replay unchanged.
 const QuietHoursChange = "quiet-hours"
 
+// DropHeldActivityName records that a cancelled run's held messages will never be sent
+// (QuietHoursChange).
+const DropHeldActivityName = "DropHeldMessages"
+
+// DropHeldInput names the held messages of a cancelled run.
+type DropHeldInput struct {
+	LogIDs []int64
+}
+
 // LoadQueuedActivityName loads the next messages of a run's Backlog from the message log.
 const LoadQueuedActivityName = "LoadQueuedJobs"
 

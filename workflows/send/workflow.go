@@ -200,6 +200,10 @@ func (r *run) loop() error {
 			break
 		}
 		r.sel.Select(r.ctx)
+		if r.quiet && r.ctx.Err() != nil {
+			// Cancelled: the held messages are dropped, not sent when their time comes.
+			return r.dropHeld()
+		}
 	}
 	if r.failure != nil {
 		for _, j := range append(r.queue, r.retries...) {
@@ -457,6 +461,27 @@ func (r *run) armTimer() {
 		r.retries = waiting
 		r.release(now)
 	})
+}
+
+// dropHeld records the held messages of a cancelled run as skipped (on a disconnected
+// context: the run's own is cancelled) and ends the run as cancelled.
+func (r *run) dropHeld() error {
+	var ids []int64
+	for _, h := range r.held {
+		ids = append(ids, h.LogIDs...)
+	}
+	if len(ids) > 0 {
+		dctx, _ := workflow.NewDisconnectedContext(r.ctx)
+		dctx = workflow.WithActivityOptions(dctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 30 * time.Second,
+			RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
+		})
+		if err := workflow.ExecuteActivity(dctx, DropHeldActivityName, DropHeldInput{LogIDs: ids}).Get(dctx, nil); err != nil {
+			workflow.GetLogger(r.ctx).Error("could not record dropped held messages", "error", err)
+		}
+	}
+	r.held = nil
+	return temporal.NewCanceledError("send run cancelled")
 }
 
 // release moves the held groups whose time has come to the queue.
