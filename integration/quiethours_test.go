@@ -165,7 +165,7 @@ func TestQuietHoursHeldAcrossWorkerRestart(t *testing.T) {
 	}
 }
 
-// TestManyHeldMessagesCostNoWorkerAndCancelDropsThem: 1,000 emails held for 1,000 users
+// TestManyHeldMessagesCostNoWorkerAndCancelDropsThem: 10,000 emails held for 10,000 users
 // (one topic send) wait in the run on a timer — the run has no pending activity, so no
 // worker slot is taken — and in a handful of groups, not one entry per message; cancelling
 // the run drops them (skipped, with the reason) and sends none.
@@ -174,7 +174,7 @@ func TestManyHeldMessagesCostNoWorkerAndCancelDropsThem(t *testing.T) {
 	srv := smtptest.Start(t)
 	smtpInstance(t, e, srv)
 	app := e.App.AppID
-	const n = 1000
+	const n = 10000
 	sql(t, e, `INSERT INTO topics (app_id, identifier, name) VALUES ($1, 'everyone', 'Everyone')`, app)
 	sql(t, e, `INSERT INTO users (app_id, identifier, profile)
 		SELECT $1, 'u' || i, jsonb_build_object('email', 'u' || i || '@example.com', 'timezone', 'UTC') FROM generate_series(1, $2::int) i`, app, n)
@@ -197,6 +197,7 @@ func TestManyHeldMessagesCostNoWorkerAndCancelDropsThem(t *testing.T) {
 		d = describeRun(t, e, id)
 		return d.running && d.pendingActivities == 0 && d.timerStarted
 	})
+	t.Logf("run %s: %+v", id, d)
 	if d.maxPayload > 64<<10 {
 		t.Errorf("the largest payload of the run's history is %d bytes: held messages should travel in groups", d.maxPayload)
 	}
