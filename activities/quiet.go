@@ -10,6 +10,7 @@ import (
 	"github.com/heraldhq/herald/internal/audience/quiethours"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -103,4 +104,43 @@ const DroppedReason = "dropped: the run was cancelled while the message was held
 // DropHeldMessages records that a cancelled run's held messages will never be sent.
 func (a *Delivery) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
 	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: in.LogIDs, Reason: DroppedReason}))
+}
+
+// holdStep holds a flow's external channel step when the run asks (HoldQuietHours, not on
+// Release), the step is not critical (its category or workflow) and the recipient is in
+// their quiet hours: the log row becomes held with the reason, and the run sleeps until
+// HeldUntil.
+func (a *Delivery) holdStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, categoryCritical bool, userID int64) (bool, flowrun.DeliverStepResult, error) {
+	if !in.HoldQuietHours || in.Release || lg.Channel == notify.ChannelInApp || categoryCritical {
+		return false, flowrun.DeliverStepResult{}, nil
+	}
+	rows, err := a.DB.DeliveryQuietHours(ctx, dbsqlc.DeliveryQuietHoursParams{AppID: in.AppID, UserIds: []int64{userID}})
+	if err != nil || len(rows) == 0 {
+		return false, flowrun.DeliverStepResult{}, db.MapError(err)
+	}
+	critical, err := a.flowCritical(ctx, in.AppID, in.Workflow.Identifier)
+	if err != nil || critical {
+		return false, flowrun.DeliverStepResult{}, err
+	}
+	q := quiethours.QuietHours{Start: int(rows[0].StartSecond), End: int(rows[0].EndSecond), Days: uint8(rows[0].Days)}
+	loc := quiethours.Location(rows[0].Timezone)
+	now := time.Now()
+	until, held := q.ReleaseAt(now, loc)
+	if !held {
+		return false, flowrun.DeliverStepResult{}, nil
+	}
+	reason := quiethours.HeldReason(now, until, loc)
+	if err := a.DB.HoldStepLog(ctx, dbsqlc.HoldStepLogParams{ID: lg.ID, Reason: reason}); err != nil {
+		return false, flowrun.DeliverStepResult{}, db.MapError(err)
+	}
+	a.decided(lg.Channel, delivery.StatusHeld)
+	return true, flowrun.DeliverStepResult{
+		Status: flowrun.StatusHeld, Reason: reason, LogID: lg.ID,
+		HeldUntil: (until.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond),
+	}, nil
+}
+
+// DropHeldStep records that a cancelled run's held step will never be sent.
+func (a *Delivery) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
+	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: []int64{in.LogID}, Reason: DroppedReason}))
 }

@@ -252,3 +252,52 @@ func describeRun(t *testing.T, e *stacktest.Env, id string) describe {
 	out.timerStarted = timers > 0
 	return out
 }
+
+// TestQuietHoursHoldFlowStepsAndCancellationDropsThem: a user-defined workflow's in-app
+// step arrives at once while its email step is held for the recipient's quiet hours and
+// sent when they end (the run sleeps on a durable timer); cancelling a run by its
+// cancellation key while its email is held drops the email.
+func TestQuietHoursHoldFlowStepsAndCancellationDropsThem(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	srv := smtptest.Start(t)
+	smtpInstance(t, e, srv)
+	publishWorkflow(t, e, "nudge", `{"steps":[
+		{"id":"note","type":"inApp","content":{"title":"Nudge"},"next":"mail"},
+		{"id":"mail","type":"email","content":{"subject":"Nudge by mail","text":"Original content"}}]}`)
+	for _, u := range []string{"ann", "bob"} {
+		if res := e.Do("PUT", "/v3/users/"+u, `{"email":"`+u+`@example.com"}`, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("user: %d %s", res.Status, res.Body)
+		}
+	}
+	annEnd := time.Now().Add(8 * time.Second).Truncate(time.Second)
+	setQuietHours(t, e, "ann", "Europe/Paris", annEnd)
+	setQuietHours(t, e, "bob", "Europe/Paris", time.Now().Add(time.Hour))
+	req := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"nudge","cancellationKey":"nudge-1"}},"sendTo":{"recipients":["ann","bob"]}}`)
+	logs := waitForLogs(t, e, req, "ann/inApp", "ann/email", "bob/inApp", "bob/email")
+	for _, u := range []string{"ann", "bob"} {
+		if l := logs[u+"/inApp"]; l.Status != "delivered" {
+			t.Errorf("%s in-app: %+v, want delivered at once", u, l)
+		}
+		if l := logs[u+"/email"]; l.Status != "held" || !strings.HasPrefix(l.Reason, "held: quiet hours until ") || !strings.HasSuffix(l.Reason, " Europe/Paris") {
+			t.Errorf("%s email: %+v, want held", u, l)
+		}
+	}
+	if res := e.Do("POST", "/v3/workflows/cancel", `{"cancellationKey":"nudge-1","recipients":["bob"]}`, e.AppHeaders()); res.Status != 200 {
+		t.Fatalf("cancel: %d %s", res.Status, res.Body)
+	}
+	if l := waitForStatus(t, e, req, "bob/email", "skipped", 60*time.Second); l.Reason != "dropped: the run was cancelled while the message was held for quiet hours" {
+		t.Errorf("bob's dropped email: %+v", l)
+	}
+	waitForStatus(t, e, req, "ann/email", "sent", 60*time.Second)
+	if at := sentAt(t, e, req, "ann", "email"); at.Before(annEnd) {
+		t.Errorf("ann's email was sent at %s, before her quiet hours ended at %s", at, annEnd)
+	}
+	waitForRun(t, e, req, "ann", "completed")
+	if got := strings.Join(flowLog(t, e, "ann"), " "); got != "note:sent mail:sent" {
+		t.Errorf("ann's workflow log: %s", got)
+	}
+	msgs := srv.Messages()
+	if len(msgs) != 1 || msgs[0].To[0] != "ann@example.com" || msgs[0].Subject() != "Nudge by mail" || !strings.Contains(msgs[0].Body(), "Original content") {
+		t.Errorf("smtp received %+v", msgs)
+	}
+}

@@ -142,6 +142,7 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 // collector and its flow schedule).
 func registerFlows(r worker.ActivityRegistry, a Activities) {
 	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flowrun.DeliverStepActivity})
+	r.RegisterActivityWithOptions(a.Delivery.DropHeldStep, activity.RegisterOptions{Name: flowrun.DropHeldStepActivity})
 	for name, fn := range map[string]any{
 		flowrun.StepStatesActivity:    a.Flows.StepStates,
 		flowrun.FetchActivity:         a.Flows.Fetch,

@@ -110,6 +110,32 @@ func (q *Queries) GetQuietHours(ctx context.Context, arg GetQuietHoursParams) (G
 	return i, err
 }
 
+const holdStepLog = `-- name: HoldStepLog :exec
+UPDATE message_logs SET status = 'held', reason = $1::text, locked_until = NULL, updated_at = now()
+WHERE id = $2 AND status = 'queued'
+`
+
+type HoldStepLogParams struct {
+	Reason string
+	ID     int64
+}
+
+// A flow's channel step held for quiet hours: its run sleeps until the window ends.
+func (q *Queries) HoldStepLog(ctx context.Context, arg HoldStepLogParams) error {
+	_, err := q.db.Exec(ctx, holdStepLog, arg.Reason, arg.ID)
+	return err
+}
+
+const releaseStepLog = `-- name: ReleaseStepLog :exec
+UPDATE message_logs SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'held'
+`
+
+// A held step whose run woke up (or a retried hold): queued again, to be decided anew.
+func (q *Queries) ReleaseStepLog(ctx context.Context, id int64) error {
+	_, err := q.db.Exec(ctx, releaseStepLog, id)
+	return err
+}
+
 const upsertQuietHours = `-- name: UpsertQuietHours :exec
 INSERT INTO quiet_hours (app_id, user_id, start_second, end_second, days)
 VALUES ($1, $2, $3, $4, $5)

@@ -23,3 +23,12 @@ WHERE q.app_id = @app_id AND u.app_id = @app_id AND q.user_id = ANY(@user_ids::b
 UPDATE message_logs
 SET status = 'skipped', reason = @reason::text, locked_until = NULL, updated_at = now()
 WHERE id = ANY(@ids::bigint[]) AND status = 'held';
+
+-- name: HoldStepLog :exec
+-- A flow's channel step held for quiet hours: its run sleeps until the window ends.
+UPDATE message_logs SET status = 'held', reason = @reason::text, locked_until = NULL, updated_at = now()
+WHERE id = @id AND status = 'queued';
+
+-- name: ReleaseStepLog :exec
+-- A held step whose run woke up (or a retried hold): queued again, to be decided anew.
+UPDATE message_logs SET status = 'queued', updated_at = now() WHERE id = @id AND status = 'held';
