@@ -76,6 +76,26 @@ func TestRecordHistories(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.save("send-quiet-hours-cancelled", wf, "")
+
+		// The same in a user-defined workflow: an email step held, then sent; one cancelled
+		// by its cancellation key while held.
+		r.publish("quietflow", `{"steps":[{"id":"note","type":"inApp","content":{"title":"Hi"},"next":"mail"},{"id":"mail","type":"email","content":{"subject":"Hi","text":"later"}}]}`)
+		for _, u := range []string{"fay", "gus"} {
+			if res := e.Do("PUT", "/v3/users/"+u, `{"email":"`+u+`@example.com"}`, e.AppHeaders()); res.Status != 200 {
+				t.Fatalf("user: %d %s", res.Status, res.Body)
+			}
+		}
+		quiet("fay", time.Now().Add(4*time.Second))
+		quiet("gus", time.Now().Add(time.Hour))
+		fr := r.send(`{"notification":{"workflow":{"identifier":"quietflow","cancellationKey":"q-1"}},"sendTo":{"recipients":["fay","gus"]}}`)
+		gus := flowrun.WorkflowID("quietflow", fr, "gus")
+		r.waitStarted(gus)
+		r.waitEvent(gus, enumspb.EVENT_TYPE_TIMER_STARTED)
+		if res := e.Do("POST", "/v3/workflows/cancel", `{"cancellationKey":"q-1","recipients":["gus"]}`, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("cancel: %d %s", res.Status, res.Body)
+		}
+		r.save("flow-quiet-hours-released", flowrun.WorkflowID("quietflow", fr, "fay"), "")
+		r.save("flow-quiet-hours-cancelled", gus, "")
 	})
 
 	t.Run("send", func(t *testing.T) {
