@@ -10,7 +10,7 @@ import { api, data } from "../api/client";
 import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
 import type { App } from "./queries";
 
-const events = ["queued", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
+const events = ["queued", "held", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
 
 function Select({ label, name, options, value }: { label: string; name: string; options: string[]; value: string }) {
   const id = useId();
