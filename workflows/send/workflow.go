@@ -169,10 +169,10 @@ type run struct {
 	backlogMore bool
 	// quiet runs hold messages for quiet hours (QuietHoursChange): held are the groups
 	// waiting for their time, released into the queue by the retry timers.
-	quiet bool
-	held  []Held
-	loading     bool
-	batchCtx    workflow.Context
+	quiet    bool
+	held     []Held
+	loading  bool
+	batchCtx workflow.Context
 	// retries are messages waiting for their next attempt (Job.Due); timers are the due
 	// times (Unix ms) of the pending timers that bring them back to the queue.
 	retries []Job

@@ -166,4 +166,3 @@ func (s *Service) SetQuietHours(ctx context.Context, appID int64, identifier str
 	}
 	return s.QuietHours(ctx, appID, identifier)
 }
-
