@@ -85,7 +85,7 @@ func (s *Service) SetQuietHours(ctx context.Context, appID int64, identifier str
 		}
 	}
 	enabled := true
-	if raw, ok := f["enabled"]; ok && json.Unmarshal(raw, &enabled) != nil || ok && js.Kind(raw) != "boolean" {
+	if raw, ok := f["enabled"]; ok && (js.Kind(raw) != "boolean" || json.Unmarshal(raw, &enabled) != nil) {
 		p.Addf("enabled must be a boolean value")
 	}
 	var start, end int
