@@ -130,7 +130,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 		a.decided(lg.Channel, delivery.StatusSkipped)
 		return flowrun.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
 	}
-	if held, res, err := a.holdStep(ctx, in, lg, cat.critical, user.ID); err != nil {
+	if held, res, err := a.holdStep(ctx, in, lg, cat.critical, user); err != nil {
 		return later(err)
 	} else if held {
 		return res, nil

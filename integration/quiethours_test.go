@@ -301,3 +301,38 @@ func TestQuietHoursHoldFlowStepsAndCancellationDropsThem(t *testing.T) {
 		t.Errorf("smtp received %+v", msgs)
 	}
 }
+
+// TestSendWindowHoldsAFlowStepUntilItOpens: a workflow's email step with a send window that
+// opens a few seconds after the send (in the recipient's time zone) is held until then and
+// sent with its content; the in-app step before it arrives at once.
+func TestSendWindowHoldsAFlowStepUntilItOpens(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	srv := smtptest.Start(t)
+	smtpInstance(t, e, srv)
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	opens := time.Now().Add(8 * time.Second).Truncate(time.Second)
+	local := opens.In(tokyo)
+	publishWorkflow(t, e, "office", fmt.Sprintf(`{"steps":[
+		{"id":"note","type":"inApp","content":{"title":"Office hours"},"next":"mail"},
+		{"id":"mail","type":"email","content":{"subject":"During office hours","text":"Sent in the window"},
+		 "sendWindow":{"start":%q,"end":%q}}]}`, local.Format("15:04:05"), local.Add(2*time.Hour).Format("15:04:05")))
+	if res := e.Do("PUT", "/v3/users/kim", `{"email":"kim@example.com","timezone":"Asia/Tokyo"}`, e.AppHeaders()); res.Status != 200 {
+		t.Fatalf("user: %d %s", res.Status, res.Body)
+	}
+	req := sendNotification(t, e, `{"notification":{"workflow":{"identifier":"office"}},"sendTo":{"recipients":["kim"]}}`)
+	logs := waitForLogs(t, e, req, "kim/inApp", "kim/email")
+	want := "held: outside the send window until " + local.Format("15:04:05") + " Asia/Tokyo"
+	if l := logs["kim/email"]; l.Status != "held" || l.Reason != want {
+		t.Errorf("email: %+v, want held with %q", l, want)
+	}
+	if l := logs["kim/inApp"]; l.Status != "delivered" {
+		t.Errorf("in-app: %+v", l)
+	}
+	waitForStatus(t, e, req, "kim/email", "sent", 60*time.Second)
+	if at := sentAt(t, e, req, "kim", "email"); at.Before(opens) {
+		t.Errorf("sent at %s, before the window opened at %s", at, opens)
+	}
+	if msgs := srv.Messages(); len(msgs) != 1 || msgs[0].Subject() != "During office hours" {
+		t.Errorf("smtp received %+v", msgs)
+	}
+}

@@ -141,6 +141,7 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 		ref(i, "next", s.Next)
 		switch {
 		case IsChannelType(s.Type, ck.Channels):
+			checkSendWindow(i, s, p.Addf)
 			switch {
 			case s.Template == "" && len(s.Content) == 0:
 				p.Addf("steps[%d] (%s) needs a template or content", i, s.Type)

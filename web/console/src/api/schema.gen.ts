@@ -4090,6 +4090,14 @@ export interface components {
             id: string;
             /** @description the step after this one (the id of a step of this definition); absent ends the run */
             next?: string;
+            /** @description external channel steps only: deliver only on days (every day when absent) between start and end (HH:MM or HH:MM:SS; start later than end crosses midnight), in the recipient's time zone (profile key timezone, else UTC). A step due outside it is held (message log status held, reason "held: outside the send window until 09:00 Europe/Paris") and delivered when it opens; cancelling the run drops it. Applies to critical steps too, which ignore only quiet hours. */
+            sendWindow?: {
+                days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+                /** @example 17:00 */
+                end?: string;
+                /** @example 09:00 */
+                start?: string;
+            };
             /** @description identifier of a template of the app */
             template?: string;
             /**
