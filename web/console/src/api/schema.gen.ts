@@ -4303,6 +4303,9 @@ export interface components {
             onError?: string;
             resultKey?: string;
             retries?: number;
+            sendWindow?: {
+                [key: string]: unknown;
+            };
             state?: string;
             step?: string;
             template?: string;
