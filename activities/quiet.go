@@ -74,14 +74,18 @@ func (w *pageWrites) hold(r recipient, ch string, q userQuiet, ok bool, now time
 // heldGroups groups held rows by release time and channel, in first-seen order. A row the
 // page did not hold this time (a retried call after the window ended) is released at once.
 func heldGroups(held map[heldKey]int64, rows []heldRow, now time.Time) []send.Held {
+	type groupKey struct {
+		until   int64
+		channel string
+	}
 	var out []send.Held
-	idx := map[heldKey]int{}
+	idx := map[groupKey]int{}
 	for _, r := range rows {
 		until, ok := held[heldKey{r.userID, r.channel}]
 		if !ok {
 			until = now.UnixMilli()
 		}
-		k := heldKey{until, r.channel}
+		k := groupKey{until, r.channel}
 		i, seen := idx[k]
 		if !seen {
 			i = len(out)
