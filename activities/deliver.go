@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
@@ -95,7 +96,8 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	if budget <= 0 {
 		budget = DefaultBatchSize
 	}
-	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: workflowID(ctx), users: newUserCache()}
+	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: workflowID(ctx), users: newUserCache(),
+		holdQuiet: in.HoldQuietHours, now: time.Now()}
 	if err := a.preResolveCall(ctx, call, in.Cursors, byID, budget); err != nil {
 		return send.DeliverResult{}, err
 	}
@@ -103,10 +105,11 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	runsLeft := min(budget, maxRunsPerCall)
 	// flush writes the pages decided so far in one transaction.
 	flush := func() error {
-		n, jobs, err := a.commitPages(ctx, call.works)
+		n, jobs, held, err := a.commitPages(ctx, call.works)
 		call.works = nil
 		res.Delivered += n
 		res.Jobs = append(res.Jobs, jobs...)
+		res.Held = append(res.Held, held...)
 		return err
 	}
 	for _, c := range in.Cursors {
@@ -140,6 +143,7 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 			if sc, err = a.prepare(ctx, call, row.AppID, c.RequestID, &req); err != nil {
 				return send.DeliverResult{}, err
 			}
+			sc.holdQuiet, sc.now = call.holdQuiet, call.now
 			next, used, done, err = a.deliverRequest(ctx, call, sc, c, budget)
 		}
 		if err != nil {

@@ -63,6 +63,14 @@ func (a *Delivery) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput)
 	if err != nil {
 		return flowrun.DeliverStepResult{}, err
 	}
+	if lg.Status == delivery.StatusHeld {
+		// The run woke up after the quiet hours (Release), or a hold is retried: queued
+		// again and decided anew (a retried hold holds it again).
+		if err := a.DB.ReleaseStepLog(ctx, lg.ID); err != nil {
+			return flowrun.DeliverStepResult{}, db.MapError(err)
+		}
+		lg.Status = delivery.StatusQueued
+	}
 	if lg.Status != delivery.StatusQueued {
 		return a.stepDone(ctx, in, lg)
 	}
@@ -121,6 +129,11 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 		}
 		a.decided(lg.Channel, delivery.StatusSkipped)
 		return flowrun.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
+	}
+	if held, res, err := a.holdStep(ctx, in, lg, cat.critical, user); err != nil {
+		return later(err)
+	} else if held {
+		return res, nil
 	}
 	data, runData, err := stepData(e, in, user)
 	if err != nil {

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/google/uuid"
@@ -21,6 +22,9 @@ import (
 type pageWrites struct {
 	inbox dbsqlc.InsertInboxRowsParams
 	logs  dbsqlc.InsertMessageLogsParams
+	// held are the recipient × channel held for quiet hours, with their release time
+	// (Unix ms).
+	held map[heldKey]int64
 }
 
 func (w *pageWrites) log(r recipient, channel, status, reason, errText string) {
@@ -72,14 +76,14 @@ func (a *Delivery) decidePage(ctx context.Context, sc *sendContext, page []recip
 // inbox rows in one publish and returns the inbox rows written and the queued external
 // deliveries. A retried call writes nothing twice (rows are unique per request, user,
 // channel and step) and hands out the same jobs.
-func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []send.Job, error) {
+func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []send.Job, []send.Held, error) {
 	if len(works) == 0 {
-		return 0, nil, nil
+		return 0, nil, nil, nil
 	}
 	chunks, finish := chunkWrites(works)
 	written, logged, err := a.writeChunks(ctx, chunks, finish)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	// Hand each page what it wrote (a request's rows go to its first page: the log and
 	// the jobs are per request, the events per app).
@@ -92,6 +96,7 @@ func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []s
 		byReqLogs[r.RequestID] = append(byReqLogs[r.RequestID], dbsqlc.InsertMessageLogsRow{ID: r.ID, UserID: r.UserID, Channel: r.Channel, Status: r.Status})
 	}
 	var jobs []send.Job
+	var held []send.Held
 	evs := map[int64]*events.Event{}
 	var apps []int64
 	seen := map[uuid.UUID]bool{}
@@ -103,11 +108,12 @@ func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []s
 		seen[id] = true
 		rs := requestWrites(works, id)
 		a.pageDecided(byReqLogs[id])
-		js, err := a.jobs(ctx, pw.sc, rs, byReqLogs[id])
+		js, hs, err := a.jobs(ctx, pw.sc, rs, byReqLogs[id])
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, nil, err
 		}
 		jobs = append(jobs, js...)
+		held = append(held, hs...)
 		for _, r := range byReqInbox[id] {
 			ev := evs[pw.sc.appID]
 			if ev == nil {
@@ -126,7 +132,7 @@ func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []s
 		}
 		a.Publisher.Publish(ctx, out...)
 	}
-	return len(written), jobs, nil
+	return len(written), jobs, held, nil
 }
 
 // requestWrites merges the log writes of a request's pages in the call (a topic send may
@@ -140,35 +146,48 @@ func requestWrites(works []*pageWork, id uuid.UUID) *pageWrites {
 		if out == nil {
 			cp := *pw.w
 			cp.logs.UserIds = slices.Clone(cp.logs.UserIds)
+			cp.held = maps.Clone(cp.held)
 			out = &cp
 			continue
 		}
 		out.logs.UserIds = append(out.logs.UserIds, pw.w.logs.UserIds...)
+		if len(pw.w.held) > 0 && out.held == nil {
+			out.held = map[heldKey]int64{}
+		}
+		maps.Copy(out.held, pw.w.held)
 	}
 	return out
 }
 
-// jobs returns the queued external deliveries of a page. When some log rows existed
-// already (a retried slice, a user reached twice), the queued ones are read back so a retry
-// hands out the same jobs.
-func (a *Delivery) jobs(ctx context.Context, sc *sendContext, w *pageWrites, logged []dbsqlc.InsertMessageLogsRow) ([]send.Job, error) {
+// jobs returns the queued external deliveries of a page, and the ones held for quiet hours
+// grouped by release time. When some log rows existed already (a retried slice, a user
+// reached twice), the queued and held ones are read back so a retry hands out the same jobs.
+func (a *Delivery) jobs(ctx context.Context, sc *sendContext, w *pageWrites, logged []dbsqlc.InsertMessageLogsRow) ([]send.Job, []send.Held, error) {
 	var jobs []send.Job
+	var held []heldRow
 	if len(logged) == len(w.logs.UserIds) {
 		for _, l := range logged {
-			if l.Status == delivery.StatusQueued {
+			switch l.Status {
+			case delivery.StatusQueued:
 				jobs = append(jobs, send.Job{LogID: l.ID, Channel: l.Channel})
+			case delivery.StatusHeld:
+				held = append(held, heldRow{l.ID, l.UserID, l.Channel})
 			}
 		}
-		return jobs, nil
+		return jobs, heldGroups(w.held, held, sc.now), nil
 	}
 	queued, err := a.DB.QueuedMessageLogs(ctx, dbsqlc.QueuedMessageLogsParams{RequestID: sc.requestID, UserIds: slices.Compact(slices.Sorted(slices.Values(w.logs.UserIds)))})
 	if err != nil {
-		return nil, db.MapError(err)
+		return nil, nil, db.MapError(err)
 	}
 	for _, l := range queued {
+		if l.Status == delivery.StatusHeld {
+			held = append(held, heldRow{l.ID, l.UserID, l.Channel})
+			continue
+		}
 		jobs = append(jobs, send.Job{LogID: l.ID, Channel: l.Channel})
 	}
-	return jobs, nil
+	return jobs, heldGroups(w.held, held, sc.now), nil
 }
 
 // decide fills the page's writes: skips with their reasons, in-app rows (rendered per
@@ -191,6 +210,10 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 		return err
 	}
 	channelsOff, err := a.channelsOff(ctx, sc.appID, ids)
+	if err != nil {
+		return err
+	}
+	quiet, err := a.quietHours(ctx, sc, ids)
 	if err != nil {
 		return err
 	}
@@ -223,7 +246,11 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 			case ch == notify.ChannelInApp:
 				a.inApp(ctx, sc, r, w, note)
 			default:
-				w.log(r, ch, delivery.StatusQueued, note, "")
+				// Only external messages wait for quiet hours; in-app rows are written now.
+				q, ok := quiet[r.userID]
+				if !w.hold(r, ch, q, ok, sc.now) {
+					w.log(r, ch, delivery.StatusQueued, note, "")
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -25,6 +26,10 @@ type batchCall struct {
 	works []*pageWork
 	// users are the recipients and preferences the call resolved.
 	users *userCache
+	// holdQuiet: the run holds messages for quiet hours (send.DeliverInput.HoldQuietHours);
+	// now is the call's clock for them.
+	holdQuiet bool
+	now       time.Time
 }
 
 // sendContext is what delivering the pages of one request needs, computed once per call.
@@ -55,6 +60,10 @@ type sendContext struct {
 	topics map[string]int64
 	// users is the call's cache of resolved users and preferences.
 	users *userCache
+	// holdQuiet and now come from the call (batchCall): external messages of recipients
+	// in their quiet hours are held (activities/quiet.go).
+	holdQuiet bool
+	now       time.Time
 }
 
 // prepare computes a request's send context: category, template, and channel selection.

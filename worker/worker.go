@@ -125,6 +125,7 @@ func registerActivities(r worker.ActivityRegistry, a Activities) {
 	r.RegisterActivityWithOptions(a.Delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.SendMessages, activity.RegisterOptions{Name: send.SendBatchActivityName})
 	r.RegisterActivityWithOptions(a.Delivery.RecordGiveUps, activity.RegisterOptions{Name: send.GiveUpActivityName})
+	r.RegisterActivityWithOptions(a.Delivery.DropHeldMessages, activity.RegisterOptions{Name: send.DropHeldActivityName})
 
 	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})
 	r.RegisterActivityWithOptions(a.Schedules.BeginScheduledSend, activity.RegisterOptions{Name: schedule.BeginSendActivityName})
@@ -155,6 +156,7 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 // collector and its flow schedule).
 func registerFlows(r worker.ActivityRegistry, a Activities) {
 	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flowrun.DeliverStepActivity})
+	r.RegisterActivityWithOptions(a.Delivery.DropHeldStep, activity.RegisterOptions{Name: flowrun.DropHeldStepActivity})
 	for name, fn := range map[string]any{
 		flowrun.StepStatesActivity:    a.Flows.StepStates,
 		flowrun.FetchActivity:         a.Flows.Fetch,

@@ -48,6 +48,56 @@ func TestRecordHistories(t *testing.T) {
 	}
 	r := &recorder{t: t, dir: dir}
 
+	// Quiet hours (change quiet-hours of the send workflow): an email held until its
+	// window ends a few seconds later and then sent, and one held when its run is cancelled.
+	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/quiet'`.
+	t.Run("quiet", func(t *testing.T) {
+		e := stacktest.New(t, stacktest.Options{Temporal: true})
+		r.e = e
+		srv := smtptest.Start(t)
+		smtpInstance(t, e, srv)
+		quiet := func(user string, end time.Time) {
+			t.Helper()
+			u := end.UTC()
+			body := `{"start":"` + u.Add(-time.Hour).Format("15:04:05") + `","end":"` + u.Format("15:04:05") + `","timezone":"UTC"}`
+			if res := e.Do("PUT", "/v3/preferences/quiet-hours", body, e.UserHeaders(user)); res.Status != 200 {
+				t.Fatalf("quiet hours: %d %s", res.Status, res.Body)
+			}
+		}
+		quiet("dora", time.Now().Add(4*time.Second))
+		held := r.send(`{"notification":{"title":"Later","message":"after the quiet hours"},"override":{"channels":["email","inApp"]},"sendTo":{"recipients":[{"identifier":"dora","email":"dora@example.com"}]}}`)
+		r.save("send-quiet-hours-released", send.WorkflowID([]uuid.UUID{uuid.MustParse(held)}), "")
+		quiet("eve", time.Now().Add(time.Hour))
+		dropped := r.send(`{"notification":{"title":"Never","message":"cancelled while held"},"override":{"channels":["email"]},"sendTo":{"recipients":[{"identifier":"eve","email":"eve@example.com"}]}}`)
+		wf := send.WorkflowID([]uuid.UUID{uuid.MustParse(dropped)})
+		r.waitStarted(wf)
+		r.waitEvent(wf, enumspb.EVENT_TYPE_TIMER_STARTED)
+		if err := e.Stack.Temporal.CancelWorkflow(context.Background(), wf, ""); err != nil {
+			t.Fatal(err)
+		}
+		r.save("send-quiet-hours-cancelled", wf, "")
+
+		// The same in a user-defined workflow: an email step held, then sent; one cancelled
+		// by its cancellation key while held.
+		r.publish("quietflow", `{"steps":[{"id":"note","type":"inApp","content":{"title":"Hi"},"next":"mail"},{"id":"mail","type":"email","content":{"subject":"Hi","text":"later"}}]}`)
+		for _, u := range []string{"fay", "gus"} {
+			if res := e.Do("PUT", "/v3/users/"+u, `{"email":"`+u+`@example.com"}`, e.AppHeaders()); res.Status != 200 {
+				t.Fatalf("user: %d %s", res.Status, res.Body)
+			}
+		}
+		quiet("fay", time.Now().Add(4*time.Second))
+		quiet("gus", time.Now().Add(time.Hour))
+		fr := r.send(`{"notification":{"workflow":{"identifier":"quietflow","cancellationKey":"q-1"}},"sendTo":{"recipients":["fay","gus"]}}`)
+		gus := flowrun.WorkflowID("quietflow", fr, "gus")
+		r.waitStarted(gus)
+		r.waitEvent(gus, enumspb.EVENT_TYPE_TIMER_STARTED)
+		if res := e.Do("POST", "/v3/workflows/cancel", `{"cancellationKey":"q-1","recipients":["gus"]}`, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("cancel: %d %s", res.Status, res.Body)
+		}
+		r.save("flow-quiet-hours-released", flowrun.WorkflowID("quietflow", fr, "fay"), "")
+		r.save("flow-quiet-hours-cancelled", gus, "")
+	})
+
 	t.Run("send", func(t *testing.T) {
 		e := stacktest.New(t, stacktest.Options{Temporal: true})
 		r.e = e

@@ -253,3 +253,21 @@ func (h *Console) userInbox(c *fiber.Ctx, s appScope) error {
 	}
 	return c.JSON(page)
 }
+
+// userQuietHours returns a known user's quiet hours and time zone.
+func (h *Console) userQuietHours(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.QuietHours(c.UserContext(), s.AppID, param(c, "identifier"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// setUserQuietHours replaces a known user's quiet hours and answers them.
+func (h *Console) setUserQuietHours(c *fiber.Ctx, s appScope) error {
+	out, err := h.AppAdmin.SetQuietHours(c.UserContext(), s.AppID, param(c, "identifier"), c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}

@@ -117,6 +117,8 @@ func (h *Console) Register(r fiber.Router) {
 	r.Patch("/apps/:appId/users/:identifier/preferences", member, h.app(clients.Developer, h.setUserPreferences))
 	r.Get("/apps/:appId/users/:identifier/preferences/channels", member, h.app(clients.Viewer, h.userChannelPreferences))
 	r.Put("/apps/:appId/users/:identifier/preferences/channels", member, h.app(clients.Developer, h.setUserChannelPreferences))
+	r.Get("/apps/:appId/users/:identifier/preferences/quiet-hours", member, h.app(clients.Viewer, h.userQuietHours))
+	r.Put("/apps/:appId/users/:identifier/preferences/quiet-hours", member, h.app(clients.Developer, h.setUserQuietHours))
 	r.Get("/apps/:appId/users/:identifier/preferences/workflows", member, h.app(clients.Viewer, h.userFlowPreferences))
 	r.Patch("/apps/:appId/users/:identifier/preferences/workflows", member, h.app(clients.Developer, h.setUserFlowPreferences))
 	r.Get("/apps/:appId/users/:identifier/devices", member, h.app(clients.Viewer, h.userDevices))

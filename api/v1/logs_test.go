@@ -176,7 +176,7 @@ func TestMessageLogSearch(t *testing.T) {
 		"fromDate must be a date (YYYY-MM-DD) or a date-time (RFC 3339)",
 		"toDate must be a date (YYYY-MM-DD) or a date-time (RFC 3339)",
 		"limit must not be less than 1",
-		"event must be one of the following values: queued, sent, delivered, failed, skipped, bounced, opened, clicked",
+		"event must be one of the following values: queued, held, sent, delivered, failed, skipped, bounced, opened, clicked",
 		"channel must be one of the following values: inApp, email, sms, whatsapp, webPush, mobilePush, slack, discord, msTeams, webhook",
 		"cursor is not a nextCursor of this list")
 	wantMessages(t, e.Do("GET", a.appPath("/logs?fromDate=2025-02-01&toDate=2025-01-31"), nil, bearer(a.tok)), "toDate must not be before fromDate")

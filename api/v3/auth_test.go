@@ -55,6 +55,8 @@ var authRoutes = []struct {
 	{"PUT", "/v3/preferences/channels", kindUser},
 	{"GET", "/v3/preferences/workflows", kindUser},
 	{"PATCH", "/v3/preferences/workflows", kindUser},
+	{"GET", "/v3/preferences/quiet-hours", kindUser},
+	{"PUT", "/v3/preferences/quiet-hours", kindUser},
 	{"GET", "/v3/categories", kindUser},
 	{"POST", "/v3/categories", kindAppSecret},
 	{"DELETE", "/v3/categories/1", kindAppSecret},

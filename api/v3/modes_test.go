@@ -95,6 +95,8 @@ var userRouteCases = []routeCase{
 	{"PUT", 200, fixed("/v3/preferences/channels", map[string]bool{"sms": false})},
 	{"GET", 200, fixed("/v3/preferences/workflows", nil)},
 	{"PATCH", 200, fixed("/v3/preferences/workflows", map[string]any{"workflows": []any{}})},
+	{"GET", 200, fixed("/v3/preferences/quiet-hours", nil)},
+	{"PUT", 200, fixed("/v3/preferences/quiet-hours", map[string]any{"start": "22:00", "end": "07:00"})},
 	{"GET", 200, fixed("/v3/categories", nil)},
 	{"POST", 200, func(f *fixture, a apps.Credentials, user string) (string, any) {
 		f.connect(a, user, "dev-"+user)

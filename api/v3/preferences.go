@@ -64,3 +64,24 @@ func (h *Handlers) patchFlowPreferences(c *fiber.Ctx) error {
 	}
 	return h.getFlowPreferences(c)
 }
+
+// getQuietHours returns the caller's quiet hours and time zone.
+func (h *Handlers) getQuietHours(c *fiber.Ctx) error {
+	p := web.PrincipalOf(c)
+	out, err := h.Prefs.QuietHours(c.UserContext(), p.App.ID, p.UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// putQuietHours replaces the caller's quiet hours ({"enabled": false} removes them) and
+// answers them.
+func (h *Handlers) putQuietHours(c *fiber.Ctx) error {
+	p := web.PrincipalOf(c)
+	out, err := h.Prefs.SetQuietHours(c.UserContext(), p.App.ID, p.UserID, c.Body())
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}

@@ -68,6 +68,8 @@ func (h *Handlers) Register(r fiber.Router) {
 	b.add(fiber.MethodPut, "/preferences/channels", user, h.putChannelPreferences)
 	b.add(fiber.MethodGet, "/preferences/workflows", user, h.getFlowPreferences)
 	b.add(fiber.MethodPatch, "/preferences/workflows", user, h.patchFlowPreferences)
+	b.add(fiber.MethodGet, "/preferences/quiet-hours", user, h.getQuietHours)
+	b.add(fiber.MethodPut, "/preferences/quiet-hours", user, h.putQuietHours)
 	b.add(fiber.MethodGet, "/categories", user, h.listCategories)
 	r.Post("/categories", h.Auth.AppWithSecretKey(), h.createCategory)
 	r.Delete("/categories/:categoryId", h.Auth.AppWithSecretKey(), h.deleteCategory)

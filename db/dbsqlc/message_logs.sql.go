@@ -148,8 +148,8 @@ func (q *Queries) ClaimMessageLog(ctx context.Context, arg ClaimMessageLogParams
 
 const claimMessageLogs = `-- name: ClaimMessageLogs :many
 UPDATE message_logs
-SET attempts = attempts + 1, locked_until = now() + make_interval(secs => $1::float8), updated_at = now()
-WHERE id = ANY($2::bigint[]) AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
+SET status = 'queued', attempts = attempts + 1, locked_until = now() + make_interval(secs => $1::float8), updated_at = now()
+WHERE id = ANY($2::bigint[]) AND status IN ('queued', 'held') AND (locked_until IS NULL OR locked_until < now())
 RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
 `
 
@@ -159,7 +159,9 @@ type ClaimMessageLogsParams struct {
 }
 
 // A batch attempt takes the queued rows of its messages for the lease, as ClaimMessageLog
-// does for one: rows that are done or held by another attempt are not returned.
+// does for one: rows that are done or held by another attempt are not returned. A row held
+// for quiet hours (status 'held') is released by its run's timer: the batch that gets it
+// queues it again as it claims it.
 func (q *Queries) ClaimMessageLogs(ctx context.Context, arg ClaimMessageLogsParams) ([]MessageLog, error) {
 	rows, err := q.db.Query(ctx, claimMessageLogs, arg.LeaseSeconds, arg.Ids)
 	if err != nil {
@@ -596,8 +598,8 @@ func (q *Queries) MessageLogsByIDs(ctx context.Context, arg MessageLogsByIDsPara
 }
 
 const queuedMessageLogs = `-- name: QueuedMessageLogs :many
-SELECT id, user_id, channel FROM message_logs
-WHERE request_id = $1 AND step_key = '' AND user_id = ANY($2::bigint[]) AND status = 'queued'
+SELECT id, user_id, channel, status FROM message_logs
+WHERE request_id = $1 AND step_key = '' AND user_id = ANY($2::bigint[]) AND status IN ('queued', 'held')
 ORDER BY id
 `
 
@@ -610,9 +612,10 @@ type QueuedMessageLogsRow struct {
 	ID      int64
 	UserID  int64
 	Channel string
+	Status  string
 }
 
-// The queued rows of a slice's users (a retried slice hands them out again).
+// The queued and held rows of a slice's users (a retried slice hands them out again).
 func (q *Queries) QueuedMessageLogs(ctx context.Context, arg QueuedMessageLogsParams) ([]QueuedMessageLogsRow, error) {
 	rows, err := q.db.Query(ctx, queuedMessageLogs, arg.RequestID, arg.UserIds)
 	if err != nil {
@@ -622,7 +625,12 @@ func (q *Queries) QueuedMessageLogs(ctx context.Context, arg QueuedMessageLogsPa
 	items := []QueuedMessageLogsRow{}
 	for rows.Next() {
 		var i QueuedMessageLogsRow
-		if err := rows.Scan(&i.ID, &i.UserID, &i.Channel); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Channel,
+			&i.Status,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -506,6 +506,15 @@ type ProviderInstance struct {
 	UpdatedAt     time.Time
 }
 
+type QuietHour struct {
+	AppID       int64
+	UserID      int64
+	StartSecond int32
+	EndSecond   int32
+	Days        int16
+	UpdatedAt   time.Time
+}
+
 type RateLimitBucket struct {
 	Key    string
 	Tokens float64

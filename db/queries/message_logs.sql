@@ -15,9 +15,9 @@ ON CONFLICT (request_id, user_id, channel, step_key) DO NOTHING
 RETURNING id, user_id, channel, status;
 
 -- name: QueuedMessageLogs :many
--- The queued rows of a slice's users (a retried slice hands them out again).
-SELECT id, user_id, channel FROM message_logs
-WHERE request_id = @request_id AND step_key = '' AND user_id = ANY(@user_ids::bigint[]) AND status = 'queued'
+-- The queued and held rows of a slice's users (a retried slice hands them out again).
+SELECT id, user_id, channel, status FROM message_logs
+WHERE request_id = @request_id AND step_key = '' AND user_id = ANY(@user_ids::bigint[]) AND status IN ('queued', 'held')
 ORDER BY id;
 
 -- name: BacklogMessageLogs :many
@@ -111,10 +111,12 @@ SELECT * FROM message_logs WHERE app_id = @app_id AND id = ANY(@ids::bigint[]);
 
 -- name: ClaimMessageLogs :many
 -- A batch attempt takes the queued rows of its messages for the lease, as ClaimMessageLog
--- does for one: rows that are done or held by another attempt are not returned.
+-- does for one: rows that are done or held by another attempt are not returned. A row held
+-- for quiet hours (status 'held') is released by its run's timer: the batch that gets it
+-- queues it again as it claims it.
 UPDATE message_logs
-SET attempts = attempts + 1, locked_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
-WHERE id = ANY(@ids::bigint[]) AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
+SET status = 'queued', attempts = attempts + 1, locked_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
+WHERE id = ANY(@ids::bigint[]) AND status IN ('queued', 'held') AND (locked_until IS NULL OR locked_until < now())
 RETURNING *;
 
 -- name: MessageLogStates :many

@@ -175,6 +175,12 @@ func TestGoSDKSendReachesTheInbox(t *testing.T) {
 	if sw, err := bob.ChannelPreferences(ctx); err != nil || sw.Sms == nil || *sw.Sms {
 		t.Fatalf("channel preferences: %v %+v", err, sw)
 	}
+	if q, err := bob.SetQuietHours(ctx, herald.QuietHoursUpdate{Start: "22:00", End: "07:00", Days: []herald.QuietHoursUpdateDaysItem{"sunday"}, Timezone: "Europe/Paris"}); err != nil || !q.Enabled || q.End != "07:00" || q.Timezone != "Europe/Paris" {
+		t.Fatalf("set quiet hours: %v %+v", err, q)
+	}
+	if q, err := bob.QuietHours(ctx); err != nil || len(q.Days) != 1 || q.Days[0] != "sunday" {
+		t.Fatalf("quiet hours: %v %+v", err, q)
+	}
 	if wf, err := bob.WorkflowPreferences(ctx); err != nil || len(wf) != 0 {
 		t.Fatalf("workflow preferences: %v %+v", err, wf)
 	}

@@ -16,6 +16,9 @@ const (
 	StatusDelivered = "delivered"
 	StatusFailed    = "failed"
 	StatusSkipped   = "skipped"
+	// StatusHeld is an external message waiting for the end of the recipient's quiet
+	// hours; its run's timer releases it (queued again, then the usual outcome).
+	StatusHeld = "held"
 )
 
 // Reasons for not delivering, recorded on skipped (or failed) message log rows. Opt-outs

@@ -64,3 +64,25 @@ func (c *Client) OpenAPI(ctx context.Context) (map[string]any, error) {
 	err := c.do(ctx, request{method: http.MethodGet, path: "/openapi.json"}, &out)
 	return out, err
 }
+
+// QuietHours returns the user's quiet hours and time zone; Enabled is false when none are
+// set (GET /v3/preferences/quiet-hours).
+func (u *UserClient) QuietHours(ctx context.Context) (*QuietHours, error) {
+	var out QuietHours
+	if err := u.do(ctx, request{method: http.MethodGet, path: "/preferences/quiet-hours"}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SetQuietHours replaces the user's quiet hours (a daily window, whole days, or both; a
+// Timezone given is written to the profile), or removes them with Enabled false, and returns
+// them (PUT /v3/preferences/quiet-hours). Non-critical messages on external channels that
+// fall inside them are held until they end.
+func (u *UserClient) SetQuietHours(ctx context.Context, q QuietHoursUpdate) (*QuietHours, error) {
+	var out QuietHours
+	if err := u.do(ctx, request{method: http.MethodPut, path: "/preferences/quiet-hours", body: q}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -374,6 +374,57 @@ type PushSubscriptionKeys struct {
 	P256dh string `json:"p256dh"`
 }
 
+// QuietHours is A user's quiet hours: non-critical messages on external channels (email, SMS, push, chat, webhook) that fall inside them are held and sent when they end; in-app items arrive at once. The window may cross midnight (22:00 to 07:00); days are quiet from midnight to midnight. Times are in timezone, the profile key timezone (UTC when unset).
+type QuietHours struct {
+	// Days is whole quiet days
+	Days []QuietHoursDaysItem `json:"days"`
+	// Enabled is false: no quiet hours (the other fields are then absent or empty)
+	Enabled bool `json:"enabled"`
+	// End is end of the daily window (messages go out from this moment), HH:MM or HH:MM:SS
+	End string `json:"end,omitempty"`
+	// Start is start of the daily window, HH:MM or HH:MM:SS (absent: quiet days only)
+	Start string `json:"start,omitempty"`
+	// Timezone is IANA time zone of the user's profile (UTC when unset)
+	Timezone string `json:"timezone"`
+}
+
+// QuietHoursDaysItem is a schema of the developer API.
+type QuietHoursDaysItem string
+
+// Values of QuietHoursDaysItem.
+const (
+	QuietHoursDaysItemSunday    QuietHoursDaysItem = "sunday"
+	QuietHoursDaysItemMonday    QuietHoursDaysItem = "monday"
+	QuietHoursDaysItemTuesday   QuietHoursDaysItem = "tuesday"
+	QuietHoursDaysItemWednesday QuietHoursDaysItem = "wednesday"
+	QuietHoursDaysItemThursday  QuietHoursDaysItem = "thursday"
+	QuietHoursDaysItemFriday    QuietHoursDaysItem = "friday"
+	QuietHoursDaysItemSaturday  QuietHoursDaysItem = "saturday"
+)
+
+// QuietHoursUpdate is Replaces the quiet hours. Give start and end (a daily window; equal values are refused), days, or both; {"enabled": false} removes them. timezone, when given, is written to the user's profile key timezone (an IANA name). Unknown fields, malformed times, unknown days, every day of the week, and an invalid time zone are each listed in the 400; nothing is changed then.
+type QuietHoursUpdate struct {
+	Days     []QuietHoursUpdateDaysItem `json:"days,omitempty"`
+	Enabled  *bool                      `json:"enabled,omitempty"`
+	End      string                     `json:"end,omitempty"`
+	Start    string                     `json:"start,omitempty"`
+	Timezone string                     `json:"timezone,omitempty"`
+}
+
+// QuietHoursUpdateDaysItem is a schema of the developer API.
+type QuietHoursUpdateDaysItem string
+
+// Values of QuietHoursUpdateDaysItem.
+const (
+	QuietHoursUpdateDaysItemSunday    QuietHoursUpdateDaysItem = "sunday"
+	QuietHoursUpdateDaysItemMonday    QuietHoursUpdateDaysItem = "monday"
+	QuietHoursUpdateDaysItemTuesday   QuietHoursUpdateDaysItem = "tuesday"
+	QuietHoursUpdateDaysItemWednesday QuietHoursUpdateDaysItem = "wednesday"
+	QuietHoursUpdateDaysItemThursday  QuietHoursUpdateDaysItem = "thursday"
+	QuietHoursUpdateDaysItemFriday    QuietHoursUpdateDaysItem = "friday"
+	QuietHoursUpdateDaysItemSaturday  QuietHoursUpdateDaysItem = "saturday"
+)
+
 // RealtimeToken is a short-lived token and the realtime endpoint (docs/decisions.md#realtime); built by the realtime issue
 type RealtimeToken = map[string]any
 

@@ -99,15 +99,40 @@ type DeliverStepInput struct {
 	Recipient Recipient
 	Data      map[string]any
 	Batch     *Batch
+	// HoldQuietHours asks the activity to hold a non-critical external step of a recipient
+	// in their quiet hours (QuietHoursChange) instead of sending it: the result is held.
+	HoldQuietHours bool `json:",omitempty"`
+	// Release: the run slept through the quiet hours; the held step is delivered now.
+	Release bool `json:",omitempty"`
 }
+
+// QuietHoursChange is the workflow.GetVersion change id of runs whose external channel
+// steps wait for the recipient's quiet hours: the step's activity answers held (with
+// HeldUntil), the run sleeps on a durable timer, then delivers the step (Release). A run
+// cancelled while it sleeps drops the step (DropHeldStepActivity).
+const QuietHoursChange = "flow-quiet-hours"
+
+// DropHeldStepActivity records that a cancelled run's held step will never be sent.
+const DropHeldStepActivity = "FlowDropHeldStep"
+
+// DropHeldStepInput names the held step's message log row.
+type DropHeldStepInput struct {
+	LogID int64
+}
+
+// StatusHeld is the DeliverStepResult status of a step held for quiet hours.
+const StatusHeld = "held"
 
 // DeliverStepResult is the outcome of a channel step.
 type DeliverStepResult struct {
-	// Status is sent, skipped or failed.
+	// Status is sent, skipped or failed; held (HoldQuietHours) when the step waits for the
+	// end of the recipient's quiet hours at HeldUntil (Unix ms), its log row being LogID.
 	Status string
 	Reason string
 	// NotificationID is the inbox row an inApp step wrote.
 	NotificationID int64
+	HeldUntil      int64 `json:",omitempty"`
+	LogID          int64 `json:",omitempty"`
 }
 
 // StepStatesInput asks for the inbox states of notifications written by earlier steps.

@@ -198,10 +198,29 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 		TaskQueue: taskqueue.ForChannel(workflow.GetInfo(ctx).TaskQueueName, s.Type),
 	})
 	var res DeliverStepResult
-	err := workflow.ExecuteActivity(actx, DeliverStepActivity, DeliverStepInput{
+	in := DeliverStepInput{
 		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, Category: r.in.Category,
 		Step: s, Recipient: r.in.Recipient, Data: r.in.Data, Batch: r.in.Batch,
-	}).Get(ctx, &res)
+	}
+	quiet := s.Type != "inApp" && workflow.GetVersion(ctx, QuietHoursChange, workflow.DefaultVersion, 1) >= 1
+	in.HoldQuietHours = quiet
+	err := workflow.ExecuteActivity(actx, DeliverStepActivity, in).Get(ctx, &res)
+	if err == nil && quiet && res.Status == StatusHeld {
+		// Held for quiet hours: a durable timer, no worker slot, until the window ends.
+		if err := workflow.Sleep(ctx, max(time.UnixMilli(res.HeldUntil).Sub(workflow.Now(ctx)), 0)); err != nil {
+			dctx, _ := workflow.NewDisconnectedContext(ctx)
+			dctx = workflow.WithActivityOptions(dctx, workflow.ActivityOptions{
+				StartToCloseTimeout: 30 * time.Second,
+				RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
+			})
+			if derr := workflow.ExecuteActivity(dctx, DropHeldStepActivity, DropHeldStepInput{LogID: res.LogID}).Get(dctx, nil); derr != nil {
+				workflow.GetLogger(ctx).Error("could not record the dropped held step", "error", derr)
+			}
+			return "", "", err
+		}
+		in.Release, res = true, DeliverStepResult{}
+		err = workflow.ExecuteActivity(actx, DeliverStepActivity, in).Get(ctx, &res)
+	}
 	if err != nil {
 		// A failed delivery does not stop the run, like a skipped one: later steps (a
 		// fallback channel) may still reach the user. Recording it fails the step's message

@@ -40,6 +40,22 @@ const BatchedDeliveryChange = "batched-external-delivery"
 // stop resolving while maxQueuedJobs messages wait.
 const InAppFirstChange = "inapp-first"
 
+// QuietHoursChange is the workflow.GetVersion change id of runs that hold external
+// messages for their recipients' quiet hours: DeliverBatch returns such messages as Held
+// groups (status held in the message log), and the run releases each group on a durable
+// timer when its quiet hours end. Runs of earlier versions never ask DeliverBatch to hold
+// (DeliverInput.HoldQuietHours), so their recorded histories replay unchanged.
+const QuietHoursChange = "quiet-hours"
+
+// DropHeldActivityName records that a cancelled run's held messages will never be sent
+// (QuietHoursChange).
+const DropHeldActivityName = "DropHeldMessages"
+
+// DropHeldInput names the held messages of a cancelled run.
+type DropHeldInput struct {
+	LogIDs []int64
+}
+
 // LoadQueuedActivityName loads the next messages of a run's Backlog from the message log.
 const LoadQueuedActivityName = "LoadQueuedJobs"
 
@@ -71,6 +87,18 @@ type Input struct {
 	// Backlog names the external deliveries left queued in the message log rather than
 	// in Jobs (InAppFirstChange).
 	Backlog *Backlog `json:",omitempty"`
+	// Held are the messages waiting for their recipients' quiet hours to end
+	// (QuietHoursChange), carried across continue-as-new.
+	Held []Held `json:",omitempty"`
+}
+
+// Held is a group of external messages of one channel held for quiet hours until the same
+// moment (Until, Unix milliseconds): many recipients in the same time zone and window share
+// one group, so a run holding thousands of messages carries a few small groups.
+type Held struct {
+	Until   int64
+	Channel string
+	LogIDs  []int64
 }
 
 // Backlog is where a run's external deliveries wait in the message log instead of in the
@@ -134,6 +162,9 @@ type DeliverInput struct {
 	// log (its backlog): the result names only the first of them (SpillFrom) and their
 	// count, not every job, so the run's history carries each job once (InAppFirstChange).
 	Spill bool `json:",omitempty"`
+	// HoldQuietHours asks the activity to hold the non-critical external messages of
+	// recipients in their quiet hours and return them as Held (QuietHoursChange).
+	HoldQuietHours bool `json:",omitempty"`
 }
 
 // DeliverResult tells the workflow what is left. Requests that completed or failed are not
@@ -154,6 +185,9 @@ type DeliverResult struct {
 	// Jobs (DeliverInput.Spill); SpillFrom is the least of their log ids.
 	Spilled   int   `json:",omitempty"`
 	SpillFrom int64 `json:",omitempty"`
+	// Held are the slice's messages held for quiet hours (DeliverInput.HoldQuietHours),
+	// neither in Jobs nor in the backlog: the run queues them when their group's time comes.
+	Held []Held `json:",omitempty"`
 }
 
 // Job is one external delivery: a queued message log row (recipient × channel). The

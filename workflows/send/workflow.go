@@ -132,6 +132,12 @@ func Workflow(ctx workflow.Context, in Input) error {
 		if workflow.GetVersion(ctx, InAppFirstChange, workflow.DefaultVersion, 1) >= 1 {
 			r.inAppFirst = true
 			r.backlog, r.backlogMore = in.Backlog, in.Backlog != nil
+			// Quiet hours: messages held until their recipients' window ends wait on
+			// durable timers in the run, not in an activity (no worker slot is held).
+			if workflow.GetVersion(ctx, QuietHoursChange, workflow.DefaultVersion, 1) >= 1 {
+				r.quiet = true
+				r.held = in.Held
+			}
 		}
 		// Jobs handed over by continue-as-new wait for their retry time again.
 		r.queue = nil
@@ -161,8 +167,12 @@ type run struct {
 	inAppFirst  bool
 	backlog     *Backlog
 	backlogMore bool
-	loading     bool
-	batchCtx    workflow.Context
+	// quiet runs hold messages for quiet hours (QuietHoursChange): held are the groups
+	// waiting for their time, released into the queue by the retry timers.
+	quiet    bool
+	held     []Held
+	loading  bool
+	batchCtx workflow.Context
 	// retries are messages waiting for their next attempt (Job.Due); timers are the due
 	// times (Unix ms) of the pending timers that bring them back to the queue.
 	retries []Job
@@ -190,12 +200,21 @@ func (r *run) loop() error {
 			break
 		}
 		r.sel.Select(r.ctx)
+		if r.quiet && r.ctx.Err() != nil {
+			// Cancelled: the held messages are dropped, not sent when their time comes.
+			return r.dropHeld()
+		}
 	}
 	if r.failure != nil {
 		for _, j := range append(r.queue, r.retries...) {
 			r.giveUp(j.LogID, "delivery stopped: "+r.failure.Error())
 		}
-		r.queue, r.retries = nil, nil
+		for _, h := range r.held {
+			for _, id := range h.LogIDs {
+				r.giveUp(id, "delivery stopped: "+r.failure.Error())
+			}
+		}
+		r.queue, r.retries, r.held = nil, nil, nil
 		if r.backlog != nil {
 			// The messages waiting in the message log fail with the run, not stay queued.
 			r.giveUpBacklog = r.backlog
@@ -213,11 +232,11 @@ func (r *run) loop() error {
 	if backlog != nil && !r.backlogMore && len(r.pending) == 0 {
 		backlog = nil // drained, and no slice is left to write more
 	}
-	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 || backlog != nil {
+	if len(r.pending) > 0 || len(r.queue) > 0 || len(r.runs) > 0 || backlog != nil || len(r.held) > 0 {
 		// By name, never by function: the SDK keys functions by their short name, and
 		// send.Workflow, flowrun.Workflow and schedule.Workflow share "Workflow", so the function
 		// would resolve to whichever registered last.
-		return workflow.NewContinueAsNewError(r.ctx, WorkflowName, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs, Backlog: backlog})
+		return workflow.NewContinueAsNewError(r.ctx, WorkflowName, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs, Backlog: backlog, Held: r.held})
 	}
 	return nil
 }
@@ -321,7 +340,7 @@ func (r *run) fetch() {
 	// DeliverBatch runs on the orchestration queue and must not wait on a provider there:
 	// inAppFirst runs never ask it to send a small slice itself (SendSmall), every message
 	// goes to a batch on its channel's queue.
-	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil}
+	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil, HoldQuietHours: r.quiet}
 	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, in)
 	r.sel.AddFuture(f, func(f workflow.Future) {
 		r.fetching = false
@@ -336,6 +355,7 @@ func (r *run) fetch() {
 			r.spilled(cursors, res.SpillFrom)
 		}
 		r.runs = append(r.runs, res.Runs...)
+		r.held = append(r.held, res.Held...)
 		now := workflow.Now(r.ctx)
 		for _, rt := range res.Retries {
 			r.retry(Job{LogID: rt.LogID, Channel: rt.Channel}, rt, now)
@@ -399,13 +419,23 @@ func Backoff(n int) time.Duration {
 
 // armTimer starts a timer for the earliest retry unless one at or before it is pending.
 // When it fires, the retries that are due join the queue.
+//
+// Held groups (quiet hours) share these timers: when one fires, the groups whose time has
+// come join the queue with their original messages.
 func (r *run) armTimer() {
-	if len(r.retries) == 0 || r.sends >= maxSendsPerRun {
+	if (len(r.retries) == 0 && len(r.held) == 0) || r.sends >= maxSendsPerRun {
 		return
 	}
-	earliest := r.retries[0].Due
-	for _, j := range r.retries[1:] {
-		earliest = min(earliest, j.Due)
+	earliest := int64(-1)
+	for _, j := range r.retries {
+		if earliest < 0 || j.Due < earliest {
+			earliest = j.Due
+		}
+	}
+	for _, h := range r.held {
+		if earliest < 0 || h.Until < earliest {
+			earliest = h.Until
+		}
 	}
 	for at := range r.timers {
 		if at <= earliest {
@@ -429,7 +459,50 @@ func (r *run) armTimer() {
 			}
 		}
 		r.retries = waiting
+		r.release(now)
 	})
+}
+
+// dropHeld records the held messages of a cancelled run as skipped (on a disconnected
+// context: the run's own is cancelled) and ends the run as cancelled.
+func (r *run) dropHeld() error {
+	var ids []int64
+	for _, h := range r.held {
+		ids = append(ids, h.LogIDs...)
+	}
+	if len(ids) > 0 {
+		dctx, _ := workflow.NewDisconnectedContext(r.ctx)
+		dctx = workflow.WithActivityOptions(dctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 30 * time.Second,
+			RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
+		})
+		if err := workflow.ExecuteActivity(dctx, DropHeldActivityName, DropHeldInput{LogIDs: ids}).Get(dctx, nil); err != nil {
+			workflow.GetLogger(r.ctx).Error("could not record dropped held messages", "error", err)
+		}
+	}
+	r.held = nil
+	return temporal.NewCanceledError("send run cancelled")
+}
+
+// release moves the held groups whose time has come to the queue.
+func (r *run) release(now int64) {
+	if len(r.held) == 0 {
+		return
+	}
+	waiting := r.held[:0]
+	for _, h := range r.held {
+		if h.Until > now {
+			waiting = append(waiting, h)
+			continue
+		}
+		for _, id := range h.LogIDs {
+			r.queue = append(r.queue, Job{LogID: id, Channel: h.Channel})
+		}
+	}
+	r.held = waiting
+	if len(r.held) == 0 {
+		r.held = nil
+	}
 }
 
 // startRuns starts queued workflow runs as child workflows, waiting for each start only:

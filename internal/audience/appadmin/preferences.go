@@ -124,3 +124,20 @@ func (s *Service) SetFlows(ctx context.Context, appID int64, identifier string, 
 	}
 	return s.Detail.Prefs.Flows(ctx, appID, identifier)
 }
+
+// QuietHours returns a known user's quiet hours (unknown: not found).
+func (s *Service) QuietHours(ctx context.Context, appID int64, identifier string) (prefs.QuietHours, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return prefs.QuietHours{}, err
+	}
+	return s.Detail.Prefs.QuietHours(ctx, appID, identifier)
+}
+
+// SetQuietHours replaces a known user's quiet hours (the body of PUT
+// /v3/preferences/quiet-hours) and returns them.
+func (s *Service) SetQuietHours(ctx context.Context, appID int64, identifier string, body []byte) (prefs.QuietHours, error) {
+	if _, err := s.user(ctx, appID, identifier); err != nil {
+		return prefs.QuietHours{}, err
+	}
+	return s.Detail.Prefs.SetQuietHours(ctx, appID, identifier, body)
+}

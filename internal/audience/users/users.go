@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	herald "github.com/heraldhq/herald"
@@ -63,6 +64,22 @@ func CheckProfile(field string, raw json.RawMessage, p *herald.Problems) {
 	if _, ok := fields["identifier"]; ok {
 		p.Addf("%s must not contain the key identifier: the identifier is not part of the profile", field)
 	}
+	if tz, ok := fields["timezone"]; ok && js.Kind(tz) != "null" {
+		var name string
+		if js.Kind(tz) != "string" || json.Unmarshal(tz, &name) != nil || !ValidTimezone(name) {
+			p.Addf("%s.timezone must be an IANA time zone name such as Europe/Paris or UTC", field)
+		}
+	}
+}
+
+// ValidTimezone reports whether name is an IANA time zone name Herald can load (the
+// profile key timezone: quiet hours and time-of-day steps are read in it).
+func ValidTimezone(name string) bool {
+	if name == "" || name == "Local" || len(name) > 64 {
+		return false
+	}
+	_, err := time.LoadLocation(name)
+	return err == nil
 }
 
 // Create creates a user from POST /users {identifier, profile}; for an existing user it

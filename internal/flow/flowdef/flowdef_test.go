@@ -68,6 +68,20 @@ func TestParseReportsEveryProblem(t *testing.T) {
 			"steps[4].url must be an absolute http(s) URL",
 			"steps[4].method must be GET or POST",
 			"steps[4].timeout must be at most 30s"}},
+		"send windows": {`{"steps":[
+			{"id":"a","type":"inApp","content":{},"sendWindow":{"days":["monday"]},"next":"b"},
+			{"id":"b","type":"email","content":{},"sendWindow":{"start":"9:00","end":"17:00","days":["funday"]},"next":"c"},
+			{"id":"c","type":"sms","content":{},"sendWindow":{"start":"09:00"},"next":"d"},
+			{"id":"d","type":"sms","content":{},"sendWindow":{"start":"09:00","end":"09:00:00"},"next":"e"},
+			{"id":"e","type":"sms","content":{},"sendWindow":{},"next":"f"},
+			{"id":"f","type":"email","content":{},"sendWindow":{"days":["monday","friday"],"start":"22:00","end":"06:30:15"}}]}`, []string{
+			"steps[0].sendWindow: in-app steps are written at once; only external channel steps take a send window",
+			`steps[1].sendWindow.start: "9:00" is not a time of day (use HH:MM or HH:MM:SS, e.g. 09:00)`,
+			`steps[1].sendWindow.days: "funday" is not a day (sunday … saturday)`,
+			"steps[2].sendWindow: start and end go together",
+			"steps[3].sendWindow: start and end must differ",
+			"steps[4].sendWindow needs days, a start and end, or both"}},
+		"send window type": {`{"steps":[{"id":"a","type":"email","content":{},"sendWindow":"9-5"}]}`, []string{"steps[0].sendWindow must be an object"}},
 		"cycle": {`{"steps":[
 			{"id":"a","type":"inApp","content":{},"next":"b"},
 			{"id":"b","type":"delay","duration":"1m","next":"a"}]}`, []string{"steps form a cycle: a → b → a"}},

@@ -40,6 +40,9 @@ type Step struct {
 	// Channel steps: a template reference or inline content.
 	Template string          `json:"template,omitempty"`
 	Content  json.RawMessage `json:"content,omitempty"`
+	// SendWindow, on an external channel step, holds the step until the window opens in
+	// the recipient's time zone ("weekdays 09:00–17:00").
+	SendWindow *SendWindow `json:"sendWindow,omitempty"`
 
 	// Delay: exactly one of Duration, Until (a templated ISO 8601 time, e.g.
 	// "{{data.remindAt}}") or TimeOfDay ("09:00", in the recipient's timezone profile key,

@@ -36,7 +36,7 @@ var fieldKinds = map[string]string{
 	"else": "string", "step": "string", "state": "string", "timeout": "string", "timeoutNext": "string",
 	"url": "string", "method": "string", "body": "string", "resultKey": "string", "onError": "string",
 	"count": "number", "retries": "number", "limit": "number",
-	"content": "object", "headers": "object", "conditions": "array",
+	"content": "object", "headers": "object", "conditions": "array", "sendWindow": "object",
 }
 
 // Parse validates a definition and returns it. Every problem is reported: unknown step
@@ -141,6 +141,7 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 		ref(i, "next", s.Next)
 		switch {
 		case IsChannelType(s.Type, ck.Channels):
+			checkSendWindow(i, s, p.Addf)
 			switch {
 			case s.Template == "" && len(s.Content) == 0:
 				p.Addf("steps[%d] (%s) needs a template or content", i, s.Type)

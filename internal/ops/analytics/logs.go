@@ -21,7 +21,7 @@ import (
 // LogEvents are the values of the log search's event filter: a message's status, which is
 // its latest event (provider callbacks move it on: sent → delivered → opened → clicked, or
 // bounced).
-var LogEvents = []string{"queued", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"}
+var LogEvents = []string{"queued", "held", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"}
 
 // Limits of the log search.
 const (

@@ -418,6 +418,40 @@ class PushSubscription(_PushSubscriptionRequired, total=False):
     expirationTime: Optional[float]
 
 
+QuietHoursDaysItem = Literal["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+
+class _QuietHoursRequired(TypedDict):
+    #: whole quiet days
+    days: List[QuietHoursDaysItem]
+    #: false: no quiet hours (the other fields are then absent or empty)
+    enabled: bool
+    #: IANA time zone of the user's profile (UTC when unset)
+    timezone: str
+
+
+class QuietHours(_QuietHoursRequired, total=False):
+    """A user's quiet hours: non-critical messages on external channels (email, SMS, push, chat, webhook) that fall inside them are held and sent when they end; in-app items arrive at once. The window may cross midnight (22:00 to 07:00); days are quiet from midnight to midnight. Times are in timezone, the profile key timezone (UTC when unset)."""
+
+    #: end of the daily window (messages go out from this moment), HH:MM or HH:MM:SS
+    end: str
+    #: start of the daily window, HH:MM or HH:MM:SS (absent: quiet days only)
+    start: str
+
+
+QuietHoursUpdateDaysItem = Literal["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+
+class QuietHoursUpdate(TypedDict, total=False):
+    """Replaces the quiet hours. Give start and end (a daily window; equal values are refused), days, or both; {"enabled": false} removes them. timezone, when given, is written to the user's profile key timezone (an IANA name). Unknown fields, malformed times, unknown days, every day of the week, and an invalid time zone are each listed in the 400; nothing is changed then."""
+
+    days: List[QuietHoursUpdateDaysItem]
+    enabled: bool
+    end: str
+    start: str
+    timezone: str
+
+
 #: a short-lived token and the realtime endpoint (docs/decisions.md#realtime); built by the realtime issue
 RealtimeToken = Dict[str, Any]
 
@@ -728,6 +762,10 @@ __all__ = [
     "ProfileMergePatch",
     "PushSubscription",
     "PushSubscriptionKeys",
+    "QuietHours",
+    "QuietHoursDaysItem",
+    "QuietHoursUpdate",
+    "QuietHoursUpdateDaysItem",
     "RealtimeToken",
     "SendAccepted",
     "SendRequest",

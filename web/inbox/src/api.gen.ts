@@ -616,6 +616,30 @@ export interface paths {
         patch: operations["patchWorkflowPreferences"];
         trace?: never;
     };
+    "/preferences/quiet-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller's quiet hours and time zone
+         * @description Non-critical messages on external channels that fall inside the quiet hours are held (message log status held, reason "held: quiet hours until 07:00 Europe/Paris") and sent when they end; in-app items arrive at once. enabled is false when none are set.
+         */
+        get: operations["getQuietHours"];
+        /**
+         * Set or remove the caller's quiet hours
+         * @description Body: {"start": "22:00", "end": "07:00", "days": ["saturday", "sunday"], "timezone": "Europe/Paris"} replaces the quiet hours (timezone, optional, is written to the profile); {"enabled": false} removes them. Every problem is listed in the 400 and nothing changes. Critical notifications ignore quiet hours. Answers the quiet hours.
+         */
+        put: operations["putQuietHours"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1168,6 +1192,39 @@ export interface components {
             /** @example user deleted */
             message: string;
             erased: components["schemas"]["ErasureReport"];
+        };
+        /** @description A user's quiet hours: non-critical messages on external channels (email, SMS, push, chat, webhook) that fall inside them are held and sent when they end; in-app items arrive at once. The window may cross midnight (22:00 to 07:00); days are quiet from midnight to midnight. Times are in timezone, the profile key timezone (UTC when unset). */
+        QuietHours: {
+            /** @description false: no quiet hours (the other fields are then absent or empty) */
+            enabled: boolean;
+            /**
+             * @description start of the daily window, HH:MM or HH:MM:SS (absent: quiet days only)
+             * @example 22:00
+             */
+            start?: string;
+            /**
+             * @description end of the daily window (messages go out from this moment), HH:MM or HH:MM:SS
+             * @example 07:00
+             */
+            end?: string;
+            /** @description whole quiet days */
+            days: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            /**
+             * @description IANA time zone of the user's profile (UTC when unset)
+             * @example Europe/Paris
+             */
+            timezone: string;
+        };
+        /** @description Replaces the quiet hours. Give start and end (a daily window; equal values are refused), days, or both; {"enabled": false} removes them. timezone, when given, is written to the user's profile key timezone (an IANA name). Unknown fields, malformed times, unknown days, every day of the week, and an invalid time zone are each listed in the 400; nothing is changed then. */
+        QuietHoursUpdate: {
+            enabled?: boolean;
+            /** @example 22:00 */
+            start?: string;
+            /** @example 07:00 */
+            end?: string;
+            days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            /** @example Europe/Paris */
+            timezone?: string;
         };
     };
     responses: {
@@ -2455,6 +2512,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlowPreference"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+        };
+    };
+    getQuietHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuietHours"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putQuietHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuietHoursUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuietHours"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -944,6 +944,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/users/{identifier}/preferences/quiet-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's quiet hours and time zone (viewers); enabled false when none are set */
+        get: operations["get/v1/apps/{appId}/users/{identifier}/preferences/quiet-hours"];
+        /** Set or remove a user's quiet hours (developers): start/end HH:MM[:SS], days, optional timezone written to the profile, or {"enabled": false}; answers them */
+        put: operations["put/v1/apps/{appId}/users/{identifier}/preferences/quiet-hours"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/users/{identifier}/preferences/workflows": {
         parameters: {
             query?: never;
@@ -3780,7 +3798,7 @@ export interface components {
             requestId?: string;
             /** Format: date-time */
             sentAt?: string | null;
-            /** @description queued, sent, delivered, failed, skipped, bounced, opened or clicked */
+            /** @description queued, held, sent, delivered, failed, skipped, bounced, opened or clicked */
             status?: string;
             /** @description the workflow step, '' for a plain send */
             stepKey?: string;
@@ -4012,6 +4030,39 @@ export interface components {
             changes: components["schemas"]["Change"][];
             commitId: number;
             publishTo: number;
+        };
+        /** @description A user's quiet hours: non-critical messages on external channels (email, SMS, push, chat, webhook) that fall inside them are held and sent when they end; in-app items arrive at once. The window may cross midnight (22:00 to 07:00); days are quiet from midnight to midnight. Times are in timezone, the profile key timezone (UTC when unset). */
+        QuietHours: {
+            /** @description whole quiet days */
+            days: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            /** @description false: no quiet hours (the other fields are then absent or empty) */
+            enabled: boolean;
+            /**
+             * @description end of the daily window (messages go out from this moment), HH:MM or HH:MM:SS
+             * @example 07:00
+             */
+            end?: string;
+            /**
+             * @description start of the daily window, HH:MM or HH:MM:SS (absent: quiet days only)
+             * @example 22:00
+             */
+            start?: string;
+            /**
+             * @description IANA time zone of the user's profile (UTC when unset)
+             * @example Europe/Paris
+             */
+            timezone: string;
+        };
+        /** @description Replaces the quiet hours. Give start and end (a daily window; equal values are refused), days, or both; {"enabled": false} removes them. timezone, when given, is written to the user's profile key timezone (an IANA name). Unknown fields, malformed times, unknown days, every day of the week, and an invalid time zone are each listed in the 400; nothing is changed then. */
+        QuietHoursUpdate: {
+            days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+            enabled?: boolean;
+            /** @example 07:00 */
+            end?: string;
+            /** @example 22:00 */
+            start?: string;
+            /** @example Europe/Paris */
+            timezone?: string;
         };
         RecoveryCodes: {
             recoveryCodes?: string[];
@@ -5166,6 +5217,14 @@ export interface components {
             id: string;
             /** @description the step after this one (the id of a step of this definition); absent ends the run */
             next?: string;
+            /** @description external channel steps only: deliver only on days (every day when absent) between start and end (HH:MM or HH:MM:SS; start later than end crosses midnight), in the recipient's time zone (profile key timezone, else UTC). A step due outside it is held (message log status held, reason "held: outside the send window until 09:00 Europe/Paris") and delivered when it opens; cancelling the run drops it. Applies to critical steps too, which ignore only quiet hours. */
+            sendWindow?: {
+                days?: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday")[];
+                /** @example 17:00 */
+                end?: string;
+                /** @example 09:00 */
+                start?: string;
+            };
             /** @description identifier of a template of the app */
             template?: string;
             /**
@@ -5371,6 +5430,9 @@ export interface components {
             onError?: string;
             resultKey?: string;
             retries?: number;
+            sendWindow?: {
+                [key: string]: unknown;
+            };
             state?: string;
             step?: string;
             template?: string;
@@ -8016,7 +8078,7 @@ export interface operations {
                 channel?: string;
                 /** @description the nextCursor of the previous page (instead of page; fast at any depth) */
                 cursor?: string;
-                /** @description status (latest event): queued, sent, delivered, failed, skipped, bounced, opened or clicked */
+                /** @description status (latest event): queued, held (waiting for quiet hours), sent, delivered, failed, skipped, bounced, opened or clicked */
                 event?: string;
                 /** @description YYYY-MM-DD (from its first instant, UTC) or an RFC 3339 date-time; default: 29 days before toDate's day */
                 fromDate?: string;
@@ -10279,6 +10341,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChannelSwitches"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "get/v1/apps/{appId}/users/{identifier}/preferences/quiet-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuietHours"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "put/v1/apps/{appId}/users/{identifier}/preferences/quiet-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuietHoursUpdate"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuietHours"];
                 };
             };
             /** @description the request broke the listed rules; nothing was changed */

@@ -10,7 +10,7 @@ import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
 import { Select } from "../ui/select";
 import type { App } from "./queries";
 
-const events = ["queued", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
+const events = ["queued", "held", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
 
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
 

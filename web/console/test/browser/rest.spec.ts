@@ -194,6 +194,42 @@ test("user page: preferences changed from the matrix, the user's devices and inb
   await shoot(page, "user-inbox");
 });
 
+test("user page: quiet hours set, refused with every problem listed, and removed", async ({ page }) => {
+  await signIn(page, owner);
+  const headers = await appKeys(page);
+  const who = `quinn-${Date.now()}`;
+  const made = await page.request.put(`/v3/users/${who}`, { headers, data: { email: `${who}@example.com` } });
+  expect(made.ok()).toBeTruthy();
+  await page.goto(`/apps/${appId}/users/${who}`);
+  const quiet = page.getByRole("region", { name: "Quiet hours" });
+  await expect(quiet.getByRole("status")).toHaveText("No quiet hours");
+  const form = quiet.getByRole("form", { name: "Quiet hours" });
+
+  // Every problem of a refused change is listed; nothing is saved.
+  await form.getByLabel("From").fill("22:00:00");
+  await form.getByLabel("Time zone (IANA)").fill("Mars/Olympus");
+  expectFailedRequests(1);
+  await form.getByRole("button", { name: "Save quiet hours" }).click();
+  const alert = form.getByRole("alert");
+  await expect(alert).toContainText("start and end go together");
+  await expect(alert).toContainText("timezone must be an IANA time zone name");
+  await expect(quiet.getByRole("status")).toHaveText("No quiet hours");
+
+  await form.getByLabel("Until").fill("07:00:00");
+  await form.getByLabel("Time zone (IANA)").fill("Europe/Paris");
+  await form.getByRole("group", { name: "Quiet all day on" }).getByLabel("Sunday").check();
+  const saved = page.waitForResponse((r) => r.url().endsWith("/preferences/quiet-hours") && r.request().method() === "PUT");
+  await form.getByRole("button", { name: "Save quiet hours" }).click();
+  expect((await saved).ok()).toBeTruthy();
+  await expect(quiet.getByRole("status")).toHaveText("Quiet 22:00–07:00, Sunday (Europe/Paris)");
+  await shoot(page, "user-quiet-hours");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Quiet hours" }).getByRole("status")).toHaveText("Quiet 22:00–07:00, Sunday (Europe/Paris)");
+
+  await page.getByRole("region", { name: "Quiet hours" }).getByRole("button", { name: "Remove quiet hours" }).click();
+  await expect(page.getByRole("region", { name: "Quiet hours" }).getByRole("status")).toHaveText("No quiet hours");
+});
+
 test("team: a CLI token is shown once, works, and is revoked; usage against the plan", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signIn(page, owner);

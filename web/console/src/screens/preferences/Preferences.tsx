@@ -1,8 +1,9 @@
 // Preferences: the user page's preferences — channels as a whole, the category × channel
-// matrix and the workflows — with the rule that decides between them.
+// matrix, the workflows and the quiet hours — with the rule that decides between them.
 import { CategoryMatrix } from "./CategoryMatrix";
 import { ChannelSwitches } from "./ChannelSwitches";
 import { precedence } from "./logic";
+import { QuietHours } from "./QuietHours";
 import { WorkflowSwitches } from "./WorkflowSwitches";
 
 export function Preferences({ appId, identifier, dev }: { appId: number; identifier: string; dev: boolean }) {
@@ -17,6 +18,7 @@ export function Preferences({ appId, identifier, dev }: { appId: number; identif
       <ChannelSwitches appId={appId} identifier={identifier} dev={dev} />
       <CategoryMatrix appId={appId} identifier={identifier} dev={dev} />
       <WorkflowSwitches appId={appId} identifier={identifier} dev={dev} />
+      <QuietHours appId={appId} identifier={identifier} dev={dev} />
     </section>
   );
 }
