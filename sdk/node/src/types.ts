@@ -69,6 +69,10 @@ export type WorkflowScheduleCreate = S["WorkflowScheduleCreate"];
 export type WorkflowSchedule = S["WorkflowSchedule"];
 /** A user's switch per whole channel. */
 export type ChannelSwitches = S["ChannelSwitches"];
+/** A user's quiet hours as Herald answers them (GET/PUT /v3/preferences/quiet-hours). */
+export type QuietHours = S["QuietHours"];
+/** A change of quiet hours: {start, end, days?, timezone?}, or {enabled: false} to remove them. */
+export type QuietHoursUpdate = S["QuietHoursUpdate"];
 /** A user's switches for one workflow. */
 export type FlowPreference = S["FlowPreference"];
 /** The body of PATCH /v3/preferences/workflows. */

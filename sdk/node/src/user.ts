@@ -21,6 +21,8 @@ import type {
   Profile,
   ProfileMergePatch,
   PushSubscription,
+  QuietHours,
+  QuietHoursUpdate,
   RealtimeToken,
   WebPushSubscription,
 } from "./types.js";
@@ -213,6 +215,20 @@ export class UserClient {
   /** Turns whole channels on or off, e.g. {sms: false} (PUT /v3/preferences/channels). */
   updateChannelPreferences(switches: ChannelSwitches, o?: RequestOptions): Promise<ChannelSwitches> {
     return this.#do("PUT", "/preferences/channels", switches, o);
+  }
+
+  /** The user's quiet hours and time zone (GET /v3/preferences/quiet-hours). */
+  quietHours(o?: RequestOptions): Promise<QuietHours> {
+    return this.#do("GET", "/preferences/quiet-hours", undefined, o);
+  }
+
+  /**
+   * Sets the user's quiet hours, e.g. {start: "22:00", end: "07:00", days: ["saturday",
+   * "sunday"], timezone: "Europe/Paris"}, or removes them with {enabled: false}
+   * (PUT /v3/preferences/quiet-hours). Non-critical email, SMS and push inside them wait.
+   */
+  updateQuietHours(update: QuietHoursUpdate, o?: RequestOptions): Promise<QuietHours> {
+    return this.#do("PUT", "/preferences/quiet-hours", update, o, { idempotent: true });
   }
 
   /** The user's switches per published workflow (GET /v3/preferences/workflows). */

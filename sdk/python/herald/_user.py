@@ -9,8 +9,8 @@ from ._transport import quote_segment
 from ._types import (BulkResult, Category, ChannelSwitches, Connection, ConnectRequestDeviceType,
                      Deleted, FlowPreference, FlowPreferenceUpdateWorkflowsItem, InAppTranslations,
                      JsonPatchItem, Notification, NotificationPage, Preference,
-                     PreferenceUpdatePreferenceItem, Profile, PushSubscription, RealtimeToken,
-                     WebPushSubscription)
+                     PreferenceUpdatePreferenceItem, Profile, PushSubscription, QuietHours,
+                     QuietHoursUpdate, QuietHoursUpdateDaysItem, RealtimeToken, WebPushSubscription)
 
 if TYPE_CHECKING:
     from ._client import Client
@@ -177,6 +177,25 @@ class UserClient:
         body: Dict[str, Any] = dict(switches or {})
         body.update(channels)
         return cast(ChannelSwitches, self._call("PUT", "/preferences/channels", body=body))
+
+    def quiet_hours(self) -> QuietHours:
+        """The user's quiet hours and time zone (GET /v3/preferences/quiet-hours)."""
+        return cast(QuietHours, self._call("GET", "/preferences/quiet-hours"))
+
+    def set_quiet_hours(self, *, start: Optional[str] = None, end: Optional[str] = None,
+                        days: Optional[Sequence[QuietHoursUpdateDaysItem]] = None, timezone: Optional[str] = None,
+                        enabled: Optional[bool] = None) -> QuietHours:
+        """Set the user's quiet hours, e.g. set_quiet_hours(start="22:00", end="07:00",
+        days=["saturday", "sunday"], timezone="Europe/Paris"), or remove them with
+        set_quiet_hours(enabled=False) (PUT /v3/preferences/quiet-hours). Non-critical email,
+        SMS and push inside them wait until they end."""
+        body: Dict[str, Any] = {}
+        for key, value in (("start", start), ("end", end), ("timezone", timezone), ("enabled", enabled)):
+            if value is not None:
+                body[key] = value
+        if days is not None:
+            body["days"] = list(days)
+        return cast(QuietHours, self._call("PUT", "/preferences/quiet-hours", body=cast(QuietHoursUpdate, body), idempotent=True))
 
     def workflow_preferences(self) -> List[FlowPreference]:
         """The user's switches per published workflow (GET /v3/preferences/workflows)."""

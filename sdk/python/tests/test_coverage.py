@@ -47,6 +47,8 @@ OPERATIONS = {
     "patchPreferences": herald.UserClient.update_preferences,
     "getChannelPreferences": herald.UserClient.channel_preferences,
     "putChannelPreferences": herald.UserClient.set_channel_preferences,
+    "getQuietHours": herald.UserClient.quiet_hours,
+    "putQuietHours": herald.UserClient.set_quiet_hours,
     "getWorkflowPreferences": herald.UserClient.workflow_preferences,
     "patchWorkflowPreferences": herald.UserClient.update_workflow_preferences,
     "listCategories": herald.UserClient.categories,

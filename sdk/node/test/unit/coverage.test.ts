@@ -44,6 +44,8 @@ const operations: Record<string, [typeof Herald | typeof UserClient, string]> = 
   patchPreferences: [UserClient, "updatePreferences"],
   getChannelPreferences: [UserClient, "channelPreferences"],
   putChannelPreferences: [UserClient, "updateChannelPreferences"],
+  getQuietHours: [UserClient, "quietHours"],
+  putQuietHours: [UserClient, "updateQuietHours"],
   getWorkflowPreferences: [UserClient, "workflowPreferences"],
   patchWorkflowPreferences: [UserClient, "updateWorkflowPreferences"],
   listCategories: [UserClient, "categories"],
