@@ -468,8 +468,9 @@ test("users: a user sent a notification through the v3 API is found by search an
   await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
 
   // A user that does not exist: the detail shows the API's error, not an empty profile (the
-  // profile, the matrix, the channel and the workflow switches each answer 404).
-  expectFailedRequests(4);
+  // profile, the matrix, the channel and the workflow switches and the quiet hours each
+  // answer 404).
+  expectFailedRequests(5);
   await page.goto(`/apps/${appId}/users/nobody-${Date.now()}`);
   await expect(page.getByRole("region", { name: "Profile" }).getByRole("alert")).toBeVisible();
   await expect(page.getByText("This user has no profile fields.")).toHaveCount(0);
