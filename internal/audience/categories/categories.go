@@ -5,6 +5,7 @@ package categories
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -126,7 +127,7 @@ func channelDefaults(f map[string]json.RawMessage, p *herald.Problems) map[strin
 		return nil
 	}
 	out := make(map[string]bool, len(m))
-	for _, ch := range sortedKeys(m) {
+	for _, ch := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(notify.Channels, ch) {
 			p.Addf("channelDefaults.%s: unknown channel (one of %s)", ch, strings.Join(notify.Channels, ", "))
 			continue
@@ -141,26 +142,30 @@ func channelDefaults(f map[string]json.RawMessage, p *herald.Problems) map[strin
 	return out
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // encodeDefaults stores only the channels that start off: on is the default, so a stored
 // true would say nothing.
 func encodeDefaults(m map[string]bool) json.RawMessage {
-	off := map[string]bool{}
-	for ch, on := range m {
-		if !on {
-			off[ch] = false
-		}
+	off := OffChannels(m)
+	if off == nil {
+		return json.RawMessage(`{}`)
 	}
 	b, _ := json.Marshal(off)
 	return b
+}
+
+// OffChannels keeps the channels of a defaults map that start off: on is every channel's
+// default, so only the offs say something (nil when none).
+func OffChannels(defaults map[string]bool) map[string]bool {
+	var off map[string]bool
+	for ch, on := range defaults {
+		if !on {
+			if off == nil {
+				off = map[string]bool{}
+			}
+			off[ch] = false
+		}
+	}
+	return off
 }
 
 // DecodeDefaults reads a stored channel_defaults column (channels that start off); a

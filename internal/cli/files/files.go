@@ -23,6 +23,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/heraldhq/herald/internal/audience/categories"
 )
 
 // Set is the resources of an app, as a folder holds them.
@@ -84,16 +86,7 @@ type Workflow struct {
 // OffChannels keeps the channels of a defaults map that start off: on is every channel's
 // default, so only the offs say something (nil when none).
 func OffChannels(defaults map[string]bool) map[string]bool {
-	var off map[string]bool
-	for ch, on := range defaults {
-		if !on {
-			if off == nil {
-				off = map[string]bool{}
-			}
-			off[ch] = false
-		}
-	}
-	return off
+	return categories.OffChannels(defaults)
 }
 
 // Sort orders every list of the set by key, so equal sets render equal files.
