@@ -41,7 +41,7 @@ type Accepter interface {
 // ScheduleSend sends one tick of a flow schedule: its stored body goes through the
 // outbox like any send, keyed by the tick so a retry sends once. A deleted trigger sends
 // nothing.
-func (a *Flows) ScheduleSend(ctx context.Context, in flowrun.ScheduleSendInput) (string, error) {
+func (a *Flows) ScheduleSend(ctx context.Context, in flowrun.FlowScheduleSendInput) (string, error) {
 	row, err := a.DB.GetFlowSchedule(ctx, dbsqlc.GetFlowScheduleParams{ID: in.ScheduleID, AppID: in.AppID})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", nil

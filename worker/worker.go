@@ -146,7 +146,7 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
 	r.RegisterWorkflowWithOptions(flowrun.Workflow, workflow.RegisterOptions{Name: flowrun.WorkflowName})
 	r.RegisterWorkflowWithOptions(flowrun.DigestWorkflow, workflow.RegisterOptions{Name: flowrun.DigestWorkflowName})
-	r.RegisterWorkflowWithOptions(flowrun.ScheduleWorkflow, workflow.RegisterOptions{Name: flowrun.ScheduleWorkflowName})
+	r.RegisterWorkflowWithOptions(flowrun.FlowScheduleWorkflow, workflow.RegisterOptions{Name: flowrun.FlowScheduleWorkflowName})
 	r.RegisterWorkflowWithOptions(retention.Workflow, workflow.RegisterOptions{Name: retention.WorkflowName})
 	r.RegisterWorkflowWithOptions(webhook.Workflow, workflow.RegisterOptions{Name: webhook.WorkflowName})
 }
@@ -163,5 +163,5 @@ func registerFlows(r worker.ActivityRegistry, a Activities) {
 	flowrun.RecordStep.Register(r, a.Flows.RecordStep)
 	flowrun.LoadRun.Register(r, a.Flows.LoadRun)
 	flowrun.FinishRun.Register(r, a.Flows.FinishRun)
-	flowrun.ScheduleSend.Register(r, a.Flows.ScheduleSend)
+	flowrun.FlowScheduleSend.Register(r, a.Flows.ScheduleSend)
 }

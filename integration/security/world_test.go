@@ -221,7 +221,7 @@ func (w *world) tenant(t *testing.T, name string) *tenant {
 	// Temporal Schedule, and this stack runs no Temporal: the fixture writes the row as
 	// flow.ScheduleService.Create does.
 	if err := db.QueryRow(ctx, `INSERT INTO flow_schedules (app_id, schedule_id, flow_identifier, cron, timezone, send_body)
-		VALUES ($1, $2, $3, '0 9 * * 1', 'UTC', $4) RETURNING id`, tn.app, flowrun.ScheduleID(secrets.HexToken(8)), tn.workflowIdent,
+		VALUES ($1, $2, $3, '0 9 * * 1', 'UTC', $4) RETURNING id`, tn.app, flowrun.FlowScheduleID(secrets.HexToken(8)), tn.workflowIdent,
 		fmt.Sprintf(`{"notification":{"workflow":{"identifier":%q}},"sendTo":{"recipients":[%q]},"data":{"owner":%q}}`, tn.workflowIdent, tn.user, tn.marker+" Recurring")).Scan(&tn.recurring); err != nil {
 		t.Fatal(err)
 	}

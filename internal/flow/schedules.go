@@ -142,7 +142,7 @@ func (s *ScheduleService) Create(ctx context.Context, appID int64, body []byte) 
 	if len(existing) >= MaxSchedulesPerApp {
 		return Schedule{}, herald.Errorf(herald.ECONFLICT, "an app may have at most %d recurring workflow schedules", MaxSchedulesPerApp)
 	}
-	id := flowrun.ScheduleID(secrets.HexToken(8))
+	id := flowrun.FlowScheduleID(secrets.HexToken(8))
 	row, err := s.db.InsertFlowSchedule(ctx, dbsqlc.InsertFlowScheduleParams{
 		AppID: appID, ScheduleID: id, FlowIdentifier: in.workflow, Cron: in.cron, Timezone: in.timezone, SendBody: in.sendBody,
 	})
@@ -153,8 +153,8 @@ func (s *ScheduleService) Create(ctx context.Context, appID int64, body []byte) 
 		ID:   id,
 		Spec: client.ScheduleSpec{CronExpressions: []string{in.cron}, TimeZoneName: in.timezone},
 		Action: &client.ScheduleWorkflowAction{
-			ID: id, Workflow: flowrun.ScheduleWorkflowName, TaskQueue: s.taskQueue,
-			Args:                  []any{flowrun.ScheduleInput{AppID: appID, ScheduleID: row.ID}},
+			ID: id, Workflow: flowrun.FlowScheduleWorkflowName, TaskQueue: s.taskQueue,
+			Args:                  []any{flowrun.FlowScheduleInput{AppID: appID, ScheduleID: row.ID}},
 			TypedSearchAttributes: visibility.Recurring(appID, in.workflow),
 			StaticSummary:         fmt.Sprintf("Recurring trigger of workflow %s (%s, %s)", in.workflow, in.cron, in.timezone),
 		},

@@ -241,5 +241,5 @@ var (
 	RecordStep    = contract.DefineAction[StepRecord](RecordStepActivity)
 	LoadRun       = contract.Define[LoadRunInput, LoadedRun](LoadRunActivity)
 	FinishRun     = contract.DefineAction[FinishRunInput](FinishRunActivity)
-	ScheduleSend  = contract.Define[ScheduleSendInput, string](ScheduleSendActivity)
+	FlowScheduleSend  = contract.Define[FlowScheduleSendInput, string](FlowScheduleSendActivity)
 )
