@@ -42,7 +42,7 @@ func (a *Delivery) preResolve(ctx context.Context, cache *userCache, cursors []s
 	byApp := map[int64][]notify.Recipient{}
 	for i, c := range cursors {
 		req, ok := reqs[i]
-		if !ok || budget <= 0 || req.Notification.Workflow != nil || c.Offset >= len(req.Recipients) {
+		if !ok || budget <= 0 || req.Notification.Flow != nil || c.Offset >= len(req.Recipients) {
 			continue
 		}
 		end := min(c.Offset+budget, len(req.Recipients))

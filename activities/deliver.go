@@ -131,7 +131,7 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 		var next send.Cursor
 		var used int
 		var done bool
-		if req.Notification.Workflow != nil {
+		if req.Notification.Flow != nil {
 			if runsLeft == 0 {
 				res.Pending = append(res.Pending, c)
 				continue

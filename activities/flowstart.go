@@ -27,7 +27,7 @@ const ChannelWorkflow = "workflow"
 // for the send workflow to start. When the workflow or its published version is missing,
 // every recipient gets a failed message log row saying so and the request fails.
 func (a *Delivery) deliverFlowRequest(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest, c send.Cursor, budget int, res *send.DeliverResult) (send.Cursor, int, bool, error) {
-	ref := req.Notification.Workflow
+	ref := req.Notification.Flow
 	unavailable := ""
 	if c.FlowVersion == 0 || c.FlowVersion == send.FlowUnavailable {
 		v, why, err := a.publishedVersion(ctx, appID, ref.Identifier)
@@ -82,7 +82,7 @@ func (a *Delivery) publishedVersion(ctx context.Context, appID int64, identifier
 
 // registerRuns records the runs of a page and queues them for the send workflow.
 func (a *Delivery) registerRuns(ctx context.Context, sc *sendContext, page []recipient, done bool, version int32, res *send.DeliverResult) error {
-	ref := sc.req.Notification.Workflow
+	ref := sc.req.Notification.Flow
 	params := dbsqlc.RegisterFlowRunsParams{AppID: sc.appID, RequestID: sc.requestID, FlowIdentifier: ref.Identifier}
 	if ref.CancellationKey != "" {
 		params.CancellationKey = &ref.CancellationKey

@@ -11,66 +11,6 @@ import (
 	"github.com/heraldhq/herald/internal/platform/safeurl"
 )
 
-// Limits of a send request.
-const (
-	// MaxInlineRecipients caps sendTo.recipients plus the deprecated recipients; larger
-	// audiences go through topics.
-	MaxInlineRecipients = 50000
-	// MaxIdentifierLength caps a user identifier.
-	MaxIdentifierLength = 255
-	// MaxTopics caps sendTo.topics.
-	MaxTopics = 100
-	// MaxSchedule is how far ahead sendAt may be.
-	MaxSchedule = 366 * 24 * time.Hour
-)
-
-// SendRequest is a validated, normalised send request: the form stored in the outbox and
-// read by the worker.
-type SendRequest struct {
-	Notification Content         `json:"notification"`
-	Recipients   []Recipient     `json:"recipients,omitempty"`
-	Topics       []string        `json:"topics,omitempty"`
-	Data         json.RawMessage `json:"data,omitempty"`
-	Override     *Override       `json:"override,omitempty"`
-	// SendAt delays the send to a moment in the future (a scheduled notification).
-	SendAt *time.Time `json:"sendAt,omitempty"`
-	// CreateCategory is set when the category came from the deprecated top-level field, which
-	// creates a missing category.
-	CreateCategory bool `json:"createCategory,omitempty"`
-}
-
-// Content is the notification object of a send request.
-type Content struct {
-	Title              string          `json:"title,omitempty"`
-	Message            string          `json:"message,omitempty"`
-	Icon               string          `json:"icon,omitempty"`
-	URL                string          `json:"url,omitempty"`
-	Blocks             json.RawMessage `json:"blocks,omitempty"`
-	Category           string          `json:"category,omitempty"`
-	TemplateIdentifier string          `json:"templateIdentifier,omitempty"`
-	Workflow           *WorkflowRef    `json:"workflow,omitempty"`
-}
-
-// WorkflowRef names a user-defined workflow to run per recipient.
-type WorkflowRef struct {
-	Identifier      string `json:"identifier"`
-	CancellationKey string `json:"cancellationKey,omitempty"`
-}
-
-// Recipient is one user named in a send: its identifier and, for inline user objects, the
-// profile fields to store on it.
-type Recipient struct {
-	Identifier string          `json:"identifier"`
-	Profile    json.RawMessage `json:"profile,omitempty"`
-}
-
-// Override replaces delivery configuration for one send.
-type Override struct {
-	Channels []string `json:"channels,omitempty"`
-	// Raw is the whole override object, for channel and provider specific settings.
-	Raw json.RawMessage `json:"raw,omitempty"`
-}
-
 // Parse validates a send request body and returns its normalised form. Every violated
 // rule is reported, in the order of the fields.
 func Parse(body []byte) (*SendRequest, error) {
@@ -239,10 +179,10 @@ func parseContent(raw json.RawMessage, req *SendRequest, p *herald.Problems) {
 				}
 				ref.CancellationKey = s
 			}
-			c.Workflow = ref
+			c.Flow = ref
 		}
 	}
-	if strings.TrimSpace(c.Title) == "" && c.TemplateIdentifier == "" && c.Workflow == nil {
+	if strings.TrimSpace(c.Title) == "" && c.TemplateIdentifier == "" && c.Flow == nil {
 		if _, isStr := js.String(n["title"]); isStr || !js.Present(n["title"]) {
 			p.Addf("notification.title should not be empty (or name a templateIdentifier or workflow)")
 		}

@@ -18,9 +18,6 @@ import (
 // IdempotencyWindow is how long an Idempotency-Key names one request.
 const IdempotencyWindow = 24 * time.Hour
 
-// MaxIdempotencyKeyLength caps the Idempotency-Key header.
-const MaxIdempotencyKeyLength = 255
-
 // Service accepts send requests into the outbox. It never waits on Temporal: the relay
 // starts the workflow after the commit.
 type Service struct {
@@ -161,7 +158,7 @@ func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *SendReque
 	if err != nil {
 		return false, err
 	}
-	ref := req.Notification.Workflow
+	ref := req.Notification.Flow
 	if ref == nil {
 		return critical, nil
 	}

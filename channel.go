@@ -1,10 +1,9 @@
-// Package notify holds the send request: its types, its validation, and the service that
-// accepts it into the outbox.
-package notify
+package herald
 
 import "slices"
 
-// Channel identifiers (docs/decisions.md#channels).
+// Channel identifiers (docs/decisions.md#channels): the words the API, the preferences,
+// the providers and the message log share.
 const (
 	ChannelInApp      = "inApp"
 	ChannelEmail      = "email"
