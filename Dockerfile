@@ -11,7 +11,8 @@
 
 # 1. The console web app (web/console/dist) and the inbox widget (web/inbox/dist/widget),
 #    both embedded by go:embed in stage 2.
-FROM node:20.20-bookworm-slim AS web
+# Node 24 is the active LTS (Node 20 reached its end of life in April 2026; CI builds the web apps with the machine's Node).
+FROM node:24-bookworm-slim AS web
 WORKDIR /web
 COPY web/console/package.json web/console/package-lock.json console/
 COPY web/inbox/package.json web/inbox/package-lock.json inbox/

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,13 +20,21 @@ type widgetAsset struct {
 
 // Widget serves the embeddable inbox under /widget/: each file at a stable name
 // (herald-inbox.js, revalidated after a few minutes) and at a name carrying its content
-// hash (herald-inbox.<hash>.js, cached for a year). Module scripts load in CORS mode from
-// the customer's page, so every answer allows any origin; the files are public.
+// hash (herald-inbox.<hash>.js, cached for a year). The chunks the entry imports (the
+// parts loaded on demand, and code they share) carry esbuild's content hash in their own
+// name (position-AEVEDDPX.js): they are served at that name only, cached for a year; the
+// entry imports them relatively, so from either of its names they load from /widget/.
+// Module scripts load in CORS mode from the customer's page, so every answer allows any
+// origin; the files are public.
 type Widget struct {
 	assets map[string]*widgetAsset
 	// Hashed maps a stable name to its hashed name.
 	Hashed map[string]string
 }
+
+// chunkName matches the name esbuild gives a chunk (web/inbox/build.mjs: chunkNames
+// "[name]-[hash]", the hash eight upper-case letters or digits).
+var chunkName = regexp.MustCompile(`^[a-z0-9-]+-[A-Z0-9]{8}\.js$`)
 
 // NewWidget indexes the files of files (flat: only the top directory is served).
 func NewWidget(files fs.FS) (*Widget, error) {
@@ -52,9 +61,12 @@ func NewWidget(files fs.FS) (*Widget, error) {
 			ct = fiber.MIMEApplicationJSONCharsetUTF8
 		}
 		a := &widgetAsset{body: body, contentType: ct, etag: `"` + hash + `"`}
+		w.assets[e.Name()] = a
+		if chunkName.MatchString(e.Name()) {
+			continue // already named by its content
+		}
 		ext := path.Ext(e.Name())
 		hashed := strings.TrimSuffix(e.Name(), ext) + "." + hash + ext
-		w.assets[e.Name()] = a
 		w.assets[hashed] = a
 		w.Hashed[e.Name()] = hashed
 	}

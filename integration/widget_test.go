@@ -184,30 +184,41 @@ func TestInboxWidgetInChromium(t *testing.T) {
 	}
 }
 
-// The committed widget bundle (embedded in the Go binary) must be what the sources build.
+// The committed widget bundle (embedded in the Go binary) must be what the sources build:
+// the same files (the entry, its chunks, the service worker) with the same bytes.
 func TestCommittedWidgetBundleIsFresh(t *testing.T) {
 	browserTools(t, widgetDir)
 	dist := filepath.Join(widgetDir, "dist", "widget")
-	before := map[string][]byte{}
-	for _, f := range []string{"herald-inbox.js", "herald-sw.js"} {
-		b, err := os.ReadFile(filepath.Join(dist, f))
+	read := func() map[string]string {
+		entries, err := os.ReadDir(dist)
 		if err != nil {
 			t.Fatal(err)
 		}
-		before[f] = b
+		files := map[string]string{}
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join(dist, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[e.Name()] = string(b)
+		}
+		return files
 	}
+	before := read()
 	cmd := exec.Command("node", "build.mjs")
 	cmd.Dir = widgetDir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm run build: %v\n%s", err, out)
 	}
-	for f, b := range before {
-		now, err := os.ReadFile(filepath.Join(dist, f))
-		if err != nil {
-			t.Fatal(err)
+	now := read()
+	for f, b := range now {
+		if old, ok := before[f]; !ok || old != b {
+			t.Errorf("web/inbox/dist/widget/%s is stale or missing: run `make widget` and commit dist/widget", f)
 		}
-		if string(now) != string(b) {
-			t.Errorf("web/inbox/dist/widget/%s is stale: run `make widget` and commit it", f)
+	}
+	for f := range before {
+		if _, ok := now[f]; !ok {
+			t.Errorf("web/inbox/dist/widget/%s is no longer built: run `make widget` and commit dist/widget", f)
 		}
 	}
 }

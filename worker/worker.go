@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -119,23 +118,23 @@ func Register(r worker.Registry, a Activities) {
 // registerActivities adds every activity: a provider queue's worker runs only its kind's
 // (the workflows schedule nothing else there), but registering all keeps one list.
 func registerActivities(r worker.ActivityRegistry, a Activities) {
-	r.RegisterActivityWithOptions(a.Delivery.LoadQueuedJobs, activity.RegisterOptions{Name: send.LoadQueuedActivityName})
-	r.RegisterActivityWithOptions(a.Delivery.DeliverBatch, activity.RegisterOptions{Name: send.DeliverActivityName})
-	r.RegisterActivityWithOptions(a.Delivery.FailRequests, activity.RegisterOptions{Name: send.FailActivityName})
-	r.RegisterActivityWithOptions(a.Delivery.SendMessage, activity.RegisterOptions{Name: send.SendActivityName})
-	r.RegisterActivityWithOptions(a.Delivery.SendMessages, activity.RegisterOptions{Name: send.SendBatchActivityName})
-	r.RegisterActivityWithOptions(a.Delivery.RecordGiveUps, activity.RegisterOptions{Name: send.GiveUpActivityName})
-	r.RegisterActivityWithOptions(a.Delivery.DropHeldMessages, activity.RegisterOptions{Name: send.DropHeldActivityName})
+	send.LoadQueuedJobs.Register(r, a.Delivery.LoadQueuedJobs)
+	send.DeliverBatch.Register(r, a.Delivery.DeliverBatch)
+	send.FailRequests.Register(r, a.Delivery.FailRequests)
+	send.SendMessage.Register(r, a.Delivery.SendMessage)
+	send.SendMessages.Register(r, a.Delivery.SendMessages)
+	send.RecordGiveUps.Register(r, a.Delivery.RecordGiveUps)
+	send.DropHeldMessages.Register(r, a.Delivery.DropHeldMessages)
 
-	r.RegisterActivityWithOptions(a.Schedules.LoadSchedule, activity.RegisterOptions{Name: schedule.LoadActivityName})
-	r.RegisterActivityWithOptions(a.Schedules.BeginScheduledSend, activity.RegisterOptions{Name: schedule.BeginSendActivityName})
+	schedule.LoadSchedule.Register(r, a.Schedules.LoadSchedule)
+	schedule.BeginScheduledSend.Register(r, a.Schedules.BeginScheduledSend)
 
 	registerFlows(r, a)
 
-	r.RegisterActivityWithOptions(a.Retention.ListApps, activity.RegisterOptions{Name: retention.ListAppsActivityName})
-	r.RegisterActivityWithOptions(a.Retention.PurgeApp, activity.RegisterOptions{Name: retention.PurgeAppActivityName})
+	retention.ListApps.Register(r, a.Retention.ListApps)
+	retention.PurgeApp.Register(r, a.Retention.PurgeApp)
 	if a.Webhooks != nil {
-		r.RegisterActivityWithOptions(a.Webhooks.DeliverWebhooks, activity.RegisterOptions{Name: webhook.DeliverActivityName})
+		webhook.DeliverWebhooks.Register(r, a.Webhooks.DeliverWebhooks)
 	}
 }
 
@@ -155,18 +154,14 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 // registerFlows adds the activities of user-defined workflows (the interpreter, its digest
 // collector and its flow schedule).
 func registerFlows(r worker.ActivityRegistry, a Activities) {
-	r.RegisterActivityWithOptions(a.Delivery.DeliverStep, activity.RegisterOptions{Name: flowrun.DeliverStepActivity})
-	r.RegisterActivityWithOptions(a.Delivery.DropHeldStep, activity.RegisterOptions{Name: flowrun.DropHeldStepActivity})
-	for name, fn := range map[string]any{
-		flowrun.StepStatesActivity:    a.Flows.StepStates,
-		flowrun.FetchActivity:         a.Flows.Fetch,
-		flowrun.ThrottleActivity:      a.Flows.Throttle,
-		flowrun.DigestEnqueueActivity: a.Flows.DigestEnqueue,
-		flowrun.RecordStepActivity:    a.Flows.RecordStep,
-		flowrun.LoadRunActivity:       a.Flows.LoadRun,
-		flowrun.FinishRunActivity:     a.Flows.FinishRun,
-		flowrun.ScheduleSendActivity:  a.Flows.ScheduleSend,
-	} {
-		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
-	}
+	flowrun.DeliverStep.Register(r, a.Delivery.DeliverStep)
+	flowrun.DropHeldStep.Register(r, a.Delivery.DropHeldStep)
+	flowrun.StepStates.Register(r, a.Flows.StepStates)
+	flowrun.Fetch.Register(r, a.Flows.Fetch)
+	flowrun.Throttle.Register(r, a.Flows.Throttle)
+	flowrun.DigestEnqueue.Register(r, a.Flows.DigestEnqueue)
+	flowrun.RecordStep.Register(r, a.Flows.RecordStep)
+	flowrun.LoadRun.Register(r, a.Flows.LoadRun)
+	flowrun.FinishRun.Register(r, a.Flows.FinishRun)
+	flowrun.ScheduleSend.Register(r, a.Flows.ScheduleSend)
 }

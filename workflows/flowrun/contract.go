@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/heraldhq/herald/internal/flow/flowdef"
+	"github.com/heraldhq/herald/workflows/contract"
 )
 
 // Registered names.
@@ -233,3 +234,18 @@ type FinishRunInput struct {
 	WorkflowID string
 	Outcome    string
 }
+
+// The interpreter's activities, as typed descriptors (workflows/contract): the workflows
+// call them and the worker registers them through these, under the durable names above.
+var (
+	DeliverStep   = contract.Define[DeliverStepInput, DeliverStepResult](DeliverStepActivity)
+	DropHeldStep  = contract.DefineAction[DropHeldStepInput](DropHeldStepActivity)
+	StepStates    = contract.Define[StepStatesInput, map[string]flowdef.StepState](StepStatesActivity)
+	Fetch         = contract.Define[FetchInput, map[string]any](FetchActivity)
+	Throttle      = contract.Define[ThrottleInput, bool](ThrottleActivity)
+	DigestEnqueue = contract.DefineAction[DigestEnqueueInput](DigestEnqueueActivity)
+	RecordStep    = contract.DefineAction[StepRecord](RecordStepActivity)
+	LoadRun       = contract.Define[LoadRunInput, LoadedRun](LoadRunActivity)
+	FinishRun     = contract.DefineAction[FinishRunInput](FinishRunActivity)
+	ScheduleSend  = contract.Define[ScheduleSendInput, string](ScheduleSendActivity)
+)

@@ -40,9 +40,7 @@ func ScheduleWorkflow(ctx workflow.Context, in ScheduleInput) (string, error) {
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, MaximumAttempts: 30},
 	})
-	var requestID string
-	err := workflow.ExecuteActivity(actx, ScheduleSendActivity, ScheduleSendInput{
+	return ScheduleSend.Execute(actx, ScheduleSendInput{
 		AppID: in.AppID, ScheduleID: in.ScheduleID, TickID: workflow.GetInfo(ctx).WorkflowExecution.ID,
-	}).Get(ctx, &requestID)
-	return requestID, err
+	}).Result(ctx)
 }

@@ -72,12 +72,10 @@ func load(ctx workflow.Context, in RunInput) (LoadedRun, error) {
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, MaximumAttempts: 50},
 	})
-	var loaded LoadedRun
-	err := workflow.ExecuteActivity(actx, LoadRunActivity, LoadRunInput{
+	return LoadRun.Execute(actx, LoadRunInput{
 		AppID: in.AppID, RequestID: in.RequestID, Workflow: in.Workflow, UserID: in.Recipient.UserID,
 		WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID,
-	}).Get(ctx, &loaded)
-	return loaded, err
+	}).Result(ctx)
 }
 
 func last(ids []string) string {
@@ -94,9 +92,9 @@ func (r *run) finish(ctx workflow.Context, outcome string) {
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
 	})
-	_ = workflow.ExecuteLocalActivity(lctx, FinishRunActivity, FinishRunInput{
+	_ = FinishRun.ExecuteLocal(lctx, FinishRunInput{
 		AppID: r.in.AppID, WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID, Outcome: outcome,
-	}).Get(ctx, nil)
+	}).Wait(ctx)
 }
 
 // run is the interpreter's state for one recipient.
@@ -197,14 +195,13 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 		// compared on replay). In-app steps stay on the run's own queue.
 		TaskQueue: taskqueue.ForChannel(workflow.GetInfo(ctx).TaskQueueName, s.Type),
 	})
-	var res DeliverStepResult
 	in := DeliverStepInput{
 		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, Category: r.in.Category,
 		Step: s, Recipient: r.in.Recipient, Data: r.in.Data, Batch: r.in.Batch,
 	}
 	quiet := s.Type != "inApp" && workflow.GetVersion(ctx, QuietHoursChange, workflow.DefaultVersion, 1) >= 1
 	in.HoldQuietHours = quiet
-	err := workflow.ExecuteActivity(actx, DeliverStepActivity, in).Get(ctx, &res)
+	res, err := DeliverStep.Execute(actx, in).Result(ctx)
 	if err == nil && quiet && res.Status == StatusHeld {
 		// Held for quiet hours: a durable timer, no worker slot, until the window ends.
 		if err := workflow.Sleep(ctx, max(time.UnixMilli(res.HeldUntil).Sub(workflow.Now(ctx)), 0)); err != nil {
@@ -213,13 +210,13 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 				StartToCloseTimeout: 30 * time.Second,
 				RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
 			})
-			if derr := workflow.ExecuteActivity(dctx, DropHeldStepActivity, DropHeldStepInput{LogID: res.LogID}).Get(dctx, nil); derr != nil {
+			if derr := DropHeldStep.Execute(dctx, DropHeldStepInput{LogID: res.LogID}).Wait(dctx); derr != nil {
 				workflow.GetLogger(ctx).Error("could not record the dropped held step", "error", derr)
 			}
 			return "", "", err
 		}
-		in.Release, res = true, DeliverStepResult{}
-		err = workflow.ExecuteActivity(actx, DeliverStepActivity, in).Get(ctx, &res)
+		in.Release = true
+		res, err = DeliverStep.Execute(actx, in).Result(ctx)
 	}
 	if err != nil {
 		// A failed delivery does not stop the run, like a skipped one: later steps (a
@@ -294,8 +291,8 @@ func (r *run) refreshStates(ctx workflow.Context) {
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
 	})
-	var states map[string]flowdef.StepState
-	if err := workflow.ExecuteActivity(actx, StepStatesActivity, StepStatesInput{AppID: r.in.AppID, NotificationIDs: r.notes}).Get(ctx, &states); err != nil {
+	states, err := StepStates.Execute(actx, StepStatesInput{AppID: r.in.AppID, NotificationIDs: r.notes}).Result(ctx)
+	if err != nil {
 		return
 	}
 	for id, st := range states {
@@ -377,11 +374,10 @@ func (r *run) fetch(ctx workflow.Context, s flowdef.Step) (string, string, error
 			MaximumAttempts: int32(s.Retries + 1),
 		},
 	})
-	var out map[string]any
-	err := workflow.ExecuteActivity(actx, FetchActivity, FetchInput{
+	out, err := Fetch.Execute(actx, FetchInput{
 		AppID: r.in.AppID, URL: r.scope.Expand(s.URL), Method: method, Headers: headers,
 		Body: r.scope.Expand(s.Body), TimeoutSeconds: int(timeout.Seconds()),
-	}).Get(ctx, &out)
+	}).Result(ctx)
 	if err != nil {
 		r.record(ctx, s, "failed", err.Error())
 		if s.OnError != "" {
@@ -414,10 +410,10 @@ func (r *run) throttle(ctx workflow.Context, s flowdef.Step) (string, string, er
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
 	})
-	var allowed bool
-	if err := workflow.ExecuteActivity(actx, ThrottleActivity, ThrottleInput{
+	allowed, err := Throttle.Execute(actx, ThrottleInput{
 		AppID: r.in.AppID, Key: key, Limit: s.Limit, WindowSeconds: int64(window.Seconds()),
-	}).Get(ctx, &allowed); err != nil {
+	}).Result(ctx)
+	if err != nil {
 		return "", "", err
 	}
 	if !allowed {
@@ -442,10 +438,10 @@ func (r *run) digest(ctx workflow.Context, s flowdef.Step) (string, string, erro
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
 	})
 	id := DigestWorkflowID(r.in.AppID, r.in.Workflow.Identifier, s.ID, key)
-	if err := workflow.ExecuteActivity(actx, DigestEnqueueActivity, DigestEnqueueInput{
+	if err := DigestEnqueue.Execute(actx, DigestEnqueueInput{
 		CollectorID: id, Collector: DigestInput{Run: cont, Step: s},
 		Trigger: Trigger{RequestID: r.in.RequestID, Data: r.in.Data},
-	}).Get(ctx, nil); err != nil {
+	}).Wait(ctx); err != nil {
 		return "", "", err
 	}
 	r.record(ctx, s, "digested", id)
@@ -465,8 +461,8 @@ func (r *run) record(ctx workflow.Context, s flowdef.Step, outcome, detail strin
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
 	})
-	_ = workflow.ExecuteLocalActivity(lctx, RecordStepActivity, StepRecord{
+	_ = RecordStep.ExecuteLocal(lctx, StepRecord{
 		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, User: r.in.Recipient.Identifier,
 		StepID: s.ID, StepType: s.Type, Outcome: outcome, Detail: detail,
-	}).Get(ctx, nil)
+	}).Wait(ctx)
 }

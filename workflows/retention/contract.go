@@ -4,7 +4,11 @@
 // This file is its contract: names, IDs and inputs.
 package retention
 
-import "time"
+import (
+	"time"
+
+	"github.com/heraldhq/herald/workflows/contract"
+)
 
 // Registered names (durable: the schedule and recorded histories name them).
 const (
@@ -54,4 +58,10 @@ type PurgeAppResult struct {
 const (
 	HeartbeatTimeout = time.Minute
 	PurgeTimeout     = 6 * time.Hour
+)
+
+// The retention workflow's activities, as typed descriptors (workflows/contract).
+var (
+	ListApps = contract.Define[ListAppsInput, []int64](ListAppsActivityName)
+	PurgeApp = contract.Define[PurgeAppInput, PurgeAppResult](PurgeAppActivityName)
 )

@@ -17,8 +17,8 @@ func Workflow(ctx workflow.Context, in Input) (map[string]int64, error) {
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
 	})
-	var apps []int64
-	if err := workflow.ExecuteActivity(listCtx, ListAppsActivityName, ListAppsInput{AfterAppID: in.AfterAppID, Limit: AppsPerRun}).Get(ctx, &apps); err != nil {
+	apps, err := ListApps.Execute(listCtx, ListAppsInput{AfterAppID: in.AfterAppID, Limit: AppsPerRun}).Result(ctx)
+	if err != nil {
 		return total, err
 	}
 	purgeCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -27,8 +27,8 @@ func Workflow(ctx workflow.Context, in Input) (map[string]int64, error) {
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 5 * time.Minute, MaximumAttempts: 10},
 	})
 	for _, id := range apps {
-		var res PurgeAppResult
-		if err := workflow.ExecuteActivity(purgeCtx, PurgeAppActivityName, PurgeAppInput{AppID: id}).Get(ctx, &res); err != nil {
+		res, err := PurgeApp.Execute(purgeCtx, PurgeAppInput{AppID: id}).Result(ctx)
+		if err != nil {
 			// One app that keeps failing does not hold up the others; the next pass retries it.
 			workflow.GetLogger(ctx).Warn("retention purge of an app failed", "appId", id, "error", err)
 			continue

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/heraldhq/herald/workflows/contract"
 )
 
 // Registered names.
@@ -38,3 +40,9 @@ type Loaded struct {
 	// Cancelled is set when the send was cancelled before its schedule started.
 	Cancelled bool
 }
+
+// The schedule workflow's activities, as typed descriptors (workflows/contract).
+var (
+	LoadSchedule       = contract.Define[uuid.UUID, Loaded](LoadActivityName)
+	BeginScheduledSend = contract.Define[uuid.UUID, bool](BeginSendActivityName)
+)

@@ -20,8 +20,8 @@ func Workflow(ctx workflow.Context, in Input) error {
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
 	})
-	var loaded Loaded
-	if err := workflow.ExecuteActivity(actx, LoadActivityName, in.RequestID).Get(ctx, &loaded); err != nil {
+	loaded, err := LoadSchedule.Execute(actx, in.RequestID).Result(ctx)
+	if err != nil {
 		return err
 	}
 	if loaded.Cancelled {
@@ -32,8 +32,8 @@ func Workflow(ctx workflow.Context, in Input) error {
 			return err // cancelled: nothing is delivered
 		}
 	}
-	var begun bool
-	if err := workflow.ExecuteActivity(actx, BeginSendActivityName, in.RequestID).Get(ctx, &begun); err != nil {
+	begun, err := BeginScheduledSend.Execute(actx, in.RequestID).Result(ctx)
+	if err != nil {
 		return err
 	}
 	if !begun {

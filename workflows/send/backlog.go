@@ -59,11 +59,11 @@ func (r *run) loadBacklog() {
 		ScheduleToCloseTimeout: 24 * time.Hour,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute},
 	})
-	f := workflow.ExecuteActivity(ctx, LoadQueuedActivityName, LoadQueuedInput{Backlog: *r.backlog, Limit: limit})
-	r.sel.AddFuture(f, func(f workflow.Future) {
+	f := LoadQueuedJobs.Execute(ctx, LoadQueuedInput{Backlog: *r.backlog, Limit: limit})
+	r.sel.AddFuture(f.Future, func(workflow.Future) {
 		r.loading = false
-		var res LoadQueuedResult
-		if err := f.Get(r.ctx, &res); err != nil {
+		res, err := f.Result(r.ctx)
+		if err != nil {
 			r.failure = err
 			return
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/heraldhq/herald/workflows/contract"
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
@@ -252,3 +253,15 @@ type FailInput struct {
 	RequestIDs []uuid.UUID
 	Reason     string
 }
+
+// The send workflow's activities, as typed descriptors (workflows/contract): the workflow
+// calls them and the worker registers them through these, under the durable names above.
+var (
+	DeliverBatch     = contract.Define[DeliverInput, DeliverResult](DeliverActivityName)
+	FailRequests     = contract.DefineAction[FailInput](FailActivityName)
+	SendMessage      = contract.Define[Job, SendResult](SendActivityName)
+	SendMessages     = contract.Define[SendBatchInput, SendBatchResult](SendBatchActivityName)
+	RecordGiveUps    = contract.DefineAction[GiveUpInput](GiveUpActivityName)
+	DropHeldMessages = contract.DefineAction[DropHeldInput](DropHeldActivityName)
+	LoadQueuedJobs   = contract.Define[LoadQueuedInput, LoadQueuedResult](LoadQueuedActivityName)
+)

@@ -252,11 +252,11 @@ func (r *run) fill() {
 		len(r.queue)+len(r.runs) < maxInFlight && r.sends+len(r.queue)+len(r.runs) < maxSendsPerRun {
 		r.fetching = true
 		r.batches++
-		f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, DeliverInput{Cursors: r.pending})
-		r.sel.AddFuture(f, func(f workflow.Future) {
+		f := DeliverBatch.Execute(r.deliverCtx, DeliverInput{Cursors: r.pending})
+		r.sel.AddFuture(f.Future, func(workflow.Future) {
 			r.fetching = false
-			var res DeliverResult
-			if err := f.Get(r.ctx, &res); err != nil {
+			res, err := f.Result(r.ctx)
+			if err != nil {
 				r.failure = err
 				return
 			}
@@ -271,8 +271,8 @@ func (r *run) fill() {
 		r.queue = r.queue[1:]
 		r.inFlight++
 		r.sends++
-		f := workflow.ExecuteActivity(workflow.WithTaskQueue(r.sendCtx, taskqueue.ForChannel(r.base, job.Channel)), SendActivityName, job)
-		r.sel.AddFuture(f, func(f workflow.Future) {
+		f := SendMessage.Execute(workflow.WithTaskQueue(r.sendCtx, taskqueue.ForChannel(r.base, job.Channel)), job)
+		r.sel.AddFuture(f.Future, func(workflow.Future) {
 			r.inFlight--
 			// A permanent failure is already in the message log; anything else means the
 			// retries ran out.
@@ -303,11 +303,11 @@ func (r *run) fillBatched() {
 		r.inFlight++
 		r.sends++
 		bctx := workflow.WithTaskQueue(r.batchCtx, taskqueue.ForChannel(r.base, jobs[0].Channel))
-		f := workflow.ExecuteActivity(bctx, SendBatchActivityName, SendBatchInput{Jobs: jobs})
-		r.sel.AddFuture(f, func(f workflow.Future) {
+		f := SendMessages.Execute(bctx, SendBatchInput{Jobs: jobs})
+		r.sel.AddFuture(f.Future, func(workflow.Future) {
 			r.inFlight--
-			var res SendBatchResult
-			if err := f.Get(r.ctx, &res); err != nil {
+			res, err := f.Result(r.ctx)
+			if err != nil {
 				// The batch could not run within the retry window.
 				for _, j := range jobs {
 					r.giveUp(j.LogID, err.Error())
@@ -341,11 +341,11 @@ func (r *run) fetch() {
 	// inAppFirst runs never ask it to send a small slice itself (SendSmall), every message
 	// goes to a batch on its channel's queue.
 	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil, HoldQuietHours: r.quiet}
-	f := workflow.ExecuteActivity(r.deliverCtx, DeliverActivityName, in)
-	r.sel.AddFuture(f, func(f workflow.Future) {
+	f := DeliverBatch.Execute(r.deliverCtx, in)
+	r.sel.AddFuture(f.Future, func(workflow.Future) {
 		r.fetching = false
-		var res DeliverResult
-		if err := f.Get(r.ctx, &res); err != nil {
+		res, err := f.Result(r.ctx)
+		if err != nil {
 			r.failure = err
 			return
 		}
@@ -476,7 +476,7 @@ func (r *run) dropHeld() error {
 			StartToCloseTimeout: 30 * time.Second,
 			RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
 		})
-		if err := workflow.ExecuteActivity(dctx, DropHeldActivityName, DropHeldInput{LogIDs: ids}).Get(dctx, nil); err != nil {
+		if err := DropHeldMessages.Execute(dctx, DropHeldInput{LogIDs: ids}).Wait(dctx); err != nil {
 			workflow.GetLogger(r.ctx).Error("could not record dropped held messages", "error", err)
 		}
 	}
@@ -551,7 +551,7 @@ func (r *run) recordGiveUps() {
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
 	})
 	in := GiveUpInput{LogIDs: r.giveUps, Reason: r.giveUpWhy, Backlog: r.giveUpBacklog}
-	if err := workflow.ExecuteActivity(ctx, GiveUpActivityName, in).Get(ctx, nil); err != nil {
+	if err := RecordGiveUps.Execute(ctx, in).Wait(ctx); err != nil {
 		workflow.GetLogger(r.ctx).Error("could not record given-up deliveries", "error", err)
 	}
 	r.giveUps = nil
@@ -573,7 +573,7 @@ func failAll(ctx workflow.Context, pending []Cursor, cause error) error {
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: 10 * time.Second},
 	})
-	if err := workflow.ExecuteActivity(fctx, FailActivityName, in).Get(fctx, nil); err != nil {
+	if err := FailRequests.Execute(fctx, in).Wait(fctx); err != nil {
 		workflow.GetLogger(ctx).Error("could not record failure", "error", err)
 	}
 	return cause

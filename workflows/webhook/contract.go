@@ -7,6 +7,8 @@ package webhook
 import (
 	"strconv"
 	"strings"
+
+	"github.com/heraldhq/herald/workflows/contract"
 )
 
 // Registered names (durable: never rename).
@@ -40,3 +42,6 @@ type Result struct {
 // MaxBatchesPerRun bounds the activities of one run before it continues as new, keeping
 // its history small.
 const MaxBatchesPerRun = 200
+
+// DeliverWebhooks is the delivery activity, as a typed descriptor (workflows/contract).
+var DeliverWebhooks = contract.Define[Input, Result](DeliverActivityName)

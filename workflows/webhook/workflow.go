@@ -19,8 +19,8 @@ func Workflow(ctx workflow.Context, in Input) error {
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
 	})
 	for range MaxBatchesPerRun {
-		var res Result
-		if err := workflow.ExecuteActivity(actx, DeliverActivityName, in).Get(ctx, &res); err != nil {
+		res, err := DeliverWebhooks.Execute(actx, in).Result(ctx)
+		if err != nil {
 			return err
 		}
 		if !res.More {

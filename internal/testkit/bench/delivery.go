@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/heraldhq/herald/workflows/contract"
 )
 
 // DeliveryResult is scenario 2: sustained single-recipient in-app delivery.
@@ -169,7 +170,7 @@ func TrivialWorkflows(ctx context.Context, addr string, concurrency int, d time.
 	queue := fmt.Sprintf("bench-reference-%d", time.Now().UnixNano())
 	w := worker.New(c, queue, worker.Options{})
 	w.RegisterWorkflowWithOptions(trivialWorkflow, workflow.RegisterOptions{Name: "BenchTrivial"})
-	w.RegisterActivityWithOptions(func(context.Context) error { return nil }, activity.RegisterOptions{Name: "BenchNoop"})
+	benchNoop.Register(w, func(context.Context, struct{}) error { return nil })
 	if err := w.Start(); err != nil {
 		return Stats{}, err
 	}
@@ -189,8 +190,11 @@ func TrivialWorkflows(ctx context.Context, addr string, concurrency int, d time.
 
 func trivialWorkflow(ctx workflow.Context) error {
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
-	return workflow.ExecuteActivity(ctx, "BenchNoop").Get(ctx, nil)
+	return benchNoop.Execute(ctx, struct{}{}).Wait(ctx)
 }
+
+// benchNoop is the reference workflow's one activity, which does nothing.
+var benchNoop = contract.DefineAction[struct{}]("BenchNoop")
 
 type silent struct{}
 

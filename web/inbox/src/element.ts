@@ -1,12 +1,9 @@
 // <herald-inbox>: the bell, its badge and the popover with the list and the preferences.
-import { LitElement, html, css, nothing, type PropertyValues } from "lit";
-import { autoUpdate, computePosition, flip, offset, shift } from "@floating-ui/dom";
-import { HeraldClient, type InboxState, type Notification, type Preference, type Channel } from "./client.js";
+import { LitElement, html, css, nothing, adoptStyles, type PropertyValues, type CSSResult } from "lit";
+import { HeraldClient, type InboxState, type Notification } from "./client.js";
 import { strings, relativeTime, type Strings } from "./i18n.js";
 import { isSafeUrl } from "./safeurl.js";
-
-/** At this width and below the popover opens as a full-width sheet at the bottom of the window. */
-const SHEET_QUERY = "(max-width: 480px)";
+import type { Panel, PartHost, PartModule } from "./lazy.js";
 
 const bellIcon = html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"/></svg>`;
 
@@ -15,7 +12,7 @@ const bellIcon = html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidde
  * theme (light|dark|auto), locale, toasts (boolean: announce new notifications). Events: herald-notification, herald-unread-count and
  * herald-click (cancelable: preventDefault keeps the page from following the URL).
  */
-export class HeraldInbox extends LitElement {
+export class HeraldInbox extends LitElement implements PartHost {
   static properties = {
     apiKey: { attribute: "api-key" },
     userId: { attribute: "user-id" },
@@ -28,7 +25,6 @@ export class HeraldInbox extends LitElement {
     open: { state: true },
     panel: { state: true },
     inbox: { state: true },
-    prefs: { state: true },
     failed: { state: true },
     shown: { state: true },
   };
@@ -44,7 +40,6 @@ export class HeraldInbox extends LitElement {
   declare open: boolean;
   declare panel: "list" | "preferences";
   declare inbox?: InboxState;
-  declare prefs?: Preference[];
   declare failed: boolean;
   /** Show a toast for each new notification (the `toasts` attribute). */
   declare toasts: boolean;
@@ -71,7 +66,8 @@ export class HeraldInbox extends LitElement {
     this.shown = [];
   }
 
-  private get t(): Strings {
+  /** The strings of the element's locale. */
+  get t(): Strings {
     return strings(this.locale || "en");
   }
 
@@ -137,39 +133,33 @@ export class HeraldInbox extends LitElement {
     });
   }
 
+  /** Counts the popover's openings, so a late positioning module places only the current one. */
+  private placing = 0;
+
   /**
-   * Keeps the open popover on screen: Floating UI places it under the bell (end-aligned),
-   * flips it above when there is no room below and shifts it into the viewport (sideways, and
-   * up or down when neither side has room); autoUpdate follows scrolling, resizing and layout
-   * changes. The CSS caps its height (560 px, or the window's height less 80 px).
-   * On narrow screens the CSS of SHEET_QUERY makes it a full-width sheet instead.
+   * Keeps the open popover on screen with Floating UI (src/position.ts, loaded on demand:
+   * until it arrives the popover stays transparent by the CSS of .popover:not([data-placed])).
+   * The CSS caps its height (560 px, or the window's height less 80 px).
    */
   private positionPopover(): void {
     this.stopPositioning?.();
     this.stopPositioning = undefined;
+    const turn = ++this.placing;
     const bell = this.renderRoot.querySelector<HTMLElement>(".bell");
     const pop = this.renderRoot.querySelector<HTMLElement>(".popover");
     if (!this.open || !bell || !pop) return;
-    const place = () => {
-      if (matchMedia(SHEET_QUERY).matches) {
-        pop.style.left = pop.style.top = "";
-        pop.dataset.placed = "sheet";
-        return;
-      }
-      void computePosition(bell, pop, {
-        placement: "bottom-end",
-        strategy: "fixed",
-        middleware: [
-          offset(8),
-          flip({ padding: 8 }),
-          shift({ padding: 8, crossAxis: true }),
-        ],
-      }).then(({ x, y, placement }) => {
-        Object.assign(pop.style, { left: `${x}px`, top: `${y}px` });
-        pop.dataset.placed = placement;
-      });
-    };
-    this.stopPositioning = autoUpdate(bell, pop, place);
+    import("./position.js").then(
+      (m) => {
+        if (turn === this.placing && this.open) this.stopPositioning = m.follow(bell, pop);
+      },
+      (e: Error) => {
+        // Without Floating UI: under the bell, inside the window.
+        console.warn("herald: cannot load the positioning part:", e.message);
+        const r = bell.getBoundingClientRect();
+        Object.assign(pop.style, { left: `${Math.max(8, Math.min(r.right - pop.offsetWidth, innerWidth - pop.offsetWidth - 8))}px`, top: `${r.bottom + 8}px` });
+        pop.dataset.placed = "fallback";
+      },
+    );
   }
 
   /** Shows a toast for n (at most three at once) and hides it after a few seconds. */
@@ -185,7 +175,8 @@ export class HeraldInbox extends LitElement {
     this.holdToasts = false;
   }
 
-  private fire(name: string, detail: unknown, cancelable = false): boolean {
+  /** Fires a bubbling, composed event on the element; false when the page cancelled it. */
+  fire(name: string, detail: unknown, cancelable = false): boolean {
     return this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
   }
 
@@ -236,29 +227,64 @@ export class HeraldInbox extends LitElement {
     if (el.scrollTop + el.clientHeight >= el.scrollHeight - 48) void this.client?.loadMore().catch(() => {});
   }
 
-  private async showPreferences(): Promise<void> {
+  private showPreferences(): void {
     this.panel = "preferences";
-    this.prefs = undefined;
-    try {
-      this.prefs = await this.client!.preferences();
-    } catch {
-      this.prefs = [];
-      this.failed = true;
-    }
+    this.preferencesPanel?.open();
   }
 
-  private async switchPreference(p: Preference, channel: Channel, enabled: boolean, input: HTMLInputElement): Promise<void> {
-    const set = (on: boolean) =>
-      (this.prefs = this.prefs?.map((x) =>
-        x.category.id !== p.category.id ? x : { ...x, channelPreferences: x.channelPreferences.map((c) => (c.channel === channel ? { ...c, enabled: on } : c)) },
-      ));
-    set(enabled);
-    try {
-      await this.client!.setPreference(p.category.id, channel, enabled);
-    } catch {
-      set(!enabled);
-      input.checked = !enabled;
+  /** The preferences panel, once its module has loaded (src/preferences-panel.ts). */
+  private get preferencesPanel(): Panel | undefined {
+    const m = this.lazyPart("preferences", () => import("./preferences-panel.js"));
+    if (m && !this.panels.preferences) {
+      this.panels.preferences = m.createPanel(this, () => (this.panel = "list"));
+      this.panels.preferences.open();
     }
+    return this.panels.preferences;
+  }
+
+  // ---- parts loaded on demand ------------------------------------------------------------
+
+  /** The modules loaded on demand, by name: undefined while loading, null after a failure. */
+  private parts = new Map<string, PartModule | null | undefined>();
+  /** The style sheets of the loaded parts, after the element's own. */
+  private partStyles: CSSResult[] = [];
+  private panels: { preferences?: Panel } = {};
+
+  /**
+   * The module of a part, or undefined until it has loaded: the first call starts the
+   * dynamic import() (its own chunk in the served bundle), adds its styles to the shadow
+   * root and renders again when it arrives. After a failed load (network) it stays
+   * undefined until retryPart.
+   */
+  lazyPart<M extends PartModule>(name: string, load: () => Promise<M>): M | undefined {
+    if (this.parts.has(name)) return (this.parts.get(name) ?? undefined) as M | undefined;
+    this.parts.set(name, undefined);
+    load().then(
+      (mod) => {
+        this.parts.set(name, mod);
+        if (mod.styles) {
+          this.partStyles.push(mod.styles);
+          adoptStyles(this.renderRoot as ShadowRoot, [...HeraldInbox.elementStyles, ...this.partStyles]);
+        }
+        this.requestUpdate();
+      },
+      (e: Error) => {
+        this.parts.set(name, null);
+        console.warn(`herald: cannot load the ${name} part:`, e.message);
+        this.requestUpdate();
+      },
+    );
+    return undefined;
+  }
+
+  /** Whether the part failed to load (the element shows an error with a retry). */
+  private partFailed(name: string): boolean {
+    return this.parts.get(name) === null;
+  }
+
+  private retryPart(name: string): void {
+    this.parts.delete(name);
+    this.requestUpdate();
   }
 
   // ---- rendering -----------------------------------------------------------------------
@@ -367,28 +393,16 @@ export class HeraldInbox extends LitElement {
 
   private renderPreferences() {
     const t = this.t;
+    const panel = this.preferencesPanel;
+    if (panel) return panel.render();
     return html`<header part="header">
         <button class="icon" aria-label=${t.back} title=${t.back} @click=${() => (this.panel = "list")}><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z"/></svg></button>
         <h2>${t.preferences}</h2>
       </header>
-      <div class="list prefs" part="preferences">
-        <p class="help">${t.prefsHelp}</p>
-        ${this.prefs === undefined
-          ? html`<div class="empty" role="status">${t.loading}</div>`
-          : this.prefs.length === 0
-            ? html`<div class="empty" role="status">${t.noCategories}</div>`
-            : this.prefs.map(
-                (p) => html`<fieldset part="preference">
-                  <legend>${p.category.name}</legend>
-                  ${p.channelPreferences.map(
-                    (c) => html`<label class="switch">
-                      <span>${t.channels[c.channel] ?? c.channel}</span>
-                      <input type="checkbox" role="switch" part="switch" aria-label=${`${p.category.name}: ${t.channels[c.channel] ?? c.channel}`} .checked=${c.enabled}
-                        @change=${(e: Event) => this.switchPreference(p, c.channel, (e.target as HTMLInputElement).checked, e.target as HTMLInputElement)} />
-                    </label>`,
-                  )}
-                </fieldset>`,
-              )}
+      <div class="list">
+        ${this.partFailed("preferences")
+          ? html`<div class="empty" role="status">${t.loadFailed} <button class="link" @click=${() => this.retryPart("preferences")}>${t.retry}</button></div>`
+          : html`<div class="empty" role="status">${t.loading}</div>`}
       </div>`;
   }
 
@@ -487,6 +501,10 @@ export class HeraldInbox extends LitElement {
       overflow: hidden;
       text-align: left;
     }
+    @media (min-width: 481px) {
+      /* Transparent (still focusable) until src/position.ts has placed it. */
+      .popover:not([data-placed]) { opacity: 0; }
+    }
     @media (max-width: 480px) {
       .popover {
         top: auto;
@@ -522,7 +540,7 @@ export class HeraldInbox extends LitElement {
       from { opacity: 0; transform: translateY(12px); }
     }
     @media (prefers-reduced-motion: reduce) {
-      .toast, input[role="switch"], input[role="switch"]::after { animation: none; transition: none; }
+      .toast { animation: none; }
     }
     header {
       display: flex;
@@ -592,35 +610,6 @@ export class HeraldInbox extends LitElement {
     .actions { display: flex; flex-direction: column; justify-content: center; padding: 4px 8px 4px 0; opacity: 0.55; }
     .item:hover .actions, .actions:focus-within { opacity: 1; }
     .empty { padding: 40px 16px; text-align: center; color: var(--herald-muted); font-size: 14px; }
-    .prefs { padding: 0 16px 16px; }
-    .help { font-size: 13px; color: var(--herald-muted); margin: 0 0 12px; }
-    fieldset { border: 1px solid var(--herald-border); border-radius: 8px; margin: 0 0 12px; padding: 4px 12px 8px; }
-    legend { font-weight: 600; font-size: 14px; padding: 0 4px; text-transform: capitalize; }
-    .switch { display: flex; align-items: center; justify-content: space-between; padding: 6px 0; font-size: 13px; }
-    input[role="switch"] {
-      appearance: none;
-      width: 34px;
-      height: 20px;
-      border-radius: 10px;
-      background: var(--herald-border);
-      position: relative;
-      cursor: pointer;
-      margin: 0;
-      transition: background 0.15s;
-    }
-    input[role="switch"]::after {
-      content: "";
-      position: absolute;
-      top: 2px;
-      left: 2px;
-      width: 16px;
-      height: 16px;
-      border-radius: 50%;
-      background: #fff;
-      transition: transform 0.15s;
-    }
-    input[role="switch"]:checked { background: var(--herald-accent); }
-    input[role="switch"]:checked::after { transform: translateX(14px); }
   `;
 }
 

@@ -1,0 +1,15 @@
+import{a as c,c as s}from"./chunk-DVHRKZRJ.js";import"./chunk-WOT6VMZA.js";var f=c`.prefs{padding: 0 16px 16px;}.help{font-size: 13px;color: var(--herald-muted);margin: 0 0 12px;}fieldset{border: 1px solid var(--herald-border);border-radius: 8px;margin: 0 0 12px;padding: 4px 12px 8px;}legend{font-weight: 600;font-size: 14px;padding: 0 4px;text-transform: capitalize;}.switch{display: flex;align-items: center;justify-content: space-between;padding: 6px 0;font-size: 13px;}input[role="switch"]{appearance: none;width: 34px;height: 20px;border-radius: 10px;background: var(--herald-border);position: relative;cursor: pointer;margin: 0;transition: background 0.15s;}input[role="switch"]::after{content: "";position: absolute;top: 2px;left: 2px;width: 16px;height: 16px;border-radius: 50%;background: #fff;transition: transform 0.15s;}input[role="switch"]:checked{background: var(--herald-accent);}input[role="switch"]:checked::after{transform: translateX(14px);}@media (prefers-reduced-motion: reduce){input[role="switch"],input[role="switch"]::after{transition: none;}}`,o=class{constructor(e,r){this.host=e;this.back=r;this.failed=!1}open(){this.prefs=void 0,this.failed=!1,this.host.requestUpdate();let e=this.host.client;e&&e.preferences().then(r=>{this.prefs=r,this.host.requestUpdate()},()=>{this.prefs=[],this.failed=!0,this.host.requestUpdate()})}async switchPreference(e,r,t,a){let p=h=>{this.prefs=this.prefs?.map(n=>n.category.id!==e.category.id?n:{...n,channelPreferences:n.channelPreferences.map(i=>i.channel===r?{...i,enabled:h}:i)}),this.host.requestUpdate()};p(t);try{await this.host.client.setPreference(e.category.id,r,t)}catch{p(!t),a.checked=!t}}render(){let e=this.host.t;return s`<header part="header">
+        <button class="icon" aria-label=${e.back} title=${e.back} @click=${this.back}><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z"/></svg></button>
+        <h2>${e.preferences}</h2>
+      </header>
+      <div class="list prefs" part="preferences">
+        <p class="help">${e.prefsHelp}</p>
+        ${this.prefs===void 0?s`<div class="empty" role="status">${e.loading}</div>`:this.failed?s`<div class="empty" role="status">${e.loadFailed} <button class="link" @click=${()=>this.open()}>${e.retry}</button></div>`:this.prefs.length===0?s`<div class="empty" role="status">${e.noCategories}</div>`:this.prefs.map(r=>s`<fieldset part="preference">
+                    <legend>${r.category.name}</legend>
+                    ${r.channelPreferences.map(t=>s`<label class="switch">
+                        <span>${e.channels[t.channel]??t.channel}</span>
+                        <input type="checkbox" role="switch" part="switch" aria-label=${`${r.category.name}: ${e.channels[t.channel]??t.channel}`} .checked=${t.enabled}
+                          @change=${a=>this.switchPreference(r,t.channel,a.target.checked,a.target)} />
+                      </label>`)}
+                  </fieldset>`)}
+      </div>`}};function u(l,e){return new o(l,e)}export{u as createPanel,f as styles};
