@@ -11,6 +11,7 @@ import type { components } from "./api.gen.js";
 import type { Channel, Preference } from "./client.js";
 import type { Panel, PartHost } from "./lazy.js";
 import { QuietHoursForm, type QuietHours } from "./preferences-quiet.js";
+import { panelStrings, type PanelStrings } from "./preferences-strings.js";
 
 type Flow = components["schemas"]["FlowPreference"];
 type Switches = Record<string, boolean>;
@@ -108,6 +109,11 @@ class PreferencesPanel implements Panel {
     );
   }
 
+  /** The panel's strings in the element's language. */
+  private get ps(): PanelStrings {
+    return panelStrings(this.host.locale);
+  }
+
   private name(ch: string): string {
     return this.host.t.channels[ch] ?? ch;
   }
@@ -125,7 +131,7 @@ class PreferencesPanel implements Panel {
     } catch (err) {
       apply(false);
       input.checked = !input.checked;
-      this.errors[group] = `Not saved: ${err instanceof Error ? err.message : String(err)}`;
+      this.errors[group] = this.ps.notSaved(err instanceof Error ? err.message : String(err));
       this.host.requestUpdate();
     }
   }
@@ -185,7 +191,7 @@ class PreferencesPanel implements Panel {
 
   private renderTopics(): TemplateResult {
     const prefs = this.prefs!;
-    return html`<h3 id="prefs-topics">Topics</h3>
+    return html`<h3 id="prefs-topics">${this.ps.topics}</h3>
       <div role="group" aria-labelledby="prefs-topics" part="topics">
         ${prefs.length === 0
           ? html`<p class="help">${this.host.t.noCategories}</p>`
@@ -205,8 +211,8 @@ class PreferencesPanel implements Panel {
 
   private renderFlows(): TemplateResult | typeof nothing {
     if (!this.flows.length) return nothing;
-    return html`<h3 id="prefs-flows">Notifications</h3>
-      <p class="help">Turn a notification off, or only some of its channels. A channel set here wins over the notification's switch and its topic.</p>
+    return html`<h3 id="prefs-flows">${this.ps.flows}</h3>
+      <p class="help">${this.ps.flowsHelp}</p>
       <div role="group" aria-labelledby="prefs-flows" part="workflows">
         ${this.flows.map((f) => {
           const id = f.workflow.identifier;
@@ -227,12 +233,12 @@ class PreferencesPanel implements Panel {
   }
 
   private renderChannels(): TemplateResult {
-    return html`<h3>Channels</h3>
+    return html`<h3>${this.ps.channels}</h3>
       <fieldset part="channels">
-        <legend>Receive notifications by</legend>
-        <p class="help">Turn a channel off to get nothing on it, except critical notifications.</p>
+        <legend>${this.ps.channelsLegend}</legend>
+        <p class="help">${this.ps.channelsHelp}</p>
         ${Object.keys(this.channels).map((ch) =>
-          this.toggle(`All notifications: ${this.name(ch)}`, this.name(ch), this.channels[ch]!, undefined, (on, input) => this.switchChannel(ch, on, input)),
+          this.toggle(this.ps.allNotifications(this.name(ch)), this.name(ch), this.channels[ch]!, undefined, (on, input) => this.switchChannel(ch, on, input)),
         )}
         ${this.alert("channels")}
       </fieldset>`;
@@ -250,7 +256,7 @@ class PreferencesPanel implements Panel {
           ? html`<div class="empty" role="status">${t.loading}</div>`
           : this.failed
             ? html`<div class="empty" role="status">${t.loadFailed} <button class="link" @click=${() => this.open()}>${t.retry}</button></div>`
-            : html`${this.renderTopics()}${this.renderFlows()}${this.renderChannels()}<h3>Quiet hours and time zone</h3>${this.quiet.render()}`}
+            : html`${this.renderTopics()}${this.renderFlows()}${this.renderChannels()}<h3>${this.ps.quietAndZone}</h3>${this.quiet.render()}`}
       </div>`;
   }
 }

@@ -7,6 +7,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import type { components } from "./api.gen.js";
 import type { HeraldClient } from "./client.js";
+import { panelStrings } from "./preferences-strings.js";
 
 export type QuietHours = components["schemas"]["QuietHours"];
 type Day = NonNullable<QuietHours["days"]>[number];
@@ -83,7 +84,7 @@ export class QuietHoursForm {
     this.update();
     try {
       this.set(await this.client()!.request<QuietHours>("PUT", "/preferences/quiet-hours", body));
-      this.saved = "Quiet hours saved.";
+      this.saved = panelStrings(this.locale()).saved;
     } catch (err) {
       this.quiet = before;
       this.errors = fieldErrors(err instanceof Error ? err.message : String(err));
@@ -99,7 +100,7 @@ export class QuietHoursForm {
     this.update();
     try {
       await this.client()!.request("PATCH", "/profile", { timezone: zone });
-      this.saved = "Time zone saved.";
+      this.saved = panelStrings(this.locale()).zoneSaved;
     } catch (err) {
       this.quiet = before;
       select.value = before.timezone;
@@ -111,16 +112,17 @@ export class QuietHoursForm {
   /** summary is what Herald holds (or is being asked to hold) in one line. */
   private summary(): string {
     const q = this.quiet!;
-    if (!q.enabled) return "No quiet hours.";
+    const ps = panelStrings(this.locale());
+    if (!q.enabled) return ps.noQuiet;
     const window = q.start && q.end ? `${q.start}–${q.end}` : "";
-    const quietDays = (q.days ?? []).map((d) => dayName(d, this.locale())).join(", ");
-    return `Quiet ${[window, quietDays && `all day ${quietDays}`].filter(Boolean).join(" and ")} (${q.timezone}).`;
+    return ps.quietSummary(window, (q.days ?? []).map((d) => dayName(d, this.locale())).join(", "), q.timezone);
   }
 
   render(): TemplateResult {
     const q = this.quiet;
     if (!q) return html``;
     const d = this.draft;
+    const ps = panelStrings(this.locale());
     const err = (k: string) =>
       this.errors[k]?.length ? html`<p class="error" id=${`qh-${k || "form"}-err`} role="alert">${this.errors[k]!.join(" ")}</p>` : nothing;
     const described = (...ks: string[]) => ks.filter((k) => this.errors[k]?.length).map((k) => `qh-${k}-err`).join(" ") || undefined;
@@ -131,17 +133,17 @@ export class QuietHoursForm {
     </label>`;
     return html`<form class="quiet" part="quiet-hours" @submit=${(e: Event) => this.save(e)} novalidate>
         <fieldset>
-          <legend>Quiet hours</legend>
-          <p class="help">Notifications by email, SMS, push and chat that arrive during your quiet hours wait until they end. In-app notifications arrive at once; critical ones are never held.</p>
+          <legend>${ps.quietHours}</legend>
+          <p class="help">${ps.quietHelp}</p>
           <p class="summary" role="status">${this.summary()}</p>
-          <label class="switch"><span>Use quiet hours</span>
-            <input type="checkbox" role="switch" aria-label="Use quiet hours" .checked=${d.enabled}
+          <label class="switch"><span>${ps.useQuiet}</span>
+            <input type="checkbox" role="switch" aria-label=${ps.useQuiet} .checked=${d.enabled}
               @change=${(e: Event) => ((d.enabled = (e.target as HTMLInputElement).checked), this.update())} />
           </label>
-          <div class="window">${input("start", "From")}${input("end", "Until")}</div>
+          <div class="window">${input("start", ps.from)}${input("end", ps.until)}</div>
           ${err("start")}${err("end")}${err("window")}
           <fieldset class="days" aria-describedby=${described("days") ?? nothing}>
-            <legend>Quiet all day on</legend>
+            <legend>${ps.quietDays}</legend>
             ${days.map(
               (day) => html`<label class="day"><input type="checkbox" name="days" value=${day} .checked=${d.days.includes(day)} ?disabled=${!d.enabled}
                   @change=${(e: Event) => {
@@ -150,18 +152,18 @@ export class QuietHoursForm {
             )}
           </fieldset>
           ${err("days")}${err("")}
-          <button type="submit" class="save">Save quiet hours</button>
+          <button type="submit" class="save">${ps.save}</button>
         </fieldset>
       </form>
       <fieldset class="zone" part="timezone">
-        <legend>Time zone</legend>
-        <label class="field"><span>Your time zone</span>
+        <legend>${ps.zone}</legend>
+        <label class="field"><span>${ps.yourZone}</span>
           <select name="timezone" aria-invalid=${this.errors.timezone ? "true" : "false"} aria-describedby=${described("timezone") ?? "qh-zone-help"}
             @change=${(e: Event) => this.setZone((e.target as HTMLSelectElement).value, e.target as HTMLSelectElement)}>
             ${zones(q.timezone).map((z) => html`<option value=${z} ?selected=${z === q.timezone}>${z.replaceAll("_", " ")}</option>`)}
           </select>
         </label>
-        <p class="help" id="qh-zone-help">Quiet hours, and notifications sent at a time of day, follow it.</p>
+        <p class="help" id="qh-zone-help">${ps.zoneHelp}</p>
         ${err("timezone")}
       </fieldset>
       ${this.saved ? html`<p class="saved" role="status">${this.saved}</p>` : nothing}`;

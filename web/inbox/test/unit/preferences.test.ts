@@ -22,3 +22,11 @@ test("fieldErrors: each problem of a refused quiet-hours save goes to its field"
   );
   assert.deepEqual(fieldErrors("end must be a time of day HH:MM or HH:MM:SS"), { end: ["end must be a time of day HH:MM or HH:MM:SS"] });
 });
+
+test("panelStrings: the panel speaks the element's language, English when unknown", async () => {
+  const { panelStrings } = await import("../../src/preferences-strings.ts");
+  assert.equal(panelStrings("en-US").quietSummary("22:00–07:00", "Saturday", "UTC"), "Quiet 22:00–07:00 and all day Saturday (UTC).");
+  assert.equal(panelStrings("fr").quietSummary("", "samedi", "Europe/Paris"), "Calme toute la journée le samedi (Europe/Paris).");
+  assert.equal(panelStrings("de-AT").allNotifications("SMS"), "Alle Benachrichtigungen: SMS");
+  assert.equal(panelStrings("xx").save, "Save quiet hours");
+});
