@@ -5,15 +5,11 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/internal/audience/prefpage"
 	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/platform/secrets"
@@ -50,20 +46,11 @@ const (
 
 // Register mounts the routes on r (the app's root).
 func (p *PreferencePage) Register(r fiber.Router) {
-	r.Get(unsubscribe.PreferencesPath+":token", p.limit, p.page)
-	r.Post(unsubscribe.PreferencesPath+":token", p.limit, p.save)
-}
-
-func (p *PreferencePage) limit(c *fiber.Ctx) error {
-	if p.Limit == nil {
-		return c.Next()
-	}
-	if ok, wait := p.Limit(c.UserContext(), web.ClientIPOf(c)); !ok {
-		secs := int(math.Ceil(wait.Seconds()))
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(secs))
+	limit := rateLimited(p.Limit, func(c *fiber.Ctx, _ int) error {
 		return p.message(c, fiber.StatusTooManyRequests, "Too many requests", "Too many requests from your address. Please try again in a moment.", "")
-	}
-	return c.Next()
+	})
+	r.Get(unsubscribe.PreferencesPath+":token", limit, p.page)
+	r.Post(unsubscribe.PreferencesPath+":token", limit, p.save)
 }
 
 func (p *PreferencePage) page(c *fiber.Ctx) error {
@@ -157,19 +144,8 @@ var prefErrorCodes = map[int]string{
 	fiber.StatusRequestEntityTooLarge: herald.ETOOLARGE, fiber.StatusTooManyRequests: herald.ERATELIMIT,
 }
 
-// render writes the page with headers that keep it to itself: only its own stylesheet
-// (by hash), form posts to itself, no script, no framing, no referrer (the URL holds the
-// token), no caching.
+// render writes the page; its CSP allows nothing but its stylesheet (by hash) and form
+// posts to itself.
 func (p *PreferencePage) render(c *fiber.Ctx, status int, v prefView) error {
-	c.Set(fiber.HeaderContentSecurityPolicy, prefPageCSP)
-	c.Set(fiber.HeaderXFrameOptions, "DENY")
-	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	var b strings.Builder
-	if err := prefPageTemplate.Execute(&b, v); err != nil {
-		return err
-	}
-	return c.Status(status).SendString(b.String())
+	return renderHostedPage(c, status, prefPageCSP, prefPageTemplate, v)
 }

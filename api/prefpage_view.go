@@ -37,6 +37,8 @@ label{display:inline-flex;align-items:center;gap:.5rem;padding:.2rem 0;cursor:po
 input[type=checkbox]{width:1.2rem;height:1.2rem;margin:0;accent-color:var(--accent)}
 input:disabled+span,input:disabled~span{opacity:.75}
 .locked{color:var(--lock);font-size:.92rem;margin:.1rem 0 .4rem}
+.flow .whole{font-weight:600}
+.flow .channels{margin-left:1.7rem}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 button{font:inherit;font-weight:600;padding:.6rem 1.4rem;border:0;border-radius:.5rem;background:var(--accent);color:var(--card);cursor:pointer;margin-top:1rem}
 :focus-visible{outline:3px solid var(--accent);outline-offset:3px}
@@ -108,19 +110,25 @@ var prefPageTemplate = template.Must(template.New("preferences").Funcs(template.
 </fieldset>
 {{- if .Flows}}
 <h2>Notifications</h2>
-<p class="hint">Turn off a particular notification entirely.</p>
-<fieldset>
-<legend>Send me</legend>
+<p class="hint">Turn off a particular notification entirely, or only on some channels. A channel you set here wins over the notification's switch and its topic.</p>
 {{- range $i, $f := .Flows}}
-<div>
+<fieldset class="flow"{{if .Locked}} aria-describedby="locked-workflow-{{$i}}"{{end}}>
+<legend class="vh">{{.Label}}</legend>
 {{- if not .Locked}}<input type="hidden" name="{{.Field}}" value="0">{{end}}
-<label><input type="checkbox" name="{{.Field}}" value="1"{{if .On}} checked{{end}}{{if .Locked}} disabled aria-describedby="locked-workflow-{{$i}}"{{end}}><span>{{.Label}}{{if .Locked}} (always on){{end}}</span></label>
+<label class="whole"><input type="checkbox" name="{{.Field}}" value="1"{{if .On}} checked{{end}}{{if .Locked}} disabled{{end}}><span>{{.Label}}{{if .Locked}} (always on){{end}}</span></label>
 {{- if .Locked}}
 <p class="locked" id="locked-workflow-{{$i}}">{{.LockedReason}}</p>
+{{- end}}
+{{- if .Channels}}
+<div class="switches channels">
+{{- range .Channels}}
+{{- if not .Locked}}<input type="hidden" name="{{.Field}}" value="0">{{end}}
+<label><input type="checkbox" name="{{.Field}}" value="1"{{if .On}} checked{{end}}{{if .Locked}} disabled{{end}}><span><span class="vh">{{$f.Label}}: </span>{{channelName .Channel}}</span></label>
 {{- end}}
 </div>
 {{- end}}
 </fieldset>
+{{- end}}
 {{- end}}
 <button type="submit">Save preferences</button>
 </form>

@@ -3,15 +3,11 @@ package api
 import (
 	"context"
 	"html/template"
-	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/api/web"
 	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 )
@@ -36,24 +32,17 @@ type Unsubscribe struct {
 
 // Register mounts the routes on r (the app's root).
 func (u *Unsubscribe) Register(r fiber.Router) {
-	r.Get(unsubscribe.Path+":token", u.limit, u.page)
-	r.Post(unsubscribe.Path+":token", u.limit, u.apply)
+	limit := rateLimited(u.Limit, u.tooMany)
+	r.Get(unsubscribe.Path+":token", limit, u.page)
+	r.Post(unsubscribe.Path+":token", limit, u.apply)
 }
 
-// limit answers 429 with Retry-After past the client address's budget.
-func (u *Unsubscribe) limit(c *fiber.Ctx) error {
-	if u.Limit == nil {
-		return c.Next()
+// tooMany answers past the client address's budget (429).
+func (u *Unsubscribe) tooMany(c *fiber.Ctx, secs int) error {
+	if !wantsHTML(c) {
+		return herald.Errorf(herald.ERATELIMIT, "too many unsubscribe requests from this address; retry after %d s", secs)
 	}
-	if ok, wait := u.Limit(c.UserContext(), web.ClientIPOf(c)); !ok {
-		secs := int(math.Ceil(wait.Seconds()))
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(secs))
-		if !wantsHTML(c) {
-			return herald.Errorf(herald.ERATELIMIT, "too many unsubscribe requests from this address; retry after %d s", secs)
-		}
-		return u.render(c, fiber.StatusTooManyRequests, pageData{Title: "Too many requests", Message: "Too many requests from your address. Please try again in a moment."})
-	}
-	return c.Next()
+	return u.render(c, fiber.StatusTooManyRequests, pageData{Title: "Too many requests", Message: "Too many requests from your address. Please try again in a moment."})
 }
 
 func (u *Unsubscribe) page(c *fiber.Ctx) error {
@@ -87,33 +76,16 @@ func (u *Unsubscribe) failed(c *fiber.Ctx, err error) error {
 	return u.render(c, fiber.StatusNotFound, pageData{Title: "Link not valid", Message: "This unsubscribe link is not valid or has expired. Use the link of a more recent email."})
 }
 
-// wantsHTML tells a browser (Accept names text/html) from a mailbox provider's or a
-// script's call.
-func wantsHTML(c *fiber.Ctx) bool {
-	return strings.Contains(c.Get(fiber.HeaderAccept), fiber.MIMETextHTML)
-}
-
 type pageData struct {
 	Title, Message, App, Category, Nonce string
 	Form, Done                           bool
 }
 
-// render writes the page with headers that keep it to itself: a CSP allowing only its own
-// nonce-tagged style and form posts to itself, no framing, no referrer (the URL holds
-// the token), no caching.
+// render writes the page; its CSP allows only its own nonce-tagged style.
 func (u *Unsubscribe) render(c *fiber.Ctx, status int, d pageData) error {
 	d.Nonce = secrets.Token(16)
-	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; style-src 'nonce-"+d.Nonce+"'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	c.Set(fiber.HeaderXFrameOptions, "DENY")
-	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	var b strings.Builder
-	if err := unsubscribePage.Execute(&b, d); err != nil {
-		return err
-	}
-	return c.Status(status).SendString(b.String())
+	csp := "default-src 'none'; style-src 'nonce-" + d.Nonce + "'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+	return renderHostedPage(c, status, csp, unsubscribePage, d)
 }
 
 var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html>

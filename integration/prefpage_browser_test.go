@@ -35,7 +35,8 @@ func TestPreferencePageInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.Stack.DB.Pool.Exec(ctx, `INSERT INTO flows (app_id, identifier, name, draft, published_version, critical) VALUES
-		($1, 'weekly-digest', 'Weekly digest', '{"steps":[]}', 1, false), ($1, 'otp', 'Sign-in code', '{"steps":[]}', 1, true)`, app); err != nil {
+		($1, 'weekly-digest', 'Weekly digest', '{"steps":[]}', 1, false), ($1, 'otp', 'Sign-in code', '{"steps":[]}', 1, true),
+		($1, 'payment-reminder', 'Payment reminder', '{"steps":[]}', 1, false)`, app); err != nil {
 		t.Fatal(err)
 	}
 	signer := unsubscribe.NewPreferencesSigner(e.Cfg.SecretKey)
@@ -76,8 +77,12 @@ func TestPreferencePageInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range flows {
-		if f.Enabled != (f.Workflow.Identifier == "otp") {
+		if f.Enabled != (f.Workflow.Identifier != "weekly-digest") {
 			t.Errorf("workflow %s enabled %v", f.Workflow.Identifier, f.Enabled)
+		}
+		// The keyboard journey turned the payment reminder's email off, nothing else of it.
+		if want := f.Workflow.Identifier == "payment-reminder"; want != (len(f.Channels) == 1 && !f.Channels["email"]) {
+			t.Errorf("workflow %s channels %v", f.Workflow.Identifier, f.Channels)
 		}
 	}
 }

@@ -166,6 +166,16 @@ func TestInboxWidgetInChromium(t *testing.T) {
 		}
 	}
 
+	// The preference panel's journey: a critical category and workflow (locked, with the
+	// reason) and a workflow a user may turn off.
+	if _, err := e.Stack.Categories.Create(ctx, e.App.AppID, []byte(`{"identifier":"security","name":"Security","critical":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Stack.DB.Pool.Exec(ctx, `INSERT INTO flows (app_id, identifier, name, draft, published_version, critical) VALUES
+		($1, 'weekly-digest', 'Weekly digest', '{"steps":[]}', 1, false), ($1, 'otp', 'Sign-in code', '{"steps":[]}', 1, true)`, e.App.AppID); err != nil {
+		t.Fatal(err)
+	}
+
 	args := []string{"playwright", "test"}
 	if grep := os.Getenv("HERALD_WIDGET_GREP"); grep != "" {
 		args = append(args, "--grep", grep)
@@ -176,6 +186,7 @@ func TestInboxWidgetInChromium(t *testing.T) {
 		"HERALD_URL="+e.BaseURL, "PAGE_URL="+pageURL, "HERALD_CHROMIUM="+chromium,
 		"HERALD_API_KEY="+e.App.APIKey, "HERALD_API_SECRET="+e.App.APISecret,
 		"HERALD_SECURE_API_KEY="+secure.APIKey, "HERALD_SECURE_API_SECRET="+secure.APISecret,
+		"HERALD_WIDGET_SCREENSHOTS="+os.Getenv("HERALD_WIDGET_SCREENSHOTS"),
 	)
 	out, err := cmd.CombinedOutput()
 	t.Logf("npx playwright test:\n%s", out)

@@ -233,6 +233,54 @@ func TestDigestCollectsSendsIntoOneEmail(t *testing.T) {
 	}
 }
 
+// TestDigestAtATimeOfDayInTheRecipientsZone: "digest at 08:00 local" through the real
+// worker, Temporal and SMTP, with the time a few seconds ahead in the recipient's zone
+// (her profile's Asia/Kolkata, not the step's fallback UTC): the sends before it make one
+// email, sent no earlier than that time.
+func TestDigestAtATimeOfDayInTheRecipientsZone(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	srv := smtptest.Start(t)
+	smtpInstance(t, e, srv)
+	if res := e.Do("PUT", "/v3/users/ann", `{"email":"ann@example.com","timezone":"Asia/Kolkata"}`, e.AppHeaders()); res.Status != 200 {
+		t.Fatalf("user: %d %s", res.Status, res.Body)
+	}
+	kolkata, _ := time.LoadLocation("Asia/Kolkata")
+	at := time.Now().Add(8 * time.Second).Truncate(time.Second)
+	publishWorkflow(t, e, "morning", `{"steps":[
+		{"id":"collect","type":"digest","timeOfDay":"`+at.In(kolkata).Format("15:04:05")+`","timezone":"UTC","next":"mail"},
+		{"id":"mail","type":"email","content":{"subject":"{{batch.count}} updates","text":"{{#each batch.items}}[{{n}}]{{/each}}"}}]}`)
+	var reqs []string
+	for _, n := range []string{"1", "2", "3"} {
+		reqs = append(reqs, sendNotification(t, e, `{"notification":{"workflow":{"identifier":"morning"}},"sendTo":{"recipients":["ann"]},"data":{"n":`+n+`}}`))
+	}
+	for _, r := range reqs {
+		waitForRun(t, e, r, "ann", "digested")
+	}
+	if n := srv.Count("ann@example.com"); n != 0 {
+		t.Fatalf("%d emails before the digest's time of day", n)
+	}
+	e.Eventually(60*time.Second, "the digest email", func() bool { return srv.Count("ann@example.com") > 0 })
+	m := srv.Last(t, "ann@example.com")
+	if m.Subject() != "3 updates" {
+		t.Errorf("digest subject %q", m.Subject())
+	}
+	for _, n := range []string{"[1]", "[2]", "[3]"} { // the three runs reach the collector in any order
+		if !strings.Contains(m.Body(), n) {
+			t.Errorf("digest body %q lacks %s", m.Body(), n)
+		}
+	}
+	var sent time.Time
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT sent_at FROM message_logs WHERE user_identifier = 'ann' AND channel = 'email'`).Scan(&sent); err != nil {
+		t.Fatal(err)
+	}
+	if sent.Before(at) {
+		t.Errorf("digest sent at %s, before %s (its time of day in Kolkata)", sent, at)
+	}
+	if n := srv.Count("ann@example.com"); n != 1 {
+		t.Errorf("%d emails, want one digest", n)
+	}
+}
+
 func TestWaitForReadWakesWhenTheNotificationIsRead(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true})
 	srv := smtptest.Start(t)

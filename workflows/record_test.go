@@ -98,6 +98,26 @@ func TestRecordHistories(t *testing.T) {
 		r.save("flow-quiet-hours-cancelled", gus, "")
 	})
 
+	// A digest that closes at a time of day in the recipient's time zone (change id
+	// digest-time-of-day of the collector): a few seconds ahead, in her zone.
+	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/digestTime'`.
+	t.Run("digestTime", func(t *testing.T) {
+		e := stacktest.New(t, stacktest.Options{Temporal: true})
+		r.e = e
+		if res := e.Do("PUT", "/v3/users/hana", `{"timezone":"Asia/Tokyo"}`, e.AppHeaders()); res.Status != 200 {
+			t.Fatalf("user: %d %s", res.Status, res.Body)
+		}
+		tokyo, _ := time.LoadLocation("Asia/Tokyo")
+		at := time.Now().Add(6 * time.Second).In(tokyo).Format("15:04:05")
+		r.publish("morning", `{"steps":[
+			{"id":"collect","type":"digest","timeOfDay":"`+at+`","timezone":"UTC","next":"note"},
+			{"id":"note","type":"inApp","content":{"title":"{{batch.count}} updates"}}]}`)
+		d1 := r.send(`{"notification":{"workflow":{"identifier":"morning"}},"sendTo":{"recipients":["hana"]},"data":{"n":1}}`)
+		r.send(`{"notification":{"workflow":{"identifier":"morning"}},"sendTo":{"recipients":["hana"]},"data":{"n":2}}`)
+		r.save("flow-digest-time-of-day-handoff", flowrun.WorkflowID("morning", d1, "hana"), "")
+		r.save("digest-collector-time-of-day", flowrun.DigestWorkflowID(e.App.AppID, "morning", "collect", "hana"), "")
+	})
+
 	t.Run("send", func(t *testing.T) {
 		e := stacktest.New(t, stacktest.Options{Temporal: true})
 		r.e = e

@@ -121,7 +121,8 @@ func TestPreferencePageLinks(t *testing.T) {
 		t.Errorf("CSRF cookie: %q", c)
 	}
 	for _, want := range []string{`name="category.` + itoa(billing) + `.email"`, `<span class="vh">Billing: </span>Email`, `name="channel.sms"`,
-		`name="workflow.weekly-digest"`, "Sign-in code (always on)", "Security (always on)", "<script"} {
+		`name="workflow.weekly-digest"`, `name="workflow.weekly-digest.email"`, `<span class="vh">Weekly digest: </span>Email`,
+		"Sign-in code (always on)", "Security (always on)", "<script"} {
 		if strings.Contains(body, want) == (want == "<script") {
 			t.Errorf("the page: %q present = %v", want, want == "<script")
 		}
@@ -146,6 +147,10 @@ func TestPreferencePageLinks(t *testing.T) {
 			"workflow.weekly-digest":                {"0"},      // off
 			"workflow.otp":                          {"0"},      // critical: ignored
 			"workflow.flow-of-b":                    {"0"},      // another app's workflow: ignored
+			"workflow.weekly-digest.email":          {"0"},      // workflow × channel: off
+			"workflow.weekly-digest.fax":            {"0"},      // not a channel: ignored
+			"workflow.otp.email":                    {"0"},      // critical: ignored
+			"workflow.flow-of-b.email":              {"0"},      // another app's workflow: ignored
 		}
 	}
 
@@ -175,8 +180,8 @@ func TestPreferencePageLinks(t *testing.T) {
 	if res.StatusCode != 303 || res.Header.Get("Location") != good+"?saved=1" {
 		t.Fatalf("valid POST: %d Location %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	if n := rows(); n != 4 {
-		t.Errorf("the valid form wrote %d switches, want 4 (billing email, news email, sms, weekly digest)", n)
+	if n := rows(); n != 5 {
+		t.Errorf("the valid form wrote %d switches, want 5 (billing email, news email, sms, weekly digest, weekly digest's email)", n)
 	}
 	got, err := e.Stack.Prefs.Get(ctx, a, "alice")
 	if err != nil {
@@ -202,8 +207,11 @@ func TestPreferencePageLinks(t *testing.T) {
 		if f.Enabled != (f.Workflow.Identifier == "otp") {
 			t.Errorf("workflow %s: enabled %v", f.Workflow.Identifier, f.Enabled)
 		}
+		if want := map[string]bool{"weekly-digest": true}[f.Workflow.Identifier]; want != (len(f.Channels) == 1 && !f.Channels["email"]) {
+			t.Errorf("workflow %s: channels %v", f.Workflow.Identifier, f.Channels)
+		}
 	}
-	if got, _ := e.Stack.Prefs.Flows(ctx, b, "bob-of-b"); len(got) != 1 || !got[0].Enabled {
+	if got, _ := e.Stack.Prefs.Flows(ctx, b, "bob-of-b"); len(got) != 1 || !got[0].Enabled || len(got[0].Channels) != 0 {
 		t.Errorf("another app's workflow changed: %+v", got)
 	}
 	var foreignRows int

@@ -113,6 +113,12 @@ type DeliverStepInput struct {
 // cancelled while it sleeps drops the step (DropHeldStepActivity).
 const QuietHoursChange = "flow-quiet-hours"
 
+// DigestTimeOfDayChange is the workflow.GetVersion change id of digest collectors whose
+// step has a timeOfDay: the collector's timer ends at the next such time in the
+// recipient's time zone instead of after a window. It is asked only when the step has a
+// timeOfDay, so collectors recorded before it (which had none) replay unchanged.
+const DigestTimeOfDayChange = "digest-time-of-day"
+
 // DropHeldStepActivity records that a cancelled run's held step will never be sent.
 const DropHeldStepActivity = "FlowDropHeldStep"
 

@@ -10,7 +10,8 @@ import (
 )
 
 // DigestWorkflow collects the triggers sent to one key (signal-with-start by the runs that
-// reach a digest step) for the step's window or until its count, then continues the
+// reach a digest step) for the step's window (or until its next timeOfDay in the
+// recipient's time zone, change id digest-time-of-day) or until its count, then continues the
 // workflow once from the step after the digest with every collected item in batch.
 //
 // Triggers that arrive while it walks those steps (signal-with-start finds it still
@@ -23,6 +24,14 @@ func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
 	var window time.Duration
 	if in.Step.Window != "" {
 		window, _ = flowdef.ParseDuration(in.Step.Window)
+	}
+	if in.Step.TimeOfDay != "" && workflow.GetVersion(ctx, DigestTimeOfDayChange, workflow.DefaultVersion, 1) >= 1 {
+		// "Digest at 08:00 local": the first trigger opens the digest, the next 08:00 in
+		// the recipient's time zone closes it (a continued collector's Pending triggers:
+		// the next 08:00 after it continued).
+		c, _ := flowdef.ParseTimeOfDay(in.Step.TimeOfDay)
+		now := workflow.Now(ctx)
+		window = flowdef.NextTimeOfDay(now, c, flowdef.Location(in.Run.Recipient.Profile, in.Step.Timezone)).Sub(now)
 	}
 	triggers := append([]Trigger(nil), in.Pending...)
 	tctx, cancel := workflow.WithCancel(ctx)

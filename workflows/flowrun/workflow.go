@@ -247,27 +247,9 @@ func (r *run) delayOf(ctx workflow.Context, s flowdef.Step) time.Duration {
 		}
 		return at.Sub(now)
 	default:
-		h, m, _ := flowdef.ParseTimeOfDay(s.TimeOfDay)
-		return flowdef.NextTimeOfDay(now, h, m, r.location(s)).Sub(now)
+		c, _ := flowdef.ParseTimeOfDay(s.TimeOfDay)
+		return flowdef.NextTimeOfDay(now, c, flowdef.Location(r.in.Recipient.Profile, s.Timezone)).Sub(now)
 	}
-}
-
-// location is the recipient's timezone profile key, else the step's, else UTC.
-func (r *run) location(s flowdef.Step) *time.Location {
-	for _, name := range []string{stringField(r.in.Recipient.Profile, "timezone"), s.Timezone} {
-		if name == "" {
-			continue
-		}
-		if loc, err := time.LoadLocation(name); err == nil {
-			return loc
-		}
-	}
-	return time.UTC
-}
-
-func stringField(m map[string]any, key string) string {
-	s, _ := m[key].(string)
-	return s
 }
 
 func (r *run) branch(ctx workflow.Context, s flowdef.Step) string {

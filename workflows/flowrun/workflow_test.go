@@ -479,3 +479,51 @@ func TestDigestTriggersDuringTheWalkStartTheNextDigest(t *testing.T) {
 		t.Fatalf("second digest delivered %+v", f2.delivered)
 	}
 }
+
+func TestDigestAtATimeOfDayClosesAtTheNextOneInTheRecipientsZone(t *testing.T) {
+	def := definition(t, `{"steps":[
+		{"id":"collect","type":"digest","timeOfDay":"08:00","timezone":"America/New_York","next":"mail"},
+		{"id":"mail","type":"email","content":{}}]}`)
+	run := input(def) // the recipient's profile says Europe/Berlin: it wins over the step's zone
+	run.StartAt = "mail"
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	f := &fakes{}
+	f.register(env)
+	env.SetStartTime(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)) // 11:00 in Berlin, 05:00 in New York
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(DigestSignal, Trigger{RequestID: "r1", Data: map[string]any{"n": 1.0}}) }, time.Minute)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(DigestSignal, Trigger{RequestID: "r2", Data: map[string]any{"n": 2.0}}) }, 2*time.Minute)
+	start := env.Now()
+	env.ExecuteWorkflow(DigestWorkflowName, DigestInput{Run: run, Step: def.Steps[0], Pending: []Trigger{{RequestID: "r0"}}})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.delivered) != 1 || f.delivered[0].Batch.Count != 3 {
+		t.Fatalf("delivered %+v, want one digest of 3", f.delivered)
+	}
+	if want := time.Date(2026, 3, 2, 7, 0, 0, 0, time.UTC); !f.deliveredAt[0].Equal(want) {
+		t.Errorf("digest sent at %s (%s after it opened), want 08:00 Berlin the next day (%s)", f.deliveredAt[0].UTC(), f.deliveredAt[0].Sub(start), want)
+	}
+}
+
+func TestDigestAtATimeOfDayWithACountClosesWhenFull(t *testing.T) {
+	def := definition(t, `{"steps":[
+		{"id":"collect","type":"digest","timeOfDay":"08:00","count":2,"next":"mail"},
+		{"id":"mail","type":"email","content":{}}]}`)
+	run := input(def)
+	run.StartAt = "mail"
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	f := &fakes{}
+	f.register(env)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(DigestSignal, Trigger{RequestID: "r1"}) }, time.Second)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(DigestSignal, Trigger{RequestID: "r2"}) }, 2*time.Second)
+	start := env.Now()
+	env.ExecuteWorkflow(DigestWorkflowName, DigestInput{Run: run, Step: def.Steps[0]})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.delivered) != 1 || f.delivered[0].Batch.Count != 2 || f.deliveredAt[0].Sub(start) > time.Minute {
+		t.Fatalf("delivered %+v after %v, want a digest of 2 when the second arrived", f.delivered, f.deliveredAt)
+	}
+}

@@ -38,8 +38,15 @@ type Page struct {
 	Columns    []string
 	Categories []Category
 	Channels   []Switch
-	Flows      []Switch
+	Flows      []Flow
 	app        int64
+}
+
+// Flow is one workflow: its whole-workflow switch and its workflow × channel switches
+// (the matrix's channels, and any other the user set for it). A critical one is locked.
+type Flow struct {
+	Switch
+	Channels []Switch
 }
 
 // Category is one category's row of switches. A critical one is locked.
@@ -60,7 +67,9 @@ type Switch struct {
 	flow                  string
 }
 
-// Form fields: a category × channel switch, a channel as a whole, a workflow as a whole.
+// Form fields: a category × channel switch (category.<id>.<channel>), a channel as a whole
+// (channel.<channel>), a workflow as a whole (workflow.<identifier>) and a workflow ×
+// channel switch (workflow.<identifier>.<channel>).
 const (
 	fieldCategory = "category."
 	fieldChannel  = "channel."
@@ -141,14 +150,34 @@ func (s *Service) load(ctx context.Context, app int64, appName, user string) (Pa
 		return Page{}, err
 	}
 	for _, f := range flows {
-		name := f.Workflow.Name
-		if name == "" {
-			name = f.Workflow.Identifier
-		}
-		p.Flows = append(p.Flows, Switch{Field: fieldFlow + f.Workflow.Identifier, Label: name, On: f.Enabled || f.Critical,
-			Locked: f.Critical, LockedReason: f.LockedReason, flow: f.Workflow.Identifier})
+		p.Flows = append(p.Flows, flowSwitches(f, p.Columns))
 	}
 	return p, nil
+}
+
+// flowSwitches are a workflow's switches: the whole workflow, then one per channel of cols
+// and per other channel the user set for it. A channel switch the user never set shows the
+// whole workflow's (it follows it); critical ones are on and locked.
+func flowSwitches(f prefs.FlowPreference, cols []string) Flow {
+	name := f.Workflow.Name
+	if name == "" {
+		name = f.Workflow.Identifier
+	}
+	id := f.Workflow.Identifier
+	out := Flow{Switch: Switch{Field: fieldFlow + id, Label: name, On: f.Enabled || f.Critical,
+		Locked: f.Critical, LockedReason: f.LockedReason, flow: id}}
+	for _, ch := range notify.Channels {
+		on, set := f.Channels[ch]
+		if !set && !slices.Contains(cols, ch) {
+			continue
+		}
+		if !set {
+			on = f.Enabled
+		}
+		out.Channels = append(out.Channels, Switch{Field: fieldFlow + id + "." + ch, Label: name + ": " + ChannelName(ch), Channel: ch,
+			On: on || f.Critical, Locked: f.Critical, LockedReason: f.LockedReason, flow: id})
+	}
+	return out
 }
 
 // ChannelName is a channel as the page names it.

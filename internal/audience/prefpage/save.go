@@ -65,13 +65,27 @@ func (s *Service) Save(ctx context.Context, p Page, form map[string]string) (int
 		n += len(chans)
 	}
 	type flowItem struct {
-		Identifier string `json:"identifier"`
-		Enabled    bool   `json:"enabled"`
+		Identifier string          `json:"identifier"`
+		Enabled    *bool           `json:"enabled,omitempty"`
+		Channels   map[string]bool `json:"channels,omitempty"`
 	}
 	var flows []flowItem
-	for _, sw := range p.Flows {
-		if on, ok := changed(sw); ok {
-			flows = append(flows, flowItem{sw.flow, on})
+	for _, f := range p.Flows {
+		item, k := flowItem{Identifier: f.flow}, 0
+		if on, ok := changed(f.Switch); ok {
+			item.Enabled, k = &on, k+1
+		}
+		for _, sw := range f.Channels {
+			if on, ok := changed(sw); ok {
+				if item.Channels == nil {
+					item.Channels = map[string]bool{}
+				}
+				item.Channels[sw.Channel], k = on, k+1
+			}
+		}
+		if k > 0 {
+			flows = append(flows, item)
+			n += k
 		}
 	}
 	if len(flows) > 0 {
@@ -79,7 +93,6 @@ func (s *Service) Save(ctx context.Context, p Page, form map[string]string) (int
 		if err := s.Prefs.SetFlows(ctx, app, p.User, body); err != nil {
 			return 0, err
 		}
-		n += len(flows)
 	}
 	return n, nil
 }

@@ -43,21 +43,45 @@ func ParseDuration(s string) (time.Duration, error) {
 	return total, nil
 }
 
-// ParseTimeOfDay reads "HH:MM" (24-hour clock).
-func ParseTimeOfDay(s string) (hour, minute int, err error) {
-	t, err := time.Parse("15:04", strings.TrimSpace(s))
-	if err != nil {
-		return 0, 0, fmt.Errorf("%q is not a time of day (use HH:MM, e.g. 09:00)", s)
+// Clock is a time of day (24-hour clock), read by ParseTimeOfDay.
+type Clock struct{ Hour, Minute, Second int }
+
+// ParseTimeOfDay reads "HH:MM" or "HH:MM:SS" (24-hour clock; seconds let a test, or a
+// precise schedule, name any second).
+func ParseTimeOfDay(s string) (Clock, error) {
+	v := strings.TrimSpace(s)
+	layout := "15:04"
+	if strings.Count(v, ":") == 2 {
+		layout = "15:04:05"
 	}
-	return t.Hour(), t.Minute(), nil
+	t, err := time.Parse(layout, v)
+	if err != nil {
+		return Clock{}, fmt.Errorf("%q is not a time of day (use HH:MM or HH:MM:SS, e.g. 09:00)", s)
+	}
+	return Clock{t.Hour(), t.Minute(), t.Second()}, nil
 }
 
-// NextTimeOfDay returns the first moment at hour:minute in loc strictly after now.
-func NextTimeOfDay(now time.Time, hour, minute int, loc *time.Location) time.Time {
+// NextTimeOfDay returns the first moment at the clock time in loc strictly after now.
+func NextTimeOfDay(now time.Time, c Clock, loc *time.Location) time.Time {
 	local := now.In(loc)
-	next := time.Date(local.Year(), local.Month(), local.Day(), hour, minute, 0, 0, loc)
+	next := time.Date(local.Year(), local.Month(), local.Day(), c.Hour, c.Minute, c.Second, 0, loc)
 	if !next.After(local) {
-		next = time.Date(local.Year(), local.Month(), local.Day()+1, hour, minute, 0, 0, loc)
+		next = time.Date(local.Year(), local.Month(), local.Day()+1, c.Hour, c.Minute, c.Second, 0, loc)
 	}
 	return next
+}
+
+// Location is the time zone a time-of-day step is read in: the recipient's profile key
+// timezone, else the step's timezone, else UTC (an unknown name is skipped).
+func Location(profile map[string]any, stepTimezone string) *time.Location {
+	name, _ := profile["timezone"].(string)
+	for _, n := range []string{name, stepTimezone} {
+		if n == "" {
+			continue
+		}
+		if loc, err := time.LoadLocation(n); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
 }

@@ -62,12 +62,20 @@ func TestParseReportsEveryProblem(t *testing.T) {
 			`steps[0].next: no step with id "zz"`,
 			`steps[0].duration: "3x" is not a duration (use 90s, 15m, 2h, 3d)`,
 			"steps[1] (delay) needs exactly one of duration, until, timeOfDay",
-			"steps[2] (digest) needs a window, a count, or both",
+			"steps[2] (digest) needs a window, a timeOfDay or a count",
 			"steps[3].limit must be at least 1",
 			`steps[3].window: "0s" must be positive`,
 			"steps[4].url must be an absolute http(s) URL",
 			"steps[4].method must be GET or POST",
 			"steps[4].timeout must be at most 30s"}},
+		"digest at a time of day": {`{"steps":[
+			{"id":"a","type":"digest","window":"1h","timeOfDay":"08:00","next":"b"},
+			{"id":"b","type":"digest","timeOfDay":"8 am","timezone":"Mars/Base","count":-1,"next":"c"},
+			{"id":"c","type":"digest","timeOfDay":"08:00:30","timezone":"Europe/Paris","count":10}]}`, []string{
+			"steps[0] (digest) takes a window or a timeOfDay, not both",
+			`steps[1].timeOfDay: "8 am" is not a time of day (use HH:MM or HH:MM:SS, e.g. 09:00)`,
+			`steps[1].timezone: unknown time zone "Mars/Base"`,
+			"steps[1].count must be between 1 and 1000"}},
 		"send windows": {`{"steps":[
 			{"id":"a","type":"inApp","content":{},"sendWindow":{"days":["monday"]},"next":"b"},
 			{"id":"b","type":"email","content":{},"sendWindow":{"start":"9:00","end":"17:00","days":["funday"]},"next":"c"},
@@ -131,11 +139,27 @@ func TestParseDuration(t *testing.T) {
 func TestNextTimeOfDay(t *testing.T) {
 	berlin, _ := time.LoadLocation("Europe/Berlin")
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC) // 11:00 in Berlin
-	if got := NextTimeOfDay(now, 9, 0, berlin); !got.Equal(time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)) {
+	if got := NextTimeOfDay(now, Clock{9, 0, 0}, berlin); !got.Equal(time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)) {
 		t.Errorf("09:00 Berlin after 11:00 Berlin: %s", got.UTC())
 	}
-	if got := NextTimeOfDay(now, 12, 30, berlin); !got.Equal(time.Date(2026, 3, 1, 11, 30, 0, 0, time.UTC)) {
+	if got := NextTimeOfDay(now, Clock{12, 30, 0}, berlin); !got.Equal(time.Date(2026, 3, 1, 11, 30, 0, 0, time.UTC)) {
 		t.Errorf("12:30 same day: %s", got.UTC())
+	}
+	if got := NextTimeOfDay(now, Clock{11, 0, 5}, berlin); !got.Equal(time.Date(2026, 3, 1, 10, 0, 5, 0, time.UTC)) {
+		t.Errorf("11:00:05, five seconds ahead: %s", got.UTC())
+	}
+	for in, want := range map[string]Clock{"09:00": {9, 0, 0}, " 9:30 ": {9, 30, 0}, "23:59:59": {23, 59, 59}} {
+		if got, err := ParseTimeOfDay(in); err != nil || got != want {
+			t.Errorf("ParseTimeOfDay(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"", "24:00", "9", "09:60", "09:00:60", "09:00:00:00"} {
+		if _, err := ParseTimeOfDay(bad); err == nil {
+			t.Errorf("ParseTimeOfDay(%q) accepted", bad)
+		}
+	}
+	if loc := Location(map[string]any{"timezone": "Nope/Nope"}, "Asia/Tokyo"); loc.String() != "Asia/Tokyo" {
+		t.Errorf("Location fell back to %s, want the step's zone", loc)
 	}
 }
 

@@ -45,15 +45,17 @@ type Step struct {
 	SendWindow *SendWindow `json:"sendWindow,omitempty"`
 
 	// Delay: exactly one of Duration, Until (a templated ISO 8601 time, e.g.
-	// "{{data.remindAt}}") or TimeOfDay ("09:00", in the recipient's timezone profile key,
-	// else Timezone, else UTC).
+	// "{{data.remindAt}}") or TimeOfDay ("09:00" or "09:00:30", in the recipient's timezone
+	// profile key, else Timezone, else UTC). A digest step may use TimeOfDay and Timezone too.
 	Duration  string `json:"duration,omitempty"`
 	Until     string `json:"until,omitempty"`
 	TimeOfDay string `json:"timeOfDay,omitempty"`
 	Timezone  string `json:"timezone,omitempty"`
 
 	// Digest: collect triggers with the same Key (default: workflow + recipient) for Window,
-	// or until Count triggers arrived (with Window as the longest wait when both are set).
+	// or until the next TimeOfDay in the recipient's time zone (as for a delay; not with
+	// Window), or until Count triggers arrived (with Window or TimeOfDay as the longest
+	// wait when both are set).
 	Window string `json:"window,omitempty"`
 	Count  int    `json:"count,omitempty"`
 	Key    string `json:"key,omitempty"`

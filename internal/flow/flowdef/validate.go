@@ -137,6 +137,19 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			p.Addf("steps[%d].%s: %v", i, field, err)
 		}
 	}
+	// clock checks the time of day of a delay or digest step and its fallback time zone.
+	clock := func(i int, s Step) {
+		if s.TimeOfDay != "" {
+			if _, err := ParseTimeOfDay(s.TimeOfDay); err != nil {
+				p.Addf("steps[%d].timeOfDay: %v", i, err)
+			}
+		}
+		if s.Timezone != "" {
+			if _, err := time.LoadLocation(s.Timezone); err != nil {
+				p.Addf("steps[%d].timezone: unknown time zone %q", i, s.Timezone)
+			}
+		}
+	}
 	for i, s := range def.Steps {
 		ref(i, "next", s.Next)
 		switch {
@@ -174,21 +187,16 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 					p.Addf("steps[%d].until must be an ISO 8601 time or a {{data.…}} reference", i)
 				}
 			}
-			if s.TimeOfDay != "" {
-				if _, _, err := ParseTimeOfDay(s.TimeOfDay); err != nil {
-					p.Addf("steps[%d].timeOfDay: %v", i, err)
-				}
-			}
-			if s.Timezone != "" {
-				if _, err := time.LoadLocation(s.Timezone); err != nil {
-					p.Addf("steps[%d].timezone: unknown time zone %q", i, s.Timezone)
-				}
-			}
+			clock(i, s)
 		case s.Type == TypeDigest:
-			if s.Window == "" && s.Count == 0 {
-				p.Addf("steps[%d] (digest) needs a window, a count, or both", i)
+			switch {
+			case s.Window == "" && s.TimeOfDay == "" && s.Count == 0:
+				p.Addf("steps[%d] (digest) needs a window, a timeOfDay or a count", i)
+			case s.Window != "" && s.TimeOfDay != "":
+				p.Addf("steps[%d] (digest) takes a window or a timeOfDay, not both", i)
 			}
 			dur(i, "window", s.Window, false)
+			clock(i, s)
 			if s.Count < 0 || s.Count > 1000 {
 				p.Addf("steps[%d].count must be between 1 and 1000", i)
 			}

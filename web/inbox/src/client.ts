@@ -7,6 +7,14 @@ import { InboxStore, unwrapNotification, type InboxState, type Notification, typ
 export type { InboxState, Notification, Preference, View, Channel, Category };
 /** What /v3/sdk/connect answers: the unread count and the app's public settings. */
 export type Connection = components["schemas"]["Connection"];
+/** A user's switches for one workflow (GET /v3/preferences/workflows). */
+export type FlowPreference = components["schemas"]["FlowPreference"];
+/** A user's quiet hours and time zone (GET /v3/preferences/quiet-hours). */
+export type QuietHours = components["schemas"]["QuietHours"];
+/** What PUT /v3/preferences/quiet-hours takes. */
+export type QuietHoursUpdate = components["schemas"]["QuietHoursUpdate"];
+/** The user's switch for each channel as a whole (GET /v3/preferences/channels). */
+export type ChannelSwitches = components["schemas"]["ChannelSwitches"];
 
 /** Options of a HeraldClient. */
 export interface HeraldClientOptions {

@@ -5265,7 +5265,7 @@ export interface components {
             id: string;
             /** @description the step after this one (the id of a step of this definition); absent ends the run */
             next?: string;
-            /** @description HH:MM (24-hour clock), the next such time in the recipient's timezone profile key, else timezone, else UTC */
+            /** @description HH:MM or HH:MM:SS (24-hour clock), the next such time in the recipient's timezone profile key, else timezone, else UTC */
             timeOfDay?: string;
             /** @description an IANA time zone, e.g. Europe/Paris, for timeOfDay */
             timezone?: string;
@@ -5277,7 +5277,7 @@ export interface components {
             /** @description an ISO 8601 time or a templated one, e.g. {{data.remindAt}} */
             until?: string;
         } & (unknown | unknown | unknown);
-        /** @description Collect the triggers with the same key for window, or until count arrived (window is then the longest wait); the run continues once with the batch */
+        /** @description Collect the triggers with the same key for window, or until the next timeOfDay in the recipient's time zone (not both), or until count arrived (window or timeOfDay is then the longest wait); the run continues once with the batch */
         WorkflowDigestStep: {
             /** @description triggers that close the digest */
             count?: number;
@@ -5287,6 +5287,10 @@ export interface components {
             key?: string;
             /** @description the step after this one (the id of a step of this definition); absent ends the run */
             next?: string;
+            /** @description HH:MM or HH:MM:SS (24-hour clock): the digest closes at the next such time in the recipient's timezone profile key, else timezone, else UTC ("digest at 08:00 local") */
+            timeOfDay?: string;
+            /** @description an IANA time zone, e.g. Europe/Paris, for timeOfDay */
+            timezone?: string;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -5295,7 +5299,7 @@ export interface components {
             window?: components["schemas"]["WorkflowDuration"];
         } | unknown | {
             count: unknown;
-        };
+        } | unknown;
         /** @description 90s, 15m, 2h, 3d or 1d12h (Go durations plus d for days); positive, at most 366 days */
         WorkflowDuration: string;
         WorkflowEntity: {

@@ -402,4 +402,28 @@ test("designer: a problem the server named goes away once the draft is fixed; Pu
   await page.getByRole("tab", { name: "JSON" }).click();
   const steps = JSON.parse(await page.getByLabel("Workflow JSON").inputValue()).steps;
   expect(steps[1]).toEqual({ id: "delay-1", type: "delay", duration: "2m" });
+
+  // A digest closes after a window or at a time of day in the recipient's time zone: the
+  // delay's picker; a bad time is named on its field; the count stays beside either.
+  await page.getByRole("tab", { name: "Canvas" }).click();
+  await canvas.locator('.react-flow__node[data-id="delay-1"]').click();
+  await page.getByRole("button", { name: "Add digest step" }).click();
+  const digestNode = canvas.locator('.react-flow__node[data-id="digest-1"]');
+  await expect(digestNode).toBeVisible();
+  const closes = panel.getByLabel("Wait");
+  await expect(closes).toHaveValue("window");
+  await closes.selectOption({ label: "Until a time of day in the recipient's time zone" });
+  await expect(panel.getByLabel("Window")).toHaveCount(0);
+  const timeOfDay = panel.getByLabel("Time of day");
+  await timeOfDay.fill("8 am");
+  await expect(timeOfDay).toHaveAccessibleDescription(/timeOfDay has the wrong form/);
+  await timeOfDay.fill("08:00");
+  await expect(timeOfDay).not.toHaveAttribute("aria-invalid", "true");
+  await panel.getByLabel("Timezone").fill("Europe/Paris");
+  await panel.getByLabel("Count").fill("20");
+  await expect(digestNode).toContainText("at 08:00");
+  await shoot(page, "workflow-digest-time-of-day");
+  await page.getByRole("tab", { name: "JSON" }).click();
+  const after = JSON.parse(await page.getByLabel("Workflow JSON").inputValue()).steps as Record<string, unknown>[];
+  expect(after.find((s) => s.id === "digest-1")).toMatchObject({ type: "digest", timeOfDay: "08:00", timezone: "Europe/Paris", count: 20 });
 });

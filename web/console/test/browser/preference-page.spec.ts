@@ -49,13 +49,15 @@ test.describe("the hosted preference page", () => {
 
     await billingEmail.uncheck();
     await page.getByRole("checkbox", { name: "All notifications: SMS" }).uncheck();
-    await page.getByRole("checkbox", { name: "Weekly digest" }).uncheck();
+    await page.getByRole("checkbox", { name: "Weekly digest", exact: true }).uncheck();
     await page.getByRole("button", { name: "Save preferences" }).click();
     await expect(page.getByRole("status")).toHaveText("Your preferences are saved.");
     // The page after the redirect shows what the server stored.
     await expect(billingEmail).not.toBeChecked();
     await expect(page.getByRole("checkbox", { name: "All notifications: SMS" })).not.toBeChecked();
-    await expect(page.getByRole("checkbox", { name: "Weekly digest" })).not.toBeChecked();
+    await expect(page.getByRole("checkbox", { name: "Weekly digest", exact: true })).not.toBeChecked();
+    // Its channel switches were never set: they follow the whole workflow's.
+    await expect(page.getByRole("checkbox", { name: "Weekly digest: Email" })).not.toBeChecked();
     await expect(page.getByRole("checkbox", { name: "Billing: In-app" })).toBeChecked();
     await shootPage(page, "preference-page-saved");
   });
@@ -74,6 +76,34 @@ test.describe("the hosted preference page", () => {
     await page.keyboard.press("Enter");
     await expect(page.getByRole("status")).toHaveText("Your preferences are saved.");
     await expect(page.getByRole("checkbox", { name: "News: Email" })).toBeChecked();
+  });
+
+  test("a workflow's channel switches, with the keyboard; a critical workflow's are locked with the reason", async ({ page }) => {
+    await page.goto(prefsURL!);
+    // One group per workflow: its whole switch, then one switch per channel.
+    const reminder = page.getByRole("group", { name: "Payment reminder" });
+    await expect(reminder.getByRole("checkbox", { name: "Payment reminder", exact: true })).toBeChecked();
+    const reminderEmail = reminder.getByRole("checkbox", { name: "Payment reminder: Email" });
+    await expect(reminderEmail).toBeChecked();
+    await expect(reminder.getByRole("checkbox", { name: "Payment reminder: In-app" })).toBeChecked();
+    // Critical: every switch of it on and disabled, the reason describing the group.
+    const otp = page.getByRole("group", { name: "Sign-in code" });
+    await expect(otp).toHaveAccessibleDescription(/always delivered/);
+    for (const name of ["Sign-in code (always on)", "Sign-in code: Email", "Sign-in code: In-app"]) {
+      await expect(otp.getByRole("checkbox", { name })).toBeDisabled();
+      await expect(otp.getByRole("checkbox", { name })).toBeChecked();
+    }
+    await shootPage(page, "preference-page-workflow-channels");
+
+    await tabTo(page, reminderEmail);
+    await page.keyboard.press("Space");
+    await expect(reminderEmail).not.toBeChecked();
+    await tabTo(page, page.getByRole("button", { name: "Save preferences" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status")).toHaveText("Your preferences are saved.");
+    await expect(reminder.getByRole("checkbox", { name: "Payment reminder: Email" })).not.toBeChecked();
+    await expect(reminder.getByRole("checkbox", { name: "Payment reminder", exact: true })).toBeChecked();
+    await expect(reminder.getByRole("checkbox", { name: "Payment reminder: In-app" })).toBeChecked();
   });
 
   test("an expired link says what to do", async ({ page }) => {

@@ -32,7 +32,7 @@ test("fields: kinds from the schema, edges left to the canvas", () => {
   // sendWindow ({days, start, end}) is edited as JSON in the step panel for now.
   assert.deepEqual(kinds("email"), { template: "template", content: "map", sendWindow: "json" });
   assert.deepEqual(kinds("delay"), { duration: "duration", until: "text", timeOfDay: "text", timezone: "text" });
-  assert.deepEqual(kinds("digest"), { window: "duration", count: "integer", key: "text" });
+  assert.deepEqual(kinds("digest"), { window: "duration", count: "integer", key: "text", timeOfDay: "text", timezone: "text" });
   assert.deepEqual(kinds("branch"), { conditions: "conditions" });
   assert.deepEqual(kinds("waitForRead"), { step: "stepRef", state: "enum", timeout: "duration" });
   assert.deepEqual(kinds("throttle"), { limit: "integer", window: "duration", key: "text" });
@@ -81,7 +81,11 @@ test("checkStep: one-of groups of the variant", () => {
   assert.deepEqual(checkStep(components, { id: "d", type: "delay", duration: "1m" }), {});
   assert.deepEqual(checkStep(components, { id: "m", type: "email", template: "welcome" }), {});
   assert.deepEqual(checkStep(components, { id: "g", type: "digest", window: "1m", count: 5 }), {});
-  assert.deepEqual(checkStep(components, { id: "g", type: "digest" }), { "": ["needs at least one of window, count"] });
+  assert.deepEqual(checkStep(components, { id: "g", type: "digest" }), { "": ["needs at least one of window, count, timeOfDay"] });
+  assert.deepEqual(checkStep(components, { id: "g", type: "digest", timeOfDay: "08:00", count: 5 }), {});
+  assert.deepEqual(checkStep(components, { id: "g", type: "digest", timeOfDay: "08:00", window: "1h" }), { "": ["takes window or timeOfDay, not both"] });
+  assert.deepEqual(checkStep(components, { id: "g", type: "digest", timeOfDay: "8 am" }), { timeOfDay: ["timeOfDay has the wrong form"] });
+  assert.deepEqual(checkStep(components, { id: "d", type: "delay", timeOfDay: "08:00:30" }), {});
 });
 
 test("newStep: required fields present and empty, a branch with one condition", () => {
@@ -109,5 +113,12 @@ test("waitKinds: a delay waits for a duration, until a time, or until a time of 
     { field: "until", label: "Until a time", with: [] },
     { field: "timeOfDay", label: "Until a time of day in the recipient's time zone", with: ["timezone"] },
   ]);
-  for (const t of ["email", "digest", "throttle", "branch"]) assert.deepEqual(waitKinds(components, t), [], t);
+  for (const t of ["email", "throttle", "branch"]) assert.deepEqual(waitKinds(components, t), [], t);
+});
+
+test("waitKinds: a digest closes after a window or at a time of day (with its time zone), the count beside either", () => {
+  assert.deepEqual(waitKinds(components, "digest"), [
+    { field: "window", label: "For a window after the first trigger", with: [] },
+    { field: "timeOfDay", label: "Until a time of day in the recipient's time zone", with: ["timezone"] },
+  ]);
 });

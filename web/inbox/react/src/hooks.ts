@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { Channel, HeraldClient, HeraldEvents, InboxState, Notification, Preference, View } from "@heraldhq/inbox/client";
 import { useHeraldContext } from "./context.js";
+import { useSettings, type PreferenceSettings } from "./settings.js";
 
 /** The state before anything loaded: what the server renders and hydration starts from. */
 export const INITIAL_STATE: InboxState = Object.freeze({
@@ -181,8 +182,8 @@ export function useNotifications(options: UseNotificationsOptions = {}): UseNoti
   };
 }
 
-/** What usePreferences returns. */
-export interface UsePreferencesResult {
+/** What usePreferences returns: the category switches, and (PreferenceSettings) the workflows, channels, quiet hours and time zone. */
+export interface UsePreferencesResult extends PreferenceSettings {
   /** Per category, each channel on or off; undefined while loading (and on the server). */
   preferences: Preference[] | undefined;
   loading: boolean;
@@ -201,20 +202,21 @@ export function usePreferences(): UsePreferencesResult {
   const [loading, setLoading] = useState(false);
   const current = useRef(client);
   current.current = client;
+  const { load, ...settings } = useSettings(client);
 
   const reload = useCallback(async () => {
     if (!client) return;
     setLoading(true);
     setError(null);
     try {
-      const p = await client.preferences();
+      const [p] = await Promise.all([client.preferences(), load()]);
       if (current.current === client) setPreferences(p);
     } catch (e) {
       if (current.current === client) setError(e instanceof Error ? e : new Error(String(e)));
     } finally {
       if (current.current === client) setLoading(false);
     }
-  }, [client]);
+  }, [client, load]);
 
   useEffect(() => {
     void reload();
@@ -239,7 +241,7 @@ export function usePreferences(): UsePreferencesResult {
   );
 
   // Loading until the first answer, on the server too: hydration renders what the server did.
-  return { preferences, loading: loading || (preferences === undefined && !error), error, setPreference, reload };
+  return { preferences, loading: loading || (preferences === undefined && !error), error, setPreference, reload, ...settings };
 }
 
 /**

@@ -16,8 +16,23 @@ export {
   type UseNotificationsResult,
   type UsePreferencesResult,
 } from "./hooks.js";
+export type { PreferenceSettings } from "./settings.js";
 export type { HeraldContextValue } from "./context.js";
 export type { Themed } from "./theme.js";
 export type { ThemeVariable } from "./styles.js";
 export { css } from "./styles.js";
-export type { HeraldClient, HeraldClientOptions, HeraldEvents, InboxState, Notification, Preference, View, Channel, Category } from "@heraldhq/inbox/client";
+export type {
+  HeraldClient,
+  HeraldClientOptions,
+  HeraldEvents,
+  InboxState,
+  Notification,
+  Preference,
+  View,
+  Channel,
+  Category,
+  FlowPreference,
+  QuietHours,
+  QuietHoursUpdate,
+  ChannelSwitches,
+} from "@heraldhq/inbox/client";

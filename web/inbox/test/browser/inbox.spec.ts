@@ -10,14 +10,17 @@ const secureApp = { key: process.env.HERALD_SECURE_API_KEY!, secret: process.env
 
 // Console errors fail every test; a test may allow network errors of a window it cuts
 // the network itself (allowNetworkErrors).
-const test = base.extend<{ consoleErrors: { allowNetworkErrors: boolean } }>({
+// A test may also allow the browser's log line of a refused call it makes on purpose
+// (allowStatus: 400 for a form Herald refuses).
+const test = base.extend<{ consoleErrors: { allowNetworkErrors: boolean; allowStatus?: number } }>({
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
-      const state = { allowNetworkErrors: false };
+      const state: { allowNetworkErrors: boolean; allowStatus?: number } = { allowNetworkErrors: false };
       page.on("console", (m) => {
         if (m.type() !== "error") return;
         if (state.allowNetworkErrors && /ERR_INTERNET_DISCONNECTED|ERR_BLOCKED_BY_CLIENT|ERR_FAILED|WebSocket connection|ERR_NETWORK|Failed to fetch/.test(m.text())) return;
+        if (state.allowStatus && m.text().includes(`status of ${state.allowStatus} `)) return;
         errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(String(e)));
@@ -343,7 +346,7 @@ for (const theme of ["light", "dark"]) {
     await expect(dialog.getByRole("button", { name: /^Invoice #1043 paid/ })).toBeVisible();
 
     await dialog.getByRole("button", { name: "Preferences" }).click();
-    await expect(dialog.getByRole("switch")).toHaveCount(3);
+    await expect(dialog.getByRole("group", { name: "Topics" }).getByRole("switch", { name: "Billing: In-app" })).toBeVisible();
     if (dir) await page.screenshot({ path: `${dir}/inbox-preferences-${theme}.png`, clip: { x: 420, y: 0, width: 480, height: 520 } });
   });
 }
@@ -389,4 +392,108 @@ test("a row whose url could run script is never followed; an https url still is"
   expect(dialogs, "script ran in the page").toEqual([]);
   const inbox = await serverInbox(request, user);
   expect(inbox.data.filter((n) => n.clickedAt).length).toBe(4);
+});
+
+/** tabTo presses Tab until target (in the element's shadow root) has the focus. */
+async function tabTo(page: Page, target: ReturnType<Page["getByRole"]>, limit = 80) {
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((el) => (el.getRootNode() as ShadowRoot).activeElement === el)) return;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+}
+
+test("the preference panel, with the keyboard: a workflow, a channel, quiet hours and the time zone; critical items locked with the reason", async ({ page, request, consoleErrors }) => {
+  consoleErrors.allowStatus = 400; // the window without its end, refused on purpose
+  const user = newUser("quinn");
+  const headers = { "X-SERVICE-API-KEY": app.key, "X-SERVICE-USER-ID": user };
+  const server = async <T>(path: string) => (await (await request.get(`${herald}/v3${path}`, { headers })).json()) as T;
+  await send(request, user, { title: "Receipt", message: "Thanks", category: "billing" });
+  const bell = await openInbox(page, user);
+  await bell.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  const prefs = dialog.getByRole("button", { name: "Preferences" });
+  await tabTo(page, prefs);
+  await page.keyboard.press("Enter");
+
+  // Critical: locked, and the reason is read with the switch.
+  const security = dialog.getByRole("group", { name: "Security" });
+  await expect(security).toHaveAccessibleDescription(/always delivered/);
+  await expect(security.getByRole("switch").first()).toBeDisabled();
+  await expect(security.getByRole("switch").first()).toBeChecked();
+  const otp = dialog.getByRole("switch", { name: "Sign-in code", exact: true });
+  await expect(otp).toBeDisabled();
+  await expect(otp).toBeChecked();
+  await expect(otp).toHaveAccessibleDescription(/always delivered/);
+  await expect(dialog.getByRole("switch", { name: "Sign-in code: In-app" })).toBeDisabled();
+
+  // A workflow switch.
+  const digest = dialog.getByRole("switch", { name: "Weekly digest", exact: true });
+  await expect(digest).toBeChecked();
+  await tabTo(page, digest);
+  await page.keyboard.press("Space");
+  await expect(digest).not.toBeChecked();
+  await expect
+    .poll(async () => (await server<{ workflow: { identifier: string }; enabled: boolean }[]>("/preferences/workflows")).find((f) => f.workflow.identifier === "weekly-digest")?.enabled)
+    .toBe(false);
+
+  // A channel as a whole.
+  const sms = dialog.getByRole("switch", { name: "All notifications: SMS" });
+  await tabTo(page, sms);
+  await page.keyboard.press("Space");
+  await expect(sms).not.toBeChecked();
+  await expect.poll(async () => (await server<Record<string, boolean>>("/preferences/channels")).sms).toBe(false);
+
+  // Quiet hours: a window without its end is refused, said next to the fields, and the
+  // summary goes back to what Herald holds; with both ends and Saturday it is saved.
+  const summary = dialog.getByRole("group", { name: "Quiet hours" }).getByRole("status");
+  await expect(summary).toHaveText("No quiet hours.");
+  const use = dialog.getByRole("switch", { name: "Use quiet hours" });
+  await tabTo(page, use);
+  await page.keyboard.press("Space");
+  const from = dialog.getByLabel("From");
+  await tabTo(page, from);
+  await from.fill("22:00");
+  const save = dialog.getByRole("button", { name: "Save quiet hours" });
+  await tabTo(page, save);
+  await page.keyboard.press("Enter");
+  await expect(from).toHaveAccessibleDescription(/start and end go together/);
+  await expect(from).toHaveAttribute("aria-invalid", "true");
+  await expect(summary).toHaveText("No quiet hours.");
+  const until = dialog.getByLabel("Until");
+  await tabTo(page, until);
+  await until.fill("07:00");
+  const saturday = dialog.getByRole("checkbox", { name: "Saturday" });
+  await tabTo(page, saturday);
+  await page.keyboard.press("Space");
+  await tabTo(page, save);
+  await page.keyboard.press("Enter");
+  await expect(summary).toHaveText("Quiet 22:00–07:00 and all day Saturday (UTC).");
+  await expect(from).toHaveAttribute("aria-invalid", "false");
+  await expect
+    .poll(async () => server<{ enabled: boolean; start?: string; end?: string; days: string[] }>("/preferences/quiet-hours"))
+    .toMatchObject({ enabled: true, start: "22:00", end: "07:00", days: ["saturday"] });
+
+  // The time zone: an IANA select, saved on change.
+  const zone = dialog.getByLabel("Your time zone");
+  await tabTo(page, zone);
+  await zone.selectOption("Asia/Tokyo");
+  await expect(summary).toHaveText("Quiet 22:00–07:00 and all day Saturday (Asia/Tokyo).");
+  await expect.poll(async () => (await server<{ timezone: string }>("/preferences/quiet-hours")).timezone).toBe("Asia/Tokyo");
+
+  const dir = process.env.HERALD_WIDGET_SCREENSHOTS;
+  if (dir) {
+    for (const theme of ["light", "dark"]) {
+      await openInbox(page, user, `&theme=${theme}`);
+      await page.getByRole("button", { name: /^Notifications/ }).click();
+      await page.getByRole("dialog", { name: "Notifications" }).getByRole("button", { name: "Preferences" }).click();
+      await expect(page.getByRole("switch", { name: "Weekly digest", exact: true })).not.toBeChecked();
+      const list = page.locator("herald-inbox").locator(".prefs");
+      for (const [part, name] of [["workflows", "flows"], ["quiet-hours", "quiet"]] as const) {
+        await list.locator(`[part="${part}"]`).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${dir}/inbox-preferences-${name}-${theme}.png`, clip: { x: 420, y: 0, width: 480, height: 620 } });
+      }
+    }
+  }
 });

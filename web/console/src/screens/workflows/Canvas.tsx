@@ -29,7 +29,7 @@ function summary(s: StepNodeData["step"]): string {
     case "delay":
       return v("duration") || (v("until") && `until ${v("until")}`) || (v("timeOfDay") && `at ${v("timeOfDay")}`) || "";
     case "digest":
-      return [v("window") && `window ${v("window")}`, v("count") && `${v("count")} items`, v("key") && `key ${v("key")}`].filter(Boolean).join(" · ");
+      return [v("window") && `window ${v("window")}`, v("timeOfDay") && `at ${v("timeOfDay")}`, v("count") && `${v("count")} items`, v("key") && `key ${v("key")}`].filter(Boolean).join(" · ");
     case "throttle":
       return `${v("limit")} per ${v("window")}`;
     case "waitForRead":

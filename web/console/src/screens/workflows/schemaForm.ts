@@ -23,6 +23,7 @@ export type Schema = {
   allOf?: Schema[];
   oneOf?: Schema[];
   anyOf?: Schema[];
+  not?: Schema;
   discriminator?: { propertyName: string; mapping?: Record<string, string> };
 };
 /** Components are the named schemas of the document (components.schemas). */
@@ -99,22 +100,30 @@ export type FieldSpec = {
 /** WaitKind is one way a step can wait: the field that says how, and the fields that go with it. */
 export type WaitKind = { field: string; label: string; with: string[] };
 
-// The words for the ways to wait (WorkflowDelayStep's oneOf); a step type whose one-of
-// fields are not all here (template or content) has no picker.
+// The words for the ways to wait (WorkflowDelayStep's oneOf, WorkflowDigestStep's `not`);
+// a step type whose exclusive fields are not all here (template or content) has no picker.
 const waitLabels: Record<string, string> = {
   duration: "For a duration",
   until: "Until a time",
+  window: "For a window after the first trigger",
   timeOfDay: "Until a time of day in the recipient's time zone",
 };
 
+/** exclusive are the fields of which a step takes at most one: a digest's `not: {required: [window, timeOfDay]}`. */
+function exclusive(v: Schema | undefined): string[] {
+  const r = v?.not?.required ?? [];
+  return r.length > 1 ? r : [];
+}
+
 /**
  * waitKinds are the exclusive ways a step of a type waits (its variant's oneOf of single
- * fields, each with the other fields whose description says they are "for" it, such as
- * timezone for timeOfDay); [] when the type has none.
+ * fields, or the fields its `not` forbids together, as a digest's window and timeOfDay),
+ * each with the other fields whose description says they are "for" it, such as timezone
+ * for timeOfDay; [] when the type has none.
  */
 export function waitKinds(components: Components, type: string): WaitKind[] {
   const v = variant(components, type);
-  const alts = (v?.oneOf ?? []).map((a) => a.required ?? []);
+  const alts = v?.oneOf?.length ? v.oneOf.map((a) => a.required ?? []) : exclusive(v).map((f) => [f]);
   if (!alts.length || alts.some((r) => r.length !== 1 || !waitLabels[r[0]!])) return [];
   const all = fields(components, type);
   return alts.map(([field]) => ({
@@ -206,6 +215,8 @@ export function checkStep(components: Components, step: Step): Record<string, st
     if (held === 0) (out[""] ??= []).push(`needs ${v?.oneOf ? "one" : "at least one"} of ${names}`);
     else if (v?.oneOf && held > 1) (out[""] ??= []).push(`needs exactly one of ${names}`);
   }
+  const ex = exclusive(v);
+  if (ex.length && ex.every((n) => step[n] !== undefined && step[n] !== "")) (out[""] ??= []).push(`takes ${ex.join(" or ")}, not both`);
   return out;
 }
 

@@ -16,7 +16,7 @@ function Probe() {
   });
   return (
     <output aria-label="probe">
-      {`count=${count} loaded=${n.loaded} items=${n.notifications.length} connection=${n.connection} prefs=${prefs.preferences === undefined} loading=${prefs.loading}`}
+      {`count=${count} loaded=${n.loaded} items=${n.notifications.length} connection=${n.connection} prefs=${prefs.preferences === undefined} loading=${prefs.loading} settings=${[prefs.workflows, prefs.channels, prefs.quietHours].every((v) => v === undefined)}`}
     </output>
   );
 }
@@ -49,7 +49,7 @@ test("the components and hooks render on the server without browser APIs, reques
     // The stylesheet is sent as written (not HTML-escaped) so it applies before hydration.
     assert.match(html, /<style data-herald="">\.herald-root\{/);
     assert.ok(!html.includes("&quot;Segoe UI&quot;"), "the stylesheet must not be escaped");
-    assert.match(html, /count=0 loaded=false items=0 connection=connecting prefs=true loading=true/);
+    assert.match(html, /count=0 loaded=false items=0 connection=connecting prefs=true loading=true settings=true/);
     assert.doesNotMatch(html, /role="dialog"/, "the popover is closed on the server");
     await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(calls, [], "no request may start on the server");
