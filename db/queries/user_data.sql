@@ -152,12 +152,26 @@ WHERE app_id = @app_id AND id = @id;
 -- name: OthersMessageLogsMentioning :many
 -- Other users' message log rows of the requests that reached the user whose texts mention
 -- one of its identifying strings.
-SELECT m.id, m.reason, m.error, m.provider_response FROM message_logs m
+SELECT m.id, m.reason, m.error, m.provider_response, m.content FROM message_logs m
 WHERE m.app_id = @app_id AND m.request_id = ANY(@request_ids::uuid[]) AND m.user_id <> @user_id
-  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')) LIKE ANY(@patterns::text[]);
+  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')
+       || ' ' || coalesce(m.content::text, '')) LIKE ANY(@patterns::text[]);
 
 -- name: SetMessageLogTexts :exec
-UPDATE message_logs SET reason = @reason, error = @error, provider_response = @provider_response
+UPDATE message_logs SET reason = @reason, error = @error, provider_response = @provider_response,
+    content = sqlc.narg('content')::jsonb
+WHERE app_id = @app_id AND id = @id;
+
+-- name: OthersFlowLogsMentioning :many
+-- Other users' workflow log rows of the requests that reached the user whose recorded input
+-- or evaluation (the run's data, the values a branch compared) mentions one of its
+-- identifying strings.
+SELECT l.id, l.detail, l.input, l.evaluation FROM flow_logs l
+WHERE l.app_id = @app_id AND l.request_id = ANY(@request_ids::text[]) AND l.user_identifier <> @identifier
+  AND (l.detail || ' ' || coalesce(l.input::text, '') || ' ' || coalesce(l.evaluation::text, '')) LIKE ANY(@patterns::text[]);
+
+-- name: SetFlowLogDetails :exec
+UPDATE flow_logs SET detail = @detail, input = sqlc.narg('input')::jsonb, evaluation = sqlc.narg('evaluation')::jsonb
 WHERE app_id = @app_id AND id = @id;
 
 -- name: DeleteUserWebhookDeliveries :execrows
