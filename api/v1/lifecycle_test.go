@@ -119,6 +119,17 @@ func TestUserErasureFromTheConsole(t *testing.T) {
 	e.exec(t, `INSERT INTO notifications (app_id, user_id, request_id, title) VALUES ($1, $2, $3, 'a'), ($1, $2, $4, 'b'), ($1, $5, $3, 'bob')`, a.appID, ids["ann"], req, uuid.New(), ids["bob"])
 	e.exec(t, `INSERT INTO notifications (app_id, user_id, request_id, title) VALUES ($1, $2, $3, 'other app')`, b.appID, other["ann"], req)
 	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id) VALUES ($1, 'r', 'f', 1, 'ann', 's', 'delay', 'ok', 'w'), ($2, 'r', 'f', 1, 'ann', 's', 'delay', 'ok', 'w')`, a.appID, b.appID)
+	// What the run timeline shows of a send that reached ann and bob: ann's own rows go;
+	// bob's rows whose rendered content, input or branch values name ann are redacted.
+	e.exec(t, `UPDATE users SET profile = '{"email": "ann.erased@example.com"}' WHERE id = $1`, ids["ann"])
+	e.exec(t, `INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, step_key, status, idempotency_key, content) VALUES
+		($1, $2, $3, 'ann', 'email', 'mail', 'sent', 'k-ann', '{"to": "ann.erased@example.com", "subject": "Hi", "truncated": false}'),
+		($1, $2, $4, 'bob', 'email', 'mail', 'sent', 'k-bob', '{"to": "bob@example.com", "html": "<p>ann.erased@example.com joined</p>", "truncated": false}')`,
+		a.appID, req, ids["ann"], ids["bob"])
+	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id, input, evaluation) VALUES
+		($1, $2, 'f', 1, 'bob', 'check', 'branch', 'branched', 'w2', '{"data": {"invitee": "ann.erased@example.com"}, "recipient": {"identifier": "bob"}, "truncated": false}',
+		 '{"branch": {"matched": 0, "next": "mail", "conditions": [{"index": 0, "next": "mail", "result": true, "comparisons": [{"field": "data.invitee", "op": "exists", "actual": "ann.erased@example.com", "found": true, "result": true}]}]}}')`,
+		a.appID, req.String())
 
 	viewer := e.member(t, a.tok, a.client, "erase-viewer@example.com", "viewer")
 	if res := e.Do("DELETE", a.appPath("/users/ann"), nil, bearer(viewer)); res.Status != 403 {
@@ -147,6 +158,19 @@ func TestUserErasureFromTheConsole(t *testing.T) {
 	}
 	if left != 0 || otherLeft != 2 || bobLeft != 1 {
 		t.Errorf("left: erased user %d, other app %d, bob %d", left, otherLeft, bobLeft)
+	}
+	var content, input, evaluation string
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT m.content::text, l.input::text, l.evaluation::text
+		FROM message_logs m, flow_logs l WHERE m.app_id = $1 AND m.user_identifier = 'bob' AND l.app_id = $1 AND l.user_identifier = 'bob'`, a.appID).Scan(&content, &input, &evaluation); err != nil {
+		t.Fatal(err)
+	}
+	for what, text := range map[string]string{"bob's sent content": content, "bob's step input": input, "bob's branch evaluation": evaluation} {
+		if strings.Contains(text, "ann.erased@example.com") || !strings.Contains(text, "[erased]") {
+			t.Errorf("%s after ann's erasure: %s", what, text)
+		}
+	}
+	if out.Erased["othersRedacted"] != 2 {
+		t.Errorf("othersRedacted = %d, want bob's message and step", out.Erased["othersRedacted"])
 	}
 	if res := e.Do("DELETE", a.appPath("/users/ann"), nil, bearer(a.tok)); res.Status != 404 {
 		t.Errorf("second erasure: %d", res.Status)
