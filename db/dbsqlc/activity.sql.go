@@ -12,7 +12,7 @@ import (
 )
 
 const flowLogsOfRequestAll = `-- name: FlowLogsOfRequestAll :many
-SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at FROM flow_logs WHERE app_id = $1 AND request_id = $2
+SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at, input, evaluation FROM flow_logs WHERE app_id = $1 AND request_id = $2
 ORDER BY created_at, id
 LIMIT 5000
 `
@@ -45,6 +45,8 @@ func (q *Queries) FlowLogsOfRequestAll(ctx context.Context, arg FlowLogsOfReques
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -134,7 +136,7 @@ func (q *Queries) GetRequestOfApp(ctx context.Context, arg GetRequestOfAppParams
 }
 
 const messageLogsOfRequestPage = `-- name: MessageLogsOfRequestPage :many
-SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE app_id = $1 AND request_id = $2
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content FROM message_logs WHERE app_id = $1 AND request_id = $2
 ORDER BY user_id, channel, step_key
 LIMIT $3
 `
@@ -184,6 +186,7 @@ func (q *Queries) MessageLogsOfRequestPage(ctx context.Context, arg MessageLogsO
 			&i.BouncedAt,
 			&i.OpenedAt,
 			&i.ClickedAt,
+			&i.Content,
 		); err != nil {
 			return nil, err
 		}

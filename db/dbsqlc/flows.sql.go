@@ -333,7 +333,7 @@ func (q *Queries) FlowInboxRunsOfUser(ctx context.Context, arg FlowInboxRunsOfUs
 }
 
 const flowLogsOfRequest = `-- name: FlowLogsOfRequest :many
-SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at FROM flow_logs
+SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at, input, evaluation FROM flow_logs
 WHERE app_id = $1 AND request_id = $2 AND flow_identifier = $3
 ORDER BY created_at, id
 LIMIT 1000
@@ -368,6 +368,8 @@ func (q *Queries) FlowLogsOfRequest(ctx context.Context, arg FlowLogsOfRequestPa
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -564,7 +566,7 @@ func (q *Queries) GetPublishedFlow(ctx context.Context, arg GetPublishedFlowPara
 }
 
 const getStepLog = `-- name: GetStepLog :one
-SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content FROM message_logs
 WHERE app_id = $1 AND request_id = $2 AND user_id = $3 AND channel = $4 AND step_key = $5
 `
 
@@ -613,6 +615,7 @@ func (q *Queries) GetStepLog(ctx context.Context, arg GetStepLogParams) (Message
 		&i.BouncedAt,
 		&i.OpenedAt,
 		&i.ClickedAt,
+		&i.Content,
 	)
 	return i, err
 }
@@ -668,8 +671,9 @@ func (q *Queries) HitThrottle(ctx context.Context, arg HitThrottleParams) (int32
 }
 
 const insertFlowLog = `-- name: InsertFlowLog :exec
-INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, input, evaluation)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+        $11::jsonb, $12::jsonb)
 `
 
 type InsertFlowLogParams struct {
@@ -683,6 +687,8 @@ type InsertFlowLogParams struct {
 	Outcome        string
 	Detail         string
 	WorkflowID     string
+	Input          json.RawMessage
+	Evaluation     json.RawMessage
 }
 
 func (q *Queries) InsertFlowLog(ctx context.Context, arg InsertFlowLogParams) error {
@@ -697,6 +703,8 @@ func (q *Queries) InsertFlowLog(ctx context.Context, arg InsertFlowLogParams) er
 		arg.Outcome,
 		arg.Detail,
 		arg.WorkflowID,
+		arg.Input,
+		arg.Evaluation,
 	)
 	return err
 }
@@ -709,7 +717,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued',
         NULLIF($8::text, ''),
         CAST($2::uuid AS text) || ':' || $5::text || ':' || $6::text || ':' || $7::text)
 ON CONFLICT (request_id, user_id, channel, step_key) DO NOTHING
-RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
+RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content
 `
 
 type InsertStepLogParams struct {
@@ -767,12 +775,13 @@ func (q *Queries) InsertStepLog(ctx context.Context, arg InsertStepLogParams) (M
 		&i.BouncedAt,
 		&i.OpenedAt,
 		&i.ClickedAt,
+		&i.Content,
 	)
 	return i, err
 }
 
 const listFlowLogs = `-- name: ListFlowLogs :many
-SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at FROM flow_logs WHERE app_id = $1
+SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at, input, evaluation FROM flow_logs WHERE app_id = $1
 ORDER BY created_at DESC, id DESC
 LIMIT $3 OFFSET $2
 `
@@ -805,6 +814,8 @@ func (q *Queries) ListFlowLogs(ctx context.Context, arg ListFlowLogsParams) ([]F
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -1129,6 +1140,23 @@ func (q *Queries) SetFlowCritical(ctx context.Context, arg SetFlowCriticalParams
 		&i.Critical,
 	)
 	return i, err
+}
+
+const setStepLogContent = `-- name: SetStepLogContent :exec
+UPDATE message_logs SET content = $1::jsonb WHERE id = $2 AND app_id = $3
+`
+
+type SetStepLogContentParams struct {
+	Content json.RawMessage
+	ID      int64
+	AppID   int64
+}
+
+// Records what a step rendered (message_logs.content, capped by the caller), before it is
+// sent: the run timeline shows it whatever the provider answers.
+func (q *Queries) SetStepLogContent(ctx context.Context, arg SetStepLogContentParams) error {
+	_, err := q.db.Exec(ctx, setStepLogContent, arg.Content, arg.ID, arg.AppID)
+	return err
 }
 
 const settleStepLog = `-- name: SettleStepLog :exec

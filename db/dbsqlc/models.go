@@ -293,6 +293,8 @@ type FlowLog struct {
 	Detail         string
 	WorkflowID     string
 	CreatedAt      time.Time
+	Input          json.RawMessage
+	Evaluation     json.RawMessage
 }
 
 type FlowPreference struct {
@@ -432,6 +434,7 @@ type MessageLog struct {
 	BouncedAt          *time.Time
 	OpenedAt           *time.Time
 	ClickedAt          *time.Time
+	Content            json.RawMessage
 }
 
 type Notification struct {

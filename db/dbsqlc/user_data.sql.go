@@ -739,10 +739,64 @@ func (q *Queries) LockAppUser(ctx context.Context, arg LockAppUserParams) (User,
 	return i, err
 }
 
+const othersFlowLogsMentioning = `-- name: OthersFlowLogsMentioning :many
+SELECT l.id, l.detail, l.input, l.evaluation FROM flow_logs l
+WHERE l.app_id = $1 AND l.request_id = ANY($2::text[]) AND l.user_identifier <> $3
+  AND (l.detail || ' ' || coalesce(l.input::text, '') || ' ' || coalesce(l.evaluation::text, '')) LIKE ANY($4::text[])
+`
+
+type OthersFlowLogsMentioningParams struct {
+	AppID      int64
+	RequestIds []string
+	Identifier string
+	Patterns   []string
+}
+
+type OthersFlowLogsMentioningRow struct {
+	ID         int64
+	Detail     string
+	Input      json.RawMessage
+	Evaluation json.RawMessage
+}
+
+// Other users' workflow log rows of the requests that reached the user whose recorded input
+// or evaluation (the run's data, the values a branch compared) mentions one of its
+// identifying strings.
+func (q *Queries) OthersFlowLogsMentioning(ctx context.Context, arg OthersFlowLogsMentioningParams) ([]OthersFlowLogsMentioningRow, error) {
+	rows, err := q.db.Query(ctx, othersFlowLogsMentioning,
+		arg.AppID,
+		arg.RequestIds,
+		arg.Identifier,
+		arg.Patterns,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OthersFlowLogsMentioningRow{}
+	for rows.Next() {
+		var i OthersFlowLogsMentioningRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Detail,
+			&i.Input,
+			&i.Evaluation,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const othersMessageLogsMentioning = `-- name: OthersMessageLogsMentioning :many
-SELECT m.id, m.reason, m.error, m.provider_response FROM message_logs m
+SELECT m.id, m.reason, m.error, m.provider_response, m.content FROM message_logs m
 WHERE m.app_id = $1 AND m.request_id = ANY($2::uuid[]) AND m.user_id <> $3
-  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')) LIKE ANY($4::text[])
+  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')
+       || ' ' || coalesce(m.content::text, '')) LIKE ANY($4::text[])
 `
 
 type OthersMessageLogsMentioningParams struct {
@@ -757,6 +811,7 @@ type OthersMessageLogsMentioningRow struct {
 	Reason           *string
 	Error            *string
 	ProviderResponse *string
+	Content          json.RawMessage
 }
 
 // Other users' message log rows of the requests that reached the user whose texts mention
@@ -780,6 +835,7 @@ func (q *Queries) OthersMessageLogsMentioning(ctx context.Context, arg OthersMes
 			&i.Reason,
 			&i.Error,
 			&i.ProviderResponse,
+			&i.Content,
 		); err != nil {
 			return nil, err
 		}
@@ -900,15 +956,41 @@ func (q *Queries) RequestsNamingUser(ctx context.Context, arg RequestsNamingUser
 	return items, nil
 }
 
-const setMessageLogTexts = `-- name: SetMessageLogTexts :exec
-UPDATE message_logs SET reason = $1, error = $2, provider_response = $3
+const setFlowLogDetails = `-- name: SetFlowLogDetails :exec
+UPDATE flow_logs SET detail = $1, input = $2::jsonb, evaluation = $3::jsonb
 WHERE app_id = $4 AND id = $5
+`
+
+type SetFlowLogDetailsParams struct {
+	Detail     string
+	Input      json.RawMessage
+	Evaluation json.RawMessage
+	AppID      int64
+	ID         int64
+}
+
+func (q *Queries) SetFlowLogDetails(ctx context.Context, arg SetFlowLogDetailsParams) error {
+	_, err := q.db.Exec(ctx, setFlowLogDetails,
+		arg.Detail,
+		arg.Input,
+		arg.Evaluation,
+		arg.AppID,
+		arg.ID,
+	)
+	return err
+}
+
+const setMessageLogTexts = `-- name: SetMessageLogTexts :exec
+UPDATE message_logs SET reason = $1, error = $2, provider_response = $3,
+    content = $4::jsonb
+WHERE app_id = $5 AND id = $6
 `
 
 type SetMessageLogTextsParams struct {
 	Reason           *string
 	Error            *string
 	ProviderResponse *string
+	Content          json.RawMessage
 	AppID            int64
 	ID               int64
 }
@@ -918,6 +1000,7 @@ func (q *Queries) SetMessageLogTexts(ctx context.Context, arg SetMessageLogTexts
 		arg.Reason,
 		arg.Error,
 		arg.ProviderResponse,
+		arg.Content,
 		arg.AppID,
 		arg.ID,
 	)
