@@ -6,6 +6,7 @@
 package rundetail
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 	"unicode/utf8"
@@ -40,7 +41,7 @@ type Content struct {
 func (c Content) Encode() json.RawMessage {
 	fields := []*string{&c.HTML, &c.Text, &c.Body, &c.Subject, &c.Title, &c.URL, &c.Icon, &c.To}
 	for range 16 {
-		b, err := json.Marshal(c)
+		b, err := marshal(c)
 		if err != nil {
 			break
 		}
@@ -62,6 +63,17 @@ func (c Content) Encode() json.RawMessage {
 	}
 	b, _ := json.Marshal(Content{Truncated: true})
 	return b
+}
+
+// marshal encodes without escaping <, > and & (HTML stays its size; jsonb keeps it as is).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func cutUTF8(s string, n int) string {

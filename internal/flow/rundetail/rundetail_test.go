@@ -17,6 +17,7 @@ func TestContentIsCappedAndSaysSo(t *testing.T) {
 	if len(big) > MaxContentBytes {
 		t.Fatalf("encoded %d bytes, want at most %d", len(big), MaxContentBytes)
 	}
+	got = Content{}
 	if err := json.Unmarshal(big, &got); err != nil || !got.Truncated || got.Subject != "Big" {
 		t.Fatalf("big content: truncated=%v subject=%q (%v), want truncated with the subject kept", got.Truncated, got.Subject, err)
 	}
