@@ -111,7 +111,7 @@ function Details({ step: s }: { step: StepRecord }) {
         </Section>
       )}
       {m && (
-        <Section title="Provider answer">
+        <Section title={m.channel === "inApp" ? "Delivery" : "Provider answer"}>
           <dl className="small step-answer">
             <dt>Status</dt>
             <dd>
