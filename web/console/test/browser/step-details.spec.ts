@@ -54,7 +54,9 @@ test("step details: the timeline shows the branch's matched condition and the em
   await form.getByLabel("User identifier").fill(user);
   await form.getByLabel("Email address (optional)").fill(`${user}@example.com`);
   await form.getByLabel("Data (JSON)").fill('{"order": "A-1042", "total": 120}');
+  const accepted = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/v1/apps/${app.id}/notifications`));
   await form.getByRole("button", { name: "Start test run" }).click();
+  const requestId = ((await (await accepted).json()) as { requestId: string }).requestId;
   const timeline = page.getByRole("region", { name: "Run timeline" });
   await expect(timeline.getByLabel("Run status: completed")).toBeVisible({ timeout: 60_000 });
   const steps = timeline.getByRole("list", { name: `Steps of ${user}'s run` });
@@ -104,4 +106,14 @@ test("step details: the timeline shows the branch's matched condition and the em
   await runSteps.getByRole("button", { name: "Details of step receipt" }).click();
   await expect(runSteps.getByTitle("Email sent by step receipt").contentFrame().getByRole("heading", { name: "Thank you!" })).toBeVisible();
   await shoot(page, "activity-step-details");
+
+  // A run's page of its own, reached from a message log row.
+  await page.getByRole("navigation", { name: "App" }).getByRole("link", { name: "Message logs" }).click();
+  await page.getByRole("link", { name: `Request ${requestId.slice(0, 8)}: what it did` }).first().click();
+  await expect(page.getByRole("heading", { name: `Request ${requestId.slice(-8)}`, level: 1 })).toBeVisible();
+  const pageSteps = page.getByRole("list", { name: `Steps of ${user}’s run` });
+  await pageSteps.getByRole("button", { name: "Details of step check" }).click();
+  await expect(pageSteps.getByRole("region", { name: "Branch evaluation" })).toContainText("data.total (120) gt 100 → true");
+  await page.getByRole("link", { name: "← Activity" }).click();
+  await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
 });
