@@ -28,9 +28,9 @@ func TestUserExport(t *testing.T) {
 	e.exec(t, `INSERT INTO topic_subscriptions (topic_id, user_id, channels) SELECT id, $2, '{email}' FROM topics WHERE app_id = $1`, a.appID, ids["ann"])
 	req := uuid.New()
 	e.exec(t, `INSERT INTO notifications (app_id, user_id, request_id, title, message) VALUES ($1, $2, $3, 'Hello Ann', 'hi'), ($1, $4, $3, 'Hello Bob', 'hi')`, a.appID, ids["ann"], req, ids["bob"])
-	e.exec(t, `INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key) VALUES ($1, $2, $3, 'ann', 'email', 'sent', 'k1')`, a.appID, req, ids["ann"])
+	e.exec(t, `INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key, content) VALUES ($1, $2, $3, 'ann', 'email', 'sent', 'k1', '{"to": "ann@example.com", "subject": "Your order", "truncated": false}')`, a.appID, req, ids["ann"])
 	e.exec(t, `INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, workflow_id) VALUES ($1, $2, 'welcome', 'ann', 'flow/welcome/x/ann')`, a.appID, req)
-	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id) VALUES ($1, $2, 'welcome', 1, 'ann', 's1', 'delay', 'waited', 'flow/welcome/x/ann')`, a.appID, req.String())
+	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id, input) VALUES ($1, $2, 'welcome', 1, 'ann', 's1', 'delay', 'waited', 'flow/welcome/x/ann', '{"data": {"order": "A-7"}, "recipient": {"identifier": "ann"}, "truncated": false}')`, a.appID, req.String())
 
 	res := must(t, e.Do("GET", a.appPath("/users/ann/export"), nil, bearer(a.tok)), 200, "export")
 	if cd := res.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") {
@@ -55,10 +55,16 @@ func TestUserExport(t *testing.T) {
 			Channels []string
 		}
 		Notifications []struct{ Title string }
-		MessageLogs   []struct{ Channel, Status string }
-		WorkflowRuns  []struct{ Workflow, Status string }
-		WorkflowLogs  []struct{ Step, Outcome string }
-		Truncated     []string
+		MessageLogs   []struct {
+			Channel, Status string
+			Content         *struct{ To, Subject string }
+		}
+		WorkflowRuns []struct{ Workflow, Status string }
+		WorkflowLogs []struct {
+			Step, Outcome string
+			Input         *struct{ Data map[string]any }
+		}
+		Truncated []string
 	}
 	res.JSON(t, &out)
 	if out.AppID != a.appID || out.User.Identifier != "ann" || out.User.Profile["email"] != "ann@example.com" ||
@@ -69,7 +75,9 @@ func TestUserExport(t *testing.T) {
 		len(out.Notifications) != 1 || out.Notifications[0].Title != "Hello Ann" ||
 		len(out.MessageLogs) != 1 || out.MessageLogs[0].Status != "sent" ||
 		len(out.WorkflowRuns) != 1 || out.WorkflowRuns[0].Workflow != "welcome" ||
-		len(out.WorkflowLogs) != 1 || out.WorkflowLogs[0].Outcome != "waited" || len(out.Truncated) != 0 {
+		len(out.WorkflowLogs) != 1 || out.WorkflowLogs[0].Outcome != "waited" || len(out.Truncated) != 0 ||
+		out.MessageLogs[0].Content == nil || out.MessageLogs[0].Content.Subject != "Your order" ||
+		out.WorkflowLogs[0].Input == nil || out.WorkflowLogs[0].Input.Data["order"] != "A-7" {
 		t.Errorf("export %s", res.Body)
 	}
 	for _, secret := range []string{"Hello Bob", "secret-p256dh", "secret-auth", "fcm-token-0123"} {

@@ -330,7 +330,8 @@ func (q *Queries) ExportUserDevices(ctx context.Context, arg ExportUserDevicesPa
 }
 
 const exportUserFlowLogs = `-- name: ExportUserFlowLogs :many
-SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at
+SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at,
+       l.input, l.evaluation
 FROM flow_logs l WHERE l.app_id = $1 AND l.user_identifier = $2
 ORDER BY l.created_at, l.id LIMIT $3
 `
@@ -351,6 +352,8 @@ type ExportUserFlowLogsRow struct {
 	Detail         string
 	WorkflowID     string
 	CreatedAt      time.Time
+	Input          json.RawMessage
+	Evaluation     json.RawMessage
 }
 
 func (q *Queries) ExportUserFlowLogs(ctx context.Context, arg ExportUserFlowLogsParams) ([]ExportUserFlowLogsRow, error) {
@@ -372,6 +375,8 @@ func (q *Queries) ExportUserFlowLogs(ctx context.Context, arg ExportUserFlowLogs
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -479,7 +484,7 @@ func (q *Queries) ExportUserFlowRuns(ctx context.Context, arg ExportUserFlowRuns
 const exportUserMessageLogs = `-- name: ExportUserMessageLogs :many
 SELECT m.id, m.request_id, m.workflow_id, m.channel, m.step_key, m.status, m.reason, m.error, m.template_identifier,
        m.provider, m.provider_message_id, m.attempts, m.created_at, m.updated_at, m.sent_at, m.delivered_at,
-       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at
+       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, m.content
 FROM message_logs m WHERE m.app_id = $1 AND m.user_id = $2
 ORDER BY m.created_at, m.id LIMIT $3
 `
@@ -511,6 +516,7 @@ type ExportUserMessageLogsRow struct {
 	BouncedAt          *time.Time
 	OpenedAt           *time.Time
 	ClickedAt          *time.Time
+	Content            json.RawMessage
 }
 
 func (q *Queries) ExportUserMessageLogs(ctx context.Context, arg ExportUserMessageLogsParams) ([]ExportUserMessageLogsRow, error) {
@@ -543,6 +549,7 @@ func (q *Queries) ExportUserMessageLogs(ctx context.Context, arg ExportUserMessa
 			&i.BouncedAt,
 			&i.OpenedAt,
 			&i.ClickedAt,
+			&i.Content,
 		); err != nil {
 			return nil, err
 		}

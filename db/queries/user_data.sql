@@ -94,7 +94,7 @@ ORDER BY n.created_at, n.id LIMIT @max_rows;
 -- name: ExportUserMessageLogs :many
 SELECT m.id, m.request_id, m.workflow_id, m.channel, m.step_key, m.status, m.reason, m.error, m.template_identifier,
        m.provider, m.provider_message_id, m.attempts, m.created_at, m.updated_at, m.sent_at, m.delivered_at,
-       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at
+       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, m.content
 FROM message_logs m WHERE m.app_id = @app_id AND m.user_id = @user_id
 ORDER BY m.created_at, m.id LIMIT @max_rows;
 
@@ -104,7 +104,8 @@ FROM flow_runs f WHERE f.app_id = @app_id AND f.user_identifier = @identifier
 ORDER BY f.created_at, f.id LIMIT @max_rows;
 
 -- name: ExportUserFlowLogs :many
-SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at
+SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at,
+       l.input, l.evaluation
 FROM flow_logs l WHERE l.app_id = @app_id AND l.user_identifier = @identifier
 ORDER BY l.created_at, l.id LIMIT @max_rows;
 

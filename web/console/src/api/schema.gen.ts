@@ -4619,6 +4619,8 @@ export interface components {
                 channel: string;
                 /** Format: date-time */
                 clickedAt: string | null;
+                /** @description what a workflow step rendered and sent; null for other messages */
+                content: components["schemas"]["WorkflowStepContent"] | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -4721,6 +4723,10 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
                 detail: string;
+                /** @description a branch's comparisons or a waitForRead's release; null for other steps */
+                evaluation: components["schemas"]["WorkflowStepEvaluation"] | null;
+                /** @description what the step saw (the run's data, the recipient); null when not recorded */
+                input: components["schemas"]["WorkflowStepInput"] | null;
                 outcome: string;
                 requestId: string;
                 step: string;
