@@ -110,7 +110,7 @@ func TestDeliverStepInAppOncePerStep(t *testing.T) {
 		t.Errorf("log of the first step %+v", l)
 	}
 	var card string
-	if err := d.Pool.QueryRow(ctx, `SELECT content::text FROM message_logs WHERE request_id = $1 AND step_key = 'first'`, in.RequestID).Scan(&card); err != nil {
+	if err := d.Pool.QueryRow(ctx, `SELECT c.content::text FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id WHERE m.request_id = $1 AND m.step_key = 'first'`, in.RequestID).Scan(&card); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(card, `"title": "Hi ann"`) || !strings.Contains(card, `"body": "1 yes"`) {
@@ -151,7 +151,7 @@ func TestDeliverStepExternalWithBatchAndRetries(t *testing.T) {
 	}
 	// What it sent, for the run timeline (the instance's URL, maybe a secret, is not in it).
 	var content string
-	if err := d.Pool.QueryRow(ctx, `SELECT content::text FROM message_logs WHERE request_id = $1 AND step_key = 'hook'`, in.RequestID).Scan(&content); err != nil {
+	if err := d.Pool.QueryRow(ctx, `SELECT c.content::text FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id WHERE m.request_id = $1 AND m.step_key = 'hook'`, in.RequestID).Scan(&content); err != nil {
 		t.Fatal(err)
 	}
 	var sent map[string]any

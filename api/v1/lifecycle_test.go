@@ -28,7 +28,8 @@ func TestUserExport(t *testing.T) {
 	e.exec(t, `INSERT INTO topic_subscriptions (topic_id, user_id, channels) SELECT id, $2, '{email}' FROM topics WHERE app_id = $1`, a.appID, ids["ann"])
 	req := uuid.New()
 	e.exec(t, `INSERT INTO notifications (app_id, user_id, request_id, title, message) VALUES ($1, $2, $3, 'Hello Ann', 'hi'), ($1, $4, $3, 'Hello Bob', 'hi')`, a.appID, ids["ann"], req, ids["bob"])
-	e.exec(t, `INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key, content) VALUES ($1, $2, $3, 'ann', 'email', 'sent', 'k1', '{"to": "ann@example.com", "subject": "Your order", "truncated": false}')`, a.appID, req, ids["ann"])
+	e.exec(t, `WITH m AS (INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key) VALUES ($1, $2, $3, 'ann', 'email', 'sent', 'k1') RETURNING id)
+		INSERT INTO message_contents (message_log_id, app_id, content) SELECT id, $1, '{"to": "ann@example.com", "subject": "Your order", "truncated": false}' FROM m`, a.appID, req, ids["ann"])
 	e.exec(t, `INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, workflow_id) VALUES ($1, $2, 'welcome', 'ann', 'flow/welcome/x/ann')`, a.appID, req)
 	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id, input) VALUES ($1, $2, 'welcome', 1, 'ann', 's1', 'delay', 'waited', 'flow/welcome/x/ann', '{"data": {"order": "A-7"}, "recipient": {"identifier": "ann"}, "truncated": false}')`, a.appID, req.String())
 
@@ -130,9 +131,11 @@ func TestUserErasureFromTheConsole(t *testing.T) {
 	// What the run timeline shows of a send that reached ann and bob: ann's own rows go;
 	// bob's rows whose rendered content, input or branch values name ann are redacted.
 	e.exec(t, `UPDATE users SET profile = '{"email": "ann.erased@example.com"}' WHERE id = $1`, ids["ann"])
-	e.exec(t, `INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, step_key, status, idempotency_key, content) VALUES
-		($1, $2, $3, 'ann', 'email', 'mail', 'sent', 'k-ann', '{"to": "ann.erased@example.com", "subject": "Hi", "truncated": false}'),
-		($1, $2, $4, 'bob', 'email', 'mail', 'sent', 'k-bob', '{"to": "bob@example.com", "html": "<p>ann.erased@example.com joined</p>", "truncated": false}')`,
+	e.exec(t, `WITH m AS (INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, step_key, status, idempotency_key) VALUES
+		($1, $2, $3, 'ann', 'email', 'mail', 'sent', 'k-ann'), ($1, $2, $4, 'bob', 'email', 'mail', 'sent', 'k-bob') RETURNING id, user_identifier)
+		INSERT INTO message_contents (message_log_id, app_id, content) SELECT id, $1, CASE user_identifier
+			WHEN 'ann' THEN '{"to": "ann.erased@example.com", "subject": "Hi", "truncated": false}'::jsonb
+			ELSE '{"to": "bob@example.com", "html": "<p>ann.erased@example.com joined</p>", "truncated": false}'::jsonb END FROM m`,
 		a.appID, req, ids["ann"], ids["bob"])
 	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id, input, evaluation) VALUES
 		($1, $2, 'f', 1, 'bob', 'check', 'branch', 'branched', 'w2', '{"data": {"invitee": "ann.erased@example.com"}, "recipient": {"identifier": "bob"}, "truncated": false}',
@@ -168,14 +171,22 @@ func TestUserErasureFromTheConsole(t *testing.T) {
 		t.Errorf("left: erased user %d, other app %d, bob %d", left, otherLeft, bobLeft)
 	}
 	var content, input, evaluation string
-	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT m.content::text, l.input::text, l.evaluation::text
-		FROM message_logs m, flow_logs l WHERE m.app_id = $1 AND m.user_identifier = 'bob' AND l.app_id = $1 AND l.user_identifier = 'bob'`, a.appID).Scan(&content, &input, &evaluation); err != nil {
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT c.content::text, l.input::text, l.evaluation::text
+		FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id, flow_logs l
+		WHERE m.app_id = $1 AND m.user_identifier = 'bob' AND l.app_id = $1 AND l.user_identifier = 'bob'`, a.appID).Scan(&content, &input, &evaluation); err != nil {
 		t.Fatal(err)
 	}
 	for what, text := range map[string]string{"bob's sent content": content, "bob's step input": input, "bob's branch evaluation": evaluation} {
 		if strings.Contains(text, "ann.erased@example.com") || !strings.Contains(text, "[erased]") {
 			t.Errorf("%s after ann's erasure: %s", what, text)
 		}
+	}
+	var contentsLeft int
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM message_contents WHERE app_id = $1`, a.appID).Scan(&contentsLeft); err != nil {
+		t.Fatal(err)
+	}
+	if n := contentsLeft; n != 1 {
+		t.Errorf("%d sent contents left, want bob's alone (ann's went with her message log row)", n)
 	}
 	if out.Erased["othersRedacted"] != 2 {
 		t.Errorf("othersRedacted = %d, want bob's message and step", out.Erased["othersRedacted"])

@@ -7,6 +7,7 @@ package dbsqlc
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/google/uuid"
 )
@@ -135,8 +136,47 @@ func (q *Queries) GetRequestOfApp(ctx context.Context, arg GetRequestOfAppParams
 	return i, err
 }
 
+const messageContentsOfRequest = `-- name: MessageContentsOfRequest :many
+SELECT c.message_log_id, c.content FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id
+WHERE m.app_id = $1 AND m.request_id = $2 AND c.app_id = $1
+LIMIT $3
+`
+
+type MessageContentsOfRequestParams struct {
+	AppID     int64
+	RequestID uuid.UUID
+	MaxRows   int32
+}
+
+type MessageContentsOfRequestRow struct {
+	MessageLogID int64
+	Content      json.RawMessage
+}
+
+// What the workflow steps of one send request rendered (message_contents by their message
+// log rows; the unique index on request_id leads).
+func (q *Queries) MessageContentsOfRequest(ctx context.Context, arg MessageContentsOfRequestParams) ([]MessageContentsOfRequestRow, error) {
+	rows, err := q.db.Query(ctx, messageContentsOfRequest, arg.AppID, arg.RequestID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageContentsOfRequestRow{}
+	for rows.Next() {
+		var i MessageContentsOfRequestRow
+		if err := rows.Scan(&i.MessageLogID, &i.Content); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const messageLogsOfRequestPage = `-- name: MessageLogsOfRequestPage :many
-SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content FROM message_logs WHERE app_id = $1 AND request_id = $2
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE app_id = $1 AND request_id = $2
 ORDER BY user_id, channel, step_key
 LIMIT $3
 `
@@ -186,7 +226,6 @@ func (q *Queries) MessageLogsOfRequestPage(ctx context.Context, arg MessageLogsO
 			&i.BouncedAt,
 			&i.OpenedAt,
 			&i.ClickedAt,
-			&i.Content,
 		); err != nil {
 			return nil, err
 		}

@@ -566,7 +566,7 @@ func (q *Queries) GetPublishedFlow(ctx context.Context, arg GetPublishedFlowPara
 }
 
 const getStepLog = `-- name: GetStepLog :one
-SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content FROM message_logs
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs
 WHERE app_id = $1 AND request_id = $2 AND user_id = $3 AND channel = $4 AND step_key = $5
 `
 
@@ -615,7 +615,6 @@ func (q *Queries) GetStepLog(ctx context.Context, arg GetStepLogParams) (Message
 		&i.BouncedAt,
 		&i.OpenedAt,
 		&i.ClickedAt,
-		&i.Content,
 	)
 	return i, err
 }
@@ -717,7 +716,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued',
         NULLIF($8::text, ''),
         CAST($2::uuid AS text) || ':' || $5::text || ':' || $6::text || ':' || $7::text)
 ON CONFLICT (request_id, user_id, channel, step_key) DO NOTHING
-RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content
+RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
 `
 
 type InsertStepLogParams struct {
@@ -775,7 +774,6 @@ func (q *Queries) InsertStepLog(ctx context.Context, arg InsertStepLogParams) (M
 		&i.BouncedAt,
 		&i.OpenedAt,
 		&i.ClickedAt,
-		&i.Content,
 	)
 	return i, err
 }
@@ -1143,19 +1141,20 @@ func (q *Queries) SetFlowCritical(ctx context.Context, arg SetFlowCriticalParams
 }
 
 const setStepLogContent = `-- name: SetStepLogContent :exec
-UPDATE message_logs SET content = $1::jsonb WHERE id = $2 AND app_id = $3
+INSERT INTO message_contents (message_log_id, app_id, content) VALUES ($1, $2, $3::jsonb)
+ON CONFLICT (message_log_id) DO UPDATE SET content = EXCLUDED.content
 `
 
 type SetStepLogContentParams struct {
-	Content json.RawMessage
 	ID      int64
 	AppID   int64
+	Content json.RawMessage
 }
 
-// Records what a step rendered (message_logs.content, capped by the caller), before it is
-// sent: the run timeline shows it whatever the provider answers.
+// Records what a step rendered (message_contents, capped by the caller), before it is sent:
+// the run timeline shows it whatever the provider answers. A retry renders it again.
 func (q *Queries) SetStepLogContent(ctx context.Context, arg SetStepLogContentParams) error {
-	_, err := q.db.Exec(ctx, setStepLogContent, arg.Content, arg.ID, arg.AppID)
+	_, err := q.db.Exec(ctx, setStepLogContent, arg.ID, arg.AppID, arg.Content)
 	return err
 }
 

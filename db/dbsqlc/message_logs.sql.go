@@ -101,7 +101,7 @@ const claimMessageLog = `-- name: ClaimMessageLog :one
 UPDATE message_logs
 SET attempts = attempts + 1, locked_until = now() + make_interval(secs => $1::float8), updated_at = now()
 WHERE id = $2 AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
-RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content
+RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
 `
 
 type ClaimMessageLogParams struct {
@@ -142,7 +142,6 @@ func (q *Queries) ClaimMessageLog(ctx context.Context, arg ClaimMessageLogParams
 		&i.BouncedAt,
 		&i.OpenedAt,
 		&i.ClickedAt,
-		&i.Content,
 	)
 	return i, err
 }
@@ -151,7 +150,7 @@ const claimMessageLogs = `-- name: ClaimMessageLogs :many
 UPDATE message_logs
 SET status = 'queued', attempts = attempts + 1, locked_until = now() + make_interval(secs => $1::float8), updated_at = now()
 WHERE id = ANY($2::bigint[]) AND status IN ('queued', 'held') AND (locked_until IS NULL OR locked_until < now())
-RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content
+RETURNING id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at
 `
 
 type ClaimMessageLogsParams struct {
@@ -200,7 +199,6 @@ func (q *Queries) ClaimMessageLogs(ctx context.Context, arg ClaimMessageLogsPara
 			&i.BouncedAt,
 			&i.OpenedAt,
 			&i.ClickedAt,
-			&i.Content,
 		); err != nil {
 			return nil, err
 		}
@@ -213,7 +211,7 @@ func (q *Queries) ClaimMessageLogs(ctx context.Context, arg ClaimMessageLogsPara
 }
 
 const getMessageLog = `-- name: GetMessageLog :one
-SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content FROM message_logs WHERE id = $1
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE id = $1
 `
 
 func (q *Queries) GetMessageLog(ctx context.Context, id int64) (MessageLog, error) {
@@ -247,7 +245,6 @@ func (q *Queries) GetMessageLog(ctx context.Context, id int64) (MessageLog, erro
 		&i.BouncedAt,
 		&i.OpenedAt,
 		&i.ClickedAt,
-		&i.Content,
 	)
 	return i, err
 }
@@ -363,7 +360,7 @@ func (q *Queries) InsertMessageLogs(ctx context.Context, arg InsertMessageLogsPa
 }
 
 const listMessageLogsOfRequest = `-- name: ListMessageLogsOfRequest :many
-SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content FROM message_logs WHERE app_id = $1 AND request_id = $2 ORDER BY id
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE app_id = $1 AND request_id = $2 ORDER BY id
 `
 
 type ListMessageLogsOfRequestParams struct {
@@ -408,7 +405,6 @@ func (q *Queries) ListMessageLogsOfRequest(ctx context.Context, arg ListMessageL
 			&i.BouncedAt,
 			&i.OpenedAt,
 			&i.ClickedAt,
-			&i.Content,
 		); err != nil {
 			return nil, err
 		}
@@ -543,7 +539,7 @@ func (q *Queries) MessageLogStates(ctx context.Context, ids []int64) ([]MessageL
 
 const messageLogsByIDs = `-- name: MessageLogsByIDs :many
 
-SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at, content FROM message_logs WHERE app_id = $1 AND id = ANY($2::bigint[])
+SELECT id, app_id, request_id, workflow_id, user_id, user_identifier, channel, step_key, status, reason, error, template_identifier, idempotency_key, provider, instance_id, provider_message_id, provider_response, attempts, locked_until, created_at, updated_at, sent_at, delivered_at, failed_at, bounced_at, opened_at, clicked_at FROM message_logs WHERE app_id = $1 AND id = ANY($2::bigint[])
 `
 
 type MessageLogsByIDsParams struct {
@@ -590,7 +586,6 @@ func (q *Queries) MessageLogsByIDs(ctx context.Context, arg MessageLogsByIDsPara
 			&i.BouncedAt,
 			&i.OpenedAt,
 			&i.ClickedAt,
-			&i.Content,
 		); err != nil {
 			return nil, err
 		}

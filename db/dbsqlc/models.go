@@ -406,6 +406,12 @@ type License struct {
 	UpdatedAt time.Time
 }
 
+type MessageContent struct {
+	MessageLogID int64
+	AppID        int64
+	Content      json.RawMessage
+}
+
 type MessageLog struct {
 	ID                 int64
 	AppID              int64
@@ -434,7 +440,6 @@ type MessageLog struct {
 	BouncedAt          *time.Time
 	OpenedAt           *time.Time
 	ClickedAt          *time.Time
-	Content            json.RawMessage
 }
 
 type Notification struct {

@@ -484,8 +484,8 @@ func (q *Queries) ExportUserFlowRuns(ctx context.Context, arg ExportUserFlowRuns
 const exportUserMessageLogs = `-- name: ExportUserMessageLogs :many
 SELECT m.id, m.request_id, m.workflow_id, m.channel, m.step_key, m.status, m.reason, m.error, m.template_identifier,
        m.provider, m.provider_message_id, m.attempts, m.created_at, m.updated_at, m.sent_at, m.delivered_at,
-       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, m.content
-FROM message_logs m WHERE m.app_id = $1 AND m.user_id = $2
+       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, c.content
+FROM message_logs m LEFT JOIN message_contents c ON c.message_log_id = m.id WHERE m.app_id = $1 AND m.user_id = $2
 ORDER BY m.created_at, m.id LIMIT $3
 `
 
@@ -799,11 +799,55 @@ func (q *Queries) OthersFlowLogsMentioning(ctx context.Context, arg OthersFlowLo
 	return items, nil
 }
 
+const othersMessageContentsMentioning = `-- name: OthersMessageContentsMentioning :many
+SELECT c.message_log_id, c.content FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id
+WHERE m.app_id = $1 AND c.app_id = $1 AND m.request_id = ANY($2::uuid[]) AND m.user_id <> $3
+  AND c.content::text LIKE ANY($4::text[])
+`
+
+type OthersMessageContentsMentioningParams struct {
+	AppID      int64
+	RequestIds []uuid.UUID
+	UserID     int64
+	Patterns   []string
+}
+
+type OthersMessageContentsMentioningRow struct {
+	MessageLogID int64
+	Content      json.RawMessage
+}
+
+// Other users' sent contents (of workflow steps) of the requests that reached the user that
+// mention one of its identifying strings.
+func (q *Queries) OthersMessageContentsMentioning(ctx context.Context, arg OthersMessageContentsMentioningParams) ([]OthersMessageContentsMentioningRow, error) {
+	rows, err := q.db.Query(ctx, othersMessageContentsMentioning,
+		arg.AppID,
+		arg.RequestIds,
+		arg.UserID,
+		arg.Patterns,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OthersMessageContentsMentioningRow{}
+	for rows.Next() {
+		var i OthersMessageContentsMentioningRow
+		if err := rows.Scan(&i.MessageLogID, &i.Content); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const othersMessageLogsMentioning = `-- name: OthersMessageLogsMentioning :many
-SELECT m.id, m.reason, m.error, m.provider_response, m.content FROM message_logs m
+SELECT m.id, m.reason, m.error, m.provider_response FROM message_logs m
 WHERE m.app_id = $1 AND m.request_id = ANY($2::uuid[]) AND m.user_id <> $3
-  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')
-       || ' ' || coalesce(m.content::text, '')) LIKE ANY($4::text[])
+  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')) LIKE ANY($4::text[])
 `
 
 type OthersMessageLogsMentioningParams struct {
@@ -818,7 +862,6 @@ type OthersMessageLogsMentioningRow struct {
 	Reason           *string
 	Error            *string
 	ProviderResponse *string
-	Content          json.RawMessage
 }
 
 // Other users' message log rows of the requests that reached the user whose texts mention
@@ -842,7 +885,6 @@ func (q *Queries) OthersMessageLogsMentioning(ctx context.Context, arg OthersMes
 			&i.Reason,
 			&i.Error,
 			&i.ProviderResponse,
-			&i.Content,
 		); err != nil {
 			return nil, err
 		}
@@ -987,17 +1029,30 @@ func (q *Queries) SetFlowLogDetails(ctx context.Context, arg SetFlowLogDetailsPa
 	return err
 }
 
+const setMessageContent = `-- name: SetMessageContent :exec
+UPDATE message_contents SET content = $1 WHERE app_id = $2 AND message_log_id = $3
+`
+
+type SetMessageContentParams struct {
+	Content      json.RawMessage
+	AppID        int64
+	MessageLogID int64
+}
+
+func (q *Queries) SetMessageContent(ctx context.Context, arg SetMessageContentParams) error {
+	_, err := q.db.Exec(ctx, setMessageContent, arg.Content, arg.AppID, arg.MessageLogID)
+	return err
+}
+
 const setMessageLogTexts = `-- name: SetMessageLogTexts :exec
-UPDATE message_logs SET reason = $1, error = $2, provider_response = $3,
-    content = $4::jsonb
-WHERE app_id = $5 AND id = $6
+UPDATE message_logs SET reason = $1, error = $2, provider_response = $3
+WHERE app_id = $4 AND id = $5
 `
 
 type SetMessageLogTextsParams struct {
 	Reason           *string
 	Error            *string
 	ProviderResponse *string
-	Content          json.RawMessage
 	AppID            int64
 	ID               int64
 }
@@ -1007,7 +1062,6 @@ func (q *Queries) SetMessageLogTexts(ctx context.Context, arg SetMessageLogTexts
 		arg.Reason,
 		arg.Error,
 		arg.ProviderResponse,
-		arg.Content,
 		arg.AppID,
 		arg.ID,
 	)

@@ -8,12 +8,17 @@ ALTER TABLE flow_logs ADD COLUMN input jsonb;
 ALTER TABLE flow_logs ADD COLUMN evaluation jsonb;
 
 -- The content a workflow step rendered and sent (subject, html, text, the in-app card, the
--- SMS text, the address), capped at 256 KB with a truncated mark. It goes with its
--- message_logs row (retention, erasure); other users' rows naming an erased user are
--- redacted.
-ALTER TABLE message_logs ADD COLUMN content jsonb;
+-- SMS text, the address), capped at 256 KB with a truncated mark, beside its message log
+-- row rather than in it: the message log's lists, claims and retries never read it. It goes
+-- with its row (ON DELETE CASCADE: retention, the user's erasure); other users' rows naming
+-- an erased user are redacted.
+CREATE TABLE message_contents (
+    message_log_id  bigint PRIMARY KEY REFERENCES message_logs (id) ON DELETE CASCADE,
+    app_id          bigint NOT NULL,
+    content         jsonb  NOT NULL
+);
 
 -- +goose Down
-ALTER TABLE message_logs DROP COLUMN content;
+DROP TABLE message_contents;
 ALTER TABLE flow_logs DROP COLUMN evaluation;
 ALTER TABLE flow_logs DROP COLUMN input;

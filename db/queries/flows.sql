@@ -146,9 +146,10 @@ WHERE app_id = @app_id AND request_id = @request_id AND user_id = @user_id AND c
 UPDATE message_logs SET reason = @reason, updated_at = now() WHERE id = @id AND app_id = @app_id;
 
 -- name: SetStepLogContent :exec
--- Records what a step rendered (message_logs.content, capped by the caller), before it is
--- sent: the run timeline shows it whatever the provider answers.
-UPDATE message_logs SET content = @content::jsonb WHERE id = @id AND app_id = @app_id;
+-- Records what a step rendered (message_contents, capped by the caller), before it is sent:
+-- the run timeline shows it whatever the provider answers. A retry renders it again.
+INSERT INTO message_contents (message_log_id, app_id, content) VALUES (@id, @app_id, @content::jsonb)
+ON CONFLICT (message_log_id) DO UPDATE SET content = EXCLUDED.content;
 
 -- name: SettleStepLog :exec
 -- Records a step's outcome decided without a provider: skipped, delivered (in-app) or failed.

@@ -94,8 +94,8 @@ ORDER BY n.created_at, n.id LIMIT @max_rows;
 -- name: ExportUserMessageLogs :many
 SELECT m.id, m.request_id, m.workflow_id, m.channel, m.step_key, m.status, m.reason, m.error, m.template_identifier,
        m.provider, m.provider_message_id, m.attempts, m.created_at, m.updated_at, m.sent_at, m.delivered_at,
-       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, m.content
-FROM message_logs m WHERE m.app_id = @app_id AND m.user_id = @user_id
+       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, c.content
+FROM message_logs m LEFT JOIN message_contents c ON c.message_log_id = m.id WHERE m.app_id = @app_id AND m.user_id = @user_id
 ORDER BY m.created_at, m.id LIMIT @max_rows;
 
 -- name: ExportUserFlowRuns :many
@@ -153,15 +153,23 @@ WHERE app_id = @app_id AND id = @id;
 -- name: OthersMessageLogsMentioning :many
 -- Other users' message log rows of the requests that reached the user whose texts mention
 -- one of its identifying strings.
-SELECT m.id, m.reason, m.error, m.provider_response, m.content FROM message_logs m
+SELECT m.id, m.reason, m.error, m.provider_response FROM message_logs m
 WHERE m.app_id = @app_id AND m.request_id = ANY(@request_ids::uuid[]) AND m.user_id <> @user_id
-  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')
-       || ' ' || coalesce(m.content::text, '')) LIKE ANY(@patterns::text[]);
+  AND (coalesce(m.reason, '') || ' ' || coalesce(m.error, '') || ' ' || coalesce(m.provider_response, '')) LIKE ANY(@patterns::text[]);
 
 -- name: SetMessageLogTexts :exec
-UPDATE message_logs SET reason = @reason, error = @error, provider_response = @provider_response,
-    content = sqlc.narg('content')::jsonb
+UPDATE message_logs SET reason = @reason, error = @error, provider_response = @provider_response
 WHERE app_id = @app_id AND id = @id;
+
+-- name: OthersMessageContentsMentioning :many
+-- Other users' sent contents (of workflow steps) of the requests that reached the user that
+-- mention one of its identifying strings.
+SELECT c.message_log_id, c.content FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id
+WHERE m.app_id = @app_id AND c.app_id = @app_id AND m.request_id = ANY(@request_ids::uuid[]) AND m.user_id <> @user_id
+  AND c.content::text LIKE ANY(@patterns::text[]);
+
+-- name: SetMessageContent :exec
+UPDATE message_contents SET content = @content WHERE app_id = @app_id AND message_log_id = @message_log_id;
 
 -- name: OthersFlowLogsMentioning :many
 -- Other users' workflow log rows of the requests that reached the user whose recorded input

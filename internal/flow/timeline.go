@@ -105,7 +105,11 @@ func (s *Service) Timeline(ctx context.Context, appID int64, identifier, request
 	if err != nil {
 		return Timeline{}, db.MapError(err)
 	}
-	messages := rundetail.Index(msgs)
+	contents, err := s.db.MessageContentsOfRequest(ctx, dbsqlc.MessageContentsOfRequestParams{AppID: appID, RequestID: id, MaxRows: rundetail.MaxContents})
+	if err != nil {
+		return Timeline{}, db.MapError(err)
+	}
+	messages := rundetail.Index(msgs, contents)
 	t := Timeline{RequestID: id.String(), Workflow: identifier, Runs: make([]Run, 0, len(runs))}
 	byUser := map[string]int{}
 	for _, r := range runs {

@@ -146,25 +146,35 @@ type Message struct {
 	Content            json.RawMessage `json:"content"`
 }
 
-// Messages finds the message log row of a run's channel step.
-type Messages map[key]dbsqlc.MessageLog
+// Messages finds the message log row of a run's channel step and its content.
+type Messages struct {
+	rows     map[key]dbsqlc.MessageLog
+	contents map[int64]json.RawMessage
+}
 
 type key struct{ user, channel, step string }
 
-// Index indexes the message log rows of one send request by recipient, channel and step.
-func Index(logs []dbsqlc.MessageLog) Messages {
-	m := make(Messages, len(logs))
+// MaxContents bounds the contents one request's answer reads (message_contents).
+const MaxContents = 1000
+
+// Index indexes the message log rows of one send request by recipient, channel and step,
+// with the contents its steps rendered (MessageContentsOfRequest).
+func Index(logs []dbsqlc.MessageLog, contents []dbsqlc.MessageContentsOfRequestRow) Messages {
+	m := Messages{rows: make(map[key]dbsqlc.MessageLog, len(logs)), contents: make(map[int64]json.RawMessage, len(contents))}
 	for _, l := range logs {
 		if l.StepKey != "" {
-			m[key{l.UserIdentifier, l.Channel, l.StepKey}] = l
+			m.rows[key{l.UserIdentifier, l.Channel, l.StepKey}] = l
 		}
+	}
+	for _, c := range contents {
+		m.contents[c.MessageLogID] = c.Content
 	}
 	return m
 }
 
 // For returns the message of a recipient's step (nil when the step wrote none).
 func (m Messages) For(user, stepType, stepID string) *Message {
-	l, ok := m[key{user, stepType, stepID}]
+	l, ok := m.rows[key{user, stepType, stepID}]
 	if !ok {
 		return nil
 	}
@@ -172,7 +182,7 @@ func (m Messages) For(user, stepType, stepID string) *Message {
 		ID: l.ID, Channel: l.Channel, Status: l.Status, Reason: l.Reason, Error: l.Error,
 		ProviderIdentifier: l.Provider, ProviderMessageID: l.ProviderMessageID, ProviderResponse: l.ProviderResponse,
 		Attempts: l.Attempts, SentAt: utc(l.SentAt), DeliveredAt: utc(l.DeliveredAt), FailedAt: utc(l.FailedAt),
-		Content: l.Content,
+		Content: m.contents[l.ID],
 	}
 	if len(out.Content) == 0 {
 		out.Content = nil

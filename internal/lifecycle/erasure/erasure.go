@@ -246,9 +246,18 @@ func redactOthers(ctx context.Context, q *dbsqlc.Queries, appID, userID int64, i
 	}
 	for _, l := range logs {
 		err := q.SetMessageLogTexts(ctx, dbsqlc.SetMessageLogTextsParams{AppID: appID, ID: l.ID,
-			Reason: redactPtr(l.Reason, needles), Error: redactPtr(l.Error, needles), ProviderResponse: redactPtr(l.ProviderResponse, needles),
-			Content: redactRaw(l.Content, needles)})
+			Reason: redactPtr(l.Reason, needles), Error: redactPtr(l.Error, needles), ProviderResponse: redactPtr(l.ProviderResponse, needles)})
 		if err != nil {
+			return 0, db.MapError(err)
+		}
+		n++
+	}
+	contents, err := q.OthersMessageContentsMentioning(ctx, dbsqlc.OthersMessageContentsMentioningParams{AppID: appID, RequestIds: requestIDs, UserID: userID, Patterns: patterns})
+	if err != nil {
+		return 0, db.MapError(err)
+	}
+	for _, c := range contents {
+		if err := q.SetMessageContent(ctx, dbsqlc.SetMessageContentParams{AppID: appID, MessageLogID: c.MessageLogID, Content: RedactJSON(c.Content, needles)}); err != nil {
 			return 0, db.MapError(err)
 		}
 		n++

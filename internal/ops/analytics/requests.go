@@ -242,7 +242,11 @@ func (s *Service) RequestDetail(ctx context.Context, appID int64, requestID stri
 	if err != nil {
 		return out, db.MapError(err)
 	}
-	messages := rundetail.Index(logs)
+	contents, err := s.db.MessageContentsOfRequest(ctx, dbsqlc.MessageContentsOfRequestParams{AppID: appID, RequestID: id, MaxRows: rundetail.MaxContents})
+	if err != nil {
+		return out, db.MapError(err)
+	}
+	messages := rundetail.Index(logs, contents)
 	byRun := map[string]int{}
 	for _, r := range runs {
 		byRun[r.FlowIdentifier+"\x00"+r.UserIdentifier] = len(out.Runs)
