@@ -16,6 +16,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
+	"github.com/heraldhq/herald/internal/flow/rundetail"
 	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/visibility"
@@ -147,8 +148,21 @@ func (a *Flows) RecordStep(ctx context.Context, r flowrun.StepRecord) error {
 	return db.MapError(a.DB.InsertFlowLog(ctx, dbsqlc.InsertFlowLogParams{
 		AppID: r.AppID, RequestID: r.RequestID, FlowIdentifier: r.Workflow.Identifier, FlowVersion: int32(r.Workflow.Version),
 		UserIdentifier: r.User, StepID: r.StepID, StepType: r.StepType, Outcome: r.Outcome, Detail: r.Detail,
-		WorkflowID: wf,
+		WorkflowID: wf, Input: stepInput(r), Evaluation: rundetail.EncodeEvaluation(r.Evaluation),
 	}))
+}
+
+// stepInput is the input a step saw as the run timeline shows it (capped); none for a
+// record without a step (a run that could not load).
+func stepInput(r flowrun.StepRecord) json.RawMessage {
+	if r.StepID == "" {
+		return nil
+	}
+	in := rundetail.Input{Data: r.Data, Recipient: rundetail.Recipient{Identifier: r.User}}
+	if r.Batch != nil {
+		in.Batch = r.Batch
+	}
+	return in.Encode()
 }
 
 // LoadRun reads what a run started by a send needs: its pinned definition version, the

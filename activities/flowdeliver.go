@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 
 	"github.com/google/uuid"
@@ -19,7 +20,9 @@ import (
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	"github.com/heraldhq/herald/internal/delivery/templates"
+	"github.com/heraldhq/herald/internal/flow/rundetail"
 	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
@@ -155,14 +158,56 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 		return fail("render: " + err.Error())
 	}
 	if lg.Channel == notify.ChannelInApp {
+		if err := a.recordContent(ctx, lg, contentOf(out, "")); err != nil {
+			return later(err)
+		}
 		return a.stepInbox(ctx, in, e, lg, catID, out, runData)
 	}
 	msg, err := e.message(lg, user.Identifier, user.Profile, out)
 	if err != nil {
 		return fail(err.Error())
 	}
+	if err := a.recordContent(ctx, lg, contentOf(templates.Rendered{
+		Subject: msg.Subject, HTML: msg.HTML, Text: msg.Text, Title: msg.Title, Body: msg.Body, Icon: msg.Icon, URL: msg.URL,
+	}, addressText(msg.To))); err != nil {
+		return later(err)
+	}
 	msg.Data, msg.Headers = runData, headers
 	return fromSend(a.route(ctx, e, lg, msg, data))
+}
+
+// recordContent stores what a step rendered on its message log row (capped), for the run
+// timeline: one more write per delivered workflow step, none for other sends.
+func (a *Delivery) recordContent(ctx context.Context, lg dbsqlc.MessageLog, c rundetail.Content) error {
+	return db.MapError(a.DB.SetStepLogContent(ctx, dbsqlc.SetStepLogContentParams{ID: lg.ID, AppID: lg.AppID, Content: c.Encode()}))
+}
+
+// contentOf is a step's rendered content as the timeline shows it, with its address.
+func contentOf(out templates.Rendered, to string) rundetail.Content {
+	return rundetail.Content{To: to, Subject: out.Subject, HTML: out.HTML, Text: out.Text, Title: out.Title, Body: out.Body, Icon: out.Icon, URL: out.URL}
+}
+
+// addressText is the address a message goes to, as one line (push tokens are not shown).
+func addressText(a providers.Address) string {
+	switch {
+	case a.Email != "":
+		return a.Email
+	case a.PhoneNumber != "":
+		return a.PhoneNumber
+	case a.ChatChannel != "":
+		return a.ChatChannel
+	case a.WebhookURL != "":
+		// The path of an incoming webhook is its secret: the host only.
+		if u, err := url.Parse(a.WebhookURL); err == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host + "/…"
+		}
+		return "a webhook URL"
+	case len(a.PushTokens) > 0:
+		return fmt.Sprintf("%d push token(s)", len(a.PushTokens))
+	case a.WebPush != nil:
+		return "a browser push subscription"
+	}
+	return ""
 }
 
 // fromSend turns the pipeline's outcome of a delivery into the interpreter's.

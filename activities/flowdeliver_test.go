@@ -13,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
@@ -108,6 +109,13 @@ func TestDeliverStepInAppOncePerStep(t *testing.T) {
 	if l := logs["first/inApp"]; l.Status != "delivered" || !strings.HasSuffix(l.IdempotencyKey, ":ann:inApp:first") {
 		t.Errorf("log of the first step %+v", l)
 	}
+	var card string
+	if err := d.Pool.QueryRow(ctx, `SELECT c.content::text FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id WHERE m.request_id = $1 AND m.step_key = 'first'`, in.RequestID).Scan(&card); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(card, `"title": "Hi ann"`) || !strings.Contains(card, `"body": "1 yes"`) {
+		t.Errorf("the in-app card as recorded: %s", card)
+	}
 	if len(pub.events) != 2 || pub.events[0].Kind != events.NewNotification || pub.events[0].NotificationIDs[0] != res.NotificationID {
 		t.Errorf("events %+v", pub.events)
 	}
@@ -140,6 +148,16 @@ func TestDeliverStepExternalWithBatchAndRetries(t *testing.T) {
 	}
 	if l := stepLogs(t, d, in.RequestID)["hook/webhook"]; l.Status != "sent" {
 		t.Errorf("log %+v", l)
+	}
+	// What it sent, for the run timeline (the instance's URL, maybe a secret, is not in it).
+	var content string
+	if err := d.Pool.QueryRow(ctx, `SELECT c.content::text FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id WHERE m.request_id = $1 AND m.step_key = 'hook'`, in.RequestID).Scan(&content); err != nil {
+		t.Fatal(err)
+	}
+	var sent map[string]any
+	_ = json.Unmarshal([]byte(content), &sent)
+	if sent["title"] != "2 news" || sent["body"] != "1;2;" || sent["truncated"] != false || strings.Contains(content, ep.srv.URL) {
+		t.Errorf("content %s", content)
 	}
 
 	// A provider's 4xx fails the step for good.
@@ -203,5 +221,23 @@ func TestDeliverStepSkipsAndFailures(t *testing.T) {
 	in.Step = step(`{"id":"mail2","type":"email","content":{"subject":"s","text":"t"}}`)
 	if res, _ := a.DeliverStep(ctx, in); res.Status != "skipped" || res.Reason != "no email address" {
 		t.Errorf("no address: %+v", res)
+	}
+}
+
+// TestAddressTextHidesSecrets: the address the run timeline shows: an incoming webhook's
+// host only (its path is its secret), push tokens counted, not shown.
+func TestAddressTextHidesSecrets(t *testing.T) {
+	for _, c := range []struct {
+		in   providers.Address
+		want string
+	}{
+		{providers.Address{Email: "ann@example.com"}, "ann@example.com"},
+		{providers.Address{PhoneNumber: "+4915100000000"}, "+4915100000000"},
+		{providers.Address{WebhookURL: "https://hooks.slack.com/services/T0/B0/secret"}, "https://hooks.slack.com/…"},
+		{providers.Address{PushTokens: []string{"a", "b"}}, "2 push token(s)"},
+	} {
+		if got := addressText(c.in); got != c.want {
+			t.Errorf("addressText(%+v) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

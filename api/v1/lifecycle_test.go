@@ -28,9 +28,10 @@ func TestUserExport(t *testing.T) {
 	e.exec(t, `INSERT INTO topic_subscriptions (topic_id, user_id, channels) SELECT id, $2, '{email}' FROM topics WHERE app_id = $1`, a.appID, ids["ann"])
 	req := uuid.New()
 	e.exec(t, `INSERT INTO notifications (app_id, user_id, request_id, title, message) VALUES ($1, $2, $3, 'Hello Ann', 'hi'), ($1, $4, $3, 'Hello Bob', 'hi')`, a.appID, ids["ann"], req, ids["bob"])
-	e.exec(t, `INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key) VALUES ($1, $2, $3, 'ann', 'email', 'sent', 'k1')`, a.appID, req, ids["ann"])
+	e.exec(t, `WITH m AS (INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, status, idempotency_key) VALUES ($1, $2, $3, 'ann', 'email', 'sent', 'k1') RETURNING id)
+		INSERT INTO message_contents (message_log_id, app_id, content) SELECT id, $1, '{"to": "ann@example.com", "subject": "Your order", "truncated": false}' FROM m`, a.appID, req, ids["ann"])
 	e.exec(t, `INSERT INTO flow_runs (app_id, request_id, flow_identifier, user_identifier, workflow_id) VALUES ($1, $2, 'welcome', 'ann', 'flow/welcome/x/ann')`, a.appID, req)
-	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id) VALUES ($1, $2, 'welcome', 1, 'ann', 's1', 'delay', 'waited', 'flow/welcome/x/ann')`, a.appID, req.String())
+	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id, input) VALUES ($1, $2, 'welcome', 1, 'ann', 's1', 'delay', 'waited', 'flow/welcome/x/ann', '{"data": {"order": "A-7"}, "recipient": {"identifier": "ann"}, "truncated": false}')`, a.appID, req.String())
 
 	res := must(t, e.Do("GET", a.appPath("/users/ann/export"), nil, bearer(a.tok)), 200, "export")
 	if cd := res.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") {
@@ -55,10 +56,16 @@ func TestUserExport(t *testing.T) {
 			Channels []string
 		}
 		Notifications []struct{ Title string }
-		MessageLogs   []struct{ Channel, Status string }
-		WorkflowRuns  []struct{ Workflow, Status string }
-		WorkflowLogs  []struct{ Step, Outcome string }
-		Truncated     []string
+		MessageLogs   []struct {
+			Channel, Status string
+			Content         *struct{ To, Subject string }
+		}
+		WorkflowRuns []struct{ Workflow, Status string }
+		WorkflowLogs []struct {
+			Step, Outcome string
+			Input         *struct{ Data map[string]any }
+		}
+		Truncated []string
 	}
 	res.JSON(t, &out)
 	if out.AppID != a.appID || out.User.Identifier != "ann" || out.User.Profile["email"] != "ann@example.com" ||
@@ -69,7 +76,9 @@ func TestUserExport(t *testing.T) {
 		len(out.Notifications) != 1 || out.Notifications[0].Title != "Hello Ann" ||
 		len(out.MessageLogs) != 1 || out.MessageLogs[0].Status != "sent" ||
 		len(out.WorkflowRuns) != 1 || out.WorkflowRuns[0].Workflow != "welcome" ||
-		len(out.WorkflowLogs) != 1 || out.WorkflowLogs[0].Outcome != "waited" || len(out.Truncated) != 0 {
+		len(out.WorkflowLogs) != 1 || out.WorkflowLogs[0].Outcome != "waited" || len(out.Truncated) != 0 ||
+		out.MessageLogs[0].Content == nil || out.MessageLogs[0].Content.Subject != "Your order" ||
+		out.WorkflowLogs[0].Input == nil || out.WorkflowLogs[0].Input.Data["order"] != "A-7" {
 		t.Errorf("export %s", res.Body)
 	}
 	for _, secret := range []string{"Hello Bob", "secret-p256dh", "secret-auth", "fcm-token-0123"} {
@@ -119,6 +128,19 @@ func TestUserErasureFromTheConsole(t *testing.T) {
 	e.exec(t, `INSERT INTO notifications (app_id, user_id, request_id, title) VALUES ($1, $2, $3, 'a'), ($1, $2, $4, 'b'), ($1, $5, $3, 'bob')`, a.appID, ids["ann"], req, uuid.New(), ids["bob"])
 	e.exec(t, `INSERT INTO notifications (app_id, user_id, request_id, title) VALUES ($1, $2, $3, 'other app')`, b.appID, other["ann"], req)
 	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id) VALUES ($1, 'r', 'f', 1, 'ann', 's', 'delay', 'ok', 'w'), ($2, 'r', 'f', 1, 'ann', 's', 'delay', 'ok', 'w')`, a.appID, b.appID)
+	// What the run timeline shows of a send that reached ann and bob: ann's own rows go;
+	// bob's rows whose rendered content, input or branch values name ann are redacted.
+	e.exec(t, `UPDATE users SET profile = '{"email": "ann.erased@example.com"}' WHERE id = $1`, ids["ann"])
+	e.exec(t, `WITH m AS (INSERT INTO message_logs (app_id, request_id, user_id, user_identifier, channel, step_key, status, idempotency_key) VALUES
+		($1, $2, $3, 'ann', 'email', 'mail', 'sent', 'k-ann'), ($1, $2, $4, 'bob', 'email', 'mail', 'sent', 'k-bob') RETURNING id, user_identifier)
+		INSERT INTO message_contents (message_log_id, app_id, content) SELECT id, $1, CASE user_identifier
+			WHEN 'ann' THEN '{"to": "ann.erased@example.com", "subject": "Hi", "truncated": false}'::jsonb
+			ELSE '{"to": "bob@example.com", "html": "<p>ann.erased@example.com joined</p>", "truncated": false}'::jsonb END FROM m`,
+		a.appID, req, ids["ann"], ids["bob"])
+	e.exec(t, `INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, workflow_id, input, evaluation) VALUES
+		($1, $2, 'f', 1, 'bob', 'check', 'branch', 'branched', 'w2', '{"data": {"invitee": "ann.erased@example.com"}, "recipient": {"identifier": "bob"}, "truncated": false}',
+		 '{"branch": {"matched": 0, "next": "mail", "conditions": [{"index": 0, "next": "mail", "result": true, "comparisons": [{"field": "data.invitee", "op": "exists", "actual": "ann.erased@example.com", "found": true, "result": true}]}]}}')`,
+		a.appID, req.String())
 
 	viewer := e.member(t, a.tok, a.client, "erase-viewer@example.com", "viewer")
 	if res := e.Do("DELETE", a.appPath("/users/ann"), nil, bearer(viewer)); res.Status != 403 {
@@ -147,6 +169,27 @@ func TestUserErasureFromTheConsole(t *testing.T) {
 	}
 	if left != 0 || otherLeft != 2 || bobLeft != 1 {
 		t.Errorf("left: erased user %d, other app %d, bob %d", left, otherLeft, bobLeft)
+	}
+	var content, input, evaluation string
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT c.content::text, l.input::text, l.evaluation::text
+		FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id, flow_logs l
+		WHERE m.app_id = $1 AND m.user_identifier = 'bob' AND l.app_id = $1 AND l.user_identifier = 'bob'`, a.appID).Scan(&content, &input, &evaluation); err != nil {
+		t.Fatal(err)
+	}
+	for what, text := range map[string]string{"bob's sent content": content, "bob's step input": input, "bob's branch evaluation": evaluation} {
+		if strings.Contains(text, "ann.erased@example.com") || !strings.Contains(text, "[erased]") {
+			t.Errorf("%s after ann's erasure: %s", what, text)
+		}
+	}
+	var contentsLeft int
+	if err := e.Stack.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM message_contents WHERE app_id = $1`, a.appID).Scan(&contentsLeft); err != nil {
+		t.Fatal(err)
+	}
+	if n := contentsLeft; n != 1 {
+		t.Errorf("%d sent contents left, want bob's alone (ann's went with her message log row)", n)
+	}
+	if out.Erased["othersRedacted"] != 2 {
+		t.Errorf("othersRedacted = %d, want bob's message and step", out.Erased["othersRedacted"])
 	}
 	if res := e.Do("DELETE", a.appPath("/users/ann"), nil, bearer(a.tok)); res.Status != 404 {
 		t.Errorf("second erasure: %d", res.Status)

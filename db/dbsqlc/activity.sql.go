@@ -7,12 +7,13 @@ package dbsqlc
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/google/uuid"
 )
 
 const flowLogsOfRequestAll = `-- name: FlowLogsOfRequestAll :many
-SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at FROM flow_logs WHERE app_id = $1 AND request_id = $2
+SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at, input, evaluation FROM flow_logs WHERE app_id = $1 AND request_id = $2
 ORDER BY created_at, id
 LIMIT 5000
 `
@@ -45,6 +46,8 @@ func (q *Queries) FlowLogsOfRequestAll(ctx context.Context, arg FlowLogsOfReques
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -131,6 +134,45 @@ func (q *Queries) GetRequestOfApp(ctx context.Context, arg GetRequestOfAppParams
 		&i.Critical,
 	)
 	return i, err
+}
+
+const messageContentsOfRequest = `-- name: MessageContentsOfRequest :many
+SELECT c.message_log_id, c.content FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id
+WHERE m.app_id = $1 AND m.request_id = $2 AND c.app_id = $1
+LIMIT $3
+`
+
+type MessageContentsOfRequestParams struct {
+	AppID     int64
+	RequestID uuid.UUID
+	MaxRows   int32
+}
+
+type MessageContentsOfRequestRow struct {
+	MessageLogID int64
+	Content      json.RawMessage
+}
+
+// What the workflow steps of one send request rendered (message_contents by their message
+// log rows; the unique index on request_id leads).
+func (q *Queries) MessageContentsOfRequest(ctx context.Context, arg MessageContentsOfRequestParams) ([]MessageContentsOfRequestRow, error) {
+	rows, err := q.db.Query(ctx, messageContentsOfRequest, arg.AppID, arg.RequestID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MessageContentsOfRequestRow{}
+	for rows.Next() {
+		var i MessageContentsOfRequestRow
+		if err := rows.Scan(&i.MessageLogID, &i.Content); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const messageLogsOfRequestPage = `-- name: MessageLogsOfRequestPage :many

@@ -333,7 +333,7 @@ func (q *Queries) FlowInboxRunsOfUser(ctx context.Context, arg FlowInboxRunsOfUs
 }
 
 const flowLogsOfRequest = `-- name: FlowLogsOfRequest :many
-SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at FROM flow_logs
+SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at, input, evaluation FROM flow_logs
 WHERE app_id = $1 AND request_id = $2 AND flow_identifier = $3
 ORDER BY created_at, id
 LIMIT 1000
@@ -368,6 +368,8 @@ func (q *Queries) FlowLogsOfRequest(ctx context.Context, arg FlowLogsOfRequestPa
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -668,8 +670,9 @@ func (q *Queries) HitThrottle(ctx context.Context, arg HitThrottleParams) (int32
 }
 
 const insertFlowLog = `-- name: InsertFlowLog :exec
-INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, input, evaluation)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+        $11::jsonb, $12::jsonb)
 `
 
 type InsertFlowLogParams struct {
@@ -683,6 +686,8 @@ type InsertFlowLogParams struct {
 	Outcome        string
 	Detail         string
 	WorkflowID     string
+	Input          json.RawMessage
+	Evaluation     json.RawMessage
 }
 
 func (q *Queries) InsertFlowLog(ctx context.Context, arg InsertFlowLogParams) error {
@@ -697,6 +702,8 @@ func (q *Queries) InsertFlowLog(ctx context.Context, arg InsertFlowLogParams) er
 		arg.Outcome,
 		arg.Detail,
 		arg.WorkflowID,
+		arg.Input,
+		arg.Evaluation,
 	)
 	return err
 }
@@ -772,7 +779,7 @@ func (q *Queries) InsertStepLog(ctx context.Context, arg InsertStepLogParams) (M
 }
 
 const listFlowLogs = `-- name: ListFlowLogs :many
-SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at FROM flow_logs WHERE app_id = $1
+SELECT id, app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, created_at, input, evaluation FROM flow_logs WHERE app_id = $1
 ORDER BY created_at DESC, id DESC
 LIMIT $3 OFFSET $2
 `
@@ -805,6 +812,8 @@ func (q *Queries) ListFlowLogs(ctx context.Context, arg ListFlowLogsParams) ([]F
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -1129,6 +1138,24 @@ func (q *Queries) SetFlowCritical(ctx context.Context, arg SetFlowCriticalParams
 		&i.Critical,
 	)
 	return i, err
+}
+
+const setStepLogContent = `-- name: SetStepLogContent :exec
+INSERT INTO message_contents (message_log_id, app_id, content) VALUES ($1, $2, $3::jsonb)
+ON CONFLICT (message_log_id) DO UPDATE SET content = EXCLUDED.content
+`
+
+type SetStepLogContentParams struct {
+	ID      int64
+	AppID   int64
+	Content json.RawMessage
+}
+
+// Records what a step rendered (message_contents, capped by the caller), before it is sent:
+// the run timeline shows it whatever the provider answers. A retry renders it again.
+func (q *Queries) SetStepLogContent(ctx context.Context, arg SetStepLogContentParams) error {
+	_, err := q.db.Exec(ctx, setStepLogContent, arg.ID, arg.AppID, arg.Content)
+	return err
 }
 
 const settleStepLog = `-- name: SettleStepLog :exec

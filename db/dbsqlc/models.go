@@ -293,6 +293,8 @@ type FlowLog struct {
 	Detail         string
 	WorkflowID     string
 	CreatedAt      time.Time
+	Input          json.RawMessage
+	Evaluation     json.RawMessage
 }
 
 type FlowPreference struct {
@@ -402,6 +404,12 @@ type License struct {
 	IssuedAt  time.Time
 	ExpiresAt time.Time
 	UpdatedAt time.Time
+}
+
+type MessageContent struct {
+	MessageLogID int64
+	AppID        int64
+	Content      json.RawMessage
 }
 
 type MessageLog struct {

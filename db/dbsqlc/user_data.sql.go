@@ -330,7 +330,8 @@ func (q *Queries) ExportUserDevices(ctx context.Context, arg ExportUserDevicesPa
 }
 
 const exportUserFlowLogs = `-- name: ExportUserFlowLogs :many
-SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at
+SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at,
+       l.input, l.evaluation
 FROM flow_logs l WHERE l.app_id = $1 AND l.user_identifier = $2
 ORDER BY l.created_at, l.id LIMIT $3
 `
@@ -351,6 +352,8 @@ type ExportUserFlowLogsRow struct {
 	Detail         string
 	WorkflowID     string
 	CreatedAt      time.Time
+	Input          json.RawMessage
+	Evaluation     json.RawMessage
 }
 
 func (q *Queries) ExportUserFlowLogs(ctx context.Context, arg ExportUserFlowLogsParams) ([]ExportUserFlowLogsRow, error) {
@@ -372,6 +375,8 @@ func (q *Queries) ExportUserFlowLogs(ctx context.Context, arg ExportUserFlowLogs
 			&i.Detail,
 			&i.WorkflowID,
 			&i.CreatedAt,
+			&i.Input,
+			&i.Evaluation,
 		); err != nil {
 			return nil, err
 		}
@@ -479,8 +484,8 @@ func (q *Queries) ExportUserFlowRuns(ctx context.Context, arg ExportUserFlowRuns
 const exportUserMessageLogs = `-- name: ExportUserMessageLogs :many
 SELECT m.id, m.request_id, m.workflow_id, m.channel, m.step_key, m.status, m.reason, m.error, m.template_identifier,
        m.provider, m.provider_message_id, m.attempts, m.created_at, m.updated_at, m.sent_at, m.delivered_at,
-       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at
-FROM message_logs m WHERE m.app_id = $1 AND m.user_id = $2
+       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, c.content
+FROM message_logs m LEFT JOIN message_contents c ON c.message_log_id = m.id WHERE m.app_id = $1 AND m.user_id = $2
 ORDER BY m.created_at, m.id LIMIT $3
 `
 
@@ -511,6 +516,7 @@ type ExportUserMessageLogsRow struct {
 	BouncedAt          *time.Time
 	OpenedAt           *time.Time
 	ClickedAt          *time.Time
+	Content            json.RawMessage
 }
 
 func (q *Queries) ExportUserMessageLogs(ctx context.Context, arg ExportUserMessageLogsParams) ([]ExportUserMessageLogsRow, error) {
@@ -543,6 +549,7 @@ func (q *Queries) ExportUserMessageLogs(ctx context.Context, arg ExportUserMessa
 			&i.BouncedAt,
 			&i.OpenedAt,
 			&i.ClickedAt,
+			&i.Content,
 		); err != nil {
 			return nil, err
 		}
@@ -739,6 +746,104 @@ func (q *Queries) LockAppUser(ctx context.Context, arg LockAppUserParams) (User,
 	return i, err
 }
 
+const othersFlowLogsMentioning = `-- name: OthersFlowLogsMentioning :many
+SELECT l.id, l.detail, l.input, l.evaluation FROM flow_logs l
+WHERE l.app_id = $1 AND l.request_id = ANY($2::text[]) AND l.user_identifier <> $3
+  AND (l.detail || ' ' || coalesce(l.input::text, '') || ' ' || coalesce(l.evaluation::text, '')) LIKE ANY($4::text[])
+`
+
+type OthersFlowLogsMentioningParams struct {
+	AppID      int64
+	RequestIds []string
+	Identifier string
+	Patterns   []string
+}
+
+type OthersFlowLogsMentioningRow struct {
+	ID         int64
+	Detail     string
+	Input      json.RawMessage
+	Evaluation json.RawMessage
+}
+
+// Other users' workflow log rows of the requests that reached the user whose recorded input
+// or evaluation (the run's data, the values a branch compared) mentions one of its
+// identifying strings.
+func (q *Queries) OthersFlowLogsMentioning(ctx context.Context, arg OthersFlowLogsMentioningParams) ([]OthersFlowLogsMentioningRow, error) {
+	rows, err := q.db.Query(ctx, othersFlowLogsMentioning,
+		arg.AppID,
+		arg.RequestIds,
+		arg.Identifier,
+		arg.Patterns,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OthersFlowLogsMentioningRow{}
+	for rows.Next() {
+		var i OthersFlowLogsMentioningRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Detail,
+			&i.Input,
+			&i.Evaluation,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const othersMessageContentsMentioning = `-- name: OthersMessageContentsMentioning :many
+SELECT c.message_log_id, c.content FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id
+WHERE m.app_id = $1 AND c.app_id = $1 AND m.request_id = ANY($2::uuid[]) AND m.user_id <> $3
+  AND c.content::text LIKE ANY($4::text[])
+`
+
+type OthersMessageContentsMentioningParams struct {
+	AppID      int64
+	RequestIds []uuid.UUID
+	UserID     int64
+	Patterns   []string
+}
+
+type OthersMessageContentsMentioningRow struct {
+	MessageLogID int64
+	Content      json.RawMessage
+}
+
+// Other users' sent contents (of workflow steps) of the requests that reached the user that
+// mention one of its identifying strings.
+func (q *Queries) OthersMessageContentsMentioning(ctx context.Context, arg OthersMessageContentsMentioningParams) ([]OthersMessageContentsMentioningRow, error) {
+	rows, err := q.db.Query(ctx, othersMessageContentsMentioning,
+		arg.AppID,
+		arg.RequestIds,
+		arg.UserID,
+		arg.Patterns,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OthersMessageContentsMentioningRow{}
+	for rows.Next() {
+		var i OthersMessageContentsMentioningRow
+		if err := rows.Scan(&i.MessageLogID, &i.Content); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const othersMessageLogsMentioning = `-- name: OthersMessageLogsMentioning :many
 SELECT m.id, m.reason, m.error, m.provider_response FROM message_logs m
 WHERE m.app_id = $1 AND m.request_id = ANY($2::uuid[]) AND m.user_id <> $3
@@ -898,6 +1003,45 @@ func (q *Queries) RequestsNamingUser(ctx context.Context, arg RequestsNamingUser
 		return nil, err
 	}
 	return items, nil
+}
+
+const setFlowLogDetails = `-- name: SetFlowLogDetails :exec
+UPDATE flow_logs SET detail = $1, input = $2::jsonb, evaluation = $3::jsonb
+WHERE app_id = $4 AND id = $5
+`
+
+type SetFlowLogDetailsParams struct {
+	Detail     string
+	Input      json.RawMessage
+	Evaluation json.RawMessage
+	AppID      int64
+	ID         int64
+}
+
+func (q *Queries) SetFlowLogDetails(ctx context.Context, arg SetFlowLogDetailsParams) error {
+	_, err := q.db.Exec(ctx, setFlowLogDetails,
+		arg.Detail,
+		arg.Input,
+		arg.Evaluation,
+		arg.AppID,
+		arg.ID,
+	)
+	return err
+}
+
+const setMessageContent = `-- name: SetMessageContent :exec
+UPDATE message_contents SET content = $1 WHERE app_id = $2 AND message_log_id = $3
+`
+
+type SetMessageContentParams struct {
+	Content      json.RawMessage
+	AppID        int64
+	MessageLogID int64
+}
+
+func (q *Queries) SetMessageContent(ctx context.Context, arg SetMessageContentParams) error {
+	_, err := q.db.Exec(ctx, setMessageContent, arg.Content, arg.AppID, arg.MessageLogID)
+	return err
 }
 
 const setMessageLogTexts = `-- name: SetMessageLogTexts :exec

@@ -26,3 +26,10 @@ LIMIT 5000;
 SELECT * FROM message_logs WHERE app_id = @app_id AND request_id = @request_id
 ORDER BY user_id, channel, step_key
 LIMIT @max_rows;
+
+-- name: MessageContentsOfRequest :many
+-- What the workflow steps of one send request rendered (message_contents by their message
+-- log rows; the unique index on request_id leads).
+SELECT c.message_log_id, c.content FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id
+WHERE m.app_id = @app_id AND m.request_id = @request_id AND c.app_id = @app_id
+LIMIT @max_rows;

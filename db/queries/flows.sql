@@ -82,8 +82,9 @@ FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.publishe
 WHERE f.app_id = @app_id AND f.identifier = @identifier;
 
 -- name: InsertFlowLog :exec
-INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id)
-VALUES (@app_id, @request_id, @flow_identifier, @flow_version, @user_identifier, @step_id, @step_type, @outcome, @detail, @workflow_id);
+INSERT INTO flow_logs (app_id, request_id, flow_identifier, flow_version, user_identifier, step_id, step_type, outcome, detail, workflow_id, input, evaluation)
+VALUES (@app_id, @request_id, @flow_identifier, @flow_version, @user_identifier, @step_id, @step_type, @outcome, @detail, @workflow_id,
+        sqlc.narg('input')::jsonb, sqlc.narg('evaluation')::jsonb);
 
 -- name: ListFlowLogs :many
 SELECT * FROM flow_logs WHERE app_id = @app_id
@@ -143,6 +144,12 @@ WHERE app_id = @app_id AND request_id = @request_id AND user_id = @user_id AND c
 -- name: NoteStepLog :exec
 -- Records why a step is delivered despite an opt-out (a critical workflow or category).
 UPDATE message_logs SET reason = @reason, updated_at = now() WHERE id = @id AND app_id = @app_id;
+
+-- name: SetStepLogContent :exec
+-- Records what a step rendered (message_contents, capped by the caller), before it is sent:
+-- the run timeline shows it whatever the provider answers. A retry renders it again.
+INSERT INTO message_contents (message_log_id, app_id, content) VALUES (@id, @app_id, @content::jsonb)
+ON CONFLICT (message_log_id) DO UPDATE SET content = EXCLUDED.content;
 
 -- name: SettleStepLog :exec
 -- Records a step's outcome decided without a provider: skipped, delivered (in-app) or failed.

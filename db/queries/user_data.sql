@@ -94,8 +94,8 @@ ORDER BY n.created_at, n.id LIMIT @max_rows;
 -- name: ExportUserMessageLogs :many
 SELECT m.id, m.request_id, m.workflow_id, m.channel, m.step_key, m.status, m.reason, m.error, m.template_identifier,
        m.provider, m.provider_message_id, m.attempts, m.created_at, m.updated_at, m.sent_at, m.delivered_at,
-       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at
-FROM message_logs m WHERE m.app_id = @app_id AND m.user_id = @user_id
+       m.failed_at, m.bounced_at, m.opened_at, m.clicked_at, c.content
+FROM message_logs m LEFT JOIN message_contents c ON c.message_log_id = m.id WHERE m.app_id = @app_id AND m.user_id = @user_id
 ORDER BY m.created_at, m.id LIMIT @max_rows;
 
 -- name: ExportUserFlowRuns :many
@@ -104,7 +104,8 @@ FROM flow_runs f WHERE f.app_id = @app_id AND f.user_identifier = @identifier
 ORDER BY f.created_at, f.id LIMIT @max_rows;
 
 -- name: ExportUserFlowLogs :many
-SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at
+SELECT l.request_id, l.flow_identifier, l.flow_version, l.step_id, l.step_type, l.outcome, l.detail, l.workflow_id, l.created_at,
+       l.input, l.evaluation
 FROM flow_logs l WHERE l.app_id = @app_id AND l.user_identifier = @identifier
 ORDER BY l.created_at, l.id LIMIT @max_rows;
 
@@ -158,6 +159,28 @@ WHERE m.app_id = @app_id AND m.request_id = ANY(@request_ids::uuid[]) AND m.user
 
 -- name: SetMessageLogTexts :exec
 UPDATE message_logs SET reason = @reason, error = @error, provider_response = @provider_response
+WHERE app_id = @app_id AND id = @id;
+
+-- name: OthersMessageContentsMentioning :many
+-- Other users' sent contents (of workflow steps) of the requests that reached the user that
+-- mention one of its identifying strings.
+SELECT c.message_log_id, c.content FROM message_contents c JOIN message_logs m ON m.id = c.message_log_id
+WHERE m.app_id = @app_id AND c.app_id = @app_id AND m.request_id = ANY(@request_ids::uuid[]) AND m.user_id <> @user_id
+  AND c.content::text LIKE ANY(@patterns::text[]);
+
+-- name: SetMessageContent :exec
+UPDATE message_contents SET content = @content WHERE app_id = @app_id AND message_log_id = @message_log_id;
+
+-- name: OthersFlowLogsMentioning :many
+-- Other users' workflow log rows of the requests that reached the user whose recorded input
+-- or evaluation (the run's data, the values a branch compared) mentions one of its
+-- identifying strings.
+SELECT l.id, l.detail, l.input, l.evaluation FROM flow_logs l
+WHERE l.app_id = @app_id AND l.request_id = ANY(@request_ids::text[]) AND l.user_identifier <> @identifier
+  AND (l.detail || ' ' || coalesce(l.input::text, '') || ' ' || coalesce(l.evaluation::text, '')) LIKE ANY(@patterns::text[]);
+
+-- name: SetFlowLogDetails :exec
+UPDATE flow_logs SET detail = @detail, input = sqlc.narg('input')::jsonb, evaluation = sqlc.narg('evaluation')::jsonb
 WHERE app_id = @app_id AND id = @id;
 
 -- name: DeleteUserWebhookDeliveries :execrows

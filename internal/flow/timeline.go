@@ -10,6 +10,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/flow/rundetail"
 )
 
 // Version is one published version of a workflow, as the version history shows it.
@@ -36,15 +37,24 @@ func (s *Service) Versions(ctx context.Context, appID int64, identifier string) 
 	return out, nil
 }
 
-// Step is one recorded step outcome of a run.
+// Step is one recorded step outcome of a run, with what it saw and decided: Input (the
+// run's data and the recipient), Evaluation (a branch's comparisons, what released a
+// waitForRead) and, for a channel step, Message (the content it rendered and the
+// provider's answer). Each is null when not recorded (runs from before they were).
 type Step struct {
-	StepID    string    `json:"stepId"`
-	StepType  string    `json:"stepType"`
-	Outcome   string    `json:"outcome"`
-	Detail    string    `json:"detail"`
-	Version   int32     `json:"version"`
-	CreatedAt time.Time `json:"createdAt"`
+	StepID     string             `json:"stepId"`
+	StepType   string             `json:"stepType"`
+	Outcome    string             `json:"outcome"`
+	Detail     string             `json:"detail"`
+	Version    int32              `json:"version"`
+	CreatedAt  time.Time          `json:"createdAt"`
+	Input      json.RawMessage    `json:"input"`
+	Evaluation json.RawMessage    `json:"evaluation"`
+	Message    *rundetail.Message `json:"message"`
 }
+
+// maxTimelineMessages bounds the message log rows a timeline reads.
+const maxTimelineMessages = 1000
 
 // Run is one recipient's run of a workflow with the steps it recorded so far.
 type Run struct {
@@ -91,6 +101,15 @@ func (s *Service) Timeline(ctx context.Context, appID int64, identifier, request
 	if err != nil {
 		return Timeline{}, db.MapError(err)
 	}
+	msgs, err := s.db.MessageLogsOfRequestPage(ctx, dbsqlc.MessageLogsOfRequestPageParams{AppID: appID, RequestID: id, MaxRows: maxTimelineMessages})
+	if err != nil {
+		return Timeline{}, db.MapError(err)
+	}
+	contents, err := s.db.MessageContentsOfRequest(ctx, dbsqlc.MessageContentsOfRequestParams{AppID: appID, RequestID: id, MaxRows: rundetail.MaxContents})
+	if err != nil {
+		return Timeline{}, db.MapError(err)
+	}
+	messages := rundetail.Index(msgs, contents)
 	t := Timeline{RequestID: id.String(), Workflow: identifier, Runs: make([]Run, 0, len(runs))}
 	byUser := map[string]int{}
 	for _, r := range runs {
@@ -104,7 +123,8 @@ func (s *Service) Timeline(ctx context.Context, appID int64, identifier, request
 			continue
 		}
 		t.Runs[i].Steps = append(t.Runs[i].Steps, Step{StepID: l.StepID, StepType: l.StepType, Outcome: l.Outcome,
-			Detail: l.Detail, Version: l.FlowVersion, CreatedAt: l.CreatedAt})
+			Detail: l.Detail, Version: l.FlowVersion, CreatedAt: l.CreatedAt,
+			Input: rundetail.Raw(l.Input), Evaluation: rundetail.Raw(l.Evaluation), Message: messages.For(l.UserIdentifier, l.StepType, l.StepID)})
 	}
 	return t, nil
 }

@@ -6,6 +6,7 @@ package flowrun
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/workflows/contract"
@@ -207,6 +208,62 @@ type StepRecord struct {
 	// Outcome: sent, skipped, failed, waited, branched, fetched, throttled, digested, passed.
 	Outcome string
 	Detail  string
+	// Data is the run's data when the step ran, recorded (capped) as the step's input with
+	// the recipient's identifier. It travels in the local activity's input only, never in
+	// the history, so runs recorded before it replay unchanged.
+	Data map[string]any `json:",omitempty"`
+	// Batch is the digest's batch the steps after a digest see.
+	Batch *Batch `json:",omitempty"`
+	// Evaluation is what a branch compared or what released a waitForRead.
+	Evaluation *Evaluation `json:",omitempty"`
+}
+
+// Evaluation is how a control step decided, as the run timeline shows it.
+type Evaluation struct {
+	Branch *BranchEvaluation `json:"branch,omitempty"`
+	Wait   *WaitEvaluation   `json:"wait,omitempty"`
+}
+
+// BranchEvaluation is which condition of a branch matched (Matched: its index, -1 for the
+// else path) and, for each condition evaluated, the values it compared.
+type BranchEvaluation struct {
+	Matched    int                   `json:"matched"`
+	Next       string                `json:"next"`
+	Conditions []ConditionEvaluation `json:"conditions"`
+}
+
+// ConditionEvaluation is one condition of a branch as the run evaluated it.
+type ConditionEvaluation struct {
+	Index       int                  `json:"index"`
+	Next        string               `json:"next"`
+	Result      bool                 `json:"result"`
+	Comparisons []flowdef.Comparison `json:"comparisons"`
+}
+
+// Releases of a waitForRead (WaitEvaluation.Released).
+const (
+	// ReleasedByEvent: an inbox event (the inbox-state signal) reached the wanted state.
+	ReleasedByEvent = "inboxEvent"
+	// ReleasedAlready: the notification was already in the wanted state when the wait began.
+	ReleasedAlready = "alreadyInState"
+	// ReleasedAtTimeout: no event came, but the state read once more at the timeout had it.
+	ReleasedAtTimeout = "stateAtTimeout"
+	// ReleasedTimedOut: the timeout passed without the wanted state.
+	ReleasedTimedOut = "timedOut"
+	// ReleasedNoNotification: the step it waits on wrote no notification (skipped, failed).
+	ReleasedNoNotification = "noNotification"
+)
+
+// WaitEvaluation is what released a waitForRead: the state it waited for, how it ended
+// (Released*), when (workflow time), the notification watched and the state last known.
+type WaitEvaluation struct {
+	Step           string            `json:"step"`
+	State          string            `json:"state"`
+	Timeout        string            `json:"timeout"`
+	Released       string            `json:"released"`
+	At             time.Time         `json:"at"`
+	NotificationID int64             `json:"notificationId,omitempty"`
+	Observed       flowdef.StepState `json:"observed"`
 }
 
 // LoadRunInput names what a run started by a send loads.

@@ -256,13 +256,19 @@ func (r *run) branch(ctx workflow.Context, s flowdef.Step) string {
 	if needsStates(s) {
 		r.refreshStates(ctx)
 	}
+	// The evaluation is computed from the same scope and states (pure, no command), so
+	// runs recorded before it replay unchanged.
+	ev := &BranchEvaluation{Matched: -1, Next: orEnd(s.Else), Conditions: []ConditionEvaluation{}}
 	for i, c := range s.Conditions {
-		if c.If.Eval(r.scope, r.states) {
-			r.record(ctx, s, "branched", fmt.Sprintf("condition %d → %s", i, c.Next))
+		ok := c.If.Eval(r.scope, r.states)
+		ev.Conditions = append(ev.Conditions, ConditionEvaluation{Index: i, Next: orEnd(c.Next), Result: ok, Comparisons: c.If.Explain(r.scope, r.states)})
+		if ok {
+			ev.Matched, ev.Next = i, orEnd(c.Next)
+			r.recordWith(ctx, s, "branched", fmt.Sprintf("condition %d → %s", i, c.Next), &Evaluation{Branch: ev})
 			return c.Next
 		}
 	}
-	r.record(ctx, s, "branched", "else → "+orEnd(s.Else))
+	r.recordWith(ctx, s, "branched", "else → "+orEnd(s.Else), &Evaluation{Branch: ev})
 	return s.Else
 }
 
@@ -312,7 +318,12 @@ func (r *run) waitForRead(ctx workflow.Context, s flowdef.Step) (string, string,
 	id := r.notes[s.Step]
 	timeout, _ := flowdef.ParseDuration(s.Timeout)
 	reached := func() bool { return stateIs(r.states[s.Step], want) }
+	ev := &WaitEvaluation{Step: s.Step, State: want, Timeout: s.Timeout, NotificationID: id, Released: ReleasedNoNotification}
+	if id != 0 && reached() {
+		ev.Released = ReleasedAlready
+	}
 	if id != 0 && !reached() {
+		ev.Released = ReleasedTimedOut
 		tctx, cancel := workflow.WithCancel(ctx)
 		timer := workflow.NewTimer(tctx, timeout)
 		for done := false; !done && !reached(); {
@@ -323,6 +334,9 @@ func (r *run) waitForRead(ctx workflow.Context, s flowdef.Step) (string, string,
 				if sig.NotificationID == id {
 					sig.State.Delivered = true
 					r.states[s.Step] = sig.State
+					if stateIs(sig.State, want) {
+						ev.Released = ReleasedByEvent
+					}
 				}
 			})
 			sel.AddFuture(timer, func(workflow.Future) { done = true })
@@ -331,13 +345,20 @@ func (r *run) waitForRead(ctx workflow.Context, s flowdef.Step) (string, string,
 		cancel()
 		if !reached() {
 			r.refreshStates(ctx)
+			if reached() {
+				ev.Released = ReleasedAtTimeout
+			}
 		}
 	}
+	ev.At, ev.Observed = workflow.Now(ctx).UTC(), r.states[s.Step]
 	if reached() {
-		r.record(ctx, s, "waited", want)
+		r.recordWith(ctx, s, "waited", want, &Evaluation{Wait: ev})
 		return s.Next, "", nil
 	}
-	r.record(ctx, s, "waited", "timed out")
+	if id != 0 {
+		ev.Released = ReleasedTimedOut
+	}
+	r.recordWith(ctx, s, "waited", "timed out", &Evaluation{Wait: ev})
 	return s.TimeoutNext, "", nil
 }
 
@@ -457,6 +478,13 @@ func (r *run) fail(ctx workflow.Context, stepID, why string) (RunResult, error) 
 // record writes a line of the workflow log with a local activity (cheap, no task round
 // trip); losing one on a crash only loses a log line, and Temporal's history has the step.
 func (r *run) record(ctx workflow.Context, s flowdef.Step, outcome, detail string) {
+	r.recordWith(ctx, s, outcome, detail, nil)
+}
+
+// recordWith records a step with how it decided (a branch's comparisons, a wait's
+// release) and the run's data as its input: both travel only in the local activity's
+// input, which replay does not compare.
+func (r *run) recordWith(ctx workflow.Context, s flowdef.Step, outcome, detail string, ev *Evaluation) {
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
@@ -464,5 +492,6 @@ func (r *run) record(ctx workflow.Context, s flowdef.Step, outcome, detail strin
 	_ = RecordStep.ExecuteLocal(lctx, StepRecord{
 		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, User: r.in.Recipient.Identifier,
 		StepID: s.ID, StepType: s.Type, Outcome: outcome, Detail: detail,
+		Data: r.in.Data, Batch: r.in.Batch, Evaluation: ev,
 	}).Wait(ctx)
 }

@@ -196,3 +196,25 @@ func TestConditionsAndScope(t *testing.T) {
 		t.Errorf("expand: %q", got)
 	}
 }
+
+func TestExplainListsEveryLeafWithItsValues(t *testing.T) {
+	c := Condition{And: []Condition{
+		{Field: "data.total", Op: "gt", Value: json.RawMessage(`100`)},
+		{Not: &Condition{StepID: "inapp-1", Is: "read"}},
+		{Field: "profile.missing", Op: "exists"},
+	}}
+	s := Scope{Data: map[string]any{"total": float64(120)}, Profile: map[string]any{}}
+	got := c.Explain(s, map[string]StepState{"inapp-1": {Delivered: true}})
+	if len(got) != 3 {
+		t.Fatalf("got %d leaves, want 3: %+v", len(got), got)
+	}
+	if got[0].Actual != float64(120) || !got[0].Found || !got[0].Result {
+		t.Errorf("first leaf = %+v, want total 120 found and true", got[0])
+	}
+	if got[1].Step != "inapp-1" || !got[1].Negated || got[1].Result || got[1].State == nil || !got[1].State.Delivered {
+		t.Errorf("second leaf = %+v, want the negated read test of inapp-1, false, with its state", got[1])
+	}
+	if got[2].Found || got[2].Result || got[2].Actual != nil {
+		t.Errorf("third leaf = %+v, want not found and false", got[2])
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"log/slog"
 	"strconv"
 
@@ -38,7 +39,7 @@ type Report struct {
 	// ScheduledCancelled the scheduled sends left without recipients and cancelled.
 	RequestsRedacted   int64 `json:"requestsRedacted"`
 	ScheduledCancelled int64 `json:"scheduledCancelled"`
-	// OthersRedacted counts other users' inbox and message log rows (of the sends that
+	// OthersRedacted counts other users' inbox, message log and workflow log rows (of the sends that
 	// reached the user) whose content named the user and was redacted.
 	OthersRedacted  int64 `json:"othersRedacted"`
 	ThrottleWindows int64 `json:"throttleWindows"`
@@ -198,7 +199,7 @@ func (s *Service) Erase(ctx context.Context, appID int64, identifier string, by 
 			}
 		}
 		if len(patterns) > 0 && len(requestIDs) > 0 {
-			if rep.OthersRedacted, err = redactOthers(ctx, q, appID, locked.ID, requestIDs, needles, patterns); err != nil {
+			if rep.OthersRedacted, err = redactOthers(ctx, q, appID, locked.ID, identifier, requestIDs, needles, patterns); err != nil {
 				return err
 			}
 		}
@@ -220,9 +221,11 @@ func (s *Service) Erase(ctx context.Context, appID int64, identifier string, by 
 	return rep, nil
 }
 
-// redactOthers replaces the user's identifying strings in other users' inbox and message
-// log rows of the sends that reached it (a message to a team that names a member).
-func redactOthers(ctx context.Context, q *dbsqlc.Queries, appID, userID int64, requestIDs []uuid.UUID, needles, patterns []string) (int64, error) {
+// redactOthers replaces the user's identifying strings in other users' inbox, message log
+// (with the content a workflow step rendered) and workflow log rows (the input a step saw,
+// the values a branch compared) of the sends that reached it (a message to a team that
+// names a member).
+func redactOthers(ctx context.Context, q *dbsqlc.Queries, appID, userID int64, identifier string, requestIDs []uuid.UUID, needles, patterns []string) (int64, error) {
 	var n int64
 	items, err := q.OthersNotificationsMentioning(ctx, dbsqlc.OthersNotificationsMentioningParams{AppID: appID, RequestIds: requestIDs, UserID: userID, Patterns: patterns})
 	if err != nil {
@@ -249,7 +252,41 @@ func redactOthers(ctx context.Context, q *dbsqlc.Queries, appID, userID int64, r
 		}
 		n++
 	}
+	contents, err := q.OthersMessageContentsMentioning(ctx, dbsqlc.OthersMessageContentsMentioningParams{AppID: appID, RequestIds: requestIDs, UserID: userID, Patterns: patterns})
+	if err != nil {
+		return 0, db.MapError(err)
+	}
+	for _, c := range contents {
+		if err := q.SetMessageContent(ctx, dbsqlc.SetMessageContentParams{AppID: appID, MessageLogID: c.MessageLogID, Content: RedactJSON(c.Content, needles)}); err != nil {
+			return 0, db.MapError(err)
+		}
+		n++
+	}
+	ids := make([]string, len(requestIDs))
+	for i, id := range requestIDs {
+		ids[i] = id.String()
+	}
+	steps, err := q.OthersFlowLogsMentioning(ctx, dbsqlc.OthersFlowLogsMentioningParams{AppID: appID, RequestIds: ids, Identifier: identifier, Patterns: patterns})
+	if err != nil {
+		return 0, db.MapError(err)
+	}
+	for _, l := range steps {
+		err := q.SetFlowLogDetails(ctx, dbsqlc.SetFlowLogDetailsParams{AppID: appID, ID: l.ID,
+			Detail: RedactText(l.Detail, needles), Input: redactRaw(l.Input, needles), Evaluation: redactRaw(l.Evaluation, needles)})
+		if err != nil {
+			return 0, db.MapError(err)
+		}
+		n++
+	}
 	return n, nil
+}
+
+// redactRaw is RedactJSON of a nullable column (nil stays nil).
+func redactRaw(raw json.RawMessage, needles []string) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	return RedactJSON(raw, needles)
 }
 
 // record writes the audit entry of an erasure: the app, who asked and the counts, and in

@@ -144,6 +144,8 @@ type Message struct {
 	BouncedAt         *time.Time `json:"bouncedAt"`
 	OpenedAt          *time.Time `json:"openedAt"`
 	ClickedAt         *time.Time `json:"clickedAt"`
+	// Content is what a workflow step rendered and sent (null for other messages).
+	Content json.RawMessage `json:"content"`
 }
 
 // FlowRun is a run of a workflow for the user.
@@ -168,6 +170,9 @@ type FlowLog struct {
 	Detail     string    `json:"detail"`
 	WorkflowID string    `json:"workflowId"`
 	CreatedAt  time.Time `json:"createdAt"`
+	// Input and Evaluation are what the step saw and how it decided (null when not recorded).
+	Input      json.RawMessage `json:"input"`
+	Evaluation json.RawMessage `json:"evaluation"`
 }
 
 // Service exports users.
@@ -259,7 +264,7 @@ func (s *Service) Export(ctx context.Context, appID int64, identifier string, by
 		out.Messages[i] = Message{ID: m.ID, RequestID: m.RequestID, Channel: m.Channel, Step: m.StepKey, Status: m.Status,
 			Reason: m.Reason, Error: m.Error, Template: m.TemplateIdentifier, Provider: m.Provider, ProviderMessageID: m.ProviderMessageID,
 			Attempts: m.Attempts, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, SentAt: m.SentAt, DeliveredAt: m.DeliveredAt,
-			FailedAt: m.FailedAt, BouncedAt: m.BouncedAt, OpenedAt: m.OpenedAt, ClickedAt: m.ClickedAt}
+			FailedAt: m.FailedAt, BouncedAt: m.BouncedAt, OpenedAt: m.OpenedAt, ClickedAt: m.ClickedAt, Content: nilIfEmpty(m.Content)}
 	}
 	runs, err := q.ExportUserFlowRuns(ctx, dbsqlc.ExportUserFlowRunsParams{AppID: appID, Identifier: identifier, MaxRows: MaxRows})
 	if err != nil {
@@ -279,7 +284,8 @@ func (s *Service) Export(ctx context.Context, appID int64, identifier string, by
 	out.RunLogs = make([]FlowLog, len(steps))
 	for i, l := range steps {
 		out.RunLogs[i] = FlowLog{RequestID: l.RequestID, Workflow: l.FlowIdentifier, Version: l.FlowVersion, Step: l.StepID,
-			StepType: l.StepType, Outcome: l.Outcome, Detail: l.Detail, WorkflowID: l.WorkflowID, CreatedAt: l.CreatedAt}
+			StepType: l.StepType, Outcome: l.Outcome, Detail: l.Detail, WorkflowID: l.WorkflowID, CreatedAt: l.CreatedAt,
+			Input: nilIfEmpty(l.Input), Evaluation: nilIfEmpty(l.Evaluation)}
 	}
 	if s.audit != nil && by.ClientID != 0 {
 		err := s.audit.Client(ctx, nil, by.ClientID, audit.Event{
@@ -331,4 +337,12 @@ func shorten(token *string) *string {
 		t = "…" + t[len(t)-8:]
 	}
 	return &t
+}
+
+// nilIfEmpty is a nullable JSON column as exported: null when empty.
+func nilIfEmpty(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	return raw
 }

@@ -16,6 +16,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/flow/rundetail"
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
@@ -110,14 +111,18 @@ type RequestRun struct {
 	Steps      []RequestStep `json:"steps"`
 }
 
-// RequestStep is one recorded step outcome of a run.
+// RequestStep is one recorded step outcome of a run, with its input, evaluation and
+// message as in the workflow run timeline (flow.Step).
 type RequestStep struct {
-	StepID    string    `json:"stepId"`
-	StepType  string    `json:"stepType"`
-	Outcome   string    `json:"outcome"`
-	Detail    string    `json:"detail"`
-	Version   int32     `json:"version"`
-	CreatedAt time.Time `json:"createdAt"`
+	StepID     string             `json:"stepId"`
+	StepType   string             `json:"stepType"`
+	Outcome    string             `json:"outcome"`
+	Detail     string             `json:"detail"`
+	Version    int32              `json:"version"`
+	CreatedAt  time.Time          `json:"createdAt"`
+	Input      json.RawMessage    `json:"input"`
+	Evaluation json.RawMessage    `json:"evaluation"`
+	Message    *rundetail.Message `json:"message"`
 }
 
 // RequestDetail is what one send request did: its messages (recipient × channel × step, as
@@ -237,6 +242,11 @@ func (s *Service) RequestDetail(ctx context.Context, appID int64, requestID stri
 	if err != nil {
 		return out, db.MapError(err)
 	}
+	contents, err := s.db.MessageContentsOfRequest(ctx, dbsqlc.MessageContentsOfRequestParams{AppID: appID, RequestID: id, MaxRows: rundetail.MaxContents})
+	if err != nil {
+		return out, db.MapError(err)
+	}
+	messages := rundetail.Index(logs, contents)
 	byRun := map[string]int{}
 	for _, r := range runs {
 		byRun[r.FlowIdentifier+"\x00"+r.UserIdentifier] = len(out.Runs)
@@ -248,7 +258,8 @@ func (s *Service) RequestDetail(ctx context.Context, appID int64, requestID stri
 	for _, l := range steps {
 		if i, ok := byRun[l.FlowIdentifier+"\x00"+l.UserIdentifier]; ok {
 			out.Runs[i].Steps = append(out.Runs[i].Steps, RequestStep{StepID: l.StepID, StepType: l.StepType, Outcome: l.Outcome,
-				Detail: l.Detail, Version: l.FlowVersion, CreatedAt: l.CreatedAt.UTC()})
+				Detail: l.Detail, Version: l.FlowVersion, CreatedAt: l.CreatedAt.UTC(),
+				Input: rundetail.Raw(l.Input), Evaluation: rundetail.Raw(l.Evaluation), Message: messages.For(l.UserIdentifier, l.StepType, l.StepID)})
 		}
 	}
 	return out, nil

@@ -46,6 +46,7 @@ const routes: RouteObject[] = [
           { path: "team", lazy: screen(() => import("./screens/Team")) },
           { path: "logs", lazy: screen(() => import("./screens/Logs")) },
           { path: "activity", lazy: screen(() => import("./screens/activity/Activity")) },
+          { path: "activity/:requestId", lazy: screen(() => import("./screens/activity/RequestPage")) },
           { path: "users", lazy: screen(() => import("./screens/Users")) },
           { path: "topics", lazy: screen(() => import("./screens/Topics")) },
           { path: "topics/:topicKey", lazy: async () => ({ Component: (await import("./screens/Topics")).TopicDetail }) },

@@ -3876,17 +3876,7 @@ export interface components {
                 /** @enum {string} */
                 status: "running" | "completed" | "digested" | "throttled" | "failed" | "cancelled";
                 /** @description step outcomes in the order they were recorded */
-                steps: {
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description e.g. the branch taken (condition 0 → email, else → end), the wait's end (read, timed out), a delivery's reason */
-                    detail: string;
-                    /** @description sent, skipped, failed, waited, branched, fetched, throttled, digested or passed */
-                    outcome: string;
-                    stepId: string;
-                    stepType: string;
-                    version: number;
-                }[];
+                steps: components["schemas"]["WorkflowRunStep"][];
                 /** @description the run in the Temporal Web UI (only when HERALD_TEMPORAL_UI_URL is set) */
                 temporalUrl?: string;
                 userIdentifier: string;
@@ -4629,6 +4619,8 @@ export interface components {
                 channel: string;
                 /** Format: date-time */
                 clickedAt: string | null;
+                /** @description what a workflow step rendered and sent; null for other messages */
+                content: components["schemas"]["WorkflowStepContent"] | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -4731,6 +4723,10 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
                 detail: string;
+                /** @description a branch's comparisons or a waitForRead's release; null for other steps */
+                evaluation: components["schemas"]["WorkflowStepEvaluation"] | null;
+                /** @description what the step saw (the run's data, the recipient); null when not recorded */
+                input: components["schemas"]["WorkflowStepInput"] | null;
                 outcome: string;
                 requestId: string;
                 step: string;
@@ -5382,6 +5378,24 @@ export interface components {
             version?: number;
             workflow?: components["schemas"]["WorkflowEntity"];
         };
+        /** @description One recorded step of a run, with what it saw and decided (input, evaluation, message: null when not recorded, e.g. runs from before they were) */
+        WorkflowRunStep: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description e.g. the branch taken (condition 0 → email, else → end), the wait's end (read, timed out), a delivery's reason */
+            detail: string;
+            /** @description how a branch decided (each condition's comparisons) or what released a waitForRead; null for other steps */
+            evaluation: components["schemas"]["WorkflowStepEvaluation"] | null;
+            /** @description what the step saw: the run's data (a fetch may have added to it), a digest's batch, the recipient; capped at 64 KB (truncated: the data is left out) */
+            input: components["schemas"]["WorkflowStepInput"] | null;
+            /** @description the message a channel step wrote: its status, the provider's answer, the content it rendered; null for other steps */
+            message: components["schemas"]["WorkflowStepMessage"] | null;
+            /** @description sent, skipped, failed, waited, branched, fetched, throttled, digested or passed */
+            outcome: string;
+            stepId: string;
+            stepType: string;
+            version: number;
+        };
         WorkflowRunTimeline: {
             requestId: string;
             /** @description one per recipient; empty until the send reaches its recipients */
@@ -5393,17 +5407,7 @@ export interface components {
                 /** @enum {string} */
                 status: "running" | "completed" | "digested" | "throttled" | "failed" | "cancelled";
                 /** @description step outcomes in the order they were recorded */
-                steps: {
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** @description e.g. the branch taken (condition 0 → email, else → end), the wait's end (read, timed out), a delivery's reason */
-                    detail: string;
-                    /** @description sent, skipped, failed, waited, branched, fetched, throttled, digested or passed */
-                    outcome: string;
-                    stepId: string;
-                    stepType: string;
-                    version: number;
-                }[];
+                steps: components["schemas"]["WorkflowRunStep"][];
                 /** @description the run in the Temporal Web UI (only when HERALD_TEMPORAL_UI_URL is set) */
                 temporalUrl?: string;
                 userIdentifier: string;
@@ -5449,6 +5453,125 @@ export interface components {
             url?: string;
             window?: string;
         } & (components["schemas"]["WorkflowChannelStep"] | components["schemas"]["WorkflowDelayStep"] | components["schemas"]["WorkflowDigestStep"] | components["schemas"]["WorkflowBranchStep"] | components["schemas"]["WorkflowWaitForReadStep"] | components["schemas"]["WorkflowFetchStep"] | components["schemas"]["WorkflowThrottleStep"]);
+        /** @description the content as handed to the channel, capped at 256 KB */
+        WorkflowStepContent: {
+            /** @description an in-app message, an SMS or push text */
+            body?: string;
+            /** @description an email's HTML with its layout; show it in a sandboxed frame only */
+            html?: string;
+            icon?: string;
+            subject?: string;
+            text?: string;
+            title?: string;
+            /** @description the address: an email address, a phone number, a chat channel, a webhook's host */
+            to?: string;
+            /** @description true when fields were cut to fit 256 KB */
+            truncated: boolean;
+            url?: string;
+        };
+        WorkflowStepEvaluation: {
+            /** @description a branch: which condition matched and what each compared */
+            branch?: {
+                /** @description the conditions evaluated, in order, up to the one that matched */
+                conditions: {
+                    /** @description every leaf of the condition with the values it compared */
+                    comparisons: {
+                        /** @description the value the field had (absent when it was missing) */
+                        actual?: unknown;
+                        /** @description a dotted path: data.x, profile.x, user.identifier, batch.count */
+                        field?: string;
+                        /** @description whether the field was there */
+                        found: boolean;
+                        /** @description read, notRead, seen, … as the condition says */
+                        is?: string;
+                        /** @description the leaf is under a not: result is the leaf's own, before the not */
+                        negated?: boolean;
+                        op?: string;
+                        result: boolean;
+                        state?: components["schemas"]["WorkflowStepState"];
+                        /** @description the earlier step whose notification state is tested */
+                        step?: string;
+                        /** @description the value the condition compares with (any JSON) */
+                        value?: unknown;
+                    }[];
+                    index: number;
+                    next: string;
+                    result: boolean;
+                }[];
+                /** @description the index of the condition that matched; -1 when none did (the else path) */
+                matched: number;
+                /** @description the step taken (end: none) */
+                next: string;
+            };
+            /** @description present (true) when the evaluation was larger than 64 KB and is left out */
+            truncated?: boolean;
+            /** @description a waitForRead: what released it */
+            wait?: {
+                /**
+                 * Format: date-time
+                 * @description when the wait ended (workflow time)
+                 */
+                at: string;
+                notificationId?: number;
+                observed: components["schemas"]["WorkflowStepState"];
+                /**
+                 * @description inboxEvent: an inbox event reached the state; alreadyInState: it was there when the wait began; stateAtTimeout: no event, but the state read at the timeout had it; timedOut; noNotification: the step wrote no notification
+                 * @enum {string}
+                 */
+                released: "inboxEvent" | "alreadyInState" | "stateAtTimeout" | "timedOut" | "noNotification";
+                /** @description the state it waited for (read, seen, clicked, interacted) */
+                state: string;
+                /** @description the in-app step whose notification it waited on */
+                step: string;
+                timeout: string;
+            };
+        };
+        WorkflowStepInput: {
+            /** @description a digest's batch (count, items), for the steps after a digest */
+            batch?: {
+                [key: string]: unknown;
+            };
+            /** @description the run's data when the step ran */
+            data: {
+                [key: string]: unknown;
+            };
+            recipient: {
+                identifier: string;
+            };
+            /** @description true when the data was larger than 64 KB and is left out */
+            truncated: boolean;
+        };
+        WorkflowStepMessage: {
+            attempts: number;
+            channel: string;
+            /** @description what the step rendered; null when nothing was (skipped before rendering) */
+            content: components["schemas"]["WorkflowStepContent"] | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /** @description the provider's (or rendering's) last error */
+            error: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            /** @description the message log row */
+            id: number;
+            providerIdentifier: string | null;
+            providerMessageId: string | null;
+            /** @description the provider's answer as it came */
+            providerResponse: string | null;
+            /** @description why nothing was delivered (skipped), or a critical step's note */
+            reason: string | null;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** @description as in the message log: queued, held, sent, delivered, failed, skipped, bounced, … */
+            status: string;
+        };
+        WorkflowStepState: {
+            clicked: boolean;
+            delivered: boolean;
+            interacted: boolean;
+            read: boolean;
+            seen: boolean;
+        };
         /** @description Let at most limit runs per key through per window; the rest end as throttled */
         WorkflowThrottleStep: {
             /** @description unique within the definition; other steps name it */

@@ -4,7 +4,7 @@
 import { channels } from "../api/channels";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useEffect, type FormEvent } from "react";
-import { useOutletContext, useSearchParams } from "react-router-dom";
+import { Link, useOutletContext, useSearchParams } from "react-router-dom";
 import { api, data } from "../api/client";
 import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
 import { Select } from "../ui/select";
@@ -113,9 +113,11 @@ export default function Logs() {
                   <td>{r.providerIdentifier ?? "—"}</td>
                   <td>{r.attempts}</td>
                   <td>
-                    <code className="small" title={r.workflowId}>
-                      {r.requestId?.slice(0, 8)}
-                    </code>
+                    <Link to={`../activity/${r.requestId}`} relative="path" aria-label={`Request ${r.requestId?.slice(0, 8)}: what it did`}>
+                      <code className="small" title={r.workflowId}>
+                        {r.requestId?.slice(0, 8)}
+                      </code>
+                    </Link>
                     {r.temporalUrl && (
                       <div>
                         <a href={r.temporalUrl} target="_blank" rel="noreferrer" className="small" aria-label={`Run ${r.requestId?.slice(0, 8)} in Temporal (new tab)`}>

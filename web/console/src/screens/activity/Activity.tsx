@@ -4,7 +4,7 @@
 // one is configured.
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
-import { useOutletContext, useSearchParams } from "react-router-dom";
+import { Link, useOutletContext, useSearchParams } from "react-router-dom";
 import { api, data, type components } from "../../api/client";
 import { Button, Empty, ErrorState, Field, Loading } from "../../ui/kit";
 import type { App } from "../queries";
@@ -144,6 +144,11 @@ function RequestRows({ appId, r, open, toggle }: { appId: number; r: Request; op
       {open && (
         <tr>
           <td colSpan={6} id={panel}>
+            <p className="small">
+              <Link to={r.id} aria-label={`Request ${shortId(r.id)} on its own page`}>
+                Open on its own page
+              </Link>
+            </p>
             <RequestDetail appId={appId} requestId={r.id} />
           </td>
         </tr>

@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, data, type components } from "../../api/client";
 import { ErrorState, Loading } from "../../ui/kit";
+import { StepRow } from "../workflows/StepDetails";
 import { shortId } from "./requests";
 
 type Detail = components["schemas"]["NotificationRequestDetail"];
@@ -94,10 +95,7 @@ function RunSteps({ run: r }: { run: Run }) {
       ) : (
         <ol className="timeline" aria-label={`Steps of ${r.userIdentifier}’s run`}>
           {r.steps.map((s, i) => (
-            <li key={i} className={`timeline-step outcome-${s.outcome}`}>
-              <span className="timeline-time">{time(s.createdAt)}</span> <strong>{s.stepId}</strong> <span className="muted">({s.stepType})</span>{" "}
-              <span className={`badge badge-${s.outcome}`}>{s.outcome}</span> {s.detail && <span className="muted">{s.detail}</span>}
-            </li>
+            <StepRow key={i} step={s} user={r.userIdentifier} />
           ))}
         </ol>
       )}

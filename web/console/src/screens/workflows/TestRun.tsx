@@ -7,6 +7,8 @@ import { api, data, fieldErrors } from "../../api/client";
 import { Button, ErrorState, Field, FormError, Loading } from "../../ui/kit";
 import type { Definition } from "./graph";
 import { cancelledText, running } from "./manage";
+import { StepRow } from "./StepDetails";
+import type { StepRecord } from "./stepDetails";
 import { current, finished, remaining, type RunView } from "./timeline";
 
 export function TestRun({ appId, identifier, published, dirty }: { appId: number; identifier: string; published: number | null; dirty: boolean }) {
@@ -133,11 +135,8 @@ function Timeline({ appId, identifier, requestId }: { appId: number; identifier:
               )}
             </h3>
             <ol className="timeline" aria-label={`Steps of ${r.userIdentifier}'s run`}>
-              {r.steps.map((s, i) => (
-                <li key={i} className={`timeline-step outcome-${s.outcome}`}>
-                  <span className="timeline-time">{new Date(s.createdAt).toLocaleTimeString()}</span> <strong>{s.stepId}</strong> <span className="muted">({s.stepType})</span>{" "}
-                  <span className={`badge badge-${s.outcome}`}>{s.outcome}</span> {s.detail && <span className="muted">{s.detail}</span>}
-                </li>
+              {(r.steps as StepRecord[]).map((s, i) => (
+                <StepRow key={i} step={s} user={r.userIdentifier} />
               ))}
               {at && (
                 <li className="timeline-step current" aria-current="step">
