@@ -64,3 +64,43 @@ func TestContentPreviewOfInlineContent(t *testing.T) {
 		t.Errorf("another client's app: %d %s", res.Status, res.Body)
 	}
 }
+
+// TestWorkflowInlineContentCheckedAtSave: a workflow's inline step content is checked on save
+// with the rules of template contents, every problem named by step and field, and an inline
+// email step's layout must be one of the app's (another client's is not); nothing is stored
+// when any is wrong.
+func TestWorkflowInlineContentCheckedAtSave(t *testing.T) {
+	f := newFixture(t)
+	app := f.appPath
+	f.do(t, f.dev, "POST", app+"/layouts", map[string]any{"identifier": "brand", "html": `<main>{{{content}}}</main>`}, 201)
+	f.do(t, f.stranger, "POST", f.strangerApp+"/layouts", map[string]any{"identifier": "theirs", "html": `<main>{{{content}}}</main>`}, 201)
+	flow := func(steps ...map[string]any) map[string]any {
+		return map[string]any{"identifier": "receipt", "name": "Receipt", "definition": map[string]any{"steps": steps}}
+	}
+	res := f.Do("POST", app+"/workflows", flow(
+		map[string]any{"id": "note", "type": "inApp", "content": map[string]string{"message": "{{#if x}}", "colour": "red"}, "next": "mail"},
+		map[string]any{"id": "mail", "type": "email", "content": map[string]string{"html": "<p>x</p>"}, "layout": "theirs", "next": "sms"},
+		map[string]any{"id": "sms", "type": "sms", "content": map[string]string{"body": "hi"}, "layout": "brand"},
+	), bearer(f.dev))
+	if res.Status != 400 {
+		t.Fatalf("bad content: %d %s", res.Status, res.Body)
+	}
+	var got struct{ Message []string }
+	res.JSON(t, &got)
+	want := []string{
+		"steps[0].content.colour is not a field of inApp content (fields: title, message, icon, url)",
+		"steps[0].content.message: line 1: {{#if}} is not closed (missing {{/if}})",
+		"steps[0]: inApp content needs title",
+		`steps[1].layout: no layout "theirs" in this app`,
+		"steps[1].content.subject should not be empty",
+		"steps[2].layout applies to email steps with inline content only",
+	}
+	if !slices.Equal(got.Message, want) {
+		t.Errorf("\n got %q\nwant %q", got.Message, want)
+	}
+	f.do(t, f.viewer, "GET", app+"/workflows/receipt", nil, 404)
+
+	f.do(t, f.dev, "POST", app+"/workflows", flow(
+		map[string]any{"id": "mail", "type": "email", "content": map[string]string{"subject": "Hi", "html": "<p>x</p>"}, "layout": "brand"},
+	), 201)
+}
