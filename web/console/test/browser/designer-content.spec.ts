@@ -147,7 +147,7 @@ test("designer: content written in a step becomes a template in one action; prob
   // With a subject: one action makes the template and points the step at it.
   await code(panel, "Email subject").fill("Welcome, {{user.profile.firstName}}");
   await save.getByRole("button", { name: "Create the template and use it" }).click();
-  await expect(page.getByText("Template welcome-flow-email-1 is created; the step uses it")).toBeVisible();
+  await expect(page.getByText("Template welcome-flow-email-1 is created; the step uses it", { exact: true })).toBeVisible();
   await expect(panel.getByRole("radio", { name: "Use a template" })).toBeChecked();
   await expect(panel.getByLabel("Template", { exact: true })).toHaveValue("welcome-flow-email-1");
   expect(await listed()).toContain("welcome-flow-email-1");

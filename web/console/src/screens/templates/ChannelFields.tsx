@@ -15,6 +15,7 @@ export function ChannelFields({
   errors = {},
   readOnly,
   legend,
+  maxLines,
 }: {
   appId: number;
   channel: Channel;
@@ -26,6 +27,8 @@ export function ChannelFields({
   errors?: Record<string, string[]>;
   readOnly?: boolean;
   legend?: string;
+  /** maxLines caps the editors' height in lines (a narrow panel); the channel's own otherwise. */
+  maxLines?: number;
 }) {
   const spec = specOf(channel)!;
   return (
@@ -38,7 +41,7 @@ export function ChannelFields({
           value={form.fields[f.name] ?? ""}
           onChange={(v) => onChange({ ...form, fields: { ...form.fields, [f.name]: v } })}
           lang={f.lang}
-          lines={f.lines}
+          lines={maxLines ? Math.min(f.lines, maxLines) : f.lines}
           paths={paths}
           errors={errors[`content.${f.name}`]}
           readOnly={readOnly}

@@ -93,6 +93,7 @@ export function StepContent({
             errors={errors}
             readOnly={readOnly}
             legend={`${specOf(channel)?.label ?? channel} content`}
+            maxLines={6}
           />
           <PreviewPane channel={channel} live={live} />
           <MissingVariables channel={channel} preview={live.query.data} />
