@@ -151,6 +151,9 @@ test("designer: content written in a step becomes a template in one action; prob
   await expect(panel.getByRole("radio", { name: "Use a template" })).toBeChecked();
   await expect(panel.getByLabel("Template", { exact: true })).toHaveValue("welcome-flow-email-1");
   expect(await listed()).toContain("welcome-flow-email-1");
+  // The template's own rendering for the step, with the same sample data.
+  await expect(panel.getByRole("region", { name: "Live preview" }).getByTestId("preview-subject")).toHaveText("Welcome, Ada");
+  await expect(panel.getByRole("link", { name: "Edit welcome-flow-email-1 in Templates" })).toBeVisible();
 
   // One switch: "Write it here" brings the written content back, "Use a template" the template.
   await panel.getByRole("radio", { name: "Write it here" }).check();

@@ -9,6 +9,7 @@ import { contentBody, specOf, type Channel } from "../../api/templateForm";
 import { ChannelFields, contentFieldNames } from "../templates/ChannelFields";
 import { MissingVariables, PreviewPane, SampleData, useLivePreview, useSampleData, type Preview } from "../templates/LivePreview";
 import { SaveAsTemplate } from "./SaveAsTemplate";
+import { TemplateMode, type TemplateRef } from "./TemplateMode";
 
 export function StepContent({
   appId,
@@ -23,8 +24,8 @@ export function StepContent({
   appId: number;
   workflow: string;
   step: ContentStep;
-  /** templates: the identifiers of the app's templates. */
-  templates: string[];
+  /** templates: the app's templates. */
+  templates: TemplateRef[];
   /** problems: the server's messages about the step's content. */
   problems: string[];
   readOnly: boolean;
@@ -81,7 +82,16 @@ export function StepContent({
         ))}
       </fieldset>
       {mode === "template" ? (
-        <TemplatePicker value={typeof step.template === "string" ? step.template : ""} templates={templates} errors={[...(templateErrs ?? []), ...(errors[""] ?? [])]} readOnly={readOnly} onPick={(t) => onChange(withTemplate(step, t))} />
+        <TemplateMode
+          appId={appId}
+          channel={channel}
+          value={typeof step.template === "string" ? step.template : ""}
+          templates={templates}
+          errors={[...(templateErrs ?? []), ...(errors[""] ?? [])]}
+          readOnly={readOnly}
+          sample={sample}
+          onPick={(t) => onChange(withTemplate(step, t))}
+        />
       ) : (
         <>
           <ChannelFields
@@ -114,26 +124,6 @@ export function StepContent({
             />
           )}
         </>
-      )}
-    </div>
-  );
-}
-
-function TemplatePicker({ value, templates, errors, readOnly, onPick }: { value: string; templates: string[]; errors: string[]; readOnly: boolean; onPick: (t: string) => void }) {
-  return (
-    <div className="field">
-      <label htmlFor="step-template">Template</label>
-      <select id="step-template" value={value} disabled={readOnly} aria-invalid={errors.length ? true : undefined} aria-describedby={errors.length ? "step-template-err" : undefined} onChange={(e) => onPick(e.target.value)}>
-        <option value="">Choose a template…</option>
-        {value && !templates.includes(value) && <option value={value}>{value} (not in this app)</option>}
-        {templates.map((t) => (
-          <option key={t}>{t}</option>
-        ))}
-      </select>
-      {errors.length > 0 && (
-        <p className="field-error" id="step-template-err" role="alert">
-          {errors.join(". ")}
-        </p>
       )}
     </div>
   );

@@ -55,7 +55,8 @@ export function StepPanel({
     enabled: isChannel(components, step.type),
   });
   const others = nodes.filter((n) => n.id !== node.id).map((n) => n.data.step);
-  const templateIds = ((templates.data ?? []) as { identifier?: string }[]).map((t) => t.identifier ?? "").filter(Boolean);
+  const templateRefs = ((templates.data ?? []) as { id?: number; identifier?: string }[]).filter((t) => t.id && t.identifier).map((t) => ({ id: t.id!, identifier: t.identifier! }));
+  const templateIds = templateRefs.map((t) => t.identifier);
   const channel = isChannel(components, step.type);
   const contentProblems = channel ? problems.filter((m) => isContentProblem(m, step.type)) : [];
   return (
@@ -87,7 +88,7 @@ export function StepPanel({
           appId={appId}
           workflow={workflow}
           step={step}
-          templates={templateIds}
+          templates={templateRefs}
           problems={contentProblems}
           readOnly={readOnly}
           extraPaths={variablePaths}
