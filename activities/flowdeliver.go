@@ -264,7 +264,7 @@ func (a *Delivery) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) 
 	if in.Step.Template != "" {
 		return a.Templates.Bundle(ctx, in.AppID, in.Step.Template, notify.Content{TemplateIdentifier: in.Step.Template})
 	}
-	return a.Templates.InlineBundle(ctx, in.AppID, fmt.Sprintf("step %q", in.Step.ID), in.Step.Type, in.Step.Content)
+	return a.Templates.InlineBundle(ctx, in.AppID, fmt.Sprintf("step %q", in.Step.ID), in.Step.Type, in.Step.Content, in.Step.Layout)
 }
 
 // stepSkip returns why the recipient does not get the step ("" when it does), with the

@@ -88,6 +88,7 @@ func (h *Configuration) Register(r fiber.Router) {
 	r.Put("/templates/:templateId/duplicate", member, tpl(dev, h.duplicateTemplate))
 	r.Post("/templates/:templateId/notification-content-state", member, tpl(dev, h.createContentState))
 	r.Post("/templates/:templateId/preview", member, tpl(view, h.previewTemplate))
+	r.Post("/apps/:appId/content-preview", member, h.app(view, h.previewContent))
 
 	r.Post("/apps/:appId/layouts", member, h.app(dev, h.createLayout))
 	r.Get("/apps/:appId/layouts", member, h.app(view, h.listLayouts))

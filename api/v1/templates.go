@@ -248,9 +248,37 @@ func (h *Configuration) createContentState(c *fiber.Ctx, s appScope, id int64) e
 // data, user: {identifier, profile}, batch, contents}); contents replaces stored channel
 // contents with unsaved ones.
 func (h *Configuration) previewTemplate(c *fiber.Ctx, s appScope, id int64) error {
-	b, err := readBody(c)
+	in, err := h.previewInput(c, s)
 	if err != nil {
 		return err
+	}
+	out, err := h.Templates.Preview(c.UserContext(), s.AppID, id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// previewContent renders content that belongs to no template (a workflow step's inline
+// content, as the designer edits it) with sample data: the body of previewTemplate, whose
+// contents are the content.
+func (h *Configuration) previewContent(c *fiber.Ctx, s appScope) error {
+	in, err := h.previewInput(c, s)
+	if err != nil {
+		return err
+	}
+	out, err := h.Templates.PreviewInline(c.UserContext(), s.AppID, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// previewInput reads a preview's body (TemplatePreviewDto) and the app's name.
+func (h *Configuration) previewInput(c *fiber.Ctx, s appScope) (templates.PreviewInput, error) {
+	b, err := readBody(c)
+	if err != nil {
+		return templates.PreviewInput{}, err
 	}
 	in := templates.PreviewInput{Channels: b.strings("channels"), Data: b.raw("data"), Batch: b.raw("batch")}
 	if user := b.object("user"); user != nil {
@@ -265,16 +293,12 @@ func (h *Configuration) previewTemplate(c *fiber.Ctx, s appScope, id int64) erro
 		in.Contents = jsonshape.Fields(contents)
 	}
 	if err := b.err(); err != nil {
-		return err
+		return templates.PreviewInput{}, err
 	}
 	app, err := h.Apps.GetInClient(c.UserContext(), s.ClientID, s.AppID)
 	if err != nil {
-		return err
+		return templates.PreviewInput{}, err
 	}
 	in.AppName = app.Name
-	out, err := h.Templates.Preview(c.UserContext(), s.AppID, id, in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(out)
+	return in, nil
 }

@@ -46,6 +46,9 @@ type TemplateChecker func(ctx context.Context, appID int64, identifier string) b
 type Service struct {
 	db        *db.DB
 	templates TemplateChecker
+	// LayoutExists tells whether an app has an email layout (an inline email step's
+	// layout); nil skips the check.
+	LayoutExists TemplateChecker
 }
 
 // NewService returns a Service.
@@ -66,11 +69,14 @@ type input struct {
 }
 
 func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bool) (input, error) {
-	var exists func(string) bool
+	var exists, layouts func(string) bool
 	if s.templates != nil {
 		exists = func(id string) bool { return s.templates(ctx, appID, id) }
 	}
-	return parse(body, create, exists)
+	if s.LayoutExists != nil {
+		layouts = func(id string) bool { return s.LayoutExists(ctx, appID, id) }
+	}
+	return parseWith(body, create, exists, layouts)
 }
 
 // Check checks a workflow body ({identifier, name, definition}, the identifier when
@@ -93,6 +99,11 @@ func Check(body []byte, create bool, templateExists func(string) bool) []string 
 }
 
 func parse(body []byte, create bool, templateExists func(string) bool) (input, error) {
+	return parseWith(body, create, templateExists, nil)
+}
+
+// parseWith is parse with the check of inline email steps' layouts (nil skips it).
+func parseWith(body []byte, create bool, templateExists, layoutExists func(string) bool) (input, error) {
 	var p herald.Problems
 	top := js.Fields(body)
 	if top == nil {
@@ -122,7 +133,7 @@ func parse(body []byte, create bool, templateExists func(string) bool) (input, e
 	if js.Kind(raw) != "object" {
 		p.Addf("definition must be an object")
 	} else {
-		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists}
+		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists, LayoutExists: layoutExists}
 		def, err := flowdef.Parse(raw, ck)
 		if err != nil {
 			var he *herald.Error

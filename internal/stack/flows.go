@@ -23,6 +23,7 @@ type FlowServices struct {
 // before the inbox service is built.
 func (s *Stack) openFlows(log *slog.Logger) {
 	s.Flows = flow.NewService(s.DB, s.Templates.Exists)
+	s.Flows.LayoutExists = s.Templates.LayoutExists
 	s.FlowSchedules = flow.NewScheduleService(s.DB, s.Temporal, s.Cfg.TaskQueue, log.With("component", "recurring"))
 	s.InboxSignals = flow.NewInboxSignals(s.DB, s.Temporal, s.Events, log.With("component", "inbox-signals"))
 }

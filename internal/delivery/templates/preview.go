@@ -81,6 +81,22 @@ func (s *Service) Preview(ctx context.Context, appID, templateID int64, in Previ
 	if err != nil {
 		return Preview{}, err
 	}
+	return s.preview(ctx, appID, tpl.Identifier, in)
+}
+
+// PreviewInline renders unsaved content that belongs to no template (a workflow step's
+// inline content) with sample data, as Preview renders a template's: in.Contents is the
+// content, and at least one channel is required. Email without a layoutIdentifier is wrapped
+// in the app's default layout, as the step's delivery would.
+func (s *Service) PreviewInline(ctx context.Context, appID int64, in PreviewInput) (Preview, error) {
+	if len(in.Contents) == 0 {
+		return Preview{}, herald.Invalid("contents must name at least one channel")
+	}
+	return s.preview(ctx, appID, "", in)
+}
+
+// preview renders the template named identifier ("" for none: only in.Contents) with in.
+func (s *Service) preview(ctx context.Context, appID int64, identifier string, in PreviewInput) (Preview, error) {
 	var p herald.Problems
 	for i, ch := range in.Channels {
 		if !notify.IsChannel(ch) {
@@ -104,10 +120,15 @@ func (s *Service) Preview(ctx context.Context, appID, templateID int64, in Previ
 	if err := p.Err(); err != nil {
 		return Preview{}, err
 	}
-	n := notify.Content{TemplateIdentifier: tpl.Identifier}
-	b, err := s.Bundle(ctx, appID, tpl.Identifier, n)
+	n := notify.Content{TemplateIdentifier: identifier}
+	b, err := s.Bundle(ctx, appID, identifier, n)
 	if err != nil {
 		return Preview{}, err
+	}
+	if identifier == "" {
+		// No template: the bundle names the content in errors, as InlineBundle does.
+		b.Identifier = "inline content"
+		b.contents = map[string]*compiled{}
 	}
 	for ch, c := range edited {
 		if c.layout == nil {

@@ -39,7 +39,7 @@ func TestContentURLsAreCheckedOnSave(t *testing.T) {
 func TestRenderedURLsAreChecked(t *testing.T) {
 	s, app, _ := setup(t)
 	ctx := context.Background()
-	b, err := s.InlineBundle(ctx, app, `step "in"`, "inApp", json.RawMessage(`{"title":"Hi","url":"{{data.link}}"}`))
+	b, err := s.InlineBundle(ctx, app, `step "in"`, "inApp", json.RawMessage(`{"title":"Hi","url":"{{data.link}}"}`), "")
 	if err != nil {
 		t.Fatal(err)
 	}

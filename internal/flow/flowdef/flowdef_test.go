@@ -11,7 +11,7 @@ import (
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
-var ck = Checker{Channels: notify.Channels, TemplateExists: func(id string) bool { return id == "welcome" }}
+var ck = Checker{Channels: notify.Channels, TemplateExists: func(id string) bool { return id == "welcome" }, LayoutExists: func(id string) bool { return id == "plain" }}
 
 func problems(t *testing.T, raw string) []string {
 	t.Helper()
@@ -109,6 +109,14 @@ func TestParseReportsEveryProblem(t *testing.T) {
 			"steps[0].conditions[1].if must have exactly one of field, step, and, or, not",
 			`steps[1].step: "a" is not an inApp step`,
 			"steps[1].state must be one of read, clicked, seen, interacted"}},
+		"layouts": {`{"steps":[
+			{"id":"a","type":"email","content":{"subject":"s","text":"t"},"layout":"fancy","next":"b"},
+			{"id":"b","type":"email","template":"welcome","layout":"plain","next":"c"},
+			{"id":"c","type":"sms","content":{"body":"x"},"layout":"plain","next":"d"},
+			{"id":"d","type":"email","content":{"subject":"s","text":"t"},"layout":"plain"}]}`, []string{
+			`steps[0].layout: no layout "fancy" in this app`,
+			"steps[1].layout applies to email steps with inline content only",
+			"steps[2].layout applies to email steps with inline content only"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

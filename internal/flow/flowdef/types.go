@@ -40,6 +40,9 @@ type Step struct {
 	// Channel steps: a template reference or inline content.
 	Template string          `json:"template,omitempty"`
 	Content  json.RawMessage `json:"content,omitempty"`
+	// Layout, on an email step with inline content, is the identifier of the app's email
+	// layout around it; empty is the app's default layout.
+	Layout string `json:"layout,omitempty"`
 	// SendWindow, on an external channel step, holds the step until the window opens in
 	// the recipient's time zone ("weekdays 09:00–17:00").
 	SendWindow *SendWindow `json:"sendWindow,omitempty"`

@@ -24,6 +24,8 @@ const (
 type Checker struct {
 	Channels       []string
 	TemplateExists func(identifier string) bool
+	// LayoutExists tells whether the app has an email layout (an inline email step's layout).
+	LayoutExists func(identifier string) bool
 	// CheckContent returns the problems of a channel step's inline content, worded
 	// "content.<field> …" or as a sentence.
 	CheckContent func(channel string, content json.RawMessage) []string
@@ -31,7 +33,7 @@ type Checker struct {
 
 // fieldKinds is the JSON type of every step field, to report every wrongly typed field.
 var fieldKinds = map[string]string{
-	"id": "string", "type": "string", "next": "string", "template": "string", "duration": "string",
+	"id": "string", "type": "string", "next": "string", "template": "string", "layout": "string", "duration": "string",
 	"until": "string", "timeOfDay": "string", "timezone": "string", "window": "string", "key": "string",
 	"else": "string", "step": "string", "state": "string", "timeout": "string", "timeoutNext": "string",
 	"url": "string", "method": "string", "body": "string", "resultKey": "string", "onError": "string",
@@ -155,6 +157,13 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 		switch {
 		case IsChannelType(s.Type, ck.Channels):
 			checkSendWindow(i, s, p.Addf)
+			switch {
+			case s.Layout == "":
+			case s.Type != "email" || len(s.Content) == 0:
+				p.Addf("steps[%d].layout applies to email steps with inline content only", i)
+			case ck.LayoutExists != nil && !ck.LayoutExists(s.Layout):
+				p.Addf("steps[%d].layout: no layout %q in this app", i, s.Layout)
+			}
 			switch {
 			case s.Template == "" && len(s.Content) == 0:
 				p.Addf("steps[%d] (%s) needs a template or content", i, s.Type)

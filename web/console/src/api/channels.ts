@@ -1,6 +1,8 @@
 // The channels, once for the whole console: their identifiers in the order screens list them
 // and their names as people read them.
-import type { Channel } from "./templateForm";
+
+/** Channel is a delivery channel's identifier, as the API names it. */
+export type Channel = "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
 
 /** channels are every channel's identifier, in the order screens show them. */
 export const channels: Channel[] = ["inApp", "email", "sms", "whatsapp", "webPush", "mobilePush", "slack", "discord", "msTeams", "webhook"];

@@ -417,6 +417,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apps/{appId}/content-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render content that belongs to no template (a workflow step's inline content) with sample data, as delivery would: contents is the content (at least one channel); email is wrapped in its layoutIdentifier's layout or the app's default; warnings list the variables the data does not hold */
+        post: operations["post/v1/apps/{appId}/content-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apps/{appId}/integration-status": {
         parameters: {
             query?: never;
@@ -5211,6 +5228,8 @@ export interface components {
             };
             /** @description unique within the definition; other steps name it */
             id: string;
+            /** @description email steps with inline content only: the identifier of the app's email layout around the content (absent: the app's default layout); checked on save */
+            layout?: string;
             /** @description the step after this one (the id of a step of this definition); absent ends the run */
             next?: string;
             /** @description external channel steps only: deliver only on days (every day when absent) between start and end (HH:MM or HH:MM:SS; start later than end crosses midnight), in the recipient's time zone (profile key timezone, else UTC). A step due outside it is held (message log status held, reason "held: outside the send window until 09:00 Europe/Paris") and delivered when it opens; cancelling the run drops it. Applies to critical steps too, which ignore only quiet hours. */
@@ -5432,6 +5451,7 @@ export interface components {
             };
             id: string;
             key?: string;
+            layout?: string;
             limit?: number;
             method?: string;
             next?: string;
@@ -7792,6 +7812,77 @@ export interface operations {
             };
             /** @description conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "post/v1/apps/{appId}/content-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplatePreviewDto"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplatePreview"];
+                };
+            };
+            /** @description the request broke the listed rules; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description no or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the caller's role (or credential kind) does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource for this caller (another client's ids included) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,9 +1,10 @@
 // The template editor's pure helpers (no DOM, no network: unit-tested): the fields of each
 // channel's content, the form's state read from and written to the API, the sample data's
 // variable paths, and where a Handlebars variable is being typed.
+import { channelNames as n, type Channel } from "./channels";
 
-/** Channel is a delivery channel a template has content for. */
-export type Channel = "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
+/** Channel is a delivery channel a template has content for (the console's one vocabulary, channels.ts). */
+export type { Channel };
 
 /** FieldSpec is one content field of a channel: a code editor for a Handlebars text. */
 export type FieldSpec = { name: string; label: string; lang: "html" | "text"; lines: number; required?: boolean };
@@ -19,16 +20,16 @@ const chat = (label: string) => [f("title", `${label} title`), f("body", `${labe
  * the fields of TemplateContent.content (email: subject, html, text; inApp: title, message,
  * icon, url; sms/whatsapp: body; push/webhook: title, body, icon, url; chat: title, body). */
 export const channelSpecs: ChannelSpec[] = [
-  { channel: "email", label: "Email", group: "Email", fields: [f("subject", "Email subject", 1, "text", true), f("html", "Email HTML body", 12, "html", true), f("text", "Email plain-text body", 4)] },
-  { channel: "inApp", label: "In-app", group: "In-app", fields: [f("title", "In-app title", 1, "text", true), f("message", "In-app message", 3), f("icon", "In-app icon URL"), f("url", "In-app link URL")] },
-  { channel: "sms", label: "SMS", group: "SMS", fields: [f("body", "SMS text", 4, "text", true)] },
-  { channel: "whatsapp", label: "WhatsApp", group: "SMS", fields: [f("body", "WhatsApp text", 4, "text", true)] },
-  { channel: "webPush", label: "Web push", group: "Push", fields: push("Web push") },
-  { channel: "mobilePush", label: "Mobile push", group: "Push", fields: push("Mobile push") },
-  { channel: "slack", label: "Slack", group: "Chat", fields: chat("Slack") },
-  { channel: "discord", label: "Discord", group: "Chat", fields: chat("Discord") },
-  { channel: "msTeams", label: "Microsoft Teams", group: "Chat", fields: chat("Teams") },
-  { channel: "webhook", label: "Webhook", group: "Webhook", fields: push("Webhook") },
+  { channel: "email", label: n.email, group: "Email", fields: [f("subject", "Email subject", 1, "text", true), f("html", "Email HTML body", 12, "html", true), f("text", "Email plain-text body", 4)] },
+  { channel: "inApp", label: n.inApp, group: "In-app", fields: [f("title", `${n.inApp} title`, 1, "text", true), f("message", `${n.inApp} message`, 3), f("icon", `${n.inApp} icon URL`), f("url", `${n.inApp} link URL`)] },
+  { channel: "sms", label: n.sms, group: "SMS", fields: [f("body", `${n.sms} text`, 4, "text", true)] },
+  { channel: "whatsapp", label: n.whatsapp, group: "SMS", fields: [f("body", `${n.whatsapp} text`, 4, "text", true)] },
+  { channel: "webPush", label: n.webPush, group: "Push", fields: push(n.webPush) },
+  { channel: "mobilePush", label: n.mobilePush, group: "Push", fields: push(n.mobilePush) },
+  { channel: "slack", label: n.slack, group: "Chat", fields: chat(n.slack) },
+  { channel: "discord", label: n.discord, group: "Chat", fields: chat(n.discord) },
+  { channel: "msTeams", label: n.msTeams, group: "Chat", fields: chat("Teams") },
+  { channel: "webhook", label: n.webhook, group: "Webhook", fields: push(n.webhook) },
 ];
 
 export const specOf = (channel: string): ChannelSpec | undefined => channelSpecs.find((s) => s.channel === channel);

@@ -2,9 +2,13 @@
 // mouse and the keyboard, see the server's problems on the step they name, publish, and
 // test-run it against real Temporal and a real SMTP server: a user who does not read the
 // in-app message gets the email; one who reads it before the delay ends does not.
+import type { Locator } from "@playwright/test";
 import { expect, expectFailedRequests, mail, password, shoot, side, signIn, test, type Page } from "./fixtures";
 
 const delay = "6s";
+
+/** code is a content field's code editor, by its label. */
+const code = (scope: Page | Locator, name: string) => scope.getByRole("textbox", { name, exact: true });
 
 /** setup signs in the owner through the API (a session of its own) and makes an app with an
  * SMTP provider at the test's mail server, so the journey changes no other journey's app. */
@@ -84,7 +88,7 @@ test("designer: build inApp → delay → branch(not read) → email, publish, t
   await node("inApp-1").click();
   const panel = page.getByRole("complementary", { name: "Selected step" });
   await expect(panel.getByRole("group", { name: /inApp step/ })).toBeVisible();
-  await panel.getByLabel("Content: title").fill("Your cart misses you");
+  await code(panel, "In-app title").fill("Your cart misses you");
   await page.getByRole("button", { name: "Add delay step" }).click();
   await expect(node("delay-1")).toBeVisible();
   await expect(panel.getByLabel("Step id")).toHaveValue("delay-1");
@@ -153,14 +157,8 @@ test("designer: build inApp → delay → branch(not read) → email, publish, t
   // Fixed in the panel: inline content for the email.
   await node("email-1").click();
   await expect(panel.getByText("needs a template or content")).toBeVisible();
-  for (const [key, value] of [
-    ["subject", "You left something behind"],
-    ["text", "Come back to your cart: {{data.plan}} plan"],
-  ]) {
-    await panel.getByLabel("New content key").fill(key!);
-    await panel.getByRole("button", { name: "Add content field" }).click();
-    await panel.getByLabel(`Content: ${key}`).fill(value!);
-  }
+  await code(panel, "Email subject").fill("You left something behind");
+  await code(panel, "Email plain-text body").fill("Come back to your cart: {{data.plan}} plan");
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByText("draft saved")).toBeVisible();
   await expect(canvas.getByRole("list", { name: "Problems of email-1" })).toHaveCount(0);

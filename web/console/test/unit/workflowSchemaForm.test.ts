@@ -29,8 +29,9 @@ test("stepTypes: every type of the discriminator, channels and control steps", (
 
 test("fields: kinds from the schema, edges left to the canvas", () => {
   const kinds = (type: string) => Object.fromEntries(fields(components, type).map((f) => [f.name, f.kind]));
-  // sendWindow ({days, start, end}) is edited as JSON in the step panel for now.
-  assert.deepEqual(kinds("email"), { template: "template", content: "map", sendWindow: "json" });
+  // sendWindow ({days, start, end}) is edited as JSON in the step panel for now; template,
+  // content and layout by the step's content editor (StepContent), not by these kinds.
+  assert.deepEqual(kinds("email"), { template: "template", content: "map", layout: "text", sendWindow: "json" });
   assert.deepEqual(kinds("delay"), { duration: "duration", until: "text", timeOfDay: "text", timezone: "text" });
   assert.deepEqual(kinds("digest"), { window: "duration", count: "integer", key: "text", timeOfDay: "text", timezone: "text" });
   assert.deepEqual(kinds("branch"), { conditions: "conditions" });

@@ -183,6 +183,7 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
                   edges={edges}
                   components={components}
                   appId={app.id!}
+                  workflow={flow.identifier}
                   problems={problems[one.id] ?? []}
                   readOnly={!canEdit}
                   onChange={(s) => edit.updateStep(one.id, s)}

@@ -15,15 +15,17 @@ type Props = {
   templates: string[];
   /** server: the server's messages about this step. */
   server: string[];
+  /** omit: fields another editor shows (a channel step's content). */
+  omit?: string[];
   onChange: (step: Step) => void;
 };
 
 /** StepForm edits one step's fields. */
-export function StepForm({ components, step, steps, templates, server, onChange }: Props) {
+export function StepForm({ components, step, steps, templates, server, omit = [], onChange }: Props) {
   const kinds = waitKinds(components, step.type);
   const [kind, setKind] = useState(() => kinds.find((k) => step[k.field] !== undefined && step[k.field] !== "")?.field ?? kinds[0]?.field);
   // With a "Wait" picker, only the chosen way's fields show (without the one-of hint).
-  const hidden = new Set(kinds.filter((k) => k.field !== kind).flatMap((k) => [k.field, ...k.with]));
+  const hidden = new Set([...omit, ...kinds.filter((k) => k.field !== kind).flatMap((k) => [k.field, ...k.with])]);
   const specs = fields(components, step.type)
     .filter((f) => !hidden.has(f.name))
     .map((f) => (kinds.length ? { ...f, group: undefined } : f));

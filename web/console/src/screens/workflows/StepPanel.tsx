@@ -1,12 +1,16 @@
 // The designer's side panel for the selected step: its id, the form of its type (with the
-// server's problems about it), where each way out goes, start and delete.
+// server's problems about it), a channel step's content (StepContent: a template, or
+// written here with the template editor's form and preview), where each way out goes,
+// start and delete.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, data } from "../../api/client";
 import { Button } from "../../ui/kit";
 import { outputs, type Step, type StepEdge, type StepNode } from "./graph";
 import { isChannel, type Components } from "./schemaForm";
+import { StepContent } from "./StepContent";
 import { StepForm } from "./StepForm";
+import { contentStepFields, isContentProblem } from "../../api/stepContent";
 
 /** StepPanel edits one step. */
 export function StepPanel({
@@ -15,6 +19,8 @@ export function StepPanel({
   edges,
   components,
   appId,
+  workflow,
+  variablePaths,
   problems,
   readOnly,
   onChange,
@@ -28,6 +34,10 @@ export function StepPanel({
   edges: StepEdge[];
   components: Components;
   appId: number;
+  /** workflow: the workflow's identifier (a template made from a step is named after it). */
+  workflow: string;
+  /** variablePaths: more variables the content editors complete after {{ (e.g. a payload schema's). */
+  variablePaths?: string[];
   problems: string[];
   readOnly: boolean;
   onChange: (s: Step) => void;
@@ -45,7 +55,10 @@ export function StepPanel({
     enabled: isChannel(components, step.type),
   });
   const others = nodes.filter((n) => n.id !== node.id).map((n) => n.data.step);
-  const templateIds = ((templates.data ?? []) as { identifier?: string }[]).map((t) => t.identifier ?? "").filter(Boolean);
+  const templateRefs = ((templates.data ?? []) as { id?: number; identifier?: string }[]).filter((t) => t.id && t.identifier).map((t) => ({ id: t.id!, identifier: t.identifier! }));
+  const templateIds = templateRefs.map((t) => t.identifier);
+  const channel = isChannel(components, step.type);
+  const contentProblems = channel ? problems.filter((m) => isContentProblem(m, step.type)) : [];
   return (
     <fieldset className="step-panel" disabled={readOnly}>
       <legend>
@@ -70,7 +83,27 @@ export function StepPanel({
           </p>
         )}
       </div>
-      <StepForm components={components} step={step} steps={others} templates={templateIds} server={problems} onChange={onChange} />
+      {channel && (
+        <StepContent
+          appId={appId}
+          workflow={workflow}
+          step={step}
+          templates={templateRefs}
+          problems={contentProblems}
+          readOnly={readOnly}
+          extraPaths={variablePaths}
+          onChange={(s) => onChange(s as Step)}
+        />
+      )}
+      <StepForm
+        components={components}
+        step={step}
+        steps={others}
+        templates={templateIds}
+        server={problems.filter((m) => !contentProblems.includes(m))}
+        omit={channel ? contentStepFields : []}
+        onChange={onChange}
+      />
       <fieldset className="subform">
         <legend>Goes to</legend>
         {outputs(step).map((o) => {
