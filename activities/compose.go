@@ -9,6 +9,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/providers"
@@ -37,7 +38,7 @@ func (a *Delivery) compose(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 // the profile, the send's data and blocks, and for email the send's attachments and
 // override.channel.email. Its errors are permanent.
 func (e *sendEntry) message(lg dbsqlc.MessageLog, identifier string, profile json.RawMessage, out templates.Rendered) (providers.Message, error) {
-	pm, _ := decodeProfile(profile)
+	pm, _ := pipeline.DecodeProfile(profile)
 	msg := providers.Message{
 		Channel: lg.Channel, IdempotencyKey: lg.IdempotencyKey, RequestID: lg.RequestID.String(), UserIdentifier: identifier,
 		To:      delivery.Address(lg.Channel, pm),

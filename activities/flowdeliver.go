@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"slices"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -16,8 +15,8 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/flow/rundetail"
@@ -112,12 +111,12 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 	} else if err != nil {
 		return later(err)
 	}
-	cat, err := a.stepCategory(ctx, in.AppID, in.Category)
+	cat, err := a.StepCategory(ctx, in.AppID, in.Category)
 	if err != nil {
 		return later(err)
 	}
-	catID := cat.id
-	reason, note, err := a.stepSkip(ctx, in, cat, bundle, user)
+	catID := cat.ID
+	reason, note, err := a.StepSkip(ctx, in, cat, bundle, user)
 	if err != nil {
 		return later(err)
 	}
@@ -130,10 +129,10 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 		if err := a.DB.SettleStepLog(ctx, dbsqlc.SettleStepLogParams{ID: lg.ID, Status: delivery.StatusSkipped, Reason: reason}); err != nil {
 			return later(db.MapError(err))
 		}
-		a.decided(lg.Channel, delivery.StatusSkipped)
+		a.Decided(lg.Channel, delivery.StatusSkipped)
 		return flowrun.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
 	}
-	if held, res, err := a.holdStep(ctx, in, lg, cat.critical, user); err != nil {
+	if held, res, err := a.holdStep(ctx, in, lg, cat.Critical, user); err != nil {
 		return later(err)
 	} else if held {
 		return res, nil
@@ -142,9 +141,9 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 	if err != nil {
 		return fail(err.Error())
 	}
-	critical := cat.critical
+	critical := cat.Critical
 	if !critical && catID != nil && lg.Channel == notify.ChannelEmail {
-		if critical, err = a.flowCritical(ctx, in.AppID, in.Workflow.Identifier); err != nil {
+		if critical, err = a.FlowCritical(ctx, in.AppID, in.Workflow.Identifier); err != nil {
 			return later(err)
 		}
 	}
@@ -267,73 +266,6 @@ func (a *Delivery) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) 
 	return a.Templates.InlineBundle(ctx, in.AppID, fmt.Sprintf("step %q", in.Step.ID), in.Step.Type, in.Step.Content, in.Step.Layout)
 }
 
-// stepSkip returns why the recipient does not get the step ("" when it does), with the
-// send's rules: a topic subscriber gets only its subscription's channels, the channel needs
-// a provider instance (in-app excepted) and template content, the user must not have opted
-// out of the channel (everywhere, for the workflow, or for the category) unless the workflow or its category
-// is critical, and the address must be there. note is what a delivered step's log row says
-// when a critical step ignored an opt-out.
-func (a *Delivery) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat stepCat, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (skip, note string, err error) {
-	channel := in.Step.Type
-	if len(in.Recipient.Channels) > 0 && !slices.Contains(in.Recipient.Channels, channel) {
-		return delivery.ReasonTopicChannels, "", nil
-	}
-	configured, err := a.Channels.ConfiguredChannels(ctx, in.AppID)
-	if err != nil {
-		return "", "", err
-	}
-	sc := delivery.ForSend([]string{channel}, true, b.Channels(), configured)
-	sendCtx := &sendContext{appID: in.AppID, categoryID: cat.id, channels: sc}
-	prefs, err := a.callPreferences(ctx, nil, sendCtx, []int64{user.ID})
-	if err != nil {
-		return "", "", err
-	}
-	off, err := a.channelsOff(ctx, in.AppID, []int64{user.ID})
-	if err != nil {
-		return "", "", err
-	}
-	critical, err := a.flowCritical(ctx, in.AppID, in.Workflow.Identifier)
-	if err != nil {
-		return "", "", err
-	}
-	flowRows, err := a.DB.DeliveryFlowPreferences(ctx, dbsqlc.DeliveryFlowPreferencesParams{AppID: in.AppID, UserID: user.ID, Identifier: in.Workflow.Identifier})
-	if err != nil {
-		return "", "", db.MapError(err)
-	}
-	flowPrefs := make(map[string]bool, len(flowRows))
-	for _, fp := range flowRows {
-		flowPrefs[fp.Channel] = fp.Enabled
-	}
-	var reach delivery.Reach
-	if channel == notify.ChannelWebPush || channel == notify.ChannelMobilePush {
-		has, err := a.usersWith(ctx, sendCtx, channel, []int64{user.ID})
-		if err != nil {
-			return "", "", err
-		}
-		reach = delivery.Reach{WebPush: has[user.ID], PushToken: has[user.ID]}
-	}
-	profile, _ := decodeProfile(user.Profile)
-	r := delivery.Recipient{
-		Preferences:     prefs[user.ID],
-		Defaults:        cat.defaults,
-		Category:        in.Category,
-		ChannelsOff:     off[user.ID],
-		Flow:            in.Workflow.Identifier,
-		FlowPreferences: flowPrefs,
-		Missing:         func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
-	}
-	if critical {
-		r.Critical = "workflow " + in.Workflow.Identifier
-	} else if cat.critical {
-		r.Critical = "category " + in.Category
-	}
-	_, skips := delivery.ForRecipient(sc, r)
-	if len(skips) > 0 {
-		return skips[0].Reason, "", nil
-	}
-	return "", delivery.Bypass(r, channel), nil
-}
-
 // stepData is the template data of a step: the send's (app, category, notification) with
 // the run's data (a fetch may have added to it), the recipient, and the digest's batch. It
 // also returns the run's data as JSON, which the inbox row and provider payloads carry.
@@ -365,40 +297,6 @@ func orEmptyMap(m map[string]any) map[string]any {
 	return m
 }
 
-// stepCat is a run's category: its id (nil: none, or no longer there) and critical mark.
-type stepCat struct {
-	id       *int64
-	critical bool
-	defaults map[string]bool
-}
-
-// stepCategory finds a run's category.
-func (a *Delivery) stepCategory(ctx context.Context, appID int64, identifier string) (stepCat, error) {
-	if identifier == "" {
-		return stepCat{}, nil
-	}
-	c, err := a.DB.DeliveryCategory(ctx, dbsqlc.DeliveryCategoryParams{AppID: appID, Identifier: identifier})
-	if err != nil {
-		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
-			return stepCat{}, nil
-		}
-		return stepCat{}, err
-	}
-	return stepCat{id: &c.ID, critical: c.Critical, defaults: categories.DecodeDefaults(c.ChannelDefaults)}, nil
-}
-
-// flowCritical tells whether a workflow is marked critical now (a deleted one is not).
-func (a *Delivery) flowCritical(ctx context.Context, appID int64, identifier string) (bool, error) {
-	critical, err := a.DB.DeliveryFlowCritical(ctx, dbsqlc.DeliveryFlowCriticalParams{AppID: appID, Identifier: identifier})
-	if err != nil {
-		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
-			return false, nil
-		}
-		return false, err
-	}
-	return critical, nil
-}
-
 // stepInbox writes an in-app step's inbox row and settles its log row in one transaction,
 // then announces the row.
 func (a *Delivery) stepInbox(ctx context.Context, in flowrun.DeliverStepInput, e *sendEntry, lg dbsqlc.MessageLog, catID *int64, out templates.Rendered, runData json.RawMessage) (flowrun.DeliverStepResult, error) {
@@ -407,7 +305,7 @@ func (a *Delivery) stepInbox(ctx context.Context, in flowrun.DeliverStepInput, e
 	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
 		rows, err := q.InsertInboxRows(ctx, dbsqlc.InsertInboxRowsParams{
 			AppID: in.AppID, RequestID: lg.RequestID, SourceKey: sourceKey, CategoryID: catID,
-			Data: runData, Blocks: orEmpty(e.req.Notification.Blocks, "[]"),
+			Data: runData, Blocks: pipeline.OrEmpty(e.req.Notification.Blocks, "[]"),
 			UserIds: []int64{lg.UserID}, Titles: []string{out.Title}, Messages: []string{out.Body}, Icons: []string{out.Icon}, Urls: []string{out.URL},
 		})
 		if err != nil {
@@ -423,7 +321,7 @@ func (a *Delivery) stepInbox(ctx context.Context, in flowrun.DeliverStepInput, e
 	if err != nil {
 		return fromSend(a.retryLater(ctx, lg, db.MapError(err)))
 	}
-	a.decided(lg.Channel, delivery.StatusDelivered)
+	a.Decided(lg.Channel, delivery.StatusDelivered)
 	a.Publisher.Publish(ctx, events.Event{Kind: events.NewNotification, AppID: in.AppID, UserIDs: []int64{lg.UserID}, NotificationIDs: []int64{id}})
 	return flowrun.DeliverStepResult{Status: stepSent, NotificationID: id}, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/internal/inbox/events"
 	"github.com/heraldhq/herald/internal/providers"
@@ -31,7 +32,7 @@ func flowSend(t *testing.T, d *db.DB, appID int64, body string) flowrun.DeliverS
 	if err := json.Unmarshal(row.Payload, &parsed); err != nil {
 		t.Fatal(err)
 	}
-	ids, err := ensureUsers(context.Background(), d.Queries, appID, parsed.Recipients)
+	ids, err := pipeline.EnsureUsers(context.Background(), d.Queries, appID, parsed.Recipients)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"log/slog"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -184,29 +183,5 @@ func TestTopicSubscribersRunWithTheirChannels(t *testing.T) {
 	}
 	if len(got["sub-a"]) != 1 || got["sub-a"][0] != "email" || len(got["sub-b"]) != 0 {
 		t.Errorf("runs' channels %v", got)
-	}
-}
-
-// However large the call's budget, one call hands out at most maxRunsPerCall workflow runs
-// (each carries its recipient and payload, so the result must stay small).
-func TestOneCallReturnsAtMostMaxRunsPerCall(t *testing.T) {
-	d, appID, a, _ := setup(t)
-	publishFlow(t, d, appID, "welcome", "v1")
-	recipients := make([]string, maxRunsPerCall+300)
-	for i := range recipients {
-		recipients[i] = `"u` + strconv.Itoa(i) + `"`
-	}
-	req := accept(t, d, appID, `{"notification":{"workflow":{"identifier":"welcome"}},"sendTo":{"recipients":[`+strings.Join(recipients, ",")+`]}}`)
-	a.BatchSize = 4000
-	res, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Runs) != maxRunsPerCall || len(res.Pending) != 1 {
-		t.Fatalf("first call: %d runs, %d pending cursors; want %d and 1", len(res.Runs), len(res.Pending), maxRunsPerCall)
-	}
-	rest, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: res.Pending})
-	if err != nil || len(rest.Runs) != 300 || len(rest.Pending) != 0 {
-		t.Fatalf("second call: %d runs, pending %v, %v", len(rest.Runs), rest.Pending, err)
 	}
 }

@@ -349,7 +349,7 @@ func (a *Delivery) markFailed(ctx context.Context, lg dbsqlc.MessageLog, c *chan
 		return db.MapError(err)
 	}
 	if c == nil {
-		a.decided(lg.Channel, delivery.StatusFailed)
+		a.Decided(lg.Channel, delivery.StatusFailed)
 	}
 	return nil
 }

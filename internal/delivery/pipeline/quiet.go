@@ -1,10 +1,8 @@
-package activities
+package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/heraldhq/herald/db"
@@ -12,7 +10,6 @@ import (
 	"github.com/heraldhq/herald/internal/audience/quiethours"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/send/notify"
-	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -30,7 +27,7 @@ type userQuiet struct {
 
 // quietHours loads the quiet hours of a page's users when the run holds messages for them
 // (send.DeliverInput.HoldQuietHours) and the send is not critical; nil otherwise.
-func (a *Delivery) quietHours(ctx context.Context, sc *sendContext, ids []int64) (map[int64]userQuiet, error) {
+func (a *Service) quietHours(ctx context.Context, sc *sendContext, ids []int64) (map[int64]userQuiet, error) {
 	if !sc.holdQuiet || sc.critical != "" || !hasExternal(sc.channels.Candidates) {
 		return nil, nil
 	}
@@ -108,83 +105,6 @@ type heldRow struct {
 const DroppedReason = "dropped: the run was cancelled while the message was held for quiet hours"
 
 // DropHeldMessages records that a cancelled run's held messages will never be sent.
-func (a *Delivery) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
+func (a *Service) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
 	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: in.LogIDs, Reason: DroppedReason}))
-}
-
-// holdStep holds a flow's external channel step when the run asks (HoldQuietHours, not on
-// Release) and the step is due outside its send window, or — unless the step is critical
-// (its category or workflow) — inside the recipient's quiet hours: the log row becomes held
-// with the reason, and the run sleeps until HeldUntil, when both allow it.
-func (a *Delivery) holdStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, categoryCritical bool, user dbsqlc.DeliveryUsersRow) (bool, flowrun.DeliverStepResult, error) {
-	if !in.HoldQuietHours || in.Release || lg.Channel == notify.ChannelInApp {
-		return false, flowrun.DeliverStepResult{}, nil
-	}
-	type rule struct {
-		hours quiethours.QuietHours
-		why   string
-	}
-	var rules []rule
-	var profile struct {
-		Timezone string `json:"timezone"`
-	}
-	_ = json.Unmarshal(user.Profile, &profile)
-	loc := quiethours.Location(profile.Timezone)
-	if w := in.Step.SendWindow; w != nil {
-		start, end, days := w.Seconds()
-		// Held outside the window: its complement is quiet.
-		q := quiethours.QuietHours{Start: end, End: start}
-		if days != 0 {
-			q.Days = ^days & 0x7f
-		}
-		rules = append(rules, rule{q, "outside the send window"})
-	}
-	if !categoryCritical {
-		rows, err := a.DB.DeliveryQuietHours(ctx, dbsqlc.DeliveryQuietHoursParams{AppID: in.AppID, UserIds: []int64{user.ID}})
-		if err != nil {
-			return false, flowrun.DeliverStepResult{}, db.MapError(err)
-		}
-		if len(rows) > 0 {
-			critical, err := a.flowCritical(ctx, in.AppID, in.Workflow.Identifier)
-			if err != nil {
-				return false, flowrun.DeliverStepResult{}, err
-			}
-			if !critical {
-				r := rows[0]
-				rules = append(rules, rule{quiethours.QuietHours{Start: int(r.StartSecond), End: int(r.EndSecond), Days: uint8(r.Days)}, "quiet hours"})
-				loc = quiethours.Location(r.Timezone)
-			}
-		}
-	}
-	now := time.Now()
-	until, why := now, ""
-	// The window and the quiet hours chain: wait until neither holds the message.
-	for range 16 {
-		moved := false
-		for _, r := range rules {
-			if t, held := r.hours.ReleaseAt(until, loc); held {
-				until, why, moved = t, r.why, true
-			}
-		}
-		if !moved {
-			break
-		}
-	}
-	if why == "" {
-		return false, flowrun.DeliverStepResult{}, nil
-	}
-	reason := strings.Replace(quiethours.HeldReason(now, until, loc), "quiet hours", why, 1)
-	if err := a.DB.HoldStepLog(ctx, dbsqlc.HoldStepLogParams{ID: lg.ID, Reason: reason}); err != nil {
-		return false, flowrun.DeliverStepResult{}, db.MapError(err)
-	}
-	a.decided(lg.Channel, delivery.StatusHeld)
-	return true, flowrun.DeliverStepResult{
-		Status: flowrun.StatusHeld, Reason: reason, LogID: lg.ID,
-		HeldUntil: (until.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond),
-	}, nil
-}
-
-// DropHeldStep records that a cancelled run's held step will never be sent.
-func (a *Delivery) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
-	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: []int64{in.LogID}, Reason: DroppedReason}))
 }

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -61,13 +61,13 @@ type sendContext struct {
 	// users is the call's cache of resolved users and preferences.
 	users *userCache
 	// holdQuiet and now come from the call (batchCall): external messages of recipients
-	// in their quiet hours are held (activities/quiet.go).
+	// in their quiet hours are held (quiet.go).
 	holdQuiet bool
 	now       time.Time
 }
 
 // prepare computes a request's send context: category, template, and channel selection.
-func (a *Delivery) prepare(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest) (*sendContext, error) {
+func (a *Service) prepare(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest) (*sendContext, error) {
 	configured, ok := call.configured[appID]
 	if !ok {
 		var err error

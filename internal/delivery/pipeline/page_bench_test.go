@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -55,7 +55,7 @@ func BenchmarkDeliverPack(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			a := &Delivery{DB: d, Publisher: events.Nop{}, Log: slog.New(slog.DiscardHandler), Templates: templates.NewService(d),
+			a := &Service{DB: d, Publisher: events.Nop{}, Log: slog.New(slog.DiscardHandler), Templates: templates.NewService(d),
 				Channels: channels.NewService(d, box, providers.NewCatalogue(webhook.Kind()), providers.Deps{Guard: testGuard, HTTP: http.DefaultClient})}
 			if on {
 				a.Metrics = telemetry.NewMetrics()

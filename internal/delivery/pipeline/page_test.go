@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 )
 
 // drain runs DeliverBatch until no cursor is pending and returns the calls and jobs.
-func drain(t *testing.T, a *Delivery, cursors []send.Cursor) (int, []send.Job) {
+func drain(t *testing.T, a *Service, cursors []send.Cursor) (int, []send.Job) {
 	t.Helper()
 	in := send.DeliverInput{Cursors: cursors}
 	calls := 0
@@ -40,7 +40,7 @@ func exec(t *testing.T, d *db.DB, q string, args ...any) {
 	}
 }
 
-func webhookInstance(t *testing.T, a *Delivery, appID int64, name, url string) channels.Instance {
+func webhookInstance(t *testing.T, a *Service, appID int64, name, url string) channels.Instance {
 	t.Helper()
 	inst, err := a.Channels.CreateInstance(context.Background(), appID, "webhook", channels.InstanceInput{Provider: "webhook", Name: name,
 		Config: json.RawMessage(`{"url":"` + url + `","secret":"0123456789abcdef"}`)})

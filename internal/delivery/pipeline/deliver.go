@@ -1,21 +1,21 @@
-// Package activities holds the Temporal activities: structs that carry their dependencies
-// (store, publisher, providers) and whose methods do the I/O the workflows decide on.
-package activities
+// Package pipeline is the delivery pipeline of a send: it pages the recipients of accepted
+// requests, decides every recipient × channel, writes in-app rows and the message log, holds
+// messages for quiet hours and starts the runs of flow sends. The Temporal activities
+// (package activities) are its adapters: they decode their input, call one method of
+// Service and map its error to Temporal's retry semantics.
+package pipeline
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/activity"
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox/events"
@@ -39,8 +39,8 @@ const MaxSmallSends = 250
 // recipient and payload, so a call's result stays well below Temporal's payload limits.
 const maxRunsPerCall = 1000
 
-// Delivery delivers send requests.
-type Delivery struct {
+// Service delivers send requests.
+type Service struct {
 	DB *db.DB
 	// Publisher announces each committed batch of inbox rows (one event per batch).
 	Publisher events.Publisher
@@ -52,24 +52,18 @@ type Delivery struct {
 	Log       *slog.Logger
 	// Metrics, when set, counts outcomes and times provider calls.
 	Metrics Metrics
-	// InstanceConcurrency bounds the provider calls SendMessages has in flight per provider
-	// instance in this worker (0: DefaultInstanceConcurrency).
-	InstanceConcurrency int
-	// Throttle, when set, is called before each provider call with the instance it goes
-	// to, and may wait: the stack paces instances that have a send rate (config.sendRate)
-	// with a token bucket shared by every worker. An error fails the call as a transient
-	// failure of Herald's.
-	Throttle func(ctx context.Context, c *channels.Candidate) error
-	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
-	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
-	Unsubscribe *unsubscribe.Links
+	// Worker, when set, tells the service about the Temporal activity a call runs in (its
+	// workflow, whether its worker is stopping); nil: outside an activity.
+	Worker Worker
+}
 
-	// slots holds a semaphore per provider instance (see admit).
-	slots sync.Map
-	// breakers holds the circuit breaker of each provider instance (breaker.go).
-	breakers  sync.Map
-	cacheOnce sync.Once
-	cache     *sendCache
+// Worker is what the service asks of the activity a call runs in.
+type Worker interface {
+	// WorkflowID names the run the activity of ctx belongs to, for the message log.
+	WorkflowID(ctx context.Context) string
+	// Stopping reports whether the worker running the activity of ctx is shutting down:
+	// long calls then finish the step at hand and hand the rest back to the workflow.
+	Stopping(ctx context.Context) bool
 }
 
 // DeliverBatch delivers the next slice of recipients of the given requests, up to
@@ -78,8 +72,7 @@ type Delivery struct {
 // pending. The pages of one call are written in one transaction (see commitPages); a
 // retried call writes nothing twice (inbox rows and log rows are unique per request, user
 // and channel) and hands out the same jobs.
-func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
-	defer keepAlive(ctx, nil)()
+func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
 	ids := make([]uuid.UUID, len(in.Cursors))
 	for i, c := range in.Cursors {
 		ids[i] = c.RequestID
@@ -96,7 +89,7 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 	if budget <= 0 {
 		budget = DefaultBatchSize
 	}
-	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: workflowID(ctx), users: newUserCache(),
+	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: a.workflowID(ctx), users: newUserCache(),
 		holdQuiet: in.HoldQuietHours, now: time.Now()}
 	if err := a.preResolveCall(ctx, call, in.Cursors, byID, budget); err != nil {
 		return send.DeliverResult{}, err
@@ -125,7 +118,7 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 		}
 		var req notify.SendRequest
 		if err := json.Unmarshal(row.Payload, &req); err != nil {
-			a.fail(ctx, c.RequestID, fmt.Sprintf("stored request is unreadable: %v", err))
+			a.Fail(ctx, c.RequestID, fmt.Sprintf("stored request is unreadable: %v", err))
 			continue
 		}
 		var next send.Cursor
@@ -155,7 +148,7 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 		}
 		// A worker shutting down writes what it decided and hands the rest back: the
 		// workflow continues on another worker from the returned cursors.
-		if workerStopping(ctx) {
+		if a.stopping(ctx) {
 			budget = 0
 		}
 	}
@@ -171,21 +164,12 @@ func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send
 		res.Jobs = nil
 		return res, nil
 	}
-	if in.SendSmall && len(res.Jobs) > 0 && len(res.Jobs) <= MaxSmallSends && !workerStopping(ctx) {
-		// A retried call finds the messages it sent no longer queued (not handed out
-		// again) and claims the others again.
-		out, err := a.SendMessages(ctx, send.SendBatchInput{Jobs: res.Jobs})
-		if err != nil {
-			return send.DeliverResult{}, err
-		}
-		res.Jobs, res.Sent, res.Failed, res.Retries = nil, out.Sent, out.Failed, out.Retries
-	}
 	return res, nil
 }
 
 // preResolveCall parses the requests of a call and creates their inline recipients with
 // one upsert per app.
-func (a *Delivery) preResolveCall(ctx context.Context, call *batchCall, cursors []send.Cursor, rows map[uuid.UUID]dbsqlc.GetRequestsByIDsRow, budget int) error {
+func (a *Service) preResolveCall(ctx context.Context, call *batchCall, cursors []send.Cursor, rows map[uuid.UUID]dbsqlc.GetRequestsByIDsRow, budget int) error {
 	reqs := map[int]*notify.SendRequest{}
 	appOf := map[int]int64{}
 	for i, c := range cursors {
@@ -204,7 +188,7 @@ func (a *Delivery) preResolveCall(ctx context.Context, call *batchCall, cursors 
 
 // deliverRequest decides pages of one request until the budget is spent or the request is
 // done, adding them to the call's writes, and returns where it stands.
-func (a *Delivery) deliverRequest(ctx context.Context, call *batchCall, sc *sendContext, c send.Cursor, budget int) (send.Cursor, int, bool, error) {
+func (a *Service) deliverRequest(ctx context.Context, call *batchCall, sc *sendContext, c send.Cursor, budget int) (send.Cursor, int, bool, error) {
 	used := 0
 	for used < budget {
 		page, next, done, err := a.nextPage(ctx, sc, c, budget-used)
@@ -222,7 +206,7 @@ func (a *Delivery) deliverRequest(ctx context.Context, call *batchCall, sc *send
 		if done {
 			return c, used, true, nil
 		}
-		if workerStopping(ctx) {
+		if a.stopping(ctx) {
 			return c, budget, false, nil
 		}
 	}
@@ -230,7 +214,7 @@ func (a *Delivery) deliverRequest(ctx context.Context, call *batchCall, sc *send
 }
 
 // FailRequests records that requests could not be delivered.
-func (a *Delivery) FailRequests(ctx context.Context, in send.FailInput) error {
+func (a *Service) FailRequests(ctx context.Context, in send.FailInput) error {
 	for _, id := range in.RequestIDs {
 		if err := a.DB.FailRequest(ctx, dbsqlc.FailRequestParams{ID: id, Error: &in.Reason}); err != nil {
 			return db.MapError(err)
@@ -240,7 +224,7 @@ func (a *Delivery) FailRequests(ctx context.Context, in send.FailInput) error {
 }
 
 // RecordGiveUps marks failed the messages whose retries ran out.
-func (a *Delivery) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
+func (a *Service) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
 	if in.Backlog != nil {
 		if err := a.DB.GiveUpBacklog(ctx, dbsqlc.GiveUpBacklogParams{
 			RequestIds: in.Backlog.RequestIDs, FromID: in.Backlog.FromLogID, Reason: "gave up: " + in.Reason,
@@ -254,22 +238,29 @@ func (a *Delivery) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error
 	return db.MapError(a.DB.GiveUpMessageLogs(ctx, dbsqlc.GiveUpMessageLogsParams{Ids: in.LogIDs, Reason: "gave up: " + in.Reason}))
 }
 
-func (a *Delivery) fail(ctx context.Context, id uuid.UUID, reason string) {
+// Fail records that a request could not be delivered (and logs it).
+func (a *Service) Fail(ctx context.Context, id uuid.UUID, reason string) {
 	a.Log.Error("request failed", "requestId", id, "reason", reason)
 	if err := a.DB.FailRequest(ctx, dbsqlc.FailRequestParams{ID: id, Error: &reason}); err != nil {
 		a.Log.Error("could not record request failure", "requestId", id, "error", err)
 	}
 }
 
-// workflowID names the run an activity belongs to, for the message log.
-func workflowID(ctx context.Context) string {
-	if !activity.IsActivity(ctx) {
+// workflowID names the run the activity of ctx belongs to, for the message log.
+func (a *Service) workflowID(ctx context.Context) string {
+	if a.Worker == nil {
 		return ""
 	}
-	return activity.GetInfo(ctx).WorkflowExecution.ID
+	return a.Worker.WorkflowID(ctx)
 }
 
-func orEmpty(raw json.RawMessage, empty string) json.RawMessage {
+// stopping reports whether the worker running the activity of ctx is shutting down.
+func (a *Service) stopping(ctx context.Context) bool {
+	return a.Worker != nil && a.Worker.Stopping(ctx)
+}
+
+// OrEmpty is raw, or empty when raw is.
+func OrEmpty(raw json.RawMessage, empty string) json.RawMessage {
 	if len(raw) == 0 {
 		return json.RawMessage(empty)
 	}

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func newUserCache() *userCache {
 
 // preResolve creates the inline recipients the call will reach (within its budget, in
 // cursor order) with one upsert per app and remembers their ids.
-func (a *Delivery) preResolve(ctx context.Context, cache *userCache, cursors []send.Cursor, reqs map[int]*notify.SendRequest, apps map[int]int64, budget int) error {
+func (a *Service) preResolve(ctx context.Context, cache *userCache, cursors []send.Cursor, reqs map[int]*notify.SendRequest, apps map[int]int64, budget int) error {
 	byApp := map[int64][]notify.Recipient{}
 	for i, c := range cursors {
 		req, ok := reqs[i]
@@ -51,7 +51,7 @@ func (a *Delivery) preResolve(ctx context.Context, cache *userCache, cursors []s
 	}
 	for app, rs := range byApp {
 		rs = uniqueRecipients(rs)
-		ids, err := ensureUsers(ctx, a.DB.Queries, app, rs)
+		ids, err := EnsureUsers(ctx, a.DB.Queries, app, rs)
 		if err != nil {
 			return db.MapError(err)
 		}
@@ -127,7 +127,7 @@ func (c *userCache) cachedIDs(app int64, rs []notify.Recipient) ([]int64, bool) 
 // callPreferences returns the explicit preferences of some users for the send's category. The
 // first ask for an app and category loads them for every user the call resolved for that
 // app, so the other requests of the pack need no query.
-func (a *Delivery) callPreferences(ctx context.Context, c *userCache, sc *sendContext, ids []int64) (map[int64]map[string]bool, error) {
+func (a *Service) callPreferences(ctx context.Context, c *userCache, sc *sendContext, ids []int64) (map[int64]map[string]bool, error) {
 	if c == nil {
 		c = newUserCache()
 	}
@@ -175,7 +175,7 @@ func (a *Delivery) callPreferences(ctx context.Context, c *userCache, sc *sendCo
 }
 
 // channelsOff returns, per user, the channels the user turned off for every notification.
-func (a *Delivery) channelsOff(ctx context.Context, appID int64, ids []int64) (map[int64]map[string]bool, error) {
+func (a *Service) channelsOff(ctx context.Context, appID int64, ids []int64) (map[int64]map[string]bool, error) {
 	rows, err := a.DB.DeliveryChannelsOff(ctx, dbsqlc.DeliveryChannelsOffParams{AppID: appID, UserIds: ids})
 	if err != nil {
 		return nil, db.MapError(err)

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -120,7 +120,7 @@ func chunkWrites(works []*pageWork) (chunks []*writeChunk, finish *writeChunk) {
 // completions) once all have committed, and returns what the chunks inserted. A failed chunk
 // fails the call; the retry rewrites only what is missing and then completes. Request rows
 // are locked in id order (RecordDeliveredOfPages), so chunks never deadlock.
-func (a *Delivery) writeChunks(ctx context.Context, chunks []*writeChunk, finish *writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, error) {
+func (a *Service) writeChunks(ctx context.Context, chunks []*writeChunk, finish *writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, error) {
 	if len(chunks) == 1 && finish == nil {
 		return a.writeChunk(ctx, chunks[0])
 	}
@@ -154,7 +154,7 @@ func (a *Delivery) writeChunks(ctx context.Context, chunks []*writeChunk, finish
 }
 
 // writeChunk writes one chunk in one transaction of three statements.
-func (a *Delivery) writeChunk(ctx context.Context, c *writeChunk) (written []dbsqlc.InsertInboxRowsOfPagesRow, logged []dbsqlc.InsertMessageLogsOfPagesRow, err error) {
+func (a *Service) writeChunk(ctx context.Context, c *writeChunk) (written []dbsqlc.InsertInboxRowsOfPagesRow, logged []dbsqlc.InsertMessageLogsOfPagesRow, err error) {
 	err = a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
 		var err error
 		if len(c.inbox.UserIds) > 0 {

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -54,7 +54,7 @@ type pageWork struct {
 }
 
 // decidePage decides each recipient × channel of a page and returns its writes.
-func (a *Delivery) decidePage(ctx context.Context, sc *sendContext, page []recipient, done bool) (*pageWork, error) {
+func (a *Service) decidePage(ctx context.Context, sc *sendContext, page []recipient, done bool) (*pageWork, error) {
 	w := &pageWrites{}
 	if len(page) > 0 {
 		if err := a.decide(ctx, sc, page, w); err != nil {
@@ -63,7 +63,7 @@ func (a *Delivery) decidePage(ctx context.Context, sc *sendContext, page []recip
 	}
 	req := sc.req
 	w.inbox.AppID, w.inbox.RequestID, w.inbox.CategoryID = sc.appID, sc.requestID, sc.categoryID
-	w.inbox.Data, w.inbox.Blocks = orEmpty(req.Data, "{}"), orEmpty(req.Notification.Blocks, "[]")
+	w.inbox.Data, w.inbox.Blocks = OrEmpty(req.Data, "{}"), OrEmpty(req.Notification.Blocks, "[]")
 	w.logs.AppID, w.logs.RequestID, w.logs.WorkflowID = sc.appID, sc.requestID, sc.workflowID
 	w.logs.TemplateIdentifier = req.Notification.TemplateIdentifier
 	return &pageWork{sc: sc, w: w, done: done}, nil
@@ -76,7 +76,7 @@ func (a *Delivery) decidePage(ctx context.Context, sc *sendContext, page []recip
 // inbox rows in one publish and returns the inbox rows written and the queued external
 // deliveries. A retried call writes nothing twice (rows are unique per request, user,
 // channel and step) and hands out the same jobs.
-func (a *Delivery) commitPages(ctx context.Context, works []*pageWork) (int, []send.Job, []send.Held, error) {
+func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []send.Job, []send.Held, error) {
 	if len(works) == 0 {
 		return 0, nil, nil, nil
 	}
@@ -162,7 +162,7 @@ func requestWrites(works []*pageWork, id uuid.UUID) *pageWrites {
 // jobs returns the queued external deliveries of a page, and the ones held for quiet hours
 // grouped by release time. When some log rows existed already (a retried slice, a user
 // reached twice), the queued and held ones are read back so a retry hands out the same jobs.
-func (a *Delivery) jobs(ctx context.Context, sc *sendContext, w *pageWrites, logged []dbsqlc.InsertMessageLogsRow) ([]send.Job, []send.Held, error) {
+func (a *Service) jobs(ctx context.Context, sc *sendContext, w *pageWrites, logged []dbsqlc.InsertMessageLogsRow) ([]send.Job, []send.Held, error) {
 	var jobs []send.Job
 	var held []heldRow
 	if len(logged) == len(w.logs.UserIds) {
@@ -192,7 +192,7 @@ func (a *Delivery) jobs(ctx context.Context, sc *sendContext, w *pageWrites, log
 
 // decide fills the page's writes: skips with their reasons, in-app rows (rendered per
 // recipient with a template), and queued external deliveries.
-func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient, w *pageWrites) error {
+func (a *Service) decide(ctx context.Context, sc *sendContext, page []recipient, w *pageWrites) error {
 	ids := make([]int64, len(page))
 	for i, r := range page {
 		ids[i] = r.userID
@@ -220,7 +220,7 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 	for _, r := range page {
 		profile := map[string]any{}
 		if sc.needProfiles {
-			if p, ok := decodeProfile(r.profile); ok {
+			if p, ok := DecodeProfile(r.profile); ok {
 				profile = p
 			}
 		}
@@ -260,7 +260,7 @@ func (a *Delivery) decide(ctx context.Context, sc *sendContext, page []recipient
 // inApp adds a recipient's inbox row, rendered from the template's in-app content when the
 // send has a template; a rendering error fails only this recipient's in-app delivery. note
 // is the reason its log row carries (the opt-out a critical send ignored).
-func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *pageWrites, note string) {
+func (a *Service) inApp(ctx context.Context, sc *sendContext, r recipient, w *pageWrites, note string) {
 	n := sc.req.Notification
 	if sc.bundle == nil {
 		// notify.Parse refuses such a url; a request accepted before that check was not.
@@ -283,7 +283,7 @@ func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *p
 
 // usersWith returns which users have a push subscription (webPush) or a device token
 // (mobilePush), when the send may use that channel.
-func (a *Delivery) usersWith(ctx context.Context, sc *sendContext, channel string, ids []int64) (map[int64]bool, error) {
+func (a *Service) usersWith(ctx context.Context, sc *sendContext, channel string, ids []int64) (map[int64]bool, error) {
 	if !slices.Contains(sc.channels.Candidates, channel) {
 		return nil, nil
 	}
@@ -304,7 +304,8 @@ func (a *Delivery) usersWith(ctx context.Context, sc *sendContext, channel strin
 	return out, nil
 }
 
-func decodeProfile(raw []byte) (map[string]any, bool) {
+// DecodeProfile decodes a stored user profile (false: none, or not an object).
+func DecodeProfile(raw []byte) (map[string]any, bool) {
 	v, err := render.DecodeJSON(raw)
 	if err != nil {
 		return nil, false

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -26,7 +26,7 @@ const ChannelWorkflow = "workflow"
 // (with the cancellation key) in the transaction that records progress, and returns them
 // for the send workflow to start. When the workflow or its published version is missing,
 // every recipient gets a failed message log row saying so and the request fails.
-func (a *Delivery) deliverFlowRequest(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest, c send.Cursor, budget int, res *send.DeliverResult) (send.Cursor, int, bool, error) {
+func (a *Service) deliverFlowRequest(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest, c send.Cursor, budget int, res *send.DeliverResult) (send.Cursor, int, bool, error) {
 	ref := req.Notification.Flow
 	unavailable := ""
 	if c.FlowVersion == 0 || c.FlowVersion == send.FlowUnavailable {
@@ -65,7 +65,7 @@ func (a *Delivery) deliverFlowRequest(ctx context.Context, call *batchCall, appI
 }
 
 // publishedVersion returns the version a send runs, or FlowUnavailable and why not.
-func (a *Delivery) publishedVersion(ctx context.Context, appID int64, identifier string) (int32, string, error) {
+func (a *Service) publishedVersion(ctx context.Context, appID int64, identifier string) (int32, string, error) {
 	v, err := a.DB.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: identifier})
 	switch {
 	case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
@@ -81,7 +81,7 @@ func (a *Delivery) publishedVersion(ctx context.Context, appID int64, identifier
 }
 
 // registerRuns records the runs of a page and queues them for the send workflow.
-func (a *Delivery) registerRuns(ctx context.Context, sc *sendContext, page []recipient, done bool, version int32, res *send.DeliverResult) error {
+func (a *Service) registerRuns(ctx context.Context, sc *sendContext, page []recipient, done bool, version int32, res *send.DeliverResult) error {
 	ref := sc.req.Notification.Flow
 	params := dbsqlc.RegisterFlowRunsParams{AppID: sc.appID, RequestID: sc.requestID, FlowIdentifier: ref.Identifier}
 	if ref.CancellationKey != "" {
@@ -114,7 +114,7 @@ func (a *Delivery) registerRuns(ctx context.Context, sc *sendContext, page []rec
 
 // failFlowPage records, for each recipient of a page, that the send's workflow cannot run,
 // and fails the request with the page that ends it.
-func (a *Delivery) failFlowPage(ctx context.Context, sc *sendContext, page []recipient, done bool, why string) error {
+func (a *Service) failFlowPage(ctx context.Context, sc *sendContext, page []recipient, done bool, why string) error {
 	w := &pageWrites{}
 	for _, r := range page {
 		w.log(r, ChannelWorkflow, delivery.StatusFailed, "", why)

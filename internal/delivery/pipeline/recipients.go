@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -25,7 +25,7 @@ type recipient struct {
 // after them, and whether the request has no recipients left. Inline recipients come
 // first, then each topic's subscribers in user id order (keyset paging: memory and
 // history stay bounded whatever the topic's size).
-func (a *Delivery) nextPage(ctx context.Context, sc *sendContext, c send.Cursor, limit int) ([]recipient, send.Cursor, bool, error) {
+func (a *Service) nextPage(ctx context.Context, sc *sendContext, c send.Cursor, limit int) ([]recipient, send.Cursor, bool, error) {
 	req := sc.req
 	if c.Offset < len(req.Recipients) {
 		end := min(c.Offset+limit, len(req.Recipients))
@@ -63,7 +63,7 @@ func (a *Delivery) nextPage(ctx context.Context, sc *sendContext, c send.Cursor,
 	return page, next, next.Topic >= len(req.Topics), nil
 }
 
-func (a *Delivery) topicID(ctx context.Context, sc *sendContext, identifier string) (int64, error) {
+func (a *Service) topicID(ctx context.Context, sc *sendContext, identifier string) (int64, error) {
 	if id, ok := sc.topics[identifier]; ok {
 		return id, nil
 	}
@@ -80,11 +80,11 @@ func (a *Delivery) topicID(ctx context.Context, sc *sendContext, identifier stri
 
 // inlinePage creates unknown inline recipients, merges their inline profiles, and loads
 // the stored profiles when the send needs them.
-func (a *Delivery) inlinePage(ctx context.Context, sc *sendContext, rs []notify.Recipient) ([]recipient, error) {
+func (a *Service) inlinePage(ctx context.Context, sc *sendContext, rs []notify.Recipient) ([]recipient, error) {
 	ids, ok := sc.users.cachedIDs(sc.appID, rs)
 	if !ok {
 		var err error
-		if ids, err = ensureUsers(ctx, a.DB.Queries, sc.appID, rs); err != nil {
+		if ids, err = EnsureUsers(ctx, a.DB.Queries, sc.appID, rs); err != nil {
 			return nil, db.MapError(err)
 		}
 	}
@@ -109,9 +109,9 @@ func (a *Delivery) inlinePage(ctx context.Context, sc *sendContext, rs []notify.
 	return page, nil
 }
 
-// ensureUsers creates unknown recipients, merges inline profiles, and returns user ids in
+// EnsureUsers creates unknown recipients, merges inline profiles, and returns user ids in
 // recipient order.
-func ensureUsers(ctx context.Context, q *dbsqlc.Queries, appID int64, recipients []notify.Recipient) ([]int64, error) {
+func EnsureUsers(ctx context.Context, q *dbsqlc.Queries, appID int64, recipients []notify.Recipient) ([]int64, error) {
 	if len(recipients) == 0 {
 		return nil, nil
 	}
@@ -120,7 +120,7 @@ func ensureUsers(ctx context.Context, q *dbsqlc.Queries, appID int64, recipients
 	withProfile := false
 	for i, r := range recipients {
 		identifiers[i] = r.Identifier
-		profiles[i] = orEmpty(r.Profile, "{}")
+		profiles[i] = OrEmpty(r.Profile, "{}")
 		withProfile = withProfile || len(r.Profile) > 0
 	}
 	ids := make(map[string]int64, len(recipients))

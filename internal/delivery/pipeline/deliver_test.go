@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func (r *recordingPublisher) Publish(_ context.Context, evs ...events.Event) {
 	r.events = append(r.events, evs...)
 }
 
-func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
+func setup(t *testing.T) (*db.DB, int64, *Service, *recordingPublisher) {
 	t.Helper()
 	d := dbtest.New(t)
 	box, _ := secrets.NewBox("test-key-0123456789")
@@ -45,7 +45,7 @@ func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
 		t.Fatal(err)
 	}
 	pub := &recordingPublisher{}
-	a := &Delivery{
+	a := &Service{
 		DB: d, Publisher: pub, Log: slog.New(slog.DiscardHandler),
 		Channels:  channels.NewService(d, box, providers.NewCatalogue(webhook.Kind(), smtp.Kind()), providers.Deps{Guard: testGuard, HTTP: http.DefaultClient}),
 		Templates: templates.NewService(d),
