@@ -13,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/pipeline"
+	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -99,4 +100,9 @@ func workflowID(ctx context.Context) string {
 		return ""
 	}
 	return activity.GetInfo(ctx).WorkflowExecution.ID
+}
+
+// DropHeldStep records that a cancelled run's held step will never be sent.
+func (a *Delivery) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
+	return a.Service.DropHeldStep(ctx, in)
 }

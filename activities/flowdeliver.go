@@ -132,7 +132,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 		a.Decided(lg.Channel, delivery.StatusSkipped)
 		return flowrun.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
 	}
-	if held, res, err := a.holdStep(ctx, in, lg, cat.Critical, user); err != nil {
+	if held, res, err := a.HoldStep(ctx, in, lg, cat.Critical, user); err != nil {
 		return later(err)
 	} else if held {
 		return res, nil

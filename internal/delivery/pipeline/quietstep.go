@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -10,16 +10,15 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/quiethours"
 	"github.com/heraldhq/herald/internal/delivery"
-	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
-// holdStep holds a flow's external channel step when the run asks (HoldQuietHours, not on
+// HoldStep holds a flow's external channel step when the run asks (HoldQuietHours, not on
 // Release) and the step is due outside its send window, or — unless the step is critical
 // (its category or workflow) — inside the recipient's quiet hours: the log row becomes held
 // with the reason, and the run sleeps until HeldUntil, when both allow it.
-func (a *Delivery) holdStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, categoryCritical bool, user dbsqlc.DeliveryUsersRow) (bool, flowrun.DeliverStepResult, error) {
+func (a *Service) HoldStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, categoryCritical bool, user dbsqlc.DeliveryUsersRow) (bool, flowrun.DeliverStepResult, error) {
 	if !in.HoldQuietHours || in.Release || lg.Channel == notify.ChannelInApp {
 		return false, flowrun.DeliverStepResult{}, nil
 	}
@@ -88,6 +87,6 @@ func (a *Delivery) holdStep(ctx context.Context, in flowrun.DeliverStepInput, lg
 }
 
 // DropHeldStep records that a cancelled run's held step will never be sent.
-func (a *Delivery) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
-	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: []int64{in.LogID}, Reason: pipeline.DroppedReason}))
+func (a *Service) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
+	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: []int64{in.LogID}, Reason: DroppedReason}))
 }
