@@ -72,7 +72,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 	}
 
 	// The run loads the pinned version, the data and the profile.
-	f := &Flows{DB: d}
+	f := &Flows{Runs: &flow.Runs{DB: d}}
 	loaded, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
 		WorkflowID: flowrun.WorkflowID("welcome", req.String(), "c")})
 	if err != nil {
@@ -151,7 +151,7 @@ func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
 	if _, err := a.DeliverStep(context.Background(), in); err == nil || isNonRetryable(err) {
 		t.Fatalf("503 is retried: %v", err)
 	}
-	f := &Flows{DB: d}
+	f := &Flows{Runs: &flow.Runs{DB: d}}
 	if err := f.RecordStep(context.Background(), flowrun.StepRecord{AppID: appID, RequestID: in.RequestID, Workflow: in.Workflow, User: "ann",
 		StepID: "hook", StepType: "webhook", Outcome: "failed", Detail: "retries ran out"}); err != nil {
 		t.Fatal(err)
