@@ -106,3 +106,9 @@ func workflowID(ctx context.Context) string {
 func (a *Delivery) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
 	return a.Service.DropHeldStep(ctx, in)
 }
+
+// LoadQueuedJobs returns the next queued external messages of a send run's backlog
+// (pipeline.Service.LoadQueuedJobs).
+func (a *Delivery) LoadQueuedJobs(ctx context.Context, in send.LoadQueuedInput) (send.LoadQueuedResult, error) {
+	return a.Service.LoadQueuedJobs(ctx, in)
+}

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -16,7 +16,7 @@ const maxBacklogLoad = 5000
 // rows its slices left in the message log while its queue was full (see
 // send.InAppFirstChange). Only rows still queued come back, so a message sent or failed
 // meanwhile is not handed out again.
-func (a *Delivery) LoadQueuedJobs(ctx context.Context, in send.LoadQueuedInput) (send.LoadQueuedResult, error) {
+func (a *Service) LoadQueuedJobs(ctx context.Context, in send.LoadQueuedInput) (send.LoadQueuedResult, error) {
 	limit := min(max(in.Limit, 1), maxBacklogLoad)
 	rows, err := a.DB.BacklogMessageLogs(ctx, dbsqlc.BacklogMessageLogsParams{
 		RequestIds: in.Backlog.RequestIDs, FromID: in.Backlog.FromLogID, MaxRows: int32(limit),
