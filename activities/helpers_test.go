@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/heraldhq/herald/db"
-	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/pipeline"
@@ -74,7 +73,8 @@ func store(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	}
 	payload, _ := json.Marshal(req)
 	id := uuid.Must(uuid.NewV7())
-	if err := d.InsertRequest(context.Background(), dbsqlc.InsertRequestParams{ID: id, AppID: appID, Payload: payload, RecipientCount: int32(len(req.Recipients))}); err != nil {
+	if _, err := d.Pool.Exec(context.Background(), `INSERT INTO notification_requests (id, app_id, payload, recipient_count) VALUES ($1, $2, $3, $4)`,
+		id, appID, payload, int32(len(req.Recipients))); err != nil {
 		t.Fatal(err)
 	}
 	return id
