@@ -43,9 +43,9 @@ type Delivery struct {
 
 // NewService builds the delivery pipeline the activities run, telling it about the
 // Temporal activity each call runs in.
-func NewService(s pipeline.Service) *pipeline.Service {
+func NewService(s *pipeline.Service) *pipeline.Service {
 	s.Worker = temporalWorker{}
-	return &s
+	return s
 }
 
 // temporalWorker answers the pipeline's questions about the activity of a call.

@@ -44,7 +44,7 @@ func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
 		t.Fatal(err)
 	}
 	pub := &recordingPublisher{}
-	a := &Delivery{Service: NewService(pipeline.Service{
+	a := &Delivery{Service: NewService(&pipeline.Service{
 		DB: d, Publisher: pub, Log: slog.New(slog.DiscardHandler),
 		Channels:  channels.NewService(d, box, providers.NewCatalogue(webhook.Kind(), smtp.Kind()), providers.Deps{Guard: testGuard, HTTP: http.DefaultClient}),
 		Templates: templates.NewService(d),
