@@ -27,6 +27,9 @@ func (s *Service) InlineBundle(ctx context.Context, appID int64, label, channel 
 	b.Identifier = label
 	c := &compiled{layout: b.defaultLay}
 	c.fields, c.broken = compileFields(channel, fields)
+	if src := blocksSource(fields); src != "" && c.broken == nil {
+		c.blocks, c.broken = compileBlocks(channel, src)
+	}
 	b.contents = map[string]*compiled{channel: c}
 	return b, nil
 }
