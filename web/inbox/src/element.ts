@@ -226,7 +226,21 @@ export class HeraldInbox extends LitElement implements PartHost {
 
   private onScroll(e: Event): void {
     const el = e.target as HTMLElement;
-    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 48) void this.client?.loadMore().catch(() => {});
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 48) this.loadMore();
+  }
+
+  /** Whether the next page is loading (the list shows it), or failed to. */
+  private more: "idle" | "loading" | "failed" = "idle";
+
+  /** Loads the next page (a page of 15: the list never renders more than it has loaded). */
+  private loadMore(): void {
+    if (!this.client || this.more === "loading" || !this.inbox?.hasMore) return;
+    this.more = "loading";
+    this.requestUpdate();
+    this.client.loadMore().then(
+      () => (this.more = "idle"),
+      () => (this.more = "failed"),
+    ).finally(() => this.requestUpdate());
   }
 
   private showPreferences(): void {
@@ -365,9 +379,18 @@ export class HeraldInbox extends LitElement implements PartHost {
     if (s.notifications.length === 0) {
       return html`<div class="empty" part="empty" role="status">${s.view.filter === "unread" ? t.emptyUnread : t.empty}</div>`;
     }
+    // Paged: scrolling to the end (or the button, for keyboards and short lists) loads the
+    // next page, with a visible status meanwhile.
     return html`<ul aria-label=${t.notifications}>
-      ${s.notifications.map((n) => this.renderItem(n))}
-    </ul>`;
+        ${s.notifications.map((n) => this.renderItem(n))}
+      </ul>
+      ${s.hasMore
+        ? html`<div class="more" part="more">
+            ${this.more === "loading"
+              ? html`<span role="status">${t.loading}</span>`
+              : html`<button class="link" @click=${() => this.loadMore()}>${this.more === "failed" ? t.retry : t.loadMore}</button>`}
+          </div>`
+        : nothing}`;
   }
 
   private renderItem(n: Notification) {
@@ -454,6 +477,7 @@ export class HeraldInbox extends LitElement implements PartHost {
   static styles = css`
     :host {
       --herald-accent: #4f46e5;
+      --herald-accent-fg: #ffffff;
       --herald-bg: #ffffff;
       --herald-fg: #111827;
       --herald-muted: #6b7280;
@@ -472,6 +496,7 @@ export class HeraldInbox extends LitElement implements PartHost {
     }
     :host([theme="dark"]) {
       --herald-accent: #818cf8;
+      --herald-accent-fg: #111827;
       --herald-bg: #1f2937;
       --herald-fg: #f9fafb;
       --herald-muted: #9ca3af;
@@ -482,6 +507,7 @@ export class HeraldInbox extends LitElement implements PartHost {
     @media (prefers-color-scheme: dark) {
       :host([theme="auto"]) {
         --herald-accent: #818cf8;
+        --herald-accent-fg: #111827;
         --herald-bg: #1f2937;
         --herald-fg: #f9fafb;
         --herald-muted: #9ca3af;
@@ -654,6 +680,7 @@ export class HeraldInbox extends LitElement implements PartHost {
     .dot { flex: none; width: 8px; height: 8px; margin-top: 6px; border-radius: 50%; background: var(--herald-accent); }
     .actions { display: flex; flex-direction: column; justify-content: flex-start; padding: 4px 8px 4px 0; opacity: 0.55; }
     .item:hover .actions, .actions:focus-within { opacity: 1; }
+    .more { padding: 12px; text-align: center; font-size: 13px; color: var(--herald-muted); }
     .empty { padding: 40px 16px; text-align: center; color: var(--herald-muted); font-size: 14px; }
   `;
 }

@@ -27,6 +27,7 @@ const en = {
   snoozeUntil: "Until",
   snoozePast: "Choose a time in the future.",
   cancel: "Cancel",
+  loadMore: "Show more",
   channels: { inApp: "In-app", email: "Email", sms: "SMS", whatsapp: "WhatsApp", webPush: "Web push", mobilePush: "Mobile push", slack: "Slack", discord: "Discord", msTeams: "Teams", webhook: "Webhook" } as Record<string, string>,
 };
 export type Strings = typeof en;
@@ -60,6 +61,7 @@ const fr: Strings = {
   snoozeUntil: "Jusqu'à",
   snoozePast: "Choisissez un moment à venir.",
   cancel: "Annuler",
+  loadMore: "Afficher plus",
   channels: { ...en.channels, inApp: "Dans l'app", email: "E-mail" },
 };
 
@@ -92,6 +94,7 @@ const de: Strings = {
   snoozeUntil: "Bis",
   snoozePast: "Wählen Sie einen Zeitpunkt in der Zukunft.",
   cancel: "Abbrechen",
+  loadMore: "Mehr anzeigen",
   channels: { ...en.channels, inApp: "In der App", email: "E-Mail" },
 };
 
