@@ -678,7 +678,7 @@ export class HeraldInbox extends LitElement implements PartHost {
     .message { font-size: 13px; color: var(--herald-muted); overflow-wrap: anywhere; }
     time { font-size: 12px; color: var(--herald-muted); }
     .dot { flex: none; width: 8px; height: 8px; margin-top: 6px; border-radius: 50%; background: var(--herald-accent); }
-    .actions { display: flex; flex-direction: column; justify-content: flex-start; padding: 4px 8px 4px 0; opacity: 0.55; }
+    .actions { display: grid; grid-template-columns: repeat(2, auto); align-content: start; padding: 6px 6px 4px 0; opacity: 0.55; }
     .item:hover .actions, .actions:focus-within { opacity: 1; }
     .more { padding: 12px; text-align: center; font-size: 13px; color: var(--herald-muted); }
     .empty { padding: 40px 16px; text-align: center; color: var(--herald-muted); font-size: 14px; }
