@@ -157,11 +157,17 @@ test("a javascript: url in a button is refused at send, and not shown when it re
   expect(await page.evaluate(() => (window as any).pwned)).toBeUndefined();
 });
 
-test("snooze with the keyboard: the item leaves the list and the count, and comes back unread", async ({ page, request }) => {
+test("snooze with the keyboard: the item leaves the list and the count in every tab, and comes back unread", async ({ page, context, request }) => {
   const user = newUser("cy");
   await send(request, user, { title: "Call the bank", message: "before noon" });
   await send(request, user, { title: "Stays here", message: "not snoozed" });
   await expect.poll(async () => (await serverInbox(request, user)).data.length, { timeout: 45_000 }).toBe(2);
+  // A second tab of the same user follows over realtime.
+  const other = await context.newPage();
+  const otherBell = await openInbox(other, user);
+  await otherBell.click();
+  const otherDialog = other.getByRole("dialog", { name: "Notifications" });
+  await expect(otherDialog.getByRole("button", { name: /^Call the bank/ })).toBeVisible();
   const bell = await openInbox(page, user);
   await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
   await bell.focus();
@@ -195,6 +201,8 @@ test("snooze with the keyboard: the item leaves the list and the count, and come
   await page.keyboard.press("Enter");
   await expect(dialog.getByRole("button", { name: /^Call the bank/ })).toHaveCount(0);
   await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await expect(otherDialog.getByRole("button", { name: /^Call the bank/ })).toHaveCount(0);
+  await expect(otherBell).toHaveAccessibleName("Notifications, 1 unread");
   await expect.poll(async () => (await serverInbox(request, user)).data.map((n) => n.title)).toEqual(["Stays here"]);
   // Its time comes (moved to now on the server): the relay's waker brings it back, unread,
   // pushed over realtime.
@@ -204,6 +212,8 @@ test("snooze with the keyboard: the item leaves the list and the count, and come
   expect(res.status(), await res.text()).toBe(200);
   await expect(dialog.getByRole("button", { name: /^Call the bank/ })).toBeVisible({ timeout: 20_000 });
   await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+  await expect(otherDialog.getByRole("button", { name: /^Call the bank/ })).toBeVisible();
+  await expect(otherBell).toHaveAccessibleName("Notifications, 2 unread");
   const back = (await serverInbox(request, user)).data.find((n) => n.title === "Call the bank");
   expect(back?.readAt).toBeNull();
 });
