@@ -89,7 +89,8 @@ func (q ListQuery) Check(p *herald.Problems) {
 // It is one round trip: the user with its maintained counters, and the page by a deferred
 // join (the page's ids come from the partial index of the filter, then only those rows are
 // read). Snoozed rows (00250) are left out by a heap check of snoozed_until on the rows the
-// index walk visits: no index names the column, since almost no row is ever snoozed. The user id is found
+// index walk visits: the list's indexes do not name the column (almost no row is ever
+// snoozed), so the page's ids are no longer read from the index alone. The user id is found
 // within the app, so user_id alone scopes the index scan.
 func (s *Service) List(ctx context.Context, appID int64, userIdentifier string, q ListQuery) (Page, error) {
 	page := Page{Data: []Notification{}, Pagination: Pagination{PageNo: q.PageNo, Limit: q.Limit}}
