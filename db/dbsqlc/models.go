@@ -443,24 +443,25 @@ type MessageLog struct {
 }
 
 type Notification struct {
-	ID         int64
-	AppID      int64
-	UserID     int64
-	RequestID  uuid.UUID
-	SourceKey  string
-	Title      string
-	Message    string
-	Icon       string
-	Url        string
-	Data       json.RawMessage
-	Blocks     json.RawMessage
-	CategoryID *int64
-	State      *string
-	SeenAt     *time.Time
-	ReadAt     *time.Time
-	ClickedAt  *time.Time
-	DeletedAt  *time.Time
-	CreatedAt  time.Time
+	ID           int64
+	AppID        int64
+	UserID       int64
+	RequestID    uuid.UUID
+	SourceKey    string
+	Title        string
+	Message      string
+	Icon         string
+	Url          string
+	Data         json.RawMessage
+	Blocks       json.RawMessage
+	CategoryID   *int64
+	State        *string
+	SeenAt       *time.Time
+	ReadAt       *time.Time
+	ClickedAt    *time.Time
+	DeletedAt    *time.Time
+	CreatedAt    time.Time
+	SnoozedUntil *time.Time
 }
 
 type NotificationRequest struct {

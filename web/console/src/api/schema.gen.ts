@@ -4254,7 +4254,7 @@ export interface components {
             } | null;
             /** @enum {string} */
             channel?: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
-            /** @description email: subject, html, text; inApp: title, message, icon, url; sms/whatsapp: body; push/webhook: title, body, icon, url; chat: title, body. url must render to an http or https URL, a reference without a scheme or an app link (myapp://…): a scheme that can run script (javascript:, data:, vbscript:, file:, …) written before the first {{…}} is refused on save (400 naming content.url), and a url that renders to one fails that recipient's delivery with an error in the message log */
+            /** @description email: subject, html, text; inApp: title, message, icon, url, blocks (the JSON text of an array of blocks, whose strings are templates: schema Block of /v3/openapi.json and docs/inbox-widget.md#blocks; checked on save with every problem listed, rendered per recipient and checked again, a refused rendering failing that recipient's in-app delivery); sms/whatsapp: body; push/webhook: title, body, icon, url; chat: title, body. url must render to an http or https URL, a reference without a scheme or an app link (myapp://…): a scheme that can run script (javascript:, data:, vbscript:, file:, …) written before the first {{…}} is refused on save (400 naming content.url), and a url that renders to one fails that recipient's delivery with an error in the message log */
             content?: {
                 [key: string]: string;
             };
@@ -4552,6 +4552,7 @@ export interface components {
             plan: string;
         };
         UpdateTemplateContentDTO: {
+            /** @description the channel's fields (see TemplateContent.content); inApp blocks is the JSON text of an array of blocks */
             content: {
                 [key: string]: string;
             };
