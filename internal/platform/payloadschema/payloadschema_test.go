@@ -78,3 +78,28 @@ func TestCompileRefuses(t *testing.T) {
 		t.Errorf("a self-contained schema with a local $ref refused: %q", probs)
 	}
 }
+
+// BenchmarkValidate is what accept adds per send once a version's schema is cached.
+func BenchmarkValidate(b *testing.B) {
+	s, probs := payloadschema.Compile(json.RawMessage(orderSchema))
+	if probs != nil {
+		b.Fatal(probs)
+	}
+	data := json.RawMessage(`{"order":{"id":"A-1","total":12.5,"items":[{"sku":"x","qty":2}]},"customer":{"name":"Ada"}}`)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if p := s.Validate(data, "/data"); p != nil {
+			b.Fatal(p)
+		}
+	}
+}
+
+// BenchmarkCompile is what the first send of a version pays (and what a cache saves).
+func BenchmarkCompile(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, probs := payloadschema.Compile(json.RawMessage(orderSchema)); probs != nil {
+			b.Fatal(probs)
+		}
+	}
+}

@@ -13,8 +13,19 @@ import (
 )
 
 // BenchmarkAcceptWorkflow measures the accept path of a send naming a published workflow
-// (parse, workflow lookup, insert), the hot path the payload schema check joins.
+// (parse, workflow lookup, insert), the hot path the payload schema check joins: without a
+// schema, and with one (compiled once per version, then only validated).
 func BenchmarkAcceptWorkflow(b *testing.B) {
+	b.Run("no schema", func(b *testing.B) { benchAccept(b, nil) })
+	b.Run("schema", func(b *testing.B) {
+		benchAccept(b, json.RawMessage(`{"type":"object","required":["order"],"properties":{
+			"order":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"total":{"type":"number","minimum":0},
+				"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer","minimum":1}}}}}},
+			"customer":{"type":"object","properties":{"name":{"type":"string"}}}}}`))
+	})
+}
+
+func benchAccept(b *testing.B, schema json.RawMessage) {
 	ctx := context.Background()
 	d := dbtest.New(b)
 	box, _ := secrets.NewBox("test-key-0123456789")
@@ -23,7 +34,7 @@ func BenchmarkAcceptWorkflow(b *testing.B) {
 		b.Fatal(err)
 	}
 	f := dbsqlc.CreateFlowParams{AppID: app.AppID, Identifier: "order", Name: "Order",
-		Draft: json.RawMessage(`{"steps":[]}`), Positions: json.RawMessage(`{}`)}
+		Draft: json.RawMessage(`{"steps":[]}`), Positions: json.RawMessage(`{}`), PayloadSchema: schema}
 	if _, err := d.CreateFlow(ctx, f); err != nil {
 		b.Fatal(err)
 	}

@@ -26,17 +26,17 @@ test("payload schema: declared in the designer, prefills the test run, a violati
   await page.getByLabel("Sample data (JSON)").fill('{"order": {"id": "A-1", "total": 12.5}, "customer": "Ada"}');
   await page.getByRole("button", { name: "Infer from sample" }).click();
   const fields = page.getByRole("list", { name: "Payload fields" });
-  await expect(fields.getByRole("group", { name: "Field order" })).toBeVisible();
+  await expect(fields.getByRole("group", { name: "Field order", exact: true })).toBeVisible();
   await expect(page.getByLabel("Schema JSON")).toHaveValue(/"customer"/);
 
   // The builder: customer becomes optional, a nested field is added to order.
-  const customer = fields.getByRole("group", { name: "Field customer" });
+  const customer = fields.getByRole("group", { name: "Field customer", exact: true });
   await customer.getByLabel("Required").uncheck();
-  const order = fields.getByRole("group", { name: "Field order" });
+  const order = fields.getByRole("group", { name: "Field order", exact: true });
   await order.getByRole("button", { name: "Add field to order" }).click();
-  const added = order.getByRole("group", { name: "Field order.field3" });
+  const added = order.getByRole("group", { name: "Field order.field3", exact: true });
   await added.getByLabel("Name").fill("count");
-  await order.getByRole("group", { name: "Field order.count" }).getByLabel("Type").selectOption("integer");
+  await order.getByRole("group", { name: "Field order.count", exact: true }).getByLabel("Type").selectOption("integer");
   await expect(page.getByLabel("Schema JSON")).toHaveValue(/"count": \{\s*"type": "integer"/);
   await expect(page.getByLabel("Schema JSON")).toHaveValue(/"required": \[\s*"order"\s*\]/);
 
@@ -46,11 +46,11 @@ test("payload schema: declared in the designer, prefills the test run, a violati
   await raw.fill(good.replace('"type": "string"', '"type": "strin"'));
   expectFailedRequests(1);
   await page.getByRole("button", { name: "Save draft" }).click();
-  await expect(fields.getByRole("group", { name: "Field customer" }).getByRole("alert")).toContainText("payloadSchema at /properties/customer/type");
+  await expect(fields.getByRole("group", { name: "Field customer", exact: true }).getByRole("alert")).toContainText("payloadSchema at /properties/customer/type");
   await expect(page.getByRole("button", { name: "Publish" })).toBeDisabled();
   await shoot(page, "workflow-payload-problem");
   await raw.fill(good);
-  await expect(fields.getByRole("group", { name: "Field customer" }).getByRole("alert")).toHaveCount(0);
+  await expect(fields.getByRole("group", { name: "Field customer", exact: true }).getByRole("alert")).toHaveCount(0);
   await shoot(page, "workflow-payload");
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("published v1")).toBeVisible();
