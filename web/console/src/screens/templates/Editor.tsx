@@ -26,12 +26,29 @@ import { SendTest } from "./SendTest";
 import { TextArea } from "./TextArea";
 import { Assistant, useAssistant } from "./Assistant";
 import { applyDraft, type Draft } from "../../api/assistantDraft";
+import { sampleFromSchema, schemaPaths, type JsonSchema } from "../workflows/payloadSchema";
 
 type Preview = components["schemas"]["TemplatePreview"];
 
 const sampleDefault = JSON.stringify({ data: {}, user: { identifier: "user-1", profile: { firstName: "Ada" } } }, null, 2);
 
-export function Editor({ app, templateId, identifier, dev }: { app: App; templateId: number; identifier?: string; dev: boolean }) {
+/**
+ * Editor edits a template's contents. payloadSchema (a workflow's, when the editor serves a
+ * workflow step) adds its data paths to the {{…}} completion and makes the preview's sample data.
+ */
+export function Editor({
+  app,
+  templateId,
+  identifier,
+  dev,
+  payloadSchema,
+}: {
+  app: App;
+  templateId: number;
+  identifier?: string;
+  dev: boolean;
+  payloadSchema?: JsonSchema | null;
+}) {
   const qc = useQueryClient();
   const toast = useToast();
   const appId = app.id!;
@@ -46,10 +63,12 @@ export function Editor({ app, templateId, identifier, dev }: { app: App; templat
   const saved = useMemo(() => (tpl.data ? contentFields(tpl.data.contents ?? []) : null), [tpl.data]);
   const [edited, setEdited] = useState<Edited | null>(null);
   const [channel, setChannel] = useState<Channel>("email");
-  const [sample, setSample] = useState(sampleDefault);
+  const [sample, setSample] = useState(() =>
+    payloadSchema ? JSON.stringify({ ...JSON.parse(sampleDefault), data: sampleFromSchema(payloadSchema) }, null, 2) : sampleDefault,
+  );
   const ai = useAssistant();
   const parsed = useMemo(() => parseSample(sample), [sample]);
-  const paths = useMemo(() => completionPaths(parsed.body), [parsed]);
+  const paths = useMemo(() => [...new Set([...completionPaths(parsed.body), ...schemaPaths(payloadSchema)])], [parsed, payloadSchema]);
 
   useEffect(() => {
     if (saved && !edited) {

@@ -101,6 +101,7 @@ export function PayloadPanel({ value, onChange, problems, readOnly }: Props) {
           )}
           {!readOnly && (
             <>
+              <h3 className="small payload-infer">Infer from a sample</h3>
               <label htmlFor="payload-sample">Sample data (JSON)</label>
               <textarea id="payload-sample" className="mono" rows={4} value={sample} onChange={(e) => setSample(e.target.value)} placeholder='{"order": {"id": "A-1"}}' />
               {sampleError && (
@@ -138,7 +139,8 @@ function FieldRows({ fields, onChange, readOnly, problems, path }: { fields: Fie
     <ul className="payload-fields" aria-label={path ? `Fields of ${path}` : "Payload fields"}>
       {fields.map((f, i) => {
         const label = path ? `${path}.${f.name || i + 1}` : f.name || `field ${i + 1}`;
-        const errs = path ? [] : (problems[f.name] ?? []);
+        // Beside the field, its problems without the schema path the row already says.
+        const errs = path ? [] : (problems[f.name] ?? []).map((m) => m.replace(`payloadSchema at /properties/${f.name}`, "").replace(/^\/?/, "").replace(/^:\s*/, "") || m);
         const nests = f.type === "object" || (f.type === "array" && f.itemType === "object");
         return (
           <li key={i} role="group" aria-label={`Field ${label}`} className="payload-field">

@@ -78,6 +78,7 @@ export function TestRun({
         <Field label="Email address (optional)" type="email" value={email} onChange={(e) => setEmail(e.target.value)} hint="sets the user's email address for this send" />
         <div className="field">
           <label htmlFor="test-run-data">Data (JSON)</label>
+          {payloadSchema && <p className="muted small">Prefilled with sample data made from the payload schema.</p>}
           <textarea id="test-run-data" className="mono" rows={payloadSchema ? 8 : 4} value={dataText} onChange={(e) => (setDataText(e.target.value), setTouched(true))} aria-invalid={dataError || errs.data ? true : undefined} />
           {(dataError || errs.data) && <p className="field-error" role="alert">{dataError || errs.data?.join(". ")}</p>}
         </div>
