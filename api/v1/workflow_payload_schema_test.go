@@ -2,6 +2,7 @@ package v1_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -97,4 +98,44 @@ func TestWorkflowPayloadSchema(t *testing.T) {
 	if schemaOf(vs[0]) != want {
 		t.Fatalf("removing the draft's schema changed the version: %v", vs[0])
 	}
+}
+
+// TestPromotedWorkflowKeepsItsPayloadSchema: publishing a commit into another app carries
+// the draft's and the published version's payload schemas; a commit that changes only the
+// schema publishes a new version there.
+func TestPromotedWorkflowKeepsItsPayloadSchema(t *testing.T) {
+	f := newFixture(t)
+	dev := f.appPath
+	prodID := int64(f.app2(t, "Production")["id"].(float64))
+	prod := fmt.Sprintf("/v1/apps/%d", prodID)
+	def := map[string]any{"steps": []map[string]any{{"id": "hello", "type": "inApp", "content": map[string]string{"title": "Hi"}}}}
+	v1 := map[string]any{"type": "object", "required": []string{"a"}}
+	v2 := map[string]any{"type": "object", "required": []string{"b"}}
+	f.do(t, f.dev, "POST", dev+"/workflows", map[string]any{"identifier": "order", "name": "Order", "definition": def, "payloadSchema": v1}, 201)
+	f.do(t, f.dev, "POST", dev+"/workflows/order/publish", nil, 200)
+	promote := func(msg string) {
+		t.Helper()
+		c := int64(f.do(t, f.dev, "POST", dev+"/commits", map[string]any{"message": msg}, 201).Map(t)["id"].(float64))
+		f.do(t, f.owner, "POST", dev+"/publish", map[string]any{"commitId": c, "publishTo": prodID}, 200)
+	}
+	check := func(want map[string]any, version float64) {
+		t.Helper()
+		w := string(mustJSON(t, want))
+		got := f.do(t, f.viewer, "GET", prod+"/workflows/order", nil, 200).Map(t)
+		if string(mustJSON(t, got["payloadSchema"])) != w || got["publishedVersion"] != version {
+			t.Fatalf("production's draft: schema %v, version %v; want %s, v%v", got["payloadSchema"], got["publishedVersion"], w, version)
+		}
+		var vs []map[string]any
+		f.do(t, f.viewer, "GET", prod+"/workflows/order/versions", nil, 200).JSON(t, &vs)
+		if string(mustJSON(t, vs[0]["payloadSchema"])) != w {
+			t.Fatalf("production's published version: %v, want %s", vs[0]["payloadSchema"], w)
+		}
+	}
+	promote("first")
+	check(v1, 1)
+	// Only the schema changes: production publishes a new version with it.
+	f.do(t, f.dev, "PUT", dev+"/workflows/order", map[string]any{"name": "Order", "definition": def, "payloadSchema": v2}, 200)
+	f.do(t, f.dev, "POST", dev+"/workflows/order/publish", nil, 200)
+	promote("second")
+	check(v2, 2)
 }
