@@ -43,6 +43,13 @@ func (e *Error) Error() string {
 	if len(e.Details) > 0 {
 		msg += ": " + strings.Join(e.Details, "; ")
 	}
+	for i, f := range e.Fields {
+		sep := "; "
+		if i == 0 {
+			sep = ": "
+		}
+		msg += sep + f.Pointer + " " + f.Message
+	}
 	if e.Err != nil {
 		return fmt.Sprintf("%s: %s: %v", e.Code, msg, e.Err)
 	}
