@@ -278,6 +278,7 @@ type Flow struct {
 	Positions        json.RawMessage
 	ArchivedAt       *time.Time
 	Critical         bool
+	PayloadSchema    json.RawMessage
 }
 
 type FlowLog struct {
@@ -339,10 +340,11 @@ type FlowThrottle struct {
 }
 
 type FlowVersion struct {
-	FlowID     int64
-	Version    int32
-	Definition json.RawMessage
-	CreatedAt  time.Time
+	FlowID        int64
+	Version       int32
+	Definition    json.RawMessage
+	CreatedAt     time.Time
+	PayloadSchema json.RawMessage
 }
 
 type InboxCounter struct {

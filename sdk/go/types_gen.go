@@ -220,6 +220,8 @@ type ErasureReport struct {
 // Error is a schema of the developer API.
 type Error struct {
 	Message string `json:"message"`
+	// Problems is on a 422 for a send whose `data` does not match its workflow's payload schema: every problem, with the JSON pointer of the value in the request body
+	Problems []FieldProblem `json:"problems,omitempty"`
 	// RequestID is set on 5xx answers; look it up in the server log
 	RequestID string      `json:"requestId,omitempty"`
 	Status    ErrorStatus `json:"status"`
@@ -232,6 +234,13 @@ type ErrorStatus string
 const (
 	ErrorStatusError ErrorStatus = "error"
 )
+
+// FieldProblem is a schema of the developer API.
+type FieldProblem struct {
+	Message string `json:"message"`
+	// Pointer is JSON pointer (RFC 6901) into the request body
+	Pointer string `json:"pointer"`
+}
 
 // FlowPreference is A user's switches for one published workflow. The most specific switch set wins: workflow × channel, then the workflow, then category × channel; a channel turned off for everything and critical marks stay above them (docs/delivery.md).
 type FlowPreference struct {

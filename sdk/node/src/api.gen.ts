@@ -674,6 +674,8 @@ export interface components {
             message: string;
             /** @description set on 5xx answers; look it up in the server log */
             requestId?: string;
+            /** @description on a 422 for a send whose `data` does not match its workflow's payload schema: every problem, with the JSON pointer of the value in the request body */
+            problems?: components["schemas"]["FieldProblem"][];
         };
         ValidationError: {
             /** @enum {string} */
@@ -1306,6 +1308,15 @@ export interface components {
              */
             snoozedUntil: string;
         };
+        FieldProblem: {
+            /**
+             * @description JSON pointer (RFC 6901) into the request body
+             * @example /data/order/id
+             */
+            pointer: string;
+            /** @example got number, want string */
+            message: string;
+        };
     };
     responses: {
         /** @description the request broke one or more rules; nothing was changed */
@@ -1434,7 +1445,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
-            /** @description the send names a workflow that does not exist in the app or has no published version ("notification.workflow: workflow \"x\" does not exist in this app"), or the Idempotency-Key was used with another body; nothing is stored */
+            /** @description the send names a workflow that does not exist in the app or has no published version ("notification.workflow: workflow \"x\" does not exist in this app"), its `data` does not match the payload schema of the workflow's published version (`problems` lists every problem with its JSON pointer, such as `/data/order/id`), or the Idempotency-Key was used with another body; nothing is stored */
             422: {
                 headers: {
                     [name: string]: unknown;

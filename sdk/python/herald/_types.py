@@ -222,6 +222,14 @@ class ErasureReport(TypedDict):
     workflowHistoriesKept: int
 
 
+class FieldProblem(TypedDict):
+    """FieldProblem is a schema of the developer API."""
+
+    message: str
+    #: JSON pointer (RFC 6901) into the request body
+    pointer: str
+
+
 ErrorStatus = Literal["error"]
 
 
@@ -233,6 +241,8 @@ class _ErrorRequired(TypedDict):
 class Error(_ErrorRequired, total=False):
     """Error is a schema of the developer API."""
 
+    #: on a 422 for a send whose `data` does not match its workflow's payload schema: every problem, with the JSON pointer of the value in the request body
+    problems: List[FieldProblem]
     #: set on 5xx answers; look it up in the server log
     requestId: str
 
@@ -803,6 +813,7 @@ __all__ = [
     "ErasureReport",
     "Error",
     "ErrorStatus",
+    "FieldProblem",
     "FlowPreference",
     "FlowPreferenceChannels",
     "FlowPreferenceUpdate",
