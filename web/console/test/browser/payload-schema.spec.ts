@@ -83,3 +83,38 @@ test("payload schema: declared in the designer, prefills the test run, a violati
   });
   expect(accepted.status(), await accepted.text()).toBe(202);
 });
+
+test("payload schema: a step's content editor completes {{data.…}} and previews with sample data made from it", async ({ page }) => {
+  const auth = await page.request.post("/v1/auth?redirect=%2F", { data: { email: process.env.OWNER_EMAIL, password } });
+  expect(auth.status(), await auth.text()).toBe(200);
+  const headers = { Authorization: `Bearer ${(await auth.json()).accessToken as string}` };
+  const clients = (await (await page.request.get("/v1/clients", { headers })).json()) as { id: number; name: string }[];
+  const client = clients.find((c) => c.name === "Acme")!;
+  const made = await page.request.post(`/v1/clients/${client.id}/apps`, { headers, data: { name: `Payload steps ${Date.now()}` } });
+  expect(made.status()).toBe(201);
+  const app = (await made.json()) as { id: number };
+  const payloadSchema = {
+    type: "object",
+    properties: { order: { type: "object", properties: { id: { type: "string", examples: ["A-17"] }, total: { type: "number" } }, required: ["id"] } },
+    required: ["order"],
+  };
+  const definition = { steps: [{ id: "hello", type: "inApp", content: { title: "Order" } }] };
+  const wf = await page.request.post(`/v1/apps/${app.id}/workflows`, { headers, data: { identifier: "order", name: "Order", definition, payloadSchema } });
+  expect(wf.status(), await wf.text()).toBe(201);
+
+  await signIn(page, process.env.OWNER_EMAIL!);
+  await page.goto(`/apps/${app.id}/workflows/order`);
+  await page.getByLabel("Workflow canvas").locator('.react-flow__node[data-id="hello"]').click();
+  const panel = page.getByRole("complementary", { name: "Selected step" });
+  // The preview's sample data starts from the schema (its example for order.id).
+  await expect(panel.getByLabel("Sample data (JSON)")).toHaveValue(/"id": "A-17"/);
+  // The schema's paths are offered after {{, and the preview renders them.
+  const title = panel.getByRole("textbox", { name: "In-app title", exact: true });
+  await title.click();
+  await page.keyboard.press("End");
+  await title.pressSequentially(" {{data.order.t");
+  await expect(page.getByRole("option", { name: "data.order.total" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await title.fill("Order {{data.order.id}}");
+  await expect(panel.getByRole("region", { name: "Live preview" })).toContainText("Order A-17");
+});
