@@ -78,8 +78,10 @@ func TestRelayStartsCriticalSendsFirst(t *testing.T) {
 	code := accept(b.AppID, "security") // the critical one-time code, accepted last
 
 	starter := &criticalOrder{}
-	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour})
+	// One start at a time, so the starter sees them in the relay's order.
+	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
 	r.drainFresh(ctx)
+	r.starts.Wait()
 
 	starter.mu.Lock()
 	defer starter.mu.Unlock()

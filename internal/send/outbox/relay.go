@@ -69,6 +69,10 @@ type Relay struct {
 	// lastApp is the app whose requests were claimed last (round-robin, see nextApp).
 	lastApp int64
 
+	// slots bounds the starts in flight (MaxStarts); starts tracks them.
+	slots  chan struct{}
+	starts sync.WaitGroup
+
 	db      *db.DB
 	starter Starter
 	log     *slog.Logger
@@ -93,7 +97,8 @@ func New(d *db.DB, starter Starter, log *slog.Logger, opts Options) *Relay {
 	if opts.MaxStarts <= 0 {
 		opts.MaxStarts = DefaultMaxStarts
 	}
-	return &Relay{db: d, starter: starter, log: log, opts: opts, wake: make(chan struct{}, 1), apps: map[int64]*appClaims{}}
+	return &Relay{db: d, starter: starter, log: log, opts: opts, wake: make(chan struct{}, 1), apps: map[int64]*appClaims{},
+		slots: make(chan struct{}, opts.MaxStarts)}
 }
 
 // appClaims are an app's claims of the last second and its last partial pack.
@@ -110,10 +115,11 @@ func (r *Relay) Wake() {
 	}
 }
 
-// Run relays until ctx is done.
+// Run relays until ctx is done, then waits for the starts in flight.
 func (r *Relay) Run(ctx context.Context) error {
 	ticker := time.NewTicker(r.opts.PollInterval)
 	defer ticker.Stop()
+	defer r.starts.Wait()
 	for {
 		select {
 		case <-ctx.Done():
@@ -243,20 +249,18 @@ func (a *appClaims) prune(now time.Time) {
 // Temporal (tens to hundreds of milliseconds on a loaded server), and waiting for each
 // start in turn made another app's fresh send queue behind the starts of a busy app's
 // runs (issue 28: most of app B's remaining tail under app A's burst). The drain returns
-// once its starts have ended.
+// without waiting for its starts: a slow start holds one of the MaxStarts slots, not
+// the next drain.
 func (r *Relay) drainFresh(ctx context.Context) {
-	var starts sync.WaitGroup
-	defer starts.Wait()
-	slots := make(chan struct{}, r.opts.MaxStarts)
 	// Bound the rounds of one drain: rows locked by another relay are skipped, so an app
 	// can be found waiting and still yield nothing; the next wake or tick tries again.
 	idle := 0
 	for ctx.Err() == nil && idle < 100 {
 		n, found, err := r.startFresh(ctx, func(start func()) {
-			slots <- struct{}{}
-			starts.Add(1)
+			r.slots <- struct{}{}
+			r.starts.Add(1)
 			go func() {
-				defer func() { <-slots; starts.Done() }()
+				defer func() { <-r.slots; r.starts.Done() }()
 				start()
 			}()
 		})

@@ -228,7 +228,8 @@ func TestRelayServesAppsRoundRobin(t *testing.T) {
 		t.Fatal(err)
 	}
 	starter := &startOrder{}
-	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour})
+	// One start at a time, so the starter sees them in the relay's order.
+	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
 	svc := notify.NewService(d, func() {})
 	accept := func(app int64) {
 		if _, err := svc.Accept(context.Background(), app, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), ""); err != nil {
@@ -241,6 +242,7 @@ func TestRelayServesAppsRoundRobin(t *testing.T) {
 	accept(b.AppID)
 	accept(b.AppID)
 	r.drainFresh(context.Background())
+	r.starts.Wait()
 	starter.mu.Lock()
 	defer starter.mu.Unlock()
 	if len(starter.runs) != 6 {
