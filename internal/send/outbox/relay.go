@@ -385,7 +385,7 @@ type criticalKey struct{}
 
 // IsCritical reports whether the run started with ctx carries critical requests: a
 // Starter gives such runs a higher priority. A run restarted after a failed start
-// (retryStale) is not marked.
+// (retryStale) is marked too, from its requests' critical column.
 func IsCritical(ctx context.Context) bool {
 	v, _ := ctx.Value(criticalKey{}).(bool)
 	return v
@@ -408,7 +408,13 @@ func (r *Relay) retryStale(ctx context.Context) {
 			continue
 		}
 		ids, appIDs := orderedIDs(rows)
-		r.start(ctx, workflowID, ids, appIDs)
+		sctx := ctx
+		if slices.ContainsFunc(rows, func(row dbsqlc.ReclaimWorkflowRow) bool { return row.Critical }) {
+			// A critical run carries only critical requests: restarted, it keeps its
+			// priority key.
+			sctx = context.WithValue(ctx, criticalKey{}, true)
+		}
+		r.start(sctx, workflowID, ids, appIDs)
 	}
 }
 
