@@ -328,7 +328,13 @@ func (r *Relay) startFresh(ctx context.Context, spawn func(func())) (int, bool, 
 		ctx = context.WithValue(ctx, criticalKey{}, true)
 	}
 	apps := distinct(appIDs)
-	spawn(func() { r.start(ctx, workflowID, ids, apps) })
+	if critical {
+		// Started before the relay claims anything else: a critical run is in Temporal
+		// before any run claimed after it (they are rare, and alone in their run).
+		r.start(ctx, workflowID, ids, apps)
+	} else {
+		spawn(func() { r.start(ctx, workflowID, ids, apps) })
+	}
 	return len(ids), true, nil
 }
 
