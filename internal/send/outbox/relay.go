@@ -249,9 +249,11 @@ func (a *appClaims) prune(now time.Time) {
 // Temporal (tens to hundreds of milliseconds on a loaded server), and waiting for each
 // start in turn made another app's fresh send queue behind the starts of a busy app's
 // runs (issue 28: most of app B's remaining tail under app A's burst). The drain returns
-// without waiting for its starts: a slow start holds one of the MaxStarts slots, not
-// the next drain.
+// once its starts have ended: requests accepted meanwhile wait for the next drain, so
+// when Temporal is slow they fill fewer, larger runs (the relay's back-pressure; starting
+// each request's run the moment it is claimed measured worse under load).
 func (r *Relay) drainFresh(ctx context.Context) {
+	defer r.starts.Wait()
 	// Bound the rounds of one drain: rows locked by another relay are skipped, so an app
 	// can be found waiting and still yield nothing; the next wake or tick tries again.
 	idle := 0
