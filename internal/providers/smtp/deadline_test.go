@@ -98,3 +98,19 @@ func TestShortDeadlinesStillDeliver(t *testing.T) {
 		t.Errorf("%d messages delivered, want 3", n)
 	}
 }
+
+// The message's timeoutSeconds still bounds a connection setup when it is shorter than
+// the connect deadline.
+func TestTheOverallTimeoutBoundsTheConnectionSetup(t *testing.T) {
+	hung := smtptest.Start(t).Hang(t)
+	p := withDeadlines(t, hung.Host, hung.Port, map[string]any{"timeoutSeconds": 1, "connectTimeoutSeconds": 30})
+	start := time.Now()
+	_, err := p.Send(context.Background(), email("a@example.com"))
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.Permanent || pe.StatusCode != 0 || pe.Deadline != "timeoutSeconds" {
+		t.Fatalf("error %v (%+v), want a transient provider error naming timeoutSeconds", err, pe)
+	}
+	if took := time.Since(start); took >= 20*time.Second {
+		t.Errorf("gave up after %s: the 1 s timeoutSeconds did not bound the setup", took)
+	}
+}

@@ -140,7 +140,9 @@ func (p *Provider) dial(ctx context.Context, _, _ string) (net.Conn, error) {
 		return nil, err
 	}
 	conn := &deadlineConn{Conn: raw}
-	conn.arm(time.Now().Add(connect), 0)
+	// The connect deadline, or the message's own when that comes first.
+	until, _ := ctx.Deadline()
+	conn.arm(until, 0)
 	if h, ok := ctx.Value(holderKey{}).(*connHolder); ok {
 		h.conn = conn
 	}
@@ -207,7 +209,8 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	for try := 0; ; try++ {
 		c, reused, err := p.pool.get(ctx, until, write)
 		if err != nil {
-			if ctx.Err() == context.DeadlineExceeded && !errors.As(err, new(errDeadline)) {
+			if ctx.Err() == context.DeadlineExceeded {
+				// The message's own deadline ran out (first, or with the connect one).
 				err = errDeadline{key: "timeoutSeconds", err: err}
 			}
 			return providers.Result{}, p.failure(err)
