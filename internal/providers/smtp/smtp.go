@@ -209,7 +209,7 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	for try := 0; ; try++ {
 		c, reused, err := p.pool.get(ctx, until, write)
 		if err != nil {
-			if ctx.Err() == context.DeadlineExceeded {
+			if !time.Now().Before(until) {
 				// The message's own deadline ran out (first, or with the connect one).
 				err = errDeadline{key: "timeoutSeconds", err: err}
 			}
