@@ -81,8 +81,7 @@ func TestRelayStartsCriticalSendsFirst(t *testing.T) {
 	starter := &criticalOrder{}
 	// One start at a time, so the starter sees them in the relay's order.
 	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
-	r.drainFresh(ctx)
-	r.starts.Wait()
+	drainAll(t, r)
 
 	starter.mu.Lock()
 	defer starter.mu.Unlock()
@@ -147,8 +146,7 @@ func TestARestartedCriticalRunKeepsItsPriority(t *testing.T) {
 	code, news := accept("security"), accept("")
 	starter := &failingOrder{fail: 2}
 	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
-	r.drainFresh(ctx)
-	r.starts.Wait()
+	drainAll(t, r)
 	if len(starter.runs) != 0 {
 		t.Fatalf("starts went through: %v", starter.runs)
 	}

@@ -66,6 +66,8 @@ type Relay struct {
 	mu sync.Mutex
 	// apps is each app's recent claims, for the busy window (see resting).
 	apps map[int64]*appClaims
+	// starting counts each app's starts in flight (see drainFresh).
+	starting map[int64]int
 	// lastApp is the app whose requests were claimed last (round-robin, see nextApp).
 	lastApp int64
 
@@ -98,7 +100,7 @@ func New(d *db.DB, starter Starter, log *slog.Logger, opts Options) *Relay {
 		opts.MaxStarts = DefaultMaxStarts
 	}
 	return &Relay{db: d, starter: starter, log: log, opts: opts, wake: make(chan struct{}, 1), apps: map[int64]*appClaims{},
-		slots: make(chan struct{}, opts.MaxStarts)}
+		starting: map[int64]int{}, slots: make(chan struct{}, opts.MaxStarts)}
 }
 
 // appClaims are an app's claims of the last second and its last partial pack.
@@ -244,16 +246,17 @@ func (a *appClaims) prune(now time.Time) {
 // app's fresh send by at most one pack per app with requests waiting, where claiming in
 // global arrival order made it wait for the whole backlog (issue 28).
 //
-// The starts of a drain run concurrently, up to MaxStarts at a time, while the relay
-// claims the next app's requests: a claim takes a few milliseconds, a start waits for
-// Temporal (tens to hundreds of milliseconds on a loaded server), and waiting for each
-// start in turn made another app's fresh send queue behind the starts of a busy app's
-// runs (issue 28: most of app B's remaining tail under app A's burst). The drain returns
-// once its starts have ended: requests accepted meanwhile wait for the next drain, so
-// when Temporal is slow they fill fewer, larger runs (the relay's back-pressure; starting
-// each request's run the moment it is claimed measured worse under load).
+// The starts run concurrently, up to MaxStarts at a time, while the relay claims the next
+// app's requests: a claim takes a few milliseconds, a start waits for Temporal (tens to
+// hundreds of milliseconds on a loaded server), and waiting for each start in turn made
+// another app's fresh send queue behind the starts of a busy app's runs (issue 28: most
+// of app B's remaining tail under app A's burst). An app has one start in flight at a
+// time: its requests accepted meanwhile wait for that start to end (which wakes the
+// relay) and then go in one run, so when Temporal is slow a busy app's requests fill
+// fewer, larger runs (the relay's back-pressure, now per app: starting each request's run
+// the moment it was claimed measured worse under load, and waiting for every start of a
+// drain held the other apps too). The drain returns without waiting for its starts.
 func (r *Relay) drainFresh(ctx context.Context) {
-	defer r.starts.Wait()
 	// Bound the rounds of one drain: rows locked by another relay are skipped, so an app
 	// can be found waiting and still yield nothing; the next wake or tick tries again.
 	idle := 0
@@ -335,7 +338,18 @@ func (r *Relay) startFresh(ctx context.Context, spawn func(func())) (int, bool, 
 		// before any run claimed after it (they are rare, and alone in their run).
 		r.start(ctx, workflowID, ids, apps)
 	} else {
-		spawn(func() { r.start(ctx, workflowID, ids, apps) })
+		r.mu.Lock()
+		r.starting[app]++
+		r.mu.Unlock()
+		spawn(func() {
+			r.start(ctx, workflowID, ids, apps)
+			r.mu.Lock()
+			if r.starting[app]--; r.starting[app] <= 0 {
+				delete(r.starting, app)
+			}
+			r.mu.Unlock()
+			r.Wake() // its requests accepted meanwhile
+		})
 	}
 	return len(ids), true, nil
 }
@@ -369,15 +383,21 @@ func (r *Relay) nextApp(ctx context.Context) (int64, bool, error) {
 			return 0, false, err
 		}
 		rest, until := r.resting(app, time.Now())
-		if !rest {
+		r.mu.Lock()
+		busy := r.starting[app] > 0
+		r.mu.Unlock()
+		if !rest && !busy {
 			break
 		}
 		if seen[app] {
-			time.AfterFunc(time.Until(wakeAt), r.Wake)
+			// A start ending wakes the relay; a rest ending needs a timer.
+			if !wakeAt.IsZero() {
+				time.AfterFunc(time.Until(wakeAt), r.Wake)
+			}
 			return 0, false, nil
 		}
 		seen[app] = true
-		if wakeAt.IsZero() || until.Before(wakeAt) {
+		if rest && (wakeAt.IsZero() || until.Before(wakeAt)) {
 			wakeAt = until
 		}
 		after = app
