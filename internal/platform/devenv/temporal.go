@@ -51,20 +51,32 @@ type TemporalOptions struct {
 // (comma-separated key=value, or "none") replaces it.
 var DevDynamicConfig = []string{"matching.useNewMatcher=true", "matching.enableFairness=true", "system.enableActivityEagerExecution=true"}
 
-// dynamicConfig is o's dynamic config: o.DynamicConfig, the environment's override, or
-// DevDynamicConfig.
+// dynamicConfig is o's dynamic config: o.DynamicConfig, else the environment's
+// HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG (see DynamicConfigFrom).
 func (o TemporalOptions) dynamicConfig() []string {
 	if o.DynamicConfig != nil {
 		return o.DynamicConfig
 	}
-	switch v := strings.TrimSpace(os.Getenv("HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG")); v {
+	return DynamicConfigFrom(os.Getenv("HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG"))
+}
+
+// DynamicConfigFrom reads a dynamic config setting: empty means DevDynamicConfig, "none"
+// the server's defaults (an empty, non-nil list), anything else comma-separated
+// key=value pairs.
+func DynamicConfigFrom(v string) []string {
+	switch v = strings.TrimSpace(v); v {
 	case "":
 		return DevDynamicConfig
 	case "none":
-		return nil
-	default:
-		return strings.Split(v, ",")
+		return []string{}
 	}
+	var out []string
+	for _, kv := range strings.Split(v, ",") {
+		if kv = strings.TrimSpace(kv); kv != "" {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // Temporal is a running dev server.
@@ -127,7 +139,7 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		args = append(args, "--namespace", o.Namespace)
 	}
 	for _, kv := range o.dynamicConfig() {
-		args = append(args, "--dynamic-config-value", strings.TrimSpace(kv))
+		args = append(args, "--dynamic-config-value", kv)
 	}
 	if o.UIPort > 0 {
 		args = append(args, "--ui-port", strconv.Itoa(o.UIPort))
