@@ -503,6 +503,14 @@ type Preference struct {
 	UpdatedAt  time.Time
 }
 
+type ProviderBreaker struct {
+	InstanceID int64
+	OpenUntil  time.Time
+	CooldownMs int32
+	ProbeUntil *time.Time
+	UpdatedAt  time.Time
+}
+
 type ProviderInstance struct {
 	ID            int64
 	AppID         int64
