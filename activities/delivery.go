@@ -6,39 +6,18 @@ package activities
 
 import (
 	"context"
-	"sync"
 
 	"go.temporal.io/sdk/activity"
 
-	"github.com/heraldhq/herald/internal/audience/unsubscribe"
-	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
 // Delivery delivers send requests: the activities of the send workflow and of a flow's
-// channel steps, over the delivery pipeline.
+// channel steps, adapters over the delivery pipeline.
 type Delivery struct {
 	*pipeline.Service
-	// InstanceConcurrency bounds the provider calls SendMessages has in flight per provider
-	// instance in this worker (0: DefaultInstanceConcurrency).
-	InstanceConcurrency int
-	// Throttle, when set, is called before each provider call with the instance it goes
-	// to, and may wait: the stack paces instances that have a send rate (config.sendRate)
-	// with a token bucket shared by every worker. An error fails the call as a transient
-	// failure of Herald's.
-	Throttle func(ctx context.Context, c *channels.Candidate) error
-	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
-	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
-	Unsubscribe *unsubscribe.Links
-
-	// slots holds a semaphore per provider instance (see admit).
-	slots sync.Map
-	// breakers holds the circuit breaker of each provider instance (breaker.go).
-	breakers  sync.Map
-	cacheOnce sync.Once
-	cache     *sendCache
 }
 
 // NewService builds the delivery pipeline the activities run, telling it about the
@@ -57,26 +36,33 @@ func (temporalWorker) WorkflowID(ctx context.Context) string { return workflowID
 // Stopping reports whether the worker running the activity of ctx is shutting down.
 func (temporalWorker) Stopping(ctx context.Context) bool { return workerStopping(ctx) }
 
+// KeepAlive heartbeats for the activity of ctx until stop is called.
+func (temporalWorker) KeepAlive(ctx context.Context, beat func(context.Context) []any) (stop func()) {
+	return keepAlive(ctx, beat)
+}
+
 // DeliverBatch delivers the next slice of recipients of the given requests
-// (pipeline.Service.DeliverBatch), heartbeating meanwhile. A call asked to (SendSmall)
-// sends a small result's external messages itself rather than handing them to SendMessages
-// batches: a pack of single-recipient sends then costs one activity, not two. A retried call
-// finds the messages it sent no longer queued (not handed out again) and claims the others
-// again.
+// (pipeline.Service.DeliverBatch), heartbeating meanwhile.
 func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
 	defer keepAlive(ctx, nil)()
-	res, err := a.Service.DeliverBatch(ctx, in)
-	if err != nil {
-		return send.DeliverResult{}, err
-	}
-	if in.SendSmall && len(res.Jobs) > 0 && len(res.Jobs) <= pipeline.MaxSmallSends && !workerStopping(ctx) {
-		out, err := a.SendMessages(ctx, send.SendBatchInput{Jobs: res.Jobs})
-		if err != nil {
-			return send.DeliverResult{}, err
-		}
-		res.Jobs, res.Sent, res.Failed, res.Retries = nil, out.Sent, out.Failed, out.Retries
-	}
-	return res, nil
+	return a.Service.DeliverBatch(ctx, in)
+}
+
+// SendMessage delivers one queued recipient × channel (pipeline.Service.SendMessage).
+func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResult, error) {
+	return a.Service.SendMessage(ctx, job)
+}
+
+// SendMessages delivers a batch of queued messages of one channel
+// (pipeline.Service.SendMessages).
+func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (send.SendBatchResult, error) {
+	return a.Service.SendMessages(ctx, in)
+}
+
+// DeliverStep delivers one channel step of a workflow run to its recipient
+// (pipeline.Service.DeliverStep).
+func (a *Delivery) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
+	return a.Service.DeliverStep(ctx, in)
 }
 
 // FailRequests records that requests could not be delivered.

@@ -142,28 +142,6 @@ func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 	}
 }
 
-func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
-	d, appID, a, _ := setup(t)
-	ep := newEndpoint(t, 503)
-	webhookInstance(t, a, appID, "hook", ep.srv.URL)
-	in := flowSend(t, d, appID, `{"notification":{"workflow":{"identifier":"wf"}},"sendTo":{"recipients":["ann"]}}`)
-	in.Step = step(`{"id":"hook","type":"webhook","content":{"body":"b"}}`)
-	if _, err := a.DeliverStep(context.Background(), in); err == nil || isNonRetryable(err) {
-		t.Fatalf("503 is retried: %v", err)
-	}
-	f := &Flows{Runs: &flow.Runs{DB: d}}
-	if err := f.RecordStep(context.Background(), flowrun.StepRecord{AppID: appID, RequestID: in.RequestID, Workflow: in.Workflow, User: "ann",
-		StepID: "hook", StepType: "webhook", Outcome: "failed", Detail: "retries ran out"}); err != nil {
-		t.Fatal(err)
-	}
-	if l := stepLogs(t, d, in.RequestID)["hook/webhook"]; l.Status != "failed" || !strings.Contains(l.Error, "503") || !strings.Contains(l.Error, "gave up: retries ran out") {
-		t.Errorf("log %+v", l)
-	}
-	if n := count(t, d, `SELECT count(*) FROM flow_logs WHERE step_id = 'hook' AND outcome = 'failed'`); n != 1 {
-		t.Errorf("%d workflow log lines", n)
-	}
-}
-
 func TestTopicSubscribersRunWithTheirChannels(t *testing.T) {
 	d, appID, a, _ := setup(t)
 	publishFlow(t, d, appID, "news", "hi")

@@ -282,8 +282,8 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Delivery{Service: activities.NewService(&pipeline.Service{DB: s.DB, Publisher: s.Events, Channels: s.Channels,
-		Templates: s.Templates, Log: s.Log.With("component", "delivery"), Metrics: s.deliveryMetrics()}),
-		Throttle: s.instanceThrottle(), Unsubscribe: s.unsubscribeLinks()}
+		Templates: s.Templates, Log: s.Log.With("component", "delivery"), Metrics: s.deliveryMetrics(),
+		Throttle: s.instanceThrottle(), Unsubscribe: s.unsubscribeLinks()})}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	go s.sweepLimits(ctx)

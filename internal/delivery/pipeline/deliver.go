@@ -1,8 +1,11 @@
 // Package pipeline is the delivery pipeline of a send: it pages the recipients of accepted
 // requests, decides every recipient × channel, writes in-app rows and the message log, holds
-// messages for quiet hours and starts the runs of flow sends. The Temporal activities
-// (package activities) are its adapters: they decode their input, call one method of
-// Service and map its error to Temporal's retry semantics.
+// messages for quiet hours and starts the runs of flow sends; it claims queued messages,
+// composes them, routes them through the provider instances with failover and circuit
+// breakers, and records every outcome; and it delivers the channel steps of flow runs. The
+// Temporal activities (package activities) are its adapters: they decode their input, call
+// one method of Service, and heartbeat; the Temporal specifics a call needs come through
+// Worker.
 package pipeline
 
 import (
@@ -10,12 +13,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox/events"
@@ -52,9 +57,27 @@ type Service struct {
 	Log       *slog.Logger
 	// Metrics, when set, counts outcomes and times provider calls.
 	Metrics Metrics
+	// InstanceConcurrency bounds the provider calls SendMessages has in flight per provider
+	// instance in this worker (0: DefaultInstanceConcurrency).
+	InstanceConcurrency int
+	// Throttle, when set, is called before each provider call with the instance it goes
+	// to, and may wait: the stack paces instances that have a send rate (config.sendRate)
+	// with a token bucket shared by every worker. An error fails the call as a transient
+	// failure of Herald's.
+	Throttle func(ctx context.Context, c *channels.Candidate) error
+	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
+	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
+	Unsubscribe *unsubscribe.Links
 	// Worker, when set, tells the service about the Temporal activity a call runs in (its
-	// workflow, whether its worker is stopping); nil: outside an activity.
+	// workflow, whether its worker is stopping, its heartbeats); nil: outside an activity.
 	Worker Worker
+
+	// slots holds a semaphore per provider instance (see admit).
+	slots sync.Map
+	// breakers holds the circuit breaker of each provider instance (breaker.go).
+	breakers  sync.Map
+	cacheOnce sync.Once
+	cache     *sendCache
 }
 
 // Worker is what the service asks of the activity a call runs in.
@@ -64,6 +87,9 @@ type Worker interface {
 	// Stopping reports whether the worker running the activity of ctx is shutting down:
 	// long calls then finish the step at hand and hand the rest back to the workflow.
 	Stopping(ctx context.Context) bool
+	// KeepAlive heartbeats for the activity of ctx until the returned stop is called,
+	// asking beat (when given) for each heartbeat's details.
+	KeepAlive(ctx context.Context, beat func(context.Context) []any) (stop func())
 }
 
 // DeliverBatch delivers the next slice of recipients of the given requests, up to
@@ -164,6 +190,15 @@ func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.
 		res.Jobs = nil
 		return res, nil
 	}
+	if in.SendSmall && len(res.Jobs) > 0 && len(res.Jobs) <= MaxSmallSends && !a.stopping(ctx) {
+		// A retried call finds the messages it sent no longer queued (not handed out
+		// again) and claims the others again.
+		out, err := a.SendMessages(ctx, send.SendBatchInput{Jobs: res.Jobs})
+		if err != nil {
+			return send.DeliverResult{}, err
+		}
+		res.Jobs, res.Sent, res.Failed, res.Retries = nil, out.Sent, out.Failed, out.Retries
+	}
 	return res, nil
 }
 
@@ -257,6 +292,15 @@ func (a *Service) workflowID(ctx context.Context) string {
 // stopping reports whether the worker running the activity of ctx is shutting down.
 func (a *Service) stopping(ctx context.Context) bool {
 	return a.Worker != nil && a.Worker.Stopping(ctx)
+}
+
+// keepAlive heartbeats for the activity of ctx (see Worker.KeepAlive); outside one it does
+// nothing.
+func (a *Service) keepAlive(ctx context.Context, beat func(context.Context) []any) (stop func()) {
+	if a.Worker == nil {
+		return func() {}
+	}
+	return a.Worker.KeepAlive(ctx, beat)
 }
 
 // OrEmpty is raw, or empty when raw is.

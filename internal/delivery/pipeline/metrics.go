@@ -41,3 +41,17 @@ func (a *Service) pageDecided(logged []dbsqlc.InsertMessageLogsRow) {
 		a.Metrics.Deliveries(k.channel, "", k.status, n)
 	}
 }
+
+// Outcomes of a provider call, as metrics label them.
+const (
+	callSent   = delivery.StatusSent
+	callFailed = delivery.StatusFailed
+	callError  = "error"
+)
+
+// providerCall records a provider call when metrics are on.
+func (a *Service) providerCall(channel, provider, status string, took time.Duration) {
+	if a.Metrics != nil {
+		a.Metrics.Delivered(channel, provider, status, took)
+	}
+}

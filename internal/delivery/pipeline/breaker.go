@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ type breaker struct {
 }
 
 // breakerOf returns the breaker of an instance.
-func (a *Delivery) breakerOf(instanceID int64) *breaker {
+func (a *Service) breakerOf(instanceID int64) *breaker {
 	if b, ok := a.breakers.Load(instanceID); ok {
 		return b.(*breaker)
 	}

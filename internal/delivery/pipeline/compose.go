@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery"
-	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/providers"
@@ -19,7 +18,7 @@ import (
 // compose renders a message for one recipient and fills its address and overrides; it
 // also returns the recipient's template data, which routes test their conditions on.
 // Its errors are permanent: the same input renders the same way on a retry.
-func (a *Delivery) compose(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, identifier string, profile json.RawMessage) (providers.Message, map[string]any, error) {
+func (a *Service) compose(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, identifier string, profile json.RawMessage) (providers.Message, map[string]any, error) {
 	if e.templateErr != "" {
 		return providers.Message{}, nil, errors.New(e.templateErr)
 	}
@@ -38,7 +37,7 @@ func (a *Delivery) compose(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 // the profile, the send's data and blocks, and for email the send's attachments and
 // override.channel.email. Its errors are permanent.
 func (e *sendEntry) message(lg dbsqlc.MessageLog, identifier string, profile json.RawMessage, out templates.Rendered) (providers.Message, error) {
-	pm, _ := pipeline.DecodeProfile(profile)
+	pm, _ := DecodeProfile(profile)
 	msg := providers.Message{
 		Channel: lg.Channel, IdempotencyKey: lg.IdempotencyKey, RequestID: lg.RequestID.String(), UserIdentifier: identifier,
 		To:      delivery.Address(lg.Channel, pm),
@@ -97,7 +96,7 @@ type pushTarget struct {
 
 // pushTargets returns one message per stored web push subscription or device token; nil
 // for other channels.
-func (a *Delivery) pushTargets(ctx context.Context, lg dbsqlc.MessageLog, m *providers.Message) ([]pushTarget, error) {
+func (a *Service) pushTargets(ctx context.Context, lg dbsqlc.MessageLog, m *providers.Message) ([]pushTarget, error) {
 	switch lg.Channel {
 	case notify.ChannelWebPush:
 		subs, err := a.DB.DeliveryWebPushSubscriptions(ctx, dbsqlc.DeliveryWebPushSubscriptionsParams{AppID: lg.AppID, UserID: lg.UserID})

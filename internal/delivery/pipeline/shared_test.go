@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/internal/delivery/channels"
-	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/providers"
@@ -29,9 +28,9 @@ import (
 func TestABreakerTrippedByOneWorkerHoldsTheOthers(t *testing.T) {
 	d, appID, w1, _ := setup(t)
 	box, _ := secrets.NewBox("test-key-0123456789")
-	w2 := &Delivery{Service: NewService(&pipeline.Service{DB: d, Publisher: &recordingPublisher{}, Log: slog.New(slog.DiscardHandler),
+	w2 := &Service{DB: d, Publisher: &recordingPublisher{}, Log: slog.New(slog.DiscardHandler),
 		Channels:  channels.NewService(d, box, providers.NewCatalogue(webhook.Kind(), smtp.Kind()), providers.Deps{Guard: testGuard, HTTP: http.DefaultClient}),
-		Templates: templates.NewService(d)})}
+		Templates: templates.NewService(d)}
 	mail := smtptest.Start(t)
 	hung := mail.Hang(t)
 	cfg, _ := json.Marshal(map[string]any{"host": hung.Host, "port": hung.Port, "security": "none", "from": "noreply@herald.test", "connectTimeoutSeconds": 0.2})
@@ -48,7 +47,7 @@ func TestABreakerTrippedByOneWorkerHoldsTheOthers(t *testing.T) {
 	if len(jobs) != 10 {
 		t.Fatalf("%d jobs, want 10", len(jobs))
 	}
-	batch := func(w *Delivery, jobs []send.Job) send.SendBatchResult {
+	batch := func(w *Service, jobs []send.Job) send.SendBatchResult {
 		t.Helper()
 		res, err := w.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})
 		if err != nil {

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -32,7 +32,7 @@ const (
 // sent. When every instance failed permanently (a 4xx, an invalid address) the row is
 // failed and the error is non-retryable; otherwise the row stays queued and Temporal
 // retries, after the provider's Retry-After when it gave one.
-func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResult, error) {
+func (a *Service) SendMessage(ctx context.Context, job send.Job) (send.SendResult, error) {
 	lg, err := a.DB.ClaimMessageLog(ctx, dbsqlc.ClaimMessageLogParams{ID: job.LogID, LeaseSeconds: send.SendLease.Seconds()})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a.notClaimed(ctx, job)
@@ -40,7 +40,7 @@ func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResu
 	if err != nil {
 		return send.SendResult{}, db.MapError(err)
 	}
-	defer keepAlive(ctx, func(ctx context.Context) []any {
+	defer a.keepAlive(ctx, func(ctx context.Context) []any {
 		if _, err := a.DB.RenewMessageLease(ctx, dbsqlc.RenewMessageLeaseParams{ID: lg.ID, Attempts: lg.Attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil && ctx.Err() == nil {
 			a.Log.Warn("could not renew a message lease", "logId", lg.ID, "error", err)
 		}
@@ -66,7 +66,7 @@ func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResu
 
 // route sends a composed message through the instances its channel's routes plan for the
 // recipient's template data (facts); a channel without any fails permanently.
-func (a *Delivery) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, facts map[string]any) (send.SendResult, error) {
+func (a *Service) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, facts map[string]any) (send.SendResult, error) {
 	plan, err := a.Channels.Plan(ctx, lg.AppID, lg.Channel, facts)
 	if err != nil {
 		return a.retryLater(ctx, lg, err)
@@ -78,7 +78,7 @@ func (a *Delivery) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog
 }
 
 // dispatch tries the planned instances in order until one accepts the message.
-func (a *Delivery) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
+func (a *Service) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
 	o := a.deliver(ctx, e, lg, msg, plan, nil, nil)
 	switch {
 	case o.err != nil:
@@ -117,7 +117,7 @@ type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
 // the outcome: sent with the instance that took it (and the failures before it), failed
 // when every instance failed permanently, else the attempt's error with the message left
 // queued for a retry.
-func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker) outcome {
+func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker) outcome {
 	var failures []string
 	permanent, optedOut := true, false
 	var wait time.Duration
@@ -231,7 +231,7 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 // later sends are skipped with a reason instead of failing; it returns the note that
 // starts the log row's error. A critical send still tries (the channel switch does not hold
 // it), and fails at the provider until the user opts in there again.
-func (a *Delivery) providerOptOut(ctx context.Context, lg dbsqlc.MessageLog) string {
+func (a *Service) providerOptOut(ctx context.Context, lg dbsqlc.MessageLog) string {
 	if err := a.DB.UpsertChannelPreferences(ctx, dbsqlc.UpsertChannelPreferencesParams{
 		AppID: lg.AppID, UserID: lg.UserID, Channels: []string{lg.Channel}, Enabled: []bool{false},
 	}); err != nil {
@@ -242,7 +242,7 @@ func (a *Delivery) providerOptOut(ctx context.Context, lg dbsqlc.MessageLog) str
 }
 
 // release records a failure of Herald's own and frees the message for a retry.
-func (a *Delivery) release(ctx context.Context, lg dbsqlc.MessageLog, cause error) outcome {
+func (a *Service) release(ctx context.Context, lg dbsqlc.MessageLog, cause error) outcome {
 	_, err := a.retryLater(ctx, lg, cause)
 	return outcome{err: err, text: err.Error()}
 }
@@ -257,7 +257,7 @@ func sentParams(lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Resul
 
 // recordSent marks the message sent, retrying briefly: the provider has accepted it, so the
 // activity succeeds either way (failing it would send the message again).
-func (a *Delivery) recordSent(ctx context.Context, params dbsqlc.MarkMessageSentParams) {
+func (a *Service) recordSent(ctx context.Context, params dbsqlc.MarkMessageSentParams) {
 	delay := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := a.DB.MarkMessageSent(ctx, params)
@@ -279,7 +279,7 @@ func (a *Delivery) recordSent(ctx context.Context, params dbsqlc.MarkMessageSent
 
 // sendVia sends through one instance. Push channels send once per stored subscription or
 // device token, removing those the push service says are gone.
-func (a *Delivery) sendVia(ctx context.Context, c *channels.Candidate, e *sendEntry, lg dbsqlc.MessageLog, m providers.Message) (providers.Result, error) {
+func (a *Service) sendVia(ctx context.Context, c *channels.Candidate, e *sendEntry, lg dbsqlc.MessageLog, m providers.Message) (providers.Result, error) {
 	overlay := e.configOverlay(c.Provider)
 	p, err := a.Channels.Provider(ctx, *c, overlay)
 	if err != nil {
@@ -331,7 +331,7 @@ func (a *Delivery) sendVia(ctx context.Context, c *channels.Candidate, e *sendEn
 }
 
 // failed marks the message failed and returns a non-retryable error.
-func (a *Delivery) failed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, text, errType string) (send.SendResult, error) {
+func (a *Service) failed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, text, errType string) (send.SendResult, error) {
 	if err := a.markFailed(ctx, lg, c, text); err != nil {
 		return send.SendResult{}, err
 	}
@@ -340,7 +340,7 @@ func (a *Delivery) failed(ctx context.Context, lg dbsqlc.MessageLog, c *channels
 
 // markFailed records a permanent failure; c is the last instance tried, nil when no
 // provider was called (the outcome is counted then; provider calls were counted each).
-func (a *Delivery) markFailed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, text string) error {
+func (a *Service) markFailed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, text string) error {
 	params := dbsqlc.MarkMessageFailedParams{ID: lg.ID, Error: &text}
 	if c != nil {
 		params.Provider, params.InstanceID = &c.Provider, &c.InstanceID
@@ -356,7 +356,7 @@ func (a *Delivery) markFailed(ctx context.Context, lg dbsqlc.MessageLog, c *chan
 
 // retryLater releases the message after a failure of Herald's own (the database) and
 // returns the error for Temporal to retry.
-func (a *Delivery) retryLater(ctx context.Context, lg dbsqlc.MessageLog, cause error) (send.SendResult, error) {
+func (a *Service) retryLater(ctx context.Context, lg dbsqlc.MessageLog, cause error) (send.SendResult, error) {
 	text := cause.Error()
 	if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{ID: lg.ID, Error: &text}); err != nil {
 		a.Log.Error("could not record a failed attempt", "logId", lg.ID, "error", err)
@@ -365,7 +365,7 @@ func (a *Delivery) retryLater(ctx context.Context, lg dbsqlc.MessageLog, cause e
 }
 
 // notClaimed answers for a message another attempt has handled or is handling.
-func (a *Delivery) notClaimed(ctx context.Context, job send.Job) (send.SendResult, error) {
+func (a *Service) notClaimed(ctx context.Context, job send.Job) (send.SendResult, error) {
 	lg, err := a.DB.GetMessageLog(ctx, job.LogID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return send.SendResult{}, temporal.NewNonRetryableApplicationError("the message log row is gone (recipient deleted?)", errContent, nil)

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func (c *sendCache) put(id uuid.UUID, e *sendEntry) {
 }
 
 // sendEntry returns the shared content of a send, loading it on first use.
-func (a *Delivery) sendEntry(ctx context.Context, requestID uuid.UUID) (*sendEntry, error) {
+func (a *Service) sendEntry(ctx context.Context, requestID uuid.UUID) (*sendEntry, error) {
 	a.cacheOnce.Do(func() { a.cache = &sendCache{entries: map[uuid.UUID]*sendEntry{}} })
 	if e := a.cache.get(requestID); e != nil {
 		return e, nil
@@ -85,7 +85,7 @@ func (a *Delivery) sendEntry(ctx context.Context, requestID uuid.UUID) (*sendEnt
 
 // sendEntries returns the shared content of several sends, loading those not cached with
 // one query (a batch of a pack of single-recipient sends names many).
-func (a *Delivery) sendEntries(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*sendEntry, error) {
+func (a *Service) sendEntries(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*sendEntry, error) {
 	a.cacheOnce.Do(func() { a.cache = &sendCache{entries: map[uuid.UUID]*sendEntry{}} })
 	out := make(map[uuid.UUID]*sendEntry, len(ids))
 	var missing []uuid.UUID
@@ -135,7 +135,7 @@ func newEntryLoad() *entryLoad {
 
 // loadEntry builds and caches a send's shared content from its stored request (without
 // recipients).
-func (a *Delivery) loadEntry(ctx context.Context, requestID uuid.UUID, appID int64, payload []byte, load *entryLoad) (*sendEntry, error) {
+func (a *Service) loadEntry(ctx context.Context, requestID uuid.UUID, appID int64, payload []byte, load *entryLoad) (*sendEntry, error) {
 	appNames := load.appNames
 	e := &sendEntry{appID: appID}
 	if err := json.Unmarshal(payload, &e.req); err != nil {

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -31,7 +31,7 @@ type sharedBreaker struct {
 }
 
 // sharedState returns the instance's shared breaker, from the cache while fresh.
-func (a *Delivery) sharedState(ctx context.Context, id int64, b *breaker, now time.Time) sharedBreaker {
+func (a *Service) sharedState(ctx context.Context, id int64, b *breaker, now time.Time) sharedBreaker {
 	b.mu.Lock()
 	if !b.fetched.IsZero() && now.Sub(b.fetched) < breakerCacheTTL {
 		s := b.shared
@@ -85,7 +85,7 @@ func (b *breaker) probeShared(s sharedBreaker) {
 // This process's own open breaker gives way when the shared one is closed: another
 // process's probe got an answer. (Not within breakerCacheTTL of opening it, while the
 // row it wrote may not be read back yet.)
-func (a *Delivery) breakerHeld(ctx context.Context, id int64, b *breaker, now time.Time) (bool, time.Time) {
+func (a *Service) breakerHeld(ctx context.Context, id int64, b *breaker, now time.Time) (bool, time.Time) {
 	blocked, at := b.blocked(now)
 	if a.DB == nil {
 		return blocked, at
@@ -119,7 +119,7 @@ func (b *breaker) closeOpenedBefore(t time.Time) bool {
 // instance, and when not, when it will be tried again. Of the processes finding the
 // shared breaker half-open, the one that takes the row's probe lease calls; the others
 // wait for its verdict.
-func (a *Delivery) breakerAllow(ctx context.Context, id int64, b *breaker, now time.Time) (bool, time.Time) {
+func (a *Service) breakerAllow(ctx context.Context, id int64, b *breaker, now time.Time) (bool, time.Time) {
 	ok, at := b.allow(now)
 	if !ok || a.DB == nil {
 		return ok, at
@@ -158,7 +158,7 @@ func (a *Delivery) breakerAllow(ctx context.Context, id int64, b *breaker, now t
 
 // breakerRecord is breaker.record with the shared breaker: an opening is written for the
 // other processes, and an answer closes the shared breaker.
-func (a *Delivery) breakerRecord(ctx context.Context, id int64, b *breaker, answered bool, now time.Time) {
+func (a *Service) breakerRecord(ctx context.Context, id int64, b *breaker, answered bool, now time.Time) {
 	opened, closed, until, cooldown := b.record(answered, now)
 	if a.DB == nil {
 		return

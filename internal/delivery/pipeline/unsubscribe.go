@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -12,7 +12,7 @@ import (
 // none for other channels, for a message without a category (tokens name a category), for
 // a critical message (a critical category or workflow ignores opt-outs, so a link would
 // promise what it cannot do), or when no Links are wired.
-func (a *Delivery) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64, critical bool) unsubscribe.Link {
+func (a *Service) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64, critical bool) unsubscribe.Link {
 	if lg.Channel != notify.ChannelEmail || categoryID == nil || critical {
 		return unsubscribe.Link{}
 	}
@@ -22,7 +22,7 @@ func (a *Delivery) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64, crit
 // preferencesURL is the link to the recipient's hosted preference page, for every email
 // whose user Herald knows, with or without a category, critical or not (the page changes
 // preferences, it promises nothing about this message); none for other channels.
-func (a *Delivery) preferencesURL(lg dbsqlc.MessageLog) string {
+func (a *Service) preferencesURL(lg dbsqlc.MessageLog) string {
 	if lg.Channel != notify.ChannelEmail {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/delivery/channels"
-	"github.com/heraldhq/herald/internal/delivery/pipeline"
+	"github.com/heraldhq/herald/internal/flow"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/internal/inbox/events"
 	"github.com/heraldhq/herald/internal/providers"
@@ -32,7 +32,7 @@ func flowSend(t *testing.T, d *db.DB, appID int64, body string) flowrun.DeliverS
 	if err := json.Unmarshal(row.Payload, &parsed); err != nil {
 		t.Fatal(err)
 	}
-	ids, err := pipeline.EnsureUsers(context.Background(), d.Queries, appID, parsed.Recipients)
+	ids, err := EnsureUsers(context.Background(), d.Queries, appID, parsed.Recipients)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,4 +241,31 @@ func TestAddressTextHidesSecrets(t *testing.T) {
 			t.Errorf("addressText(%+v) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	ep := newEndpoint(t, 503)
+	webhookInstance(t, a, appID, "hook", ep.srv.URL)
+	in := flowSend(t, d, appID, `{"notification":{"workflow":{"identifier":"wf"}},"sendTo":{"recipients":["ann"]}}`)
+	in.Step = step(`{"id":"hook","type":"webhook","content":{"body":"b"}}`)
+	if _, err := a.DeliverStep(context.Background(), in); err == nil || isNonRetryable(err) {
+		t.Fatalf("503 is retried: %v", err)
+	}
+	f := &flow.Runs{DB: d}
+	if err := f.RecordStep(context.Background(), flowrun.StepRecord{AppID: appID, RequestID: in.RequestID, Workflow: in.Workflow, User: "ann",
+		StepID: "hook", StepType: "webhook", Outcome: "failed", Detail: "retries ran out"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if l := stepLogs(t, d, in.RequestID)["hook/webhook"]; l.Status != "failed" || !strings.Contains(l.Error, "503") || !strings.Contains(l.Error, "gave up: retries ran out") {
+		t.Errorf("log %+v", l)
+	}
+	if n := count(t, d, `SELECT count(*) FROM flow_logs WHERE step_id = 'hook' AND outcome = 'failed'`); n != 1 {
+		t.Errorf("%d workflow log lines", n)
+	}
+}
+
+func isNonRetryable(err error) bool {
+	var ae *temporal.ApplicationError
+	return errors.As(err, &ae) && ae.NonRetryable()
 }

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -33,7 +33,7 @@ const maxRetryText = 300
 // messages it holds; it returns counts of the messages sent and failed for good, and the
 // messages to retry with the least wait a provider asked for. It fails as a whole only
 // when the claim itself fails (a retried batch claims again).
-func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (send.SendBatchResult, error) {
+func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (send.SendBatchResult, error) {
 	var res send.SendBatchResult
 	ids := make([]int64, len(in.Jobs))
 	for i, j := range in.Jobs {
@@ -57,7 +57,7 @@ func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (se
 	for _, lg := range claimed {
 		b.held[lg.ID] = lg.Attempts
 	}
-	stop := keepAlive(ctx, b.beat)
+	stop := a.keepAlive(ctx, b.beat)
 	defer stop()
 	b.startMarks(ctx)
 	defer b.stopMarks()
@@ -75,7 +75,7 @@ func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (se
 			b.settle(w.lg, *w.done)
 			continue
 		}
-		if workerStopping(ctx) || ctx.Err() != nil {
+		if a.stopping(ctx) || ctx.Err() != nil {
 			// Hand the rest back: the workflow retries them on another worker.
 			b.giveBack(ctx, w.lg)
 			continue
@@ -92,7 +92,7 @@ func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (se
 
 // unclaimed accounts for the messages of a batch it could not claim: done (by an earlier
 // attempt, or gone with their recipient), or held by another attempt until its lease ends.
-func (a *Delivery) unclaimed(ctx context.Context, jobs []send.Job, claimed []dbsqlc.MessageLog, res *send.SendBatchResult) error {
+func (a *Service) unclaimed(ctx context.Context, jobs []send.Job, claimed []dbsqlc.MessageLog, res *send.SendBatchResult) error {
 	mine := make(map[int64]bool, len(claimed))
 	for _, lg := range claimed {
 		mine[lg.ID] = true
@@ -143,7 +143,7 @@ type work struct {
 // prepareBatch loads what the messages of a batch share (each send's content, the
 // recipients per app, the routing per app and channel) with one query each, then composes
 // every message. A failure to load is Herald's own: the caller releases the batch.
-func (a *Delivery) prepareBatch(ctx context.Context, claimed []dbsqlc.MessageLog) ([]work, error) {
+func (a *Service) prepareBatch(ctx context.Context, claimed []dbsqlc.MessageLog) ([]work, error) {
 	usersByApp := map[int64][]int64{}
 	seen := map[uuid.UUID]bool{}
 	var requests []uuid.UUID
@@ -205,7 +205,7 @@ func (a *Delivery) prepareBatch(ctx context.Context, claimed []dbsqlc.MessageLog
 }
 
 // failedOutcome records a permanent failure decided before any provider call.
-func (a *Delivery) failedOutcome(ctx context.Context, lg dbsqlc.MessageLog, text string) *outcome {
+func (a *Service) failedOutcome(ctx context.Context, lg dbsqlc.MessageLog, text string) *outcome {
 	if err := a.markFailed(ctx, lg, nil, text); err != nil {
 		return &outcome{err: err, text: err.Error()}
 	}
@@ -216,7 +216,7 @@ func (a *Delivery) failedOutcome(ctx context.Context, lg dbsqlc.MessageLog, text
 // (InstanceConcurrency) and the messages sent but not yet recorded (unrecordedPerSlot per
 // call slot: a call's record waits for a group commit, while the next call goes out); it
 // applies the per-instance rate limit hook.
-func (a *Delivery) admit(ctx context.Context, c *channels.Candidate) (called, recorded func(), err error) {
+func (a *Service) admit(ctx context.Context, c *channels.Candidate) (called, recorded func(), err error) {
 	n := a.InstanceConcurrency
 	if n <= 0 {
 		n = DefaultInstanceConcurrency
@@ -260,7 +260,7 @@ type instanceSlots struct {
 
 // batch is the bookkeeping of one SendMessages attempt.
 type batch struct {
-	a  *Delivery
+	a  *Service
 	mu sync.Mutex
 	// held are the claimed messages not settled yet, with their attempt numbers.
 	held map[int64]int32
@@ -343,7 +343,7 @@ func (b *batch) mark(_ context.Context, params dbsqlc.MarkMessageSentParams) {
 }
 
 // commitSent marks messages sent in one statement, retrying briefly like recordSent.
-func (a *Delivery) commitSent(ctx context.Context, reqs []markReq) {
+func (a *Service) commitSent(ctx context.Context, reqs []markReq) {
 	var p dbsqlc.MarkMessagesSentParams
 	for _, r := range reqs {
 		x := r.params
@@ -398,7 +398,7 @@ func (b *batch) beat(ctx context.Context) []any {
 }
 
 // renew sets the leases of messages held by their claim to end in lease (0: free now).
-func (a *Delivery) renew(ctx context.Context, logs []dbsqlc.MessageLog, lease time.Duration) {
+func (a *Service) renew(ctx context.Context, logs []dbsqlc.MessageLog, lease time.Duration) {
 	ids := make([]int64, len(logs))
 	attempts := make([]int32, len(logs))
 	for i, lg := range logs {

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -68,7 +68,7 @@ func logOf(t *testing.T, d *db.DB, id int64) logRow {
 }
 
 // queueWebhook accepts a send to one user over the webhook channel and returns its job.
-func queueWebhook(t *testing.T, d *db.DB, appID int64, a *Delivery, body string) send.Job {
+func queueWebhook(t *testing.T, d *db.DB, appID int64, a *Service, body string) send.Job {
 	t.Helper()
 	req := accept(t, d, appID, body)
 	_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})

@@ -1,4 +1,4 @@
-package activities
+package pipeline
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery"
-	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/flow/rundetail"
@@ -47,7 +46,7 @@ const (
 // data; in-app writes the inbox row, other channels go through the providers with failover.
 // A retried attempt finds the row settled and sends nothing twice. Errors are classified as
 // SendMessage does: permanent ones are non-retryable, a 429 retries after its Retry-After.
-func (a *Delivery) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
+func (a *Service) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
 	requestID, err := uuid.Parse(in.RequestID)
 	if err != nil {
 		return flowrun.DeliverStepResult{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, errContent, err)
@@ -94,7 +93,7 @@ func (a *Delivery) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput)
 }
 
 // deliverClaimedStep decides, renders and delivers a step whose log row this attempt holds.
-func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, user dbsqlc.DeliveryUsersRow) (flowrun.DeliverStepResult, error) {
+func (a *Service) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, user dbsqlc.DeliveryUsersRow) (flowrun.DeliverStepResult, error) {
 	fail := func(text string) (flowrun.DeliverStepResult, error) {
 		return fromSend(a.failed(ctx, lg, nil, text, errContent))
 	}
@@ -177,7 +176,7 @@ func (a *Delivery) deliverClaimedStep(ctx context.Context, in flowrun.DeliverSte
 
 // recordContent stores what a step rendered on its message log row (capped), for the run
 // timeline: one more write per delivered workflow step, none for other sends.
-func (a *Delivery) recordContent(ctx context.Context, lg dbsqlc.MessageLog, c rundetail.Content) error {
+func (a *Service) recordContent(ctx context.Context, lg dbsqlc.MessageLog, c rundetail.Content) error {
 	return db.MapError(a.DB.SetStepLogContent(ctx, dbsqlc.SetStepLogContentParams{ID: lg.ID, AppID: lg.AppID, Content: c.Encode()}))
 }
 
@@ -231,9 +230,9 @@ func stepStatus(logStatus string) string {
 }
 
 // stepLog creates (or finds, on a retry) the step's message log row.
-func (a *Delivery) stepLog(ctx context.Context, in flowrun.DeliverStepInput, requestID uuid.UUID) (dbsqlc.MessageLog, error) {
+func (a *Service) stepLog(ctx context.Context, in flowrun.DeliverStepInput, requestID uuid.UUID) (dbsqlc.MessageLog, error) {
 	lg, err := a.DB.InsertStepLog(ctx, dbsqlc.InsertStepLogParams{
-		AppID: in.AppID, RequestID: requestID, WorkflowID: workflowID(ctx), UserID: in.Recipient.UserID,
+		AppID: in.AppID, RequestID: requestID, WorkflowID: a.workflowID(ctx), UserID: in.Recipient.UserID,
 		UserIdentifier: in.Recipient.Identifier, Channel: in.Step.Type, StepKey: in.Step.ID, TemplateIdentifier: in.Step.Template,
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -243,7 +242,7 @@ func (a *Delivery) stepLog(ctx context.Context, in flowrun.DeliverStepInput, req
 }
 
 // stepDone answers for a step an earlier attempt settled.
-func (a *Delivery) stepDone(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog) (flowrun.DeliverStepResult, error) {
+func (a *Service) stepDone(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog) (flowrun.DeliverStepResult, error) {
 	res := flowrun.DeliverStepResult{Status: stepStatus(lg.Status), Reason: deref(lg.Reason)}
 	if res.Status == stepFailed {
 		res.Reason = deref(lg.Error)
@@ -259,7 +258,7 @@ func (a *Delivery) stepDone(ctx context.Context, in flowrun.DeliverStepInput, lg
 }
 
 // stepBundle loads the step's template, or compiles its inline content.
-func (a *Delivery) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) (*templates.Bundle, error) {
+func (a *Service) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) (*templates.Bundle, error) {
 	if in.Step.Template != "" {
 		return a.Templates.Bundle(ctx, in.AppID, in.Step.Template, notify.Content{TemplateIdentifier: in.Step.Template})
 	}
@@ -299,9 +298,9 @@ func orEmptyMap(m map[string]any) map[string]any {
 
 // stepInbox writes an in-app step's inbox row and settles its log row in one transaction,
 // then announces the row.
-func (a *Delivery) stepInbox(ctx context.Context, in flowrun.DeliverStepInput, e *sendEntry, lg dbsqlc.MessageLog, catID *int64, out templates.Rendered, runData json.RawMessage) (flowrun.DeliverStepResult, error) {
+func (a *Service) stepInbox(ctx context.Context, in flowrun.DeliverStepInput, e *sendEntry, lg dbsqlc.MessageLog, catID *int64, out templates.Rendered, runData json.RawMessage) (flowrun.DeliverStepResult, error) {
 	sourceKey := StepSourceKey(in.Step.ID)
-	blocks := pipeline.OrEmpty(e.req.Notification.Blocks, "[]")
+	blocks := OrEmpty(e.req.Notification.Blocks, "[]")
 	if out.Blocks != nil {
 		blocks = out.Blocks // the template's, rendered for this user
 	}
