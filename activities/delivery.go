@@ -6,8 +6,10 @@ package activities
 
 import (
 	"context"
+	"errors"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/workflows/flowrun"
@@ -45,39 +47,43 @@ func (temporalWorker) KeepAlive(ctx context.Context, beat func(context.Context) 
 // (pipeline.Service.DeliverBatch), heartbeating meanwhile.
 func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
 	defer keepAlive(ctx, nil)()
-	return a.Service.DeliverBatch(ctx, in)
+	res, err := a.Service.DeliverBatch(ctx, in)
+	return res, retryable(err)
 }
 
 // SendMessage delivers one queued recipient × channel (pipeline.Service.SendMessage).
 func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResult, error) {
-	return a.Service.SendMessage(ctx, job)
+	res, err := a.Service.SendMessage(ctx, job)
+	return res, retryable(err)
 }
 
 // SendMessages delivers a batch of queued messages of one channel
 // (pipeline.Service.SendMessages).
 func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (send.SendBatchResult, error) {
-	return a.Service.SendMessages(ctx, in)
+	res, err := a.Service.SendMessages(ctx, in)
+	return res, retryable(err)
 }
 
 // DeliverStep delivers one channel step of a workflow run to its recipient
 // (pipeline.Service.DeliverStep).
 func (a *Delivery) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
-	return a.Service.DeliverStep(ctx, in)
+	res, err := a.Service.DeliverStep(ctx, in)
+	return res, retryable(err)
 }
 
 // FailRequests records that requests could not be delivered.
 func (a *Delivery) FailRequests(ctx context.Context, in send.FailInput) error {
-	return a.Service.FailRequests(ctx, in)
+	return retryable(a.Service.FailRequests(ctx, in))
 }
 
 // RecordGiveUps marks failed the messages whose retries ran out.
 func (a *Delivery) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
-	return a.Service.RecordGiveUps(ctx, in)
+	return retryable(a.Service.RecordGiveUps(ctx, in))
 }
 
 // DropHeldMessages records that a cancelled run's held messages will never be sent.
 func (a *Delivery) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
-	return a.Service.DropHeldMessages(ctx, in)
+	return retryable(a.Service.DropHeldMessages(ctx, in))
 }
 
 // workflowID names the run an activity belongs to, for the message log.
@@ -90,11 +96,26 @@ func workflowID(ctx context.Context) string {
 
 // DropHeldStep records that a cancelled run's held step will never be sent.
 func (a *Delivery) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
-	return a.Service.DropHeldStep(ctx, in)
+	return retryable(a.Service.DropHeldStep(ctx, in))
 }
 
 // LoadQueuedJobs returns the next queued external messages of a send run's backlog
 // (pipeline.Service.LoadQueuedJobs).
 func (a *Delivery) LoadQueuedJobs(ctx context.Context, in send.LoadQueuedInput) (send.LoadQueuedResult, error) {
-	return a.Service.LoadQueuedJobs(ctx, in)
+	res, err := a.Service.LoadQueuedJobs(ctx, in)
+	return res, retryable(err)
+}
+
+// retryable maps the pipeline's errors to Temporal's retry semantics: a pipeline.Failure
+// becomes an application error of its type, not retried when permanent, retried after its
+// RetryAfter when set; any other error (the database's) is retried by the activity's policy.
+func retryable(err error) error {
+	var f *pipeline.Failure
+	if err == nil || !errors.As(err, &f) {
+		return err
+	}
+	if f.Permanent {
+		return temporal.NewNonRetryableApplicationError(f.Message, f.Type, f.Cause)
+	}
+	return temporal.NewApplicationErrorWithOptions(f.Message, f.Type, temporal.ApplicationErrorOptions{NextRetryDelay: f.RetryAfter, Cause: f.Cause})
 }

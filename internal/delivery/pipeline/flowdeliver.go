@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"go.temporal.io/sdk/temporal"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
@@ -49,7 +48,7 @@ const (
 func (a *Service) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
 	requestID, err := uuid.Parse(in.RequestID)
 	if err != nil {
-		return flowrun.DeliverStepResult{}, temporal.NewNonRetryableApplicationError("bad request id "+in.RequestID, errContent, err)
+		return flowrun.DeliverStepResult{}, permanent("bad request id "+in.RequestID, errContent, err)
 	}
 	users, err := a.DB.DeliveryUsers(ctx, dbsqlc.DeliveryUsersParams{AppID: in.AppID, Ids: []int64{in.Recipient.UserID}})
 	if err != nil {
@@ -57,7 +56,7 @@ func (a *Service) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) 
 	}
 	if len(users) == 0 {
 		return flowrun.DeliverStepResult{Status: stepFailed, Reason: "the recipient no longer exists"},
-			temporal.NewNonRetryableApplicationError("the recipient no longer exists", errContent, nil)
+			permanent("the recipient no longer exists", errContent, nil)
 	}
 	user := users[0]
 	lg, err := a.stepLog(ctx, in, requestID)
@@ -82,7 +81,7 @@ func (a *Service) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) 
 			return flowrun.DeliverStepResult{}, db.MapError(err)
 		}
 		if lg.Status == delivery.StatusQueued {
-			return flowrun.DeliverStepResult{}, temporal.NewApplicationError("another attempt is delivering this step", errBusy)
+			return flowrun.DeliverStepResult{}, &Failure{Message: "another attempt is delivering this step", Type: errBusy}
 		}
 		return a.stepDone(ctx, in, lg)
 	}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.temporal.io/sdk/temporal"
-
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/flow"
@@ -131,8 +129,8 @@ func TestDeliverStepExternalWithBatchAndRetries(t *testing.T) {
 	in.Batch = &flowrun.Batch{Count: 2, Items: []map[string]any{{"n": 1}, {"n": 2}}}
 	ctx := context.Background()
 	_, err := a.DeliverStep(ctx, in)
-	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.NonRetryable() || app.NextRetryDelay().Seconds() != 7 {
+	var app *Failure
+	if !errors.As(err, &app) || app.Permanent || app.RetryAfter.Seconds() != 7 {
 		t.Fatalf("429 retries after its Retry-After: %v", err)
 	}
 	res, err := a.DeliverStep(ctx, in)
@@ -167,7 +165,7 @@ func TestDeliverStepExternalWithBatchAndRetries(t *testing.T) {
 	webhookInstance(t, a, appID, "bad", bad.srv.URL)
 	in.Step.ID = "hook2"
 	res, err = a.DeliverStep(ctx, in)
-	if !errors.As(err, &app) || !app.NonRetryable() || res.Status != "failed" {
+	if !errors.As(err, &app) || !app.Permanent || res.Status != "failed" {
 		t.Errorf("400: %+v %v", res, err)
 	}
 	if l := stepLogs(t, d, in.RequestID)["hook2/webhook"]; l.Status != "failed" || !strings.Contains(l.Error, "400") {
@@ -266,6 +264,6 @@ func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
 }
 
 func isNonRetryable(err error) bool {
-	var ae *temporal.ApplicationError
-	return errors.As(err, &ae) && ae.NonRetryable()
+	var f *Failure
+	return errors.As(err, &f) && f.Permanent
 }

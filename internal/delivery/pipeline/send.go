@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -86,9 +85,9 @@ func (a *Service) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 	case o.status == delivery.StatusSent:
 		return send.SendResult{Status: delivery.StatusSent, Provider: o.provider}, nil
 	case o.status == delivery.StatusFailed:
-		return send.SendResult{Status: delivery.StatusFailed}, temporal.NewNonRetryableApplicationError(o.text, errProvider, nil)
+		return send.SendResult{Status: delivery.StatusFailed}, permanent(o.text, errProvider, nil)
 	}
-	return send.SendResult{}, temporal.NewApplicationErrorWithOptions(o.text, errProvider, temporal.ApplicationErrorOptions{NextRetryDelay: o.wait})
+	return send.SendResult{}, &Failure{Message: o.text, Type: errProvider, RetryAfter: o.wait}
 }
 
 // outcome is what one attempt at a message came to, already recorded in the message log:
@@ -335,7 +334,7 @@ func (a *Service) failed(ctx context.Context, lg dbsqlc.MessageLog, c *channels.
 	if err := a.markFailed(ctx, lg, c, text); err != nil {
 		return send.SendResult{}, err
 	}
-	return send.SendResult{Status: delivery.StatusFailed}, temporal.NewNonRetryableApplicationError(text, errType, nil)
+	return send.SendResult{Status: delivery.StatusFailed}, permanent(text, errType, nil)
 }
 
 // markFailed records a permanent failure; c is the last instance tried, nil when no
@@ -368,7 +367,7 @@ func (a *Service) retryLater(ctx context.Context, lg dbsqlc.MessageLog, cause er
 func (a *Service) notClaimed(ctx context.Context, job send.Job) (send.SendResult, error) {
 	lg, err := a.DB.GetMessageLog(ctx, job.LogID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return send.SendResult{}, temporal.NewNonRetryableApplicationError("the message log row is gone (recipient deleted?)", errContent, nil)
+		return send.SendResult{}, permanent("the message log row is gone (recipient deleted?)", errContent, nil)
 	}
 	if err != nil {
 		return send.SendResult{}, db.MapError(err)
@@ -379,8 +378,7 @@ func (a *Service) notClaimed(ctx context.Context, job send.Job) (send.SendResult
 		if lg.LockedUntil != nil {
 			wait = min(max(time.Until(*lg.LockedUntil)+500*time.Millisecond, time.Second), send.SendLease)
 		}
-		return send.SendResult{}, temporal.NewApplicationErrorWithOptions("another attempt is sending this message", errBusy,
-			temporal.ApplicationErrorOptions{NextRetryDelay: wait})
+		return send.SendResult{}, &Failure{Message: "another attempt is sending this message", Type: errBusy, RetryAfter: wait}
 	}
 	return send.SendResult{Status: lg.Status, Provider: deref(lg.Provider)}, nil
 }

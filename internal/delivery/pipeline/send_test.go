@@ -11,8 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"go.temporal.io/sdk/temporal"
-
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/workflows/send"
@@ -86,19 +84,19 @@ func TestSendMessageClassifiesProviderAnswers(t *testing.T) {
 	ctx := context.Background()
 
 	_, err := a.SendMessage(ctx, job)
-	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.NonRetryable() {
+	var app *Failure
+	if !errors.As(err, &app) || app.Permanent {
 		t.Fatalf("503 must be retryable: %v", err)
 	}
 	if l := logOf(t, d, job.LogID); l.Status != "queued" || l.Attempts != 1 || !strings.Contains(l.Error, "503") {
 		t.Errorf("after 503: %+v", l)
 	}
 	_, err = a.SendMessage(ctx, job)
-	if !errors.As(err, &app) || app.NonRetryable() || app.NextRetryDelay().Seconds() != 7 {
+	if !errors.As(err, &app) || app.Permanent || app.RetryAfter.Seconds() != 7 {
 		t.Fatalf("429 must be retried after its Retry-After: %v", err)
 	}
 	_, err = a.SendMessage(ctx, job)
-	if !errors.As(err, &app) || !app.NonRetryable() {
+	if !errors.As(err, &app) || !app.Permanent {
 		t.Fatalf("400 must not be retried: %v", err)
 	}
 	if l := logOf(t, d, job.LogID); l.Status != "failed" || l.Attempts != 3 || l.Provider != "webhook" || !strings.Contains(l.Error, "400") {
@@ -147,8 +145,8 @@ func TestSendMessageWaitsForAnotherAttempt(t *testing.T) {
 	job := queueWebhook(t, d, appID, a, `{"notification":{"title":"Hi"},"sendTo":{"recipients":["u1"]},"override":{"channels":["webhook"]}}`)
 	exec(t, d, `UPDATE message_logs SET locked_until = now() + interval '1 minute' WHERE id = $1`, job.LogID)
 	_, err := a.SendMessage(context.Background(), job)
-	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.NonRetryable() || ep.calls() != 0 {
+	var app *Failure
+	if !errors.As(err, &app) || app.Permanent || ep.calls() != 0 {
 		t.Errorf("a held message must be retried later, not sent: %v (%d calls)", err, ep.calls())
 	}
 }
