@@ -100,6 +100,7 @@ export default function SnoozeMenu({ notification: n, t, locale, onSnooze, onClo
       <div className="herald-snooze" ref={box} onKeyDown={onKey}>
         {style}
         <form
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
             const v = e.currentTarget.querySelector("input")!.value;
