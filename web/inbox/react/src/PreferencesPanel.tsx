@@ -16,7 +16,8 @@ import { QuietHours } from "./QuietHours.js";
 const css = `.herald-prefs{padding:0 16px 16px}
 .herald-help{font-size:13px;color:var(--herald-muted);margin:0 0 12px}
 .herald-prefs fieldset{border:1px solid var(--herald-border);border-radius:8px;margin:0 0 12px;padding:4px 12px 8px}
-.herald-prefs legend{font-weight:600;font-size:14px;padding:0 4px;text-transform:capitalize}
+.herald-prefs legend{font-weight:600;font-size:14px;padding:0 4px}
+.herald-topic legend{text-transform:capitalize}
 .herald-switch{display:flex;align-items:center;justify-content:space-between;padding:6px 0;font-size:13px}
 .herald-switch input{appearance:none;width:34px;height:20px;border-radius:10px;background:var(--herald-border);position:relative;cursor:pointer;margin:0;transition:background .15s}
 .herald-switch input::after{content:"";position:absolute;top:2px;left:2px;width:16px;height:16px;border-radius:50%;background:#fff;transition:transform .15s}
@@ -36,7 +37,7 @@ const css = `.herald-prefs{padding:0 16px 16px}
 .herald-field input,.herald-field select{font:inherit;padding:4px 6px;border:1px solid var(--herald-border);border-radius:6px;background:var(--herald-bg);color:var(--herald-fg);color-scheme:light dark}
 .herald-days{display:flex;flex-wrap:wrap;gap:4px 12px}
 .herald-day{display:inline-flex;align-items:center;gap:4px;font-size:13px}
-.herald-root .herald-save{font-size:13px;font-weight:600;margin-top:8px;padding:6px 12px;border-radius:6px;background:var(--herald-accent);color:#fff}
+.herald-root .herald-save{font-size:13px;font-weight:600;margin-top:8px;padding:6px 12px;border-radius:6px;background:var(--herald-accent);color:var(--herald-bg)}
 .herald-prefs input:disabled{cursor:not-allowed;opacity:.6}`;
 
 /** The reason of a refusal (Herald's message, listing every problem). */
@@ -124,7 +125,7 @@ export default function PreferencesPanel({ t, locale, usePreferences }: Preferen
               const lock = x.critical ? `herald-locked-category-${x.category.id}` : undefined;
               const group = `category-${x.category.id}`;
               return (
-                <fieldset key={x.category.id} aria-describedby={lock}>
+                <fieldset key={x.category.id} className="herald-topic" aria-describedby={lock}>
                   <legend>{x.category.name}</legend>
                   {lock && (
                     <p className="herald-locked" id={lock}>

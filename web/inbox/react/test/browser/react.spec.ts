@@ -434,7 +434,7 @@ test("the preferences view of <Inbox/>, loaded lazily: a workflow switch, quiet 
       await page.getByRole("button", { name: /^Notifications/ }).click();
       await page.getByRole("dialog", { name: "Notifications" }).getByRole("button", { name: "Preferences" }).click();
       await expect(page.getByRole("switch", { name: "Weekly digest", exact: true })).not.toBeChecked();
-      await page.getByRole("group", { name: "Notifications" }).scrollIntoViewIfNeeded();
+      await page.getByRole("group", { name: "Notifications", exact: true }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${shots}/inbox-react-preferences-flows-${theme}.png` });
       await page.getByRole("group", { name: "Quiet hours" }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${shots}/inbox-react-preferences-quiet-${theme}.png` });
