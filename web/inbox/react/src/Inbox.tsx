@@ -104,7 +104,7 @@ export function Inbox(props: InboxProps) {
   // (and closes it), Shift+Tab before its first goes to the bell, as if it followed the bell.
   const onPopoverKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== "Tab") return;
-    const all = [...e.currentTarget.querySelectorAll<HTMLElement>("button, input, a[href], [tabindex]")].filter((el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"));
+    const all = [...e.currentTarget.querySelectorAll<HTMLElement>("button, input, select, a[href], [tabindex]")].filter((el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"));
     const edge = e.shiftKey ? all[0] : all[all.length - 1];
     if (!edge || document.activeElement !== edge) return;
     e.preventDefault();
