@@ -123,7 +123,7 @@ widget-screenshots: $(BIN)/temporal $(WIDGET)/node_modules/.package-lock.json ##
 
 .PHONY: inbox-react-screenshots
 inbox-react-screenshots: $(BIN)/temporal $(INBOX_REACT)/node_modules/.package-lock.json ## retake the screenshots of docs/inbox-react.md (light and dark)
-	HERALD_WEB_TESTS=1 HERALD_REACT_SCREENSHOTS=$(CURDIR)/docs/images HERALD_REACT_GREP=screenshot HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxReactInChromium ./integration/
+	HERALD_WEB_TESTS=1 HERALD_REACT_SCREENSHOTS=$(CURDIR)/docs/images HERALD_REACT_GREP='screenshot|preferences view' HERALD_REQUIRE_INTEGRATION=1 HERALD_TEMPORAL_CLI=$(BIN)/temporal $(GO) test -count=1 -run TestInboxReactInChromium ./integration/
 
 .PHONY: test-faults
 test-faults: $(BIN)/temporal ## fault injection with real processes (SIGKILL, SIGTERM, Postgres restart); prints the figures (docs/reliability.md)

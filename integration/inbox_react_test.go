@@ -68,10 +68,31 @@ func TestInboxReactInChromium(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><html><head><title>Landing</title><link rel="icon" href="data:,"></head><body><h1>Landed on %s</h1></body></html>`, template.HTMLEscapeString(r.URL.Path))
 	})
+	// /snooze-due?id=… brings a snoozed notification's time to now: the relay's waker (the
+	// real one) brings it back within a second.
+	mux.HandleFunc("/snooze-due", func(w http.ResponseWriter, r *http.Request) {
+		tag, err := e.Stack.DB.Pool.Exec(r.Context(), `UPDATE notifications SET snoozed_until = now() - interval '1 second'
+			WHERE id = $1 AND app_id = $2 AND snoozed_until IS NOT NULL`, r.URL.Query().Get("id"), e.App.AppID)
+		if err != nil || tag.RowsAffected() != 1 {
+			http.Error(w, fmt.Sprint("not snoozed: ", err), 409)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	})
 	host := httptest.NewServer(mux)
 	t.Cleanup(host.Close)
 	pageURL := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
-	if err := e.Stack.Apps.SetAllowedOrigins(context.Background(), e.App.AppID, []string{pageURL}); err != nil {
+	ctx := context.Background()
+	if err := e.Stack.Apps.SetAllowedOrigins(ctx, e.App.AppID, []string{pageURL}); err != nil {
+		t.Fatal(err)
+	}
+	// The preferences view's journey: a critical category and workflow (locked, with the
+	// reason) and a workflow a user may turn off.
+	if _, err := e.Stack.Categories.Create(ctx, e.App.AppID, []byte(`{"identifier":"security","name":"Security","critical":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Stack.DB.Pool.Exec(ctx, `INSERT INTO flows (app_id, identifier, name, draft, published_version, critical) VALUES
+		($1, 'weekly-digest', 'Weekly digest', '{"steps":[]}', 1, false), ($1, 'otp', 'Sign-in code', '{"steps":[]}', 1, true)`, e.App.AppID); err != nil {
 		t.Fatal(err)
 	}
 

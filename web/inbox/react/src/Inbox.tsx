@@ -1,19 +1,24 @@
 // <Inbox/>: the widget's UI in React — the bell, and a popover with tabs (all, unread, each
 // category), the list (paged: scrolling loads more) and the preferences. The popover is
 // rendered in a portal under <body>, placed by position.ts (flipped and shifted to stay on
-// screen), and is a full-width sheet on screens of 480 px and less.
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type UIEvent } from "react";
+// screen), and is a full-width sheet on screens of 480 px and less. The preferences panel
+// (PreferencesPanel.tsx) and the snooze menu (SnoozeMenu.tsx) are loaded on demand
+// (React.lazy: their own chunks, fetched the first time they open, with a loading state);
+// neither is rendered on the server, where the popover stays closed.
+import { lazy, Suspense, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type UIEvent } from "react";
 import { createPortal } from "react-dom";
 import type { Notification, View } from "@heraldhq/inbox/client";
 import { strings, relativeTime, type Strings } from "@heraldhq/inbox/i18n";
 import { isSafeUrl } from "@heraldhq/inbox/safeurl";
 import { BellButton } from "./Bell.js";
 import { Blocks } from "./Blocks.js";
-import { useHeraldClient, useNotifications, type UseNotificationsResult } from "./hooks.js";
+import { useHeraldClient, useNotifications, usePreferences, type UseNotificationsResult } from "./hooks.js";
 import { Icon } from "./icons.js";
 import { follow, type Placement } from "./position.js";
-import { Preferences } from "./Preferences.js";
 import { Styles, rootProps, type Themed } from "./theme.js";
+
+const PreferencesPanel = lazy(() => import("./PreferencesPanel.js"));
+const SnoozeMenu = lazy(() => import("./SnoozeMenu.js"));
 
 const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
@@ -46,11 +51,15 @@ export interface InboxProps extends Themed {
   renderItem?: (notification: Notification, helpers: ItemHelpers) => ReactNode;
   /** Called when a notification is opened; event.preventDefault() keeps the page from following its URL. */
   onNotificationClick?: (notification: Notification, event: { preventDefault(): void }) => void;
+  /** Called when a state button's new state was accepted by Herald (the widget's herald-state event). */
+  onStateChange?: (notification: Notification, state: string) => void;
+  /** Called when a notification was snoozed, with its time (the widget's herald-snooze event). */
+  onSnooze?: (notification: Notification, until: Date) => void;
 }
 
 /** The bell and the inbox popover, the same UI as the <herald-inbox> widget. */
 export function Inbox(props: InboxProps) {
-  const { locale, placement = "bottom-end", renderItem, onNotificationClick } = props;
+  const { locale, placement = "bottom-end", renderItem, onNotificationClick, onStateChange, onSnooze } = props;
   const t = strings(locale || "en");
   const [open, setOpen] = useState(false);
   const [panel, setPanel] = useState<"list" | "preferences">("list");
@@ -95,7 +104,7 @@ export function Inbox(props: InboxProps) {
   // (and closes it), Shift+Tab before its first goes to the bell, as if it followed the bell.
   const onPopoverKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== "Tab") return;
-    const all = [...e.currentTarget.querySelectorAll<HTMLElement>("button, input, a[href], [tabindex]")].filter((el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"));
+    const all = [...e.currentTarget.querySelectorAll<HTMLElement>("button, input, select, a[href], [tabindex]")].filter((el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"));
     const edge = e.shiftKey ? all[0] : all[all.length - 1];
     if (!edge || document.activeElement !== edge) return;
     e.preventDefault();
@@ -127,10 +136,12 @@ export function Inbox(props: InboxProps) {
                 </button>
                 <h2>{t.preferences}</h2>
               </header>
-              <Preferences t={t} />
+              <Suspense fallback={<Loading t={t} />}>
+                <PreferencesPanel t={t} locale={locale || "en"} usePreferences={usePreferences} />
+              </Suspense>
             </>
           ) : (
-            <List t={t} locale={locale || "en"} inbox={inbox} renderItem={renderItem} onNotificationClick={onNotificationClick} onPreferences={() => setPanel("preferences")} />
+            <List t={t} locale={locale || "en"} inbox={inbox} renderItem={renderItem} onNotificationClick={onNotificationClick} onStateChange={onStateChange} onSnooze={onSnooze} onPreferences={() => setPanel("preferences")} />
           )}
         </div>,
         document.body,
@@ -139,14 +150,25 @@ export function Inbox(props: InboxProps) {
   );
 }
 
-interface ListProps extends Pick<InboxProps, "renderItem" | "onNotificationClick"> {
+/** What a lazily loaded part shows while it arrives. */
+function Loading({ t }: { t: Strings }) {
+  return (
+    <div className="herald-empty" role="status">
+      {t.loading}
+    </div>
+  );
+}
+
+type Callbacks = "renderItem" | "onNotificationClick" | "onStateChange" | "onSnooze";
+
+interface ListProps extends Pick<InboxProps, Callbacks> {
   t: Strings;
   locale: string;
   inbox: UseNotificationsResult;
   onPreferences: () => void;
 }
 
-function List({ t, locale, inbox, renderItem, onNotificationClick, onPreferences }: ListProps) {
+function List({ t, locale, inbox, onPreferences, ...callbacks }: ListProps) {
   const client = useHeraldClient();
   const panelId = useId();
   const { view, notifications: items } = inbox;
@@ -170,6 +192,9 @@ function List({ t, locale, inbox, renderItem, onNotificationClick, onPreferences
     if (inbox.hasMore && !inbox.loadingMore && el.scrollTop + el.clientHeight >= el.scrollHeight - 48) void inbox.loadMore().catch(() => {});
   };
   const hasUnread = inbox.unreadCount > 0 || items.some((n) => !n.readAt);
+  // The item whose snooze menu is open (one at a time, as in the widget).
+  const [snoozing, setSnoozing] = useState<number | null>(null);
+  const list = useRef<HTMLDivElement>(null);
 
   let body: ReactNode;
   if (inbox.error && !inbox.loaded) {
@@ -198,7 +223,7 @@ function List({ t, locale, inbox, renderItem, onNotificationClick, onPreferences
       <>
         <ul aria-label={t.notifications}>
           {items.map((n) => (
-            <Item key={n.id} n={n} t={t} locale={locale} inbox={inbox} renderItem={renderItem} onNotificationClick={onNotificationClick} />
+            <Item key={n.id} n={n} t={t} locale={locale} inbox={inbox} {...callbacks} snoozing={snoozing === n.id} setSnoozing={(on) => setSnoozing(on ? n.id : null)} list={list} />
           ))}
         </ul>
         {inbox.loadingMore && (
@@ -238,21 +263,26 @@ function List({ t, locale, inbox, renderItem, onNotificationClick, onPreferences
           {t.offline}
         </p>
       )}
-      <div className="herald-list" role="tabpanel" id={panelId} tabIndex={-1} onScroll={onScroll}>
+      <div className="herald-list" role="tabpanel" id={panelId} tabIndex={-1} onScroll={onScroll} ref={list}>
         {body}
       </div>
     </>
   );
 }
 
-interface ItemProps extends Pick<InboxProps, "renderItem" | "onNotificationClick"> {
+interface ItemProps extends Pick<InboxProps, Callbacks> {
   n: Notification;
   t: Strings;
   locale: string;
   inbox: UseNotificationsResult;
+  /** Whether its snooze menu is open. */
+  snoozing: boolean;
+  setSnoozing(open: boolean): void;
+  /** The list panel: it takes the focus when a snoozed item leaves. */
+  list: { current: HTMLElement | null };
 }
 
-function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProps) {
+function Item({ n, t, locale, inbox, renderItem, onNotificationClick, onStateChange, onSnooze, snoozing, setSnoozing, list }: ItemProps) {
   const unread = !n.readAt;
   const time = relativeTime(n.createdAt, locale);
   const name = n.title || n.message;
@@ -269,6 +299,10 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
   }, [n, inbox, onNotificationClick]);
   const quiet = (p: Promise<unknown>) => void p.catch(() => {});
   const main = useRef<HTMLButtonElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // The callbacks fire once Herald accepted the change (the client rolled it back otherwise).
+  const setState = (state: string) => inbox.setState(n.id, state).then((r) => (onStateChange?.(r, state), r));
+  const snooze = (until: Date) => inbox.snooze(n.id, until).then((r) => (onSnooze?.(n, until), r));
 
   if (renderItem) {
     const helpers: ItemHelpers = {
@@ -280,8 +314,8 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
       markSeen: () => inbox.markSeen(n.id),
       archive: () => inbox.archive(n.id),
       remove: () => inbox.remove(n.id),
-      setState: (state) => inbox.setState(n.id, state),
-      snooze: (until) => inbox.snooze(n.id, until),
+      setState,
+      snooze,
     };
     return <li className={unread ? "herald-item herald-unread" : "herald-item"}>{renderItem(n, helpers)}</li>;
   }
@@ -305,7 +339,25 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
         </span>
         {unread && <span className="herald-dot" aria-hidden="true" />}
       </button>
-      <Blocks notification={n} onState={(state) => quiet(inbox.setState(n.id, state))} />
+      <Blocks notification={n} onState={(state) => quiet(setState(state))} />
+      {snoozing && (
+        <Suspense fallback={<Loading t={t} />}>
+          <SnoozeMenu
+            notification={n}
+            t={t}
+            locale={locale}
+            onSnooze={(at) => {
+              setSnoozing(false);
+              list.current?.focus(); // the item leaves the list: keep the focus in the popover
+              quiet(snooze(at));
+            }}
+            onClose={() => {
+              setSnoozing(false);
+              toggle.current?.focus();
+            }}
+          />
+        </Suspense>
+      )}
       </div>
       <span className="herald-actions">
         {unread && (
@@ -316,6 +368,9 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
             <Icon name="check" />
           </button>
         )}
+        <button ref={toggle} className="herald-icon" aria-label={`${t.snooze}: ${name}`} title={t.snooze} aria-haspopup="menu" aria-expanded={snoozing} onClick={() => setSnoozing(!snoozing)}>
+          <Icon name="snooze" />
+        </button>
         <button className="herald-icon" aria-label={`${t.archive}: ${name}`} title={t.archive} onClick={() => quiet(inbox.archive(n.id))}>
           <Icon name="archive" />
         </button>

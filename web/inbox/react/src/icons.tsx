@@ -6,6 +6,7 @@ const path = {
   archive: "M3 4h18v4H3V4Zm1 5h16v11H4V9Zm5 3v2h6v-2H9Z",
   trash: "M9 3h6l1 2h4v2H4V5h4l1-2Zm-3 6h12l-1 12H7L6 9Z",
   back: "M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z",
+  snooze: "M12 4a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm0 2a6 6 0 1 1 0 12 6 6 0 0 1 0-12Zm-1 2v5l4 2.4.8-1.3-3.3-2V8H11ZM5.3 2.3 6.7 3.7 3.7 6.7 2.3 5.3zm13.4 0 3 3-1.4 1.4-3-3z",
 };
 
 /** An icon of the inbox, hidden from assistive technology. */

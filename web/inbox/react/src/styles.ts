@@ -56,14 +56,4 @@ export const css = `.herald-root{--herald-accent:#4f46e5;--herald-bg:#fff;--hera
 .herald-actions{display:flex;flex-direction:column;justify-content:center;padding:4px 8px 4px 0;opacity:.55}
 .herald-item:hover .herald-actions,.herald-actions:focus-within{opacity:1}
 .herald-empty{padding:40px 16px;text-align:center;color:var(--herald-muted);font-size:14px}
-.herald-more{padding:12px 16px;text-align:center;color:var(--herald-muted);font-size:13px}
-.herald-prefs{padding:0 16px 16px}
-.herald-help{font-size:13px;color:var(--herald-muted);margin:0 0 12px}
-.herald-prefs fieldset{border:1px solid var(--herald-border);border-radius:8px;margin:0 0 12px;padding:4px 12px 8px}
-.herald-prefs legend{font-weight:600;font-size:14px;padding:0 4px;text-transform:capitalize}
-.herald-switch{display:flex;align-items:center;justify-content:space-between;padding:6px 0;font-size:13px}
-.herald-switch input{appearance:none;width:34px;height:20px;border-radius:10px;background:var(--herald-border);position:relative;cursor:pointer;margin:0;transition:background .15s}
-.herald-switch input::after{content:"";position:absolute;top:2px;left:2px;width:16px;height:16px;border-radius:50%;background:#fff;transition:transform .15s}
-.herald-switch input:checked{background:var(--herald-accent)}
-.herald-switch input:checked::after{transform:translateX(14px)}
-@media (prefers-reduced-motion:reduce){.herald-switch input,.herald-switch input::after{transition:none}}`;
+.herald-more{padding:12px 16px;text-align:center;color:var(--herald-muted);font-size:13px}`;

@@ -84,7 +84,17 @@ function PreferencesSummary() {
 }
 
 export function App({ config: c }: { config: Config }) {
-  const inbox = <Inbox theme={c.theme} locale="en" renderItem={c.custom ? Card : undefined} />;
+  // What <Inbox/>'s callbacks report (the widget's herald-snooze and herald-state events).
+  const [event, setEvent] = useState("");
+  const inbox = (
+    <Inbox
+      theme={c.theme}
+      locale="en"
+      renderItem={c.custom ? Card : undefined}
+      onSnooze={(n, until) => setEvent(`Snoozed “${n.title}” until ${until.toISOString()}`)}
+      onStateChange={(n, state) => setEvent(`“${n.title}” is ${state}`)}
+    />
+  );
   return (
     <HeraldProvider apiKey={c.apiKey} userId={c.user} baseUrl={c.herald}>
       <header className={c.pos === "left" ? "bar left" : "bar"}>
@@ -95,6 +105,9 @@ export function App({ config: c }: { config: Config }) {
       <main>
         <h1>Dashboard</h1>
         <UnreadSummary />
+        <p className="muted" role="status" aria-label="Inbox event">
+          {event}
+        </p>
         <Activity />
         <PreferencesSummary />
         <footer className="muted">React {version}</footer>

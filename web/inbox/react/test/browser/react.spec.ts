@@ -8,15 +8,20 @@ const pageURL = process.env.PAGE_URL!;
 const app = { key: process.env.HERALD_API_KEY!, secret: process.env.HERALD_API_SECRET! };
 const shots = process.env.HERALD_REACT_SCREENSHOTS;
 
-const test = base.extend<{ consoleErrors: void }>({
+// A test may allow the browser's log line of a refused call it makes on purpose
+// (allowStatus: 400 for a form Herald refuses).
+const test = base.extend<{ consoleErrors: { allowStatus?: number } }>({
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
+      const state: { allowStatus?: number } = {};
       page.on("console", (m) => {
-        if (m.type() === "error") errors.push(m.text());
+        if (m.type() !== "error") return;
+        if (state.allowStatus && m.text().includes(`status of ${state.allowStatus} `)) return;
+        errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(String(e)));
-      await use();
+      await use(state);
       expect(errors, "browser console errors").toEqual([]);
     },
     { auto: true },
@@ -185,6 +190,8 @@ test("keyboard only: open, move between tabs, mark read, close", async ({ page, 
   await expect(page.getByRole("button", { name: "Notifications", exact: true })).toBeVisible();
   await expect(dialog.getByRole("button", { name: /^Keyboard only\./ })).toBeFocused(); // not lost with the button
   await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Snooze: Keyboard only" })).toBeFocused();
+  await page.keyboard.press("Tab");
   await expect(dialog.getByRole("button", { name: "Archive: Keyboard only" })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(dialog.getByRole("button", { name: "Delete: Keyboard only" })).toBeFocused();
@@ -245,6 +252,11 @@ for (const theme of ["light", "dark"]) {
       await expect(dialog.getByRole("tab", { name: "Billing" })).toBeVisible();
       if (shots) await page.screenshot({ path: `${shots}/inbox-react-${custom ? "custom-" : ""}${theme}.png` });
       if (custom) continue;
+      await dialog.getByRole("button", { name: "Snooze: New comment" }).click();
+      await expect(dialog.getByRole("menu", { name: "Snooze: New comment" }).getByRole("menuitem").first()).toBeFocused();
+      if (shots) await page.screenshot({ path: `${shots}/inbox-react-snooze-${theme}.png` });
+      await page.keyboard.press("Escape");
+      await expect(dialog.getByRole("menu")).toHaveCount(0);
       await dialog.getByRole("tab", { name: "Billing" }).click();
       await expect(dialog.getByRole("listitem")).toHaveCount(1);
       await dialog.getByRole("button", { name: "Preferences" }).click();
@@ -274,6 +286,158 @@ test("blocks: an approval answered with its state button in <Inbox/>, its link b
   await expect(dialog.getByRole("link", { name: "Open" })).toHaveAttribute("href", `${pageURL}/landing/r`);
   await dialog.getByRole("button", { name: "Approve" }).click();
   await expect(dialog.getByText("Approved by you")).toBeVisible();
+  await expect(page.getByRole("status", { name: "Inbox event" })).toHaveText("“Expense report” is approved"); // onStateChange
   await expect(dialog.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect.poll(async () => ((await serverInbox(request, user)).data[0] as { state?: string }).state).toBe("approved");
+});
+
+test("snooze from <Inbox/> with the keyboard: the lazily loaded menu, Escape back to its button, the item leaves the list and the count, and comes back unread", async ({ page, request }) => {
+  const user = newUser("cy");
+  await send(request, user, { title: "Call the bank", message: "before noon" });
+  await send(request, user, { title: "Stays here", message: "not snoozed" });
+  await expect.poll(async () => (await serverInbox(request, user)).data.length, { timeout: 45_000 }).toBe(2);
+  const id = (await serverInbox(request, user)).data.find((n) => n.title === "Call the bank")!.id;
+  const chunks: string[] = [];
+  page.on("request", (r) => chunks.push(new URL(r.url()).pathname));
+  const bell = await openApp(page, user);
+  await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+  await bell.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  const toggle = dialog.getByRole("button", { name: "Snooze: Call the bank" });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.focus();
+  expect(chunks.some((p) => /SnoozeMenu/.test(p)), "the snooze menu loads when first opened").toBe(false);
+  // Escape closes the menu (not the popover) and gives the focus back to its button.
+  await page.keyboard.press("Enter");
+  const menu = dialog.getByRole("menu", { name: "Snooze: Call the bank" });
+  await expect(menu.getByRole("menuitem", { name: /^In 1 hour/ })).toBeFocused();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await page.keyboard.press("Escape");
+  await expect(menu).toHaveCount(0);
+  await expect(toggle).toBeFocused();
+  await expect(dialog).toBeVisible();
+  // Custom time: ArrowUp wraps to the last item; a past time is refused next to the field.
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowUp");
+  await expect(menu.getByRole("menuitem", { name: "Custom time…" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  const until = dialog.getByLabel("Until");
+  await expect(until).toBeFocused();
+  await until.fill("2020-01-01T08:00");
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("alert")).toHaveText("Choose a time in the future.");
+  await expect(until).toHaveAccessibleDescription("Choose a time in the future.");
+  await page.keyboard.press("Escape");
+  await expect(toggle).toBeFocused();
+  // Tomorrow morning, by the arrow keys.
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowDown");
+  await expect(menu.getByRole("menuitem", { name: /^Tomorrow morning/ })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("button", { name: /^Call the bank/ })).toHaveCount(0);
+  await expect(dialog.getByRole("button", { name: /^Stays here/ })).toBeVisible();
+  await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+  await expect(page.getByRole("status", { name: "Inbox event" })).toHaveText(/^Snoozed “Call the bank” until \d{4}-/); // onSnooze
+  await expect.poll(async () => (await serverInbox(request, user)).data.map((n) => n.title)).toEqual(["Stays here"]);
+  // The menu came in its own chunk, fetched when first opened.
+  expect(chunks.some((p) => /SnoozeMenu/.test(p))).toBe(true);
+  // Its time comes (moved to now on the server): the relay's waker brings it back, unread,
+  // pushed over realtime.
+  const res = await request.get(`${pageURL}/snooze-due?id=${id}`);
+  expect(res.status(), await res.text()).toBe(200);
+  await expect(dialog.getByRole("button", { name: /^Call the bank/ })).toBeVisible({ timeout: 20_000 });
+  await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+  const back = (await serverInbox(request, user)).data.find((n) => n.title === "Call the bank");
+  expect(back?.readAt).toBeNull();
+});
+
+test("the preferences view of <Inbox/>, loaded lazily: a workflow switch, quiet hours refused then saved, the time zone; critical items locked with the reason", async ({ page, request, consoleErrors }) => {
+  consoleErrors.allowStatus = 400; // the window without its end, refused on purpose
+  const user = newUser("quinn");
+  const headers = { "X-SERVICE-API-KEY": app.key, "X-SERVICE-USER-ID": user };
+  const server = async <T>(path: string) => (await (await request.get(`${herald}/v3${path}`, { headers })).json()) as T;
+  const chunks: string[] = [];
+  page.on("request", (r) => chunks.push(new URL(r.url()).pathname));
+  const bell = await openApp(page, user);
+  await bell.click();
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByRole("tab", { name: "All" })).toBeFocused();
+  expect(chunks.some((p) => /PreferencesPanel/.test(p)), "the preferences view loads when first opened").toBe(false);
+  await dialog.getByRole("button", { name: "Preferences" }).click();
+  await expect(dialog.getByRole("heading", { name: "Preferences" })).toBeVisible();
+  await expect(dialog.getByRole("group", { name: "Topics" })).toBeVisible();
+  expect(chunks.some((p) => /PreferencesPanel/.test(p))).toBe(true);
+
+  // Critical: locked, and the reason is read with the switch.
+  const security = dialog.getByRole("group", { name: "Security" });
+  await expect(security).toHaveAccessibleDescription(/always delivered/);
+  await expect(security.getByRole("switch").first()).toBeDisabled();
+  await expect(security.getByRole("switch").first()).toBeChecked();
+  const otp = dialog.getByRole("switch", { name: "Sign-in code", exact: true });
+  await expect(otp).toBeDisabled();
+  await expect(otp).toBeChecked();
+  await expect(otp).toHaveAccessibleDescription(/always delivered/);
+  await expect(dialog.getByRole("switch", { name: "Sign-in code: In-app" })).toBeDisabled();
+
+  // A workflow switch, then one channel of it.
+  const digest = dialog.getByRole("switch", { name: "Weekly digest", exact: true });
+  await expect(digest).toBeChecked();
+  await digest.focus();
+  await page.keyboard.press("Space");
+  await expect(digest).not.toBeChecked();
+  await expect
+    .poll(async () => (await server<{ workflow: { identifier: string }; enabled: boolean }[]>("/preferences/workflows")).find((f) => f.workflow.identifier === "weekly-digest")?.enabled)
+    .toBe(false);
+  const digestInApp = dialog.getByRole("switch", { name: "Weekly digest: In-app" });
+  await expect(digestInApp).not.toBeChecked(); // it follows the workflow's switch until set
+  await digestInApp.check();
+  await expect
+    .poll(async () => (await server<{ workflow: { identifier: string }; channels?: Record<string, boolean> }[]>("/preferences/workflows")).find((f) => f.workflow.identifier === "weekly-digest")?.channels?.inApp)
+    .toBe(true);
+
+  // A channel as a whole.
+  const sms = dialog.getByRole("switch", { name: "All notifications: SMS" });
+  await sms.uncheck();
+  await expect.poll(async () => (await server<Record<string, boolean>>("/preferences/channels")).sms).toBe(false);
+
+  // Quiet hours: a window without its end is refused, said next to the fields, and the
+  // summary goes back to what Herald holds; with both ends and Saturday it is saved.
+  const summary = dialog.getByRole("group", { name: "Quiet hours" }).getByRole("status");
+  await expect(summary).toHaveText("No quiet hours.");
+  await dialog.getByRole("switch", { name: "Use quiet hours" }).check();
+  const from = dialog.getByLabel("From");
+  await from.fill("22:00");
+  const save = dialog.getByRole("button", { name: "Save quiet hours" });
+  await save.click();
+  await expect(from).toHaveAccessibleDescription(/start and end go together/);
+  await expect(from).toHaveAttribute("aria-invalid", "true");
+  await expect(summary).toHaveText("No quiet hours.");
+  await dialog.getByLabel("Until").fill("07:00");
+  await dialog.getByRole("checkbox", { name: "Saturday" }).check();
+  await save.click();
+  await expect(summary).toHaveText("Quiet 22:00–07:00 and all day Saturday (UTC).");
+  await expect(from).toHaveAttribute("aria-invalid", "false");
+  await expect
+    .poll(async () => server<{ enabled: boolean; start?: string; end?: string; days: string[] }>("/preferences/quiet-hours"))
+    .toMatchObject({ enabled: true, start: "22:00", end: "07:00", days: ["saturday"] });
+
+  // The time zone: an IANA select, saved on change.
+  await dialog.getByLabel("Your time zone").selectOption("Asia/Tokyo");
+  await expect(summary).toHaveText("Quiet 22:00–07:00 and all day Saturday (Asia/Tokyo).");
+  await expect(dialog.getByText("Time zone saved.")).toBeVisible();
+  await expect.poll(async () => (await server<{ timezone: string }>("/preferences/quiet-hours")).timezone).toBe("Asia/Tokyo");
+
+  if (shots) {
+    for (const theme of ["light", "dark"]) {
+      await openApp(page, user, 19, `&theme=${theme}`);
+      await page.getByRole("button", { name: /^Notifications/ }).click();
+      await page.getByRole("dialog", { name: "Notifications" }).getByRole("button", { name: "Preferences" }).click();
+      await expect(page.getByRole("switch", { name: "Weekly digest", exact: true })).not.toBeChecked();
+      await page.getByRole("group", { name: "Notifications", exact: true }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/inbox-react-preferences-flows-${theme}.png` });
+      await page.getByRole("group", { name: "Quiet hours" }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/inbox-react-preferences-quiet-${theme}.png` });
+    }
+  }
 });

@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { StrictMode } from "react";
 import { renderToString } from "react-dom/server";
-import { Bell, HeraldProvider, Inbox, useHeraldEvent, useNotifications, usePreferences, useUnreadCount } from "../../src/index.js";
+import { strings } from "@heraldhq/inbox/i18n";
+import { Bell, HeraldProvider, Inbox, useHeraldEvent, useNotifications, usePreferences, useUnreadCount, type Notification, type UsePreferencesResult } from "../../src/index.js";
 
 function Probe() {
   const n = useNotifications({ filter: "unread" });
@@ -56,6 +57,24 @@ test("the components and hooks render on the server without browser APIs, reques
   } finally {
     globalThis.fetch = realFetch;
   }
+});
+
+test("the parts <Inbox/> loads on demand import and render without browser APIs", async () => {
+  // React.lazy imports them in the browser only, but a server bundle may evaluate them.
+  const { default: SnoozeMenu, presets } = await import("../../src/SnoozeMenu.js");
+  const { default: PreferencesPanel } = await import("../../src/PreferencesPanel.js");
+  const t = strings("en");
+  const n = { id: 7, title: "Call the bank", message: "m", createdAt: new Date().toISOString() } as Notification;
+  const menu = renderToString(<SnoozeMenu notification={n} t={t} locale="en" onSnooze={() => {}} onClose={() => {}} />);
+  assert.match(menu, /role="menu" aria-label="Snooze: Call the bank"/);
+  assert.equal(menu.match(/role="menuitem"/g)?.length, 4);
+  const [hour, tomorrow, week] = presets(new Date(2026, 10, 23, 15, 30)); // a Monday
+  assert.equal(hour!.at.getHours(), 16);
+  assert.deepEqual([tomorrow!.at.getDate(), tomorrow!.at.getHours()], [24, 9]);
+  assert.deepEqual([week!.at.getDate(), week!.at.getDay()], [30, 1]);
+  const loading = { preferences: undefined, loading: true, error: null, workflows: undefined, channels: undefined, quietHours: undefined } as unknown as UsePreferencesResult;
+  const prefs = renderToString(<PreferencesPanel t={t} locale="en" usePreferences={() => loading} />);
+  assert.match(prefs, /role="status">Loading…/);
 });
 
 test("the hooks need a provider", () => {
