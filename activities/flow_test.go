@@ -14,6 +14,7 @@ import (
 
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/flow"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/send"
@@ -80,7 +81,7 @@ func isNonRetryable(err error) bool {
 func TestThrottleWindows(t *testing.T) {
 	d, appID, _, _ := setup(t)
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
-	a := &Flows{DB: d, now: func() time.Time { return now }}
+	a := &Flows{Runs: &flow.Runs{DB: d, Now: func() time.Time { return now }}}
 	in := flowrun.ThrottleInput{AppID: appID, Key: "wf/ann", Limit: 2, WindowSeconds: 3600}
 	var got []bool
 	for range 3 {
@@ -120,7 +121,7 @@ func TestStepStates(t *testing.T) {
 	d.Pool.Exec(context.Background(), "UPDATE notifications SET read_at = now(), seen_at = now() WHERE id = $1", ids[0])
 	d.Pool.Exec(context.Background(), "UPDATE notifications SET clicked_at = now(), read_at = now() WHERE id = $1", ids[1])
 	d.Pool.Exec(context.Background(), "UPDATE notifications SET deleted_at = now() WHERE id = $1", ids[2])
-	a := &Flows{DB: d}
+	a := &Flows{Runs: &flow.Runs{DB: d}}
 	other := dbOtherApp(t, d)
 	states, err := a.StepStates(context.Background(), flowrun.StepStatesInput{AppID: appID, NotificationIDs: map[string]int64{"read": ids[0], "clicked": ids[1], "deleted": ids[2]}})
 	if err != nil {

@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"log/slog"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -73,7 +72,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 	}
 
 	// The run loads the pinned version, the data and the profile.
-	f := &Flows{DB: d}
+	f := &Flows{Runs: &flow.Runs{DB: d}}
 	loaded, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
 		WorkflowID: flowrun.WorkflowID("welcome", req.String(), "c")})
 	if err != nil {
@@ -143,28 +142,6 @@ func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 	}
 }
 
-func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
-	d, appID, a, _ := setup(t)
-	ep := newEndpoint(t, 503)
-	webhookInstance(t, a, appID, "hook", ep.srv.URL)
-	in := flowSend(t, d, appID, `{"notification":{"workflow":{"identifier":"wf"}},"sendTo":{"recipients":["ann"]}}`)
-	in.Step = step(`{"id":"hook","type":"webhook","content":{"body":"b"}}`)
-	if _, err := a.DeliverStep(context.Background(), in); err == nil || isNonRetryable(err) {
-		t.Fatalf("503 is retried: %v", err)
-	}
-	f := &Flows{DB: d}
-	if err := f.RecordStep(context.Background(), flowrun.StepRecord{AppID: appID, RequestID: in.RequestID, Workflow: in.Workflow, User: "ann",
-		StepID: "hook", StepType: "webhook", Outcome: "failed", Detail: "retries ran out"}); err != nil {
-		t.Fatal(err)
-	}
-	if l := stepLogs(t, d, in.RequestID)["hook/webhook"]; l.Status != "failed" || !strings.Contains(l.Error, "503") || !strings.Contains(l.Error, "gave up: retries ran out") {
-		t.Errorf("log %+v", l)
-	}
-	if n := count(t, d, `SELECT count(*) FROM flow_logs WHERE step_id = 'hook' AND outcome = 'failed'`); n != 1 {
-		t.Errorf("%d workflow log lines", n)
-	}
-}
-
 func TestTopicSubscribersRunWithTheirChannels(t *testing.T) {
 	d, appID, a, _ := setup(t)
 	publishFlow(t, d, appID, "news", "hi")
@@ -184,29 +161,5 @@ func TestTopicSubscribersRunWithTheirChannels(t *testing.T) {
 	}
 	if len(got["sub-a"]) != 1 || got["sub-a"][0] != "email" || len(got["sub-b"]) != 0 {
 		t.Errorf("runs' channels %v", got)
-	}
-}
-
-// However large the call's budget, one call hands out at most maxRunsPerCall workflow runs
-// (each carries its recipient and payload, so the result must stay small).
-func TestOneCallReturnsAtMostMaxRunsPerCall(t *testing.T) {
-	d, appID, a, _ := setup(t)
-	publishFlow(t, d, appID, "welcome", "v1")
-	recipients := make([]string, maxRunsPerCall+300)
-	for i := range recipients {
-		recipients[i] = `"u` + strconv.Itoa(i) + `"`
-	}
-	req := accept(t, d, appID, `{"notification":{"workflow":{"identifier":"welcome"}},"sendTo":{"recipients":[`+strings.Join(recipients, ",")+`]}}`)
-	a.BatchSize = 4000
-	res, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Runs) != maxRunsPerCall || len(res.Pending) != 1 {
-		t.Fatalf("first call: %d runs, %d pending cursors; want %d and 1", len(res.Runs), len(res.Pending), maxRunsPerCall)
-	}
-	rest, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: res.Pending})
-	if err != nil || len(rest.Runs) != 300 || len(rest.Pending) != 0 {
-		t.Fatalf("second call: %d runs, pending %v, %v", len(rest.Runs), rest.Pending, err)
 	}
 }

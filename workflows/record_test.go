@@ -21,6 +21,7 @@ import (
 
 	"github.com/heraldhq/herald/activities"
 	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/testkit/smtptest"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
@@ -185,7 +186,7 @@ func TestRecordHistories(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		t.Cleanup(cancel)
 		w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
-			Delivery:  &activities.Delivery{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 1, Log: e.Stack.Log},
+			Delivery:  &activities.Delivery{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 1, Log: e.Stack.Log})},
 			Schedules: &activities.Schedules{DB: e.Stack.DB},
 		}, herworker.Options{})
 		if err := w.Start(); err != nil {

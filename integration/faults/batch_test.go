@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/heraldhq/herald/activities"
 	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/providers/smtp"
 	"github.com/heraldhq/herald/internal/providers/webhook"
 	"github.com/heraldhq/herald/internal/testkit/smtptest"
@@ -24,7 +24,7 @@ import (
 // (batched delivery: SendMessages activities of a few hundred messages, sent over a pool of
 // SMTP connections) and started again. Every address gets the email; the only duplicates
 // are messages that were on the wire when the worker died (accepted by the server, not yet
-// recorded as sent): at most activities.MaxUnrecorded per instance (the messages sent and
+// recorded as sent): at most pipeline.MaxUnrecorded per instance (the messages sent and
 // waiting for their group commit); the log shows every message sent.
 func TestWorkerKilledMidBatchedEmailSend(t *testing.T) {
 	slow(t)
@@ -62,12 +62,12 @@ func TestWorkerKilledMidBatchedEmailSend(t *testing.T) {
 	t.Logf("worker SIGKILLed with %d of %d emails at the server (%d recorded as sent); every log row settled %s after the kill",
 		atKill, recipients, sentAtKill, recovered.Round(100*time.Millisecond))
 	t.Logf("emails received %d: recipients missing %d, duplicates %d (%d at the server but not recorded as sent at the kill; bound: %d sent and unrecorded per instance, %d SMTP connections on the wire); batches retried %d (up to attempt %d)",
-		len(mail.Messages()), missing, duplicates, atKill-sentAtKill, activities.MaxUnrecorded, smtp.DefaultMaxConnections, retried, attempts)
+		len(mail.Messages()), missing, duplicates, atKill-sentAtKill, pipeline.MaxUnrecorded, smtp.DefaultMaxConnections, retried, attempts)
 	if missing != 0 || notSent != 0 {
 		t.Errorf("%d recipients got no email; %d log rows are not sent", missing, notSent)
 	}
-	if duplicates > activities.MaxUnrecorded {
-		t.Errorf("%d duplicates: more than the %d messages that can be sent and not recorded at once", duplicates, activities.MaxUnrecorded)
+	if duplicates > pipeline.MaxUnrecorded {
+		t.Errorf("%d duplicates: more than the %d messages that can be sent and not recorded at once", duplicates, pipeline.MaxUnrecorded)
 	}
 	if atKill >= recipients {
 		t.Errorf("the kill came after every email was out (%d): nothing was tested", atKill)

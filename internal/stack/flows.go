@@ -30,8 +30,8 @@ func (s *Stack) openFlows(log *slog.Logger) {
 
 // flowActivities are the worker's activities of user-defined workflows.
 func (s *Stack) flowActivities() *activities.Flows {
-	return &activities.Flows{DB: s.DB, Temporal: s.Temporal, TaskQueue: s.Cfg.TaskQueue,
-		Fetcher: activities.NewFetcher(s.Cfg.FetchAllowedHosts), Sends: s.Notify}
+	return &activities.Flows{Runs: &flow.Runs{DB: s.DB, Sends: s.Notify}, Temporal: s.Temporal, TaskQueue: s.Cfg.TaskQueue,
+		Fetcher: activities.NewFetcher(s.Cfg.FetchAllowedHosts)}
 }
 
 // workflowHandlers are the services behind /v3/workflows.

@@ -3,8 +3,8 @@ package stack
 import (
 	"context"
 
-	"github.com/heraldhq/herald/activities"
 	v1 "github.com/heraldhq/herald/api/v1"
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/ops/analytics"
 )
 
@@ -26,7 +26,7 @@ func (s *Stack) observabilityHandlers(console *v1.Console) *v1.Observability {
 
 // deliveryMetrics is what the delivery activities record into: the metrics registry when
 // metrics are on, nothing otherwise.
-func (s *Stack) deliveryMetrics() activities.Metrics {
+func (s *Stack) deliveryMetrics() pipeline.Metrics {
 	if !s.Cfg.Ops.Metrics {
 		return nil
 	}

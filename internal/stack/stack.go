@@ -34,6 +34,7 @@ import (
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/console/commits"
 	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox"
 	"github.com/heraldhq/herald/internal/inbox/events"
@@ -280,8 +281,9 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
-	delivery := &activities.Delivery{DB: s.DB, Publisher: s.Events, Channels: s.Channels, Templates: s.Templates, Log: s.Log.With("component", "delivery"),
-		Metrics: s.deliveryMetrics(), Throttle: s.instanceThrottle(), Unsubscribe: s.unsubscribeLinks()}
+	delivery := &activities.Delivery{Service: activities.NewService(&pipeline.Service{DB: s.DB, Publisher: s.Events, Channels: s.Channels,
+		Templates: s.Templates, Log: s.Log.With("component", "delivery"), Metrics: s.deliveryMetrics(),
+		Throttle: s.instanceThrottle(), Unsubscribe: s.unsubscribeLinks()})}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	go s.sweepLimits(ctx)

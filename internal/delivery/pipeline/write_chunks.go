@@ -1,0 +1,193 @@
+package pipeline
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/heraldhq/herald/db"
+	"github.com/heraldhq/herald/db/dbsqlc"
+)
+
+// A call's writes are split into chunks of at least minChunkRows rows (inbox rows plus log
+// rows), at most writeParallelism of them, written in concurrent transactions: one
+// transaction keeps one Postgres backend busy while the others wait, so a large broadcast
+// slice would use one core of the database.
+const minChunkRows = 250
+
+var writeParallelism = min(runtime.GOMAXPROCS(0), 4)
+
+// writeChunk is one transaction's share of a call: the rows of some users and the progress
+// of the requests they belong to.
+type writeChunk struct {
+	inbox dbsqlc.InsertInboxRowsOfPagesParams
+	logs  dbsqlc.InsertMessageLogsOfPagesParams
+	// requests are the requests whose progress the chunk records; done marks those it
+	// completes.
+	requests []uuid.UUID
+	done     []bool
+}
+
+// chunkWrites gathers the pages of a call into the column arrays of its transactions: one
+// for a small call, or up to writeParallelism split by user (a user's rows stay in one chunk,
+// so the chunks lock disjoint inbox counters). A call written in one transaction completes
+// its requests there, with their rows. Split, no chunk completes anything: finish, written
+// after every chunk has committed, does, so a request is never seen completed while some of
+// its rows are still being written.
+func chunkWrites(works []*pageWork) (chunks []*writeChunk, finish *writeChunk) {
+	rows := 0
+	for _, pw := range works {
+		rows += len(pw.w.inbox.UserIds) + len(pw.w.logs.UserIds)
+	}
+	n := max(1, min(writeParallelism, rows/minChunkRows))
+	chunks = make([]*writeChunk, n)
+	touched := make([]map[uuid.UUID]bool, n)
+	for i := range chunks {
+		chunks[i] = &writeChunk{logs: dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: works[0].sc.workflowID}}
+		touched[i] = map[uuid.UUID]bool{}
+	}
+	chunkOf := func(user int64) int { return int(uint64(user) % uint64(n)) }
+	done := map[uuid.UUID]bool{}
+	var order []uuid.UUID
+	for _, pw := range works {
+		in, l := pw.w.inbox, pw.w.logs
+		cat := int64(0)
+		if in.CategoryID != nil {
+			cat = *in.CategoryID
+		}
+		for k, user := range in.UserIds {
+			c := chunkOf(user)
+			dst := &chunks[c].inbox
+			dst.AppIds = append(dst.AppIds, in.AppID)
+			dst.UserIds = append(dst.UserIds, user)
+			dst.RequestIds = append(dst.RequestIds, in.RequestID)
+			dst.Titles = append(dst.Titles, in.Titles[k])
+			dst.Messages = append(dst.Messages, in.Messages[k])
+			dst.Icons = append(dst.Icons, in.Icons[k])
+			dst.Urls = append(dst.Urls, in.Urls[k])
+			dst.Datas = append(dst.Datas, in.Data)
+			if k < len(pw.w.rowBlocks) && pw.w.rowBlocks[k] != nil {
+				dst.Blocks = append(dst.Blocks, pw.w.rowBlocks[k])
+			} else {
+				dst.Blocks = append(dst.Blocks, in.Blocks)
+			}
+			dst.CategoryIds = append(dst.CategoryIds, cat)
+			touched[c][in.RequestID] = true
+		}
+		for k, user := range l.UserIds {
+			dst := &chunks[chunkOf(user)].logs
+			dst.AppIds = append(dst.AppIds, l.AppID)
+			dst.RequestIds = append(dst.RequestIds, l.RequestID)
+			dst.UserIds = append(dst.UserIds, user)
+			dst.UserIdentifiers = append(dst.UserIdentifiers, l.UserIdentifiers[k])
+			dst.Channels = append(dst.Channels, l.Channels[k])
+			dst.Statuses = append(dst.Statuses, l.Statuses[k])
+			dst.Reasons = append(dst.Reasons, l.Reasons[k])
+			dst.Errors = append(dst.Errors, l.Errors[k])
+			dst.TemplateIdentifiers = append(dst.TemplateIdentifiers, l.TemplateIdentifier)
+		}
+		id := pw.sc.requestID
+		if _, ok := done[id]; !ok {
+			order = append(order, id)
+		}
+		done[id] = done[id] || pw.done
+	}
+	if n == 1 {
+		for _, id := range order {
+			chunks[0].requests = append(chunks[0].requests, id)
+			chunks[0].done = append(chunks[0].done, done[id])
+		}
+		return chunks, nil
+	}
+	for c := range n {
+		for id := range touched[c] {
+			chunks[c].requests = append(chunks[c].requests, id)
+			chunks[c].done = append(chunks[c].done, false)
+		}
+	}
+	for _, id := range order {
+		if done[id] {
+			if finish == nil {
+				finish = &writeChunk{}
+			}
+			finish.requests = append(finish.requests, id)
+			finish.done = append(finish.done, true)
+		}
+	}
+	return chunks, finish
+}
+
+// writeChunks writes each chunk in its own transaction, concurrently, then finish (the
+// completions) once all have committed, and returns what the chunks inserted. A failed chunk
+// fails the call; the retry rewrites only what is missing and then completes. Request rows
+// are locked in id order (RecordDeliveredOfPages), so chunks never deadlock.
+func (a *Service) writeChunks(ctx context.Context, chunks []*writeChunk, finish *writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, error) {
+	if len(chunks) == 1 && finish == nil {
+		return a.writeChunk(ctx, chunks[0])
+	}
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		written []dbsqlc.InsertInboxRowsOfPagesRow
+		logged  []dbsqlc.InsertMessageLogsOfPagesRow
+		first   error
+	)
+	for _, c := range chunks {
+		wg.Go(func() {
+			w, l, err := a.writeChunk(ctx, c)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if first == nil {
+					first = err
+				}
+				return
+			}
+			written = append(written, w...)
+			logged = append(logged, l...)
+		})
+	}
+	wg.Wait()
+	if first == nil && finish != nil {
+		_, _, first = a.writeChunk(ctx, finish)
+	}
+	return written, logged, first
+}
+
+// writeChunk writes one chunk in one transaction of three statements.
+func (a *Service) writeChunk(ctx context.Context, c *writeChunk) (written []dbsqlc.InsertInboxRowsOfPagesRow, logged []dbsqlc.InsertMessageLogsOfPagesRow, err error) {
+	err = a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		var err error
+		if len(c.inbox.UserIds) > 0 {
+			if written, err = q.InsertInboxRowsOfPages(ctx, c.inbox); err != nil {
+				return err
+			}
+		}
+		if len(c.logs.UserIds) > 0 {
+			if logged, err = q.InsertMessageLogsOfPages(ctx, c.logs); err != nil {
+				return err
+			}
+		}
+		delivered := map[uuid.UUID]int32{}
+		for _, r := range written {
+			delivered[r.RequestID]++
+		}
+		rec := dbsqlc.RecordDeliveredOfPagesParams{}
+		for k, id := range c.requests {
+			rec.Ids = append(rec.Ids, id)
+			rec.Delivered = append(rec.Delivered, delivered[id])
+			rec.Done = append(rec.Done, c.done[k])
+		}
+		if len(rec.Ids) == 0 {
+			return nil
+		}
+		return q.RecordDeliveredOfPages(ctx, rec)
+	})
+	if err != nil {
+		return nil, nil, db.MapError(err)
+	}
+	return written, logged, nil
+}
