@@ -102,6 +102,8 @@ export const keys = {
   templates: {
     all: (appId: Id) => [...app(appId), "templates"] as const,
     detail: (templateId: Id) => ["templates", templateId] as const,
+    /** preview is the prefix of a template's live previews (not under detail: a save refetches the template only). */
+    preview: (templateId: Id) => ["preview", templateId] as const,
     layouts: (appId: Id) => [...app(appId), "layouts"] as const,
     translations: (appId: Id) => [...app(appId), "translations"] as const,
   },
