@@ -39,8 +39,8 @@ const routes: RouteObject[] = [
         element: <AppLayout />,
         children: [
           { index: true, element: <Navigate to="get-started" replace /> },
-          { path: "get-started", lazy: screen(() => import("./screens/GetStarted")) },
-          { path: "settings", lazy: screen(() => import("./screens/Settings")) },
+          { path: "get-started", lazy: screen(() => import("./screens/settings/GetStarted")) },
+          { path: "settings", lazy: screen(() => import("./screens/settings/Settings")) },
           { path: "channels", lazy: screen(() => import("./screens/channels/Channels")) },
           { path: "templates", lazy: screen(() => import("./screens/templates")) },
           { path: "team", lazy: screen(() => import("./screens/team/Team")) },
