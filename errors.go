@@ -30,6 +30,9 @@ type Error struct {
 	Message string
 	// Details lists one message per violated rule (EINVALID only).
 	Details []string
+	// Fields lists, for an EUNPROCESSABLE value that breaks a declared schema (a send's data
+	// against its workflow's payload schema), every problem with its place in the body.
+	Fields []FieldProblem
 	// Err is the underlying cause, logged but never shown to the caller.
 	Err error
 }
@@ -40,10 +43,26 @@ func (e *Error) Error() string {
 	if len(e.Details) > 0 {
 		msg += ": " + strings.Join(e.Details, "; ")
 	}
+	for i, f := range e.Fields {
+		sep := "; "
+		if i == 0 {
+			sep = ": "
+		}
+		msg += sep + f.Pointer + " " + f.Message
+	}
 	if e.Err != nil {
 		return fmt.Sprintf("%s: %s: %v", e.Code, msg, e.Err)
 	}
 	return e.Code + ": " + msg
+}
+
+// FieldProblem is one problem of a value at a place in a request body.
+type FieldProblem struct {
+	// Pointer is the JSON pointer (RFC 6901) of the value in the request body, such as
+	// "/data/order/id".
+	Pointer string `json:"pointer"`
+	// Message says what is wrong with it.
+	Message string `json:"message"`
 }
 
 // Unwrap returns the cause.

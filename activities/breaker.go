@@ -27,6 +27,13 @@ type breaker struct {
 	openUntil time.Time
 	cooldown  time.Duration
 	probing   bool
+	// opened is when this process last opened it.
+	opened time.Time
+
+	// shared is the instance's row of provider_breakers as last read, at fetched (zero:
+	// to read); see shared.go.
+	shared  sharedBreaker
+	fetched time.Time
 }
 
 // breakerOf returns the breaker of an instance.
@@ -74,23 +81,29 @@ func (b *breaker) allow(now time.Time) (ok bool, retryAt time.Time) {
 
 // record counts a call's result: an answer (even a refusal) closes the breaker, a call
 // that got none counts toward opening it, and a failed probe opens it again for longer.
-func (b *breaker) record(answered bool, now time.Time) {
+// It reports whether the call opened the breaker (then until and cooldown are its new
+// state) and whether it closed an open one.
+func (b *breaker) record(answered bool, now time.Time) (opened, closed bool, until time.Time, cooldown time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if answered {
+		closed = !b.openUntil.IsZero() || b.probing
 		b.fails, b.openUntil, b.cooldown, b.probing = 0, time.Time{}, 0, false
-		return
+		return false, closed, time.Time{}, 0
 	}
 	b.fails++
 	switch {
 	case b.probing:
 		b.probing = false
-		b.cooldown = min(2*b.cooldown, breakerMaxCooldown)
-		b.openUntil = now.Add(b.cooldown)
+		b.cooldown = min(2*max(b.cooldown, breakerCooldown/2), breakerMaxCooldown)
+		b.openUntil, b.opened = now.Add(b.cooldown), now
+		return true, false, b.openUntil, b.cooldown
 	case b.openUntil.IsZero() && b.fails >= breakerTrips:
 		b.cooldown = breakerCooldown
-		b.openUntil = now.Add(b.cooldown)
+		b.openUntil, b.opened = now.Add(b.cooldown), now
+		return true, false, b.openUntil, b.cooldown
 	}
+	return false, false, time.Time{}, 0
 }
 
 // abandon forgets a call that ended without a verdict (its context ended): a probe it was

@@ -403,11 +403,15 @@ func (a *Delivery) flowCritical(ctx context.Context, appID int64, identifier str
 // then announces the row.
 func (a *Delivery) stepInbox(ctx context.Context, in flowrun.DeliverStepInput, e *sendEntry, lg dbsqlc.MessageLog, catID *int64, out templates.Rendered, runData json.RawMessage) (flowrun.DeliverStepResult, error) {
 	sourceKey := StepSourceKey(in.Step.ID)
+	blocks := orEmpty(e.req.Notification.Blocks, "[]")
+	if out.Blocks != nil {
+		blocks = out.Blocks // the template's, rendered for this user
+	}
 	var id int64
 	err := a.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
 		rows, err := q.InsertInboxRows(ctx, dbsqlc.InsertInboxRowsParams{
 			AppID: in.AppID, RequestID: lg.RequestID, SourceKey: sourceKey, CategoryID: catID,
-			Data: runData, Blocks: orEmpty(e.req.Notification.Blocks, "[]"),
+			Data: runData, Blocks: blocks,
 			UserIds: []int64{lg.UserID}, Titles: []string{out.Title}, Messages: []string{out.Body}, Icons: []string{out.Icon}, Urls: []string{out.URL},
 		})
 		if err != nil {

@@ -25,6 +25,9 @@ type pageWrites struct {
 	// held are the recipient × channel held for quiet hours, with their release time
 	// (Unix ms).
 	held map[heldKey]int64
+	// rowBlocks are the blocks of each inbox row, parallel to inbox.UserIds: nil for the
+	// send's own blocks (inbox.Blocks), or the blocks the template rendered for the user.
+	rowBlocks [][]byte
 }
 
 func (w *pageWrites) log(r recipient, channel, status, reason, errText string) {
@@ -37,8 +40,9 @@ func (w *pageWrites) log(r recipient, channel, status, reason, errText string) {
 	l.Errors = append(l.Errors, errText)
 }
 
-func (w *pageWrites) inboxRow(r recipient, title, message, icon, url string) {
+func (w *pageWrites) inboxRow(r recipient, title, message, icon, url string, blocks []byte) {
 	in := &w.inbox
+	w.rowBlocks = append(w.rowBlocks, blocks)
 	in.UserIds = append(in.UserIds, r.userID)
 	in.Titles = append(in.Titles, title)
 	in.Messages = append(in.Messages, message)
@@ -268,7 +272,7 @@ func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *p
 			w.log(r, notify.ChannelInApp, delivery.StatusFailed, note, "render: inApp.url: the url "+err.Error())
 			return
 		}
-		w.inboxRow(r, n.Title, n.Message, n.Icon, n.URL)
+		w.inboxRow(r, n.Title, n.Message, n.Icon, n.URL, nil)
 		w.log(r, notify.ChannelInApp, delivery.StatusDelivered, note, "")
 		return
 	}
@@ -277,7 +281,7 @@ func (a *Delivery) inApp(ctx context.Context, sc *sendContext, r recipient, w *p
 		w.log(r, notify.ChannelInApp, delivery.StatusFailed, note, "render: "+err.Error())
 		return
 	}
-	w.inboxRow(r, out.Title, out.Body, out.Icon, out.URL)
+	w.inboxRow(r, out.Title, out.Body, out.Icon, out.URL, out.Blocks)
 	w.log(r, notify.ChannelInApp, delivery.StatusDelivered, note, "")
 }
 

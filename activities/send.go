@@ -137,7 +137,7 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 				held = retryAt
 			}
 		}
-		if blocked, retryAt := brk.blocked(time.Now()); blocked {
+		if blocked, retryAt := a.breakerHeld(ctx, c.InstanceID, brk, time.Now()); blocked {
 			hold(retryAt)
 			continue
 		}
@@ -154,7 +154,7 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 				return a.release(ctx, lg, err)
 			}
 		}
-		if ok, retryAt := brk.allow(time.Now()); !ok {
+		if ok, retryAt := a.breakerAllow(ctx, c.InstanceID, brk, time.Now()); !ok {
 			called()
 			recorded()
 			hold(retryAt)
@@ -165,7 +165,7 @@ func (a *Delivery) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageL
 		took := time.Since(start)
 		called()
 		if ctx.Err() == nil {
-			brk.record(!unanswered(err), time.Now())
+			a.breakerRecord(ctx, c.InstanceID, brk, !unanswered(err), time.Now())
 		} else {
 			brk.abandon()
 		}

@@ -69,7 +69,11 @@ func chunkWrites(works []*pageWork) (chunks []*writeChunk, finish *writeChunk) {
 			dst.Icons = append(dst.Icons, in.Icons[k])
 			dst.Urls = append(dst.Urls, in.Urls[k])
 			dst.Datas = append(dst.Datas, in.Data)
-			dst.Blocks = append(dst.Blocks, in.Blocks)
+			if k < len(pw.w.rowBlocks) && pw.w.rowBlocks[k] != nil {
+				dst.Blocks = append(dst.Blocks, pw.w.rowBlocks[k])
+			} else {
+				dst.Blocks = append(dst.Blocks, in.Blocks)
+			}
 			dst.CategoryIds = append(dst.CategoryIds, cat)
 			touched[c][in.RequestID] = true
 		}

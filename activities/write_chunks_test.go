@@ -17,7 +17,7 @@ func TestChunkWritesCompleteOnlyAfterEveryChunk(t *testing.T) {
 		w := &pageWrites{}
 		w.inbox.RequestID, w.logs.RequestID = req, req
 		for _, u := range users {
-			w.inboxRow(recipient{userID: u}, "", "", "", "")
+			w.inboxRow(recipient{userID: u}, "", "", "", "", nil)
 			w.log(recipient{userID: u}, "inApp", "delivered", "", "")
 		}
 		return &pageWork{sc: &sendContext{requestID: req}, w: w, done: done}

@@ -138,7 +138,19 @@ func TestInboxWidgetInChromium(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><html><head><title>Landing</title><link rel="icon" href="data:,"></head><body><h1>Landed on %s</h1></body></html>`, template.HTMLEscapeString(r.URL.Path))
 	})
-	// /old-inbox-row?user=…&title=…&url=… writes an inbox row of the main app as delivery
+	// /snooze-due?id=… brings a snoozed notification's time to now: the relay's waker (the
+	// real one) brings it back within a second.
+	mux.HandleFunc("/snooze-due", func(w http.ResponseWriter, r *http.Request) {
+		tag, err := e.Stack.DB.Pool.Exec(r.Context(), `UPDATE notifications SET snoozed_until = now() - interval '1 second'
+			WHERE id = $1 AND app_id = $2 AND snoozed_until IS NOT NULL`, r.URL.Query().Get("id"), e.App.AppID)
+		if err != nil || tag.RowsAffected() != 1 {
+			http.Error(w, fmt.Sprint("not snoozed: ", err), 409)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	})
+	// /old-inbox-row?user=…&title=…&url=…[&blocks=…][&n=…] writes an inbox row (n of them,
+	// titled "<title> <i>") of the main app as delivery
 	// did before links were checked (a javascript: url in a row from an older Herald, or one
 	// written by hand): the widget must still refuse to follow it.
 	mux.HandleFunc("/old-inbox-row", func(w http.ResponseWriter, r *http.Request) {
@@ -147,9 +159,10 @@ func TestInboxWidgetInChromium(t *testing.T) {
 		err := e.Stack.DB.Pool.QueryRow(r.Context(), `
 			WITH u AS (INSERT INTO users (app_id, identifier, profile) VALUES ($1, $2, '{}')
 				ON CONFLICT (app_id, identifier) DO UPDATE SET updated_at = now() RETURNING id)
-			INSERT INTO notifications (app_id, user_id, request_id, title, message, url)
-			SELECT $1, u.id, gen_random_uuid(), $3, 'old row', $4 FROM u RETURNING id`,
-			e.App.AppID, q.Get("user"), q.Get("title"), q.Get("url")).Scan(&id)
+			INSERT INTO notifications (app_id, user_id, request_id, title, message, url, blocks)
+			SELECT $1, u.id, gen_random_uuid(), $3 || CASE WHEN $6::int > 1 THEN ' ' || i ELSE '' END, 'old row', $4, COALESCE(NULLIF($5, '')::jsonb, '[]')
+			FROM u, generate_series(1, GREATEST($6::int, 1)) AS i RETURNING id`,
+			e.App.AppID, q.Get("user"), q.Get("title"), q.Get("url"), q.Get("blocks"), min(max(atoiOr(q.Get("n"), 1), 1), 5000)).Scan(&id)
 		if err != nil {
 			http.Error(w, err.Error(), 500)
 			return
@@ -232,4 +245,13 @@ func TestCommittedWidgetBundleIsFresh(t *testing.T) {
 			t.Errorf("web/inbox/dist/widget/%s is no longer built: run `make widget` and commit dist/widget", f)
 		}
 	}
+}
+
+// atoiOr parses s, or returns def.
+func atoiOr(s string, def int) int {
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		return def
+	}
+	return n
 }

@@ -46,6 +46,8 @@ var authRoutes = []struct {
 	{"POST", "/v3/notifications/1/reads", kindUser},
 	{"DELETE", "/v3/notifications/1/reads", kindUser},
 	{"PUT", "/v3/notifications/1/state", kindUser},
+	{"PUT", "/v3/notifications/1/snooze", kindUser},
+	{"DELETE", "/v3/notifications/1/snooze", kindUser},
 	{"GET", "/v3/profile", kindUser},
 	{"PUT", "/v3/profile", kindUser},
 	{"PATCH", "/v3/profile", kindUser},

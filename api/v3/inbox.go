@@ -2,6 +2,7 @@ package v3
 
 import (
 	"math"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -47,6 +48,31 @@ func (h *Handlers) setState(c *fiber.Ctx) error {
 	}
 	return h.changeNotification(c, func(p *web.Principal, id int64) (inbox.Notification, error) {
 		return h.Inbox.Apply(c.UserContext(), p.App.ID, p.UserID, id, change)
+	})
+}
+
+// snooze hides a notification of the caller's inbox until the body's {until}.
+func (h *Handlers) snooze(c *fiber.Ctx) error {
+	id, err := pathID(c, "notificationId")
+	if err != nil {
+		return err
+	}
+	until, err := inbox.ParseSnooze(c.Body(), time.Now())
+	if err != nil {
+		return err
+	}
+	p := web.PrincipalOf(c)
+	out, err := h.Inbox.Snooze(c.UserContext(), p.App.ID, p.UserID, id, until)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// unsnooze brings a snoozed notification of the caller's inbox back now, unread.
+func (h *Handlers) unsnooze(c *fiber.Ctx) error {
+	return h.changeNotification(c, func(p *web.Principal, id int64) (inbox.Notification, error) {
+		return h.Inbox.Unsnooze(c.UserContext(), p.App.ID, p.UserID, id)
 	})
 }
 

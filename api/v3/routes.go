@@ -58,6 +58,8 @@ func (h *Handlers) Register(r fiber.Router) {
 	b.add(fiber.MethodPost, "/notifications/:notificationId/reads", user, h.applyChange(inbox.MarkRead))
 	b.add(fiber.MethodDelete, "/notifications/:notificationId/reads", user, h.applyChange(inbox.MarkUnread))
 	b.add(fiber.MethodPut, "/notifications/:notificationId/state", user, h.setState)
+	b.add(fiber.MethodPut, "/notifications/:notificationId/snooze", user, h.snooze)
+	b.add(fiber.MethodDelete, "/notifications/:notificationId/snooze", user, h.unsnooze)
 
 	b.add(fiber.MethodGet, "/profile", user, h.getProfile)
 	b.add(fiber.MethodPut, "/profile", user, h.putProfile)

@@ -35,6 +35,9 @@ type ErrorBody struct {
 	Status    string `json:"status"`
 	Message   any    `json:"message"`
 	RequestID string `json:"requestId,omitempty"`
+	// Problems lists every problem of a value that breaks a declared schema (a 422 for a
+	// send whose data does not match its workflow's payload schema).
+	Problems []herald.FieldProblem `json:"problems,omitempty"`
 }
 
 // ErrorHandler renders every error returned by a handler or middleware. Domain errors map
@@ -76,7 +79,7 @@ func render(c *fiber.Ctx, err error) (int, ErrorBody) {
 			}
 			return status, ErrorBody{Status: "error", Message: details}
 		default:
-			return status, ErrorBody{Status: "error", Message: he.Message, RequestID: requestIDIf(c, status)}
+			return status, ErrorBody{Status: "error", Message: he.Message, RequestID: requestIDIf(c, status), Problems: he.Fields}
 		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {

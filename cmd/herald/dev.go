@@ -122,6 +122,7 @@ func devTemporal(ctx context.Context, cfg config.Config, codecEndpoint string, l
 	return devenv.StartTemporal(ctx, devenv.TemporalOptions{
 		CLI: cli, Address: cfg.TemporalAddress, UIPort: port + 1000, Namespace: cfg.TemporalNamespace,
 		DBFile: filepath.Join(cfg.DataDir, "temporal.db"), Output: logFile, UICodecEndpoint: codecEndpoint,
+		DynamicConfig: devenv.DynamicConfigFrom(cfg.DevTemporalDynamicConfig),
 	})
 }
 

@@ -28,16 +28,19 @@ func (q *Queries) ApplyCategory(ctx context.Context, arg ApplyCategoryParams) er
 }
 
 const applyFlow = `-- name: ApplyFlow :one
-INSERT INTO flows (app_id, identifier, name, draft) VALUES ($1, $2, $3, $4)
-ON CONFLICT (app_id, identifier) DO UPDATE SET name = EXCLUDED.name, draft = EXCLUDED.draft, updated_at = now()
+INSERT INTO flows (app_id, identifier, name, draft, payload_schema)
+VALUES ($1, $2, $3, $4, $5::jsonb)
+ON CONFLICT (app_id, identifier) DO UPDATE
+SET name = EXCLUDED.name, draft = EXCLUDED.draft, payload_schema = EXCLUDED.payload_schema, updated_at = now()
 RETURNING id
 `
 
 type ApplyFlowParams struct {
-	AppID      int64
-	Identifier string
-	Name       string
-	Draft      json.RawMessage
+	AppID         int64
+	Identifier    string
+	Name          string
+	Draft         json.RawMessage
+	PayloadSchema json.RawMessage
 }
 
 func (q *Queries) ApplyFlow(ctx context.Context, arg ApplyFlowParams) (int64, error) {
@@ -46,6 +49,7 @@ func (q *Queries) ApplyFlow(ctx context.Context, arg ApplyFlowParams) (int64, er
 		arg.Identifier,
 		arg.Name,
 		arg.Draft,
+		arg.PayloadSchema,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -653,24 +657,31 @@ func (q *Queries) LockAppConfig(ctx context.Context, appID int64) (int64, error)
 
 const publishFlowDefinition = `-- name: PublishFlowDefinition :exec
 WITH v AS (
-    INSERT INTO flow_versions (flow_id, version, definition)
-    SELECT f.id, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = f.id), 0) + 1, $1
-    FROM flows f WHERE f.app_id = $2 AND f.id = $3
+    INSERT INTO flow_versions (flow_id, version, definition, payload_schema)
+    SELECT f.id, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = f.id), 0) + 1, $1,
+           $2::jsonb
+    FROM flows f WHERE f.app_id = $3 AND f.id = $4
     RETURNING flow_id, version
 )
 UPDATE flows SET published_version = v.version, updated_at = now() FROM v WHERE flows.id = v.flow_id
 `
 
 type PublishFlowDefinitionParams struct {
-	Definition json.RawMessage
-	AppID      int64
-	ID         int64
+	Definition    json.RawMessage
+	PayloadSchema json.RawMessage
+	AppID         int64
+	ID            int64
 }
 
 // Adds a version with the given definition and makes it the one sends run (versions stay
 // immutable: rolling back publishes the old definition as a new version).
 func (q *Queries) PublishFlowDefinition(ctx context.Context, arg PublishFlowDefinitionParams) error {
-	_, err := q.db.Exec(ctx, publishFlowDefinition, arg.Definition, arg.AppID, arg.ID)
+	_, err := q.db.Exec(ctx, publishFlowDefinition,
+		arg.Definition,
+		arg.PayloadSchema,
+		arg.AppID,
+		arg.ID,
+	)
 	return err
 }
 
@@ -734,17 +745,20 @@ func (q *Queries) SnapshotCategories(ctx context.Context, appID int64) ([]Snapsh
 }
 
 const snapshotFlows = `-- name: SnapshotFlows :many
-SELECT f.identifier, f.name, f.draft, v.definition AS published
+SELECT f.identifier, f.name, f.draft, v.definition AS published,
+       f.payload_schema AS draft_payload_schema, v.payload_schema AS published_payload_schema
 FROM flows f LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
 WHERE f.app_id = $1
 ORDER BY f.identifier
 `
 
 type SnapshotFlowsRow struct {
-	Identifier string
-	Name       string
-	Draft      json.RawMessage
-	Published  json.RawMessage
+	Identifier             string
+	Name                   string
+	Draft                  json.RawMessage
+	Published              json.RawMessage
+	DraftPayloadSchema     json.RawMessage
+	PublishedPayloadSchema json.RawMessage
 }
 
 func (q *Queries) SnapshotFlows(ctx context.Context, appID int64) ([]SnapshotFlowsRow, error) {
@@ -761,6 +775,8 @@ func (q *Queries) SnapshotFlows(ctx context.Context, appID int64) ([]SnapshotFlo
 			&i.Name,
 			&i.Draft,
 			&i.Published,
+			&i.DraftPayloadSchema,
+			&i.PublishedPayloadSchema,
 		); err != nil {
 			return nil, err
 		}

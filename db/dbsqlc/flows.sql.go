@@ -94,17 +94,19 @@ func (q *Queries) CountFlowLogs(ctx context.Context, appID int64) (int64, error)
 }
 
 const createFlow = `-- name: CreateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft, positions, critical) VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical, payload_schema)
+VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema
 `
 
 type CreateFlowParams struct {
-	AppID      int64
-	Identifier string
-	Name       string
-	Draft      json.RawMessage
-	Positions  json.RawMessage
-	Critical   bool
+	AppID         int64
+	Identifier    string
+	Name          string
+	Draft         json.RawMessage
+	Positions     json.RawMessage
+	Critical      bool
+	PayloadSchema json.RawMessage
 }
 
 func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, error) {
@@ -115,6 +117,7 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		arg.Draft,
 		arg.Positions,
 		arg.Critical,
+		arg.PayloadSchema,
 	)
 	var i Flow
 	err := row.Scan(
@@ -129,6 +132,7 @@ func (q *Queries) CreateFlow(ctx context.Context, arg CreateFlowParams) (Flow, e
 		&i.Positions,
 		&i.ArchivedAt,
 		&i.Critical,
+		&i.PayloadSchema,
 	)
 	return i, err
 }
@@ -155,10 +159,10 @@ func (q *Queries) DeleteUnscheduledFlow(ctx context.Context, arg DeleteUnschedul
 }
 
 const duplicateFlow = `-- name: DuplicateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft, positions, critical)
-SELECT src.app_id, $1, $2, src.draft, src.positions, src.critical FROM flows src
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical, payload_schema)
+SELECT src.app_id, $1, $2, src.draft, src.positions, src.critical, src.payload_schema FROM flows src
 WHERE src.app_id = $3 AND src.identifier = $4
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema
 `
 
 type DuplicateFlowParams struct {
@@ -189,6 +193,7 @@ func (q *Queries) DuplicateFlow(ctx context.Context, arg DuplicateFlowParams) (F
 		&i.Positions,
 		&i.ArchivedAt,
 		&i.Critical,
+		&i.PayloadSchema,
 	)
 	return i, err
 }
@@ -382,7 +387,10 @@ func (q *Queries) FlowLogsOfRequest(ctx context.Context, arg FlowLogsOfRequestPa
 }
 
 const flowPublishedVersion = `-- name: FlowPublishedVersion :one
-SELECT published_version, archived_at IS NOT NULL AS archived, critical FROM flows WHERE app_id = $1 AND identifier = $2
+SELECT f.id, f.published_version, f.archived_at IS NOT NULL AS archived, f.critical,
+       (v.payload_schema IS NOT NULL)::bool AS has_payload_schema
+FROM flows f LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
+WHERE f.app_id = $1 AND f.identifier = $2
 `
 
 type FlowPublishedVersionParams struct {
@@ -391,17 +399,26 @@ type FlowPublishedVersionParams struct {
 }
 
 type FlowPublishedVersionRow struct {
+	ID               int64
 	PublishedVersion *int32
 	Archived         interface{}
 	Critical         bool
+	HasPayloadSchema bool
 }
 
-// The version sends run, whether the workflow is archived (then it takes no sends), and
-// whether it is critical (its sends jump the relay's queue).
+// The version sends run, whether the workflow is archived (then it takes no sends), whether
+// it is critical (its sends jump the relay's queue), and whether that version declares a
+// payload schema (accept then reads it once per version: FlowVersionPayloadSchema).
 func (q *Queries) FlowPublishedVersion(ctx context.Context, arg FlowPublishedVersionParams) (FlowPublishedVersionRow, error) {
 	row := q.db.QueryRow(ctx, flowPublishedVersion, arg.AppID, arg.Identifier)
 	var i FlowPublishedVersionRow
-	err := row.Scan(&i.PublishedVersion, &i.Archived, &i.Critical)
+	err := row.Scan(
+		&i.ID,
+		&i.PublishedVersion,
+		&i.Archived,
+		&i.Critical,
+		&i.HasPayloadSchema,
+	)
 	return i, err
 }
 
@@ -494,8 +511,27 @@ func (q *Queries) FlowScheduleIDs(ctx context.Context, arg FlowScheduleIDsParams
 	return items, nil
 }
 
+const flowVersionPayloadSchema = `-- name: FlowVersionPayloadSchema :one
+SELECT v.payload_schema FROM flow_versions v JOIN flows f ON f.id = v.flow_id
+WHERE f.app_id = $1 AND v.flow_id = $2 AND v.version = $3
+`
+
+type FlowVersionPayloadSchemaParams struct {
+	AppID   int64
+	FlowID  int64
+	Version int32
+}
+
+// The payload schema of one version of a workflow of the app (NULL: none).
+func (q *Queries) FlowVersionPayloadSchema(ctx context.Context, arg FlowVersionPayloadSchemaParams) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, flowVersionPayloadSchema, arg.AppID, arg.FlowID, arg.Version)
+	var payload_schema json.RawMessage
+	err := row.Scan(&payload_schema)
+	return payload_schema, err
+}
+
 const getFlow = `-- name: GetFlow :one
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical FROM flows WHERE app_id = $1 AND identifier = $2
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema FROM flows WHERE app_id = $1 AND identifier = $2
 `
 
 type GetFlowParams struct {
@@ -518,6 +554,7 @@ func (q *Queries) GetFlow(ctx context.Context, arg GetFlowParams) (Flow, error) 
 		&i.Positions,
 		&i.ArchivedAt,
 		&i.Critical,
+		&i.PayloadSchema,
 	)
 	return i, err
 }
@@ -542,7 +579,7 @@ func (q *Queries) GetFlowVersion(ctx context.Context, arg GetFlowVersionParams) 
 }
 
 const getPublishedFlow = `-- name: GetPublishedFlow :one
-SELECT f.identifier, v.version, v.definition
+SELECT f.identifier, v.version, v.definition, v.payload_schema
 FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
 WHERE f.app_id = $1 AND f.identifier = $2
 `
@@ -553,15 +590,21 @@ type GetPublishedFlowParams struct {
 }
 
 type GetPublishedFlowRow struct {
-	Identifier string
-	Version    int32
-	Definition json.RawMessage
+	Identifier    string
+	Version       int32
+	Definition    json.RawMessage
+	PayloadSchema json.RawMessage
 }
 
 func (q *Queries) GetPublishedFlow(ctx context.Context, arg GetPublishedFlowParams) (GetPublishedFlowRow, error) {
 	row := q.db.QueryRow(ctx, getPublishedFlow, arg.AppID, arg.Identifier)
 	var i GetPublishedFlowRow
-	err := row.Scan(&i.Identifier, &i.Version, &i.Definition)
+	err := row.Scan(
+		&i.Identifier,
+		&i.Version,
+		&i.Definition,
+		&i.PayloadSchema,
+	)
 	return i, err
 }
 
@@ -827,7 +870,7 @@ func (q *Queries) ListFlowLogs(ctx context.Context, arg ListFlowLogsParams) ([]F
 
 const listFlowVersions = `-- name: ListFlowVersions :many
 
-SELECT v.version, v.definition, v.created_at
+SELECT v.version, v.definition, v.payload_schema, v.created_at
 FROM flows f JOIN flow_versions v ON v.flow_id = f.id
 WHERE f.app_id = $1 AND f.identifier = $2
 ORDER BY v.version DESC
@@ -839,9 +882,10 @@ type ListFlowVersionsParams struct {
 }
 
 type ListFlowVersionsRow struct {
-	Version    int32
-	Definition json.RawMessage
-	CreatedAt  time.Time
+	Version       int32
+	Definition    json.RawMessage
+	PayloadSchema json.RawMessage
+	CreatedAt     time.Time
 }
 
 // Queries of the console's workflow designer: version history and the timeline of a run.
@@ -855,7 +899,12 @@ func (q *Queries) ListFlowVersions(ctx context.Context, arg ListFlowVersionsPara
 	items := []ListFlowVersionsRow{}
 	for rows.Next() {
 		var i ListFlowVersionsRow
-		if err := rows.Scan(&i.Version, &i.Definition, &i.CreatedAt); err != nil {
+		if err := rows.Scan(
+			&i.Version,
+			&i.Definition,
+			&i.PayloadSchema,
+			&i.CreatedAt,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -867,7 +916,7 @@ func (q *Queries) ListFlowVersions(ctx context.Context, arg ListFlowVersionsPara
 }
 
 const listFlows = `-- name: ListFlows :many
-SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical FROM flows
+SELECT id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema FROM flows
 WHERE app_id = $1 AND (NOT $2::bool OR published_version IS NOT NULL)
   AND ($3::bool OR archived_at IS NULL)
 ORDER BY identifier
@@ -901,6 +950,7 @@ func (q *Queries) ListFlows(ctx context.Context, arg ListFlowsParams) ([]Flow, e
 			&i.Positions,
 			&i.ArchivedAt,
 			&i.Critical,
+			&i.PayloadSchema,
 		); err != nil {
 			return nil, err
 		}
@@ -974,11 +1024,11 @@ func (q *Queries) NotificationStates(ctx context.Context, arg NotificationStates
 
 const publishFlow = `-- name: PublishFlow :one
 WITH f AS (
-    SELECT flows.id, flows.draft, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = flows.id), 0) + 1 AS next
+    SELECT flows.id, flows.draft, flows.payload_schema, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = flows.id), 0) + 1 AS next
     FROM flows WHERE flows.app_id = $1 AND flows.identifier = $2
     FOR UPDATE
 ), v AS (
-    INSERT INTO flow_versions (flow_id, version, definition) SELECT f.id, f.next, f.draft FROM f
+    INSERT INTO flow_versions (flow_id, version, definition, payload_schema) SELECT f.id, f.next, f.draft, f.payload_schema FROM f
     RETURNING flow_id, version
 )
 UPDATE flows SET published_version = v.version, updated_at = now()
@@ -991,7 +1041,8 @@ type PublishFlowParams struct {
 	Identifier string
 }
 
-// Snapshots the draft as the next version and makes it the one sends run.
+// Snapshots the draft (with its payload schema) as the next version and makes it the one
+// sends run.
 func (q *Queries) PublishFlow(ctx context.Context, arg PublishFlowParams) (*int32, error) {
 	row := q.db.QueryRow(ctx, publishFlow, arg.AppID, arg.Identifier)
 	var published_version *int32
@@ -1031,7 +1082,7 @@ func (q *Queries) RegisterFlowRuns(ctx context.Context, arg RegisterFlowRunsPara
 const renameFlow = `-- name: RenameFlow :one
 UPDATE flows SET name = $1, updated_at = now()
 WHERE app_id = $2 AND identifier = $3
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema
 `
 
 type RenameFlowParams struct {
@@ -1055,6 +1106,7 @@ func (q *Queries) RenameFlow(ctx context.Context, arg RenameFlowParams) (Flow, e
 		&i.Positions,
 		&i.ArchivedAt,
 		&i.Critical,
+		&i.PayloadSchema,
 	)
 	return i, err
 }
@@ -1079,7 +1131,7 @@ func (q *Queries) RequestOfApp(ctx context.Context, arg RequestOfAppParams) (boo
 const setFlowArchived = `-- name: SetFlowArchived :one
 UPDATE flows SET archived_at = CASE WHEN $1::bool THEN COALESCE(archived_at, now()) END, updated_at = now()
 WHERE app_id = $2 AND identifier = $3
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema
 `
 
 type SetFlowArchivedParams struct {
@@ -1104,6 +1156,7 @@ func (q *Queries) SetFlowArchived(ctx context.Context, arg SetFlowArchivedParams
 		&i.Positions,
 		&i.ArchivedAt,
 		&i.Critical,
+		&i.PayloadSchema,
 	)
 	return i, err
 }
@@ -1111,7 +1164,7 @@ func (q *Queries) SetFlowArchived(ctx context.Context, arg SetFlowArchivedParams
 const setFlowCritical = `-- name: SetFlowCritical :one
 UPDATE flows SET critical = $1, updated_at = now()
 WHERE app_id = $2 AND identifier = $3
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema
 `
 
 type SetFlowCriticalParams struct {
@@ -1136,6 +1189,7 @@ func (q *Queries) SetFlowCritical(ctx context.Context, arg SetFlowCriticalParams
 		&i.Positions,
 		&i.ArchivedAt,
 		&i.Critical,
+		&i.PayloadSchema,
 	)
 	return i, err
 }
@@ -1206,28 +1260,35 @@ func (q *Queries) StepNotification(ctx context.Context, arg StepNotificationPara
 
 const updateFlowDraft = `-- name: UpdateFlowDraft :one
 UPDATE flows SET name = $1, draft = $2, positions = COALESCE($3::jsonb, positions),
-    critical = COALESCE($4::boolean, critical), updated_at = now()
-WHERE app_id = $5 AND identifier = $6
-RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical
+    critical = COALESCE($4::boolean, critical),
+    payload_schema = CASE WHEN $5::bool THEN $6::jsonb ELSE payload_schema END,
+    updated_at = now()
+WHERE app_id = $7 AND identifier = $8
+RETURNING id, app_id, identifier, name, draft, published_version, created_at, updated_at, positions, archived_at, critical, payload_schema
 `
 
 type UpdateFlowDraftParams struct {
-	Name       string
-	Draft      json.RawMessage
-	Positions  json.RawMessage
-	Critical   *bool
-	AppID      int64
-	Identifier string
+	Name             string
+	Draft            json.RawMessage
+	Positions        json.RawMessage
+	Critical         *bool
+	SetPayloadSchema bool
+	PayloadSchema    json.RawMessage
+	AppID            int64
+	Identifier       string
 }
 
 // positions NULL keeps the stored ones (a client that does not know them, such as the CLI);
-// critical NULL keeps the stored mark the same way.
+// critical NULL keeps the stored mark the same way; the payload schema is replaced only with
+// set_payload_schema (a NULL payload_schema then removes it).
 func (q *Queries) UpdateFlowDraft(ctx context.Context, arg UpdateFlowDraftParams) (Flow, error) {
 	row := q.db.QueryRow(ctx, updateFlowDraft,
 		arg.Name,
 		arg.Draft,
 		arg.Positions,
 		arg.Critical,
+		arg.SetPayloadSchema,
+		arg.PayloadSchema,
 		arg.AppID,
 		arg.Identifier,
 	)
@@ -1244,6 +1305,7 @@ func (q *Queries) UpdateFlowDraft(ctx context.Context, arg UpdateFlowDraftParams
 		&i.Positions,
 		&i.ArchivedAt,
 		&i.Critical,
+		&i.PayloadSchema,
 	)
 	return i, err
 }

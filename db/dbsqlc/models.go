@@ -278,6 +278,7 @@ type Flow struct {
 	Positions        json.RawMessage
 	ArchivedAt       *time.Time
 	Critical         bool
+	PayloadSchema    json.RawMessage
 }
 
 type FlowLog struct {
@@ -339,10 +340,11 @@ type FlowThrottle struct {
 }
 
 type FlowVersion struct {
-	FlowID     int64
-	Version    int32
-	Definition json.RawMessage
-	CreatedAt  time.Time
+	FlowID        int64
+	Version       int32
+	Definition    json.RawMessage
+	CreatedAt     time.Time
+	PayloadSchema json.RawMessage
 }
 
 type InboxCounter struct {
@@ -443,24 +445,25 @@ type MessageLog struct {
 }
 
 type Notification struct {
-	ID         int64
-	AppID      int64
-	UserID     int64
-	RequestID  uuid.UUID
-	SourceKey  string
-	Title      string
-	Message    string
-	Icon       string
-	Url        string
-	Data       json.RawMessage
-	Blocks     json.RawMessage
-	CategoryID *int64
-	State      *string
-	SeenAt     *time.Time
-	ReadAt     *time.Time
-	ClickedAt  *time.Time
-	DeletedAt  *time.Time
-	CreatedAt  time.Time
+	ID           int64
+	AppID        int64
+	UserID       int64
+	RequestID    uuid.UUID
+	SourceKey    string
+	Title        string
+	Message      string
+	Icon         string
+	Url          string
+	Data         json.RawMessage
+	Blocks       json.RawMessage
+	CategoryID   *int64
+	State        *string
+	SeenAt       *time.Time
+	ReadAt       *time.Time
+	ClickedAt    *time.Time
+	DeletedAt    *time.Time
+	CreatedAt    time.Time
+	SnoozedUntil *time.Time
 }
 
 type NotificationRequest struct {
@@ -497,6 +500,14 @@ type Preference struct {
 	CategoryID *int64
 	Channel    string
 	Enabled    bool
+	UpdatedAt  time.Time
+}
+
+type ProviderBreaker struct {
+	InstanceID int64
+	OpenUntil  time.Time
+	CooldownMs int32
+	ProbeUntil *time.Time
 	UpdatedAt  time.Time
 }
 

@@ -414,7 +414,7 @@ const reclaimWorkflow = `-- name: ReclaimWorkflow :many
 UPDATE notification_requests
 SET claimed_until = now() + make_interval(secs => $1::float8), updated_at = now()
 WHERE workflow_id = $2 AND status = 'accepted' AND claimed_until < now()
-RETURNING id, app_id, created_at
+RETURNING id, app_id, created_at, critical
 `
 
 type ReclaimWorkflowParams struct {
@@ -426,6 +426,7 @@ type ReclaimWorkflowRow struct {
 	ID        uuid.UUID
 	AppID     int64
 	CreatedAt time.Time
+	Critical  bool
 }
 
 // Renews the lease on every request of a workflow; empty when another relay got there first.
@@ -438,7 +439,12 @@ func (q *Queries) ReclaimWorkflow(ctx context.Context, arg ReclaimWorkflowParams
 	items := []ReclaimWorkflowRow{}
 	for rows.Next() {
 		var i ReclaimWorkflowRow
-		if err := rows.Scan(&i.ID, &i.AppID, &i.CreatedAt); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.AppID,
+			&i.CreatedAt,
+			&i.Critical,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

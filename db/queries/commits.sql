@@ -27,7 +27,8 @@ WHERE s.app_id = @app_id
 ORDER BY t.identifier, s.state;
 
 -- name: SnapshotFlows :many
-SELECT f.identifier, f.name, f.draft, v.definition AS published
+SELECT f.identifier, f.name, f.draft, v.definition AS published,
+       f.payload_schema AS draft_payload_schema, v.payload_schema AS published_payload_schema
 FROM flows f LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
 WHERE f.app_id = @app_id
 ORDER BY f.identifier;
@@ -91,16 +92,19 @@ DELETE FROM template_contents WHERE app_id = @app_id AND template_id = @template
 DELETE FROM template_content_states WHERE app_id = @app_id AND template_id = @template_id AND NOT (state = ANY(@keep::text[]));
 
 -- name: ApplyFlow :one
-INSERT INTO flows (app_id, identifier, name, draft) VALUES (@app_id, @identifier, @name, @draft)
-ON CONFLICT (app_id, identifier) DO UPDATE SET name = EXCLUDED.name, draft = EXCLUDED.draft, updated_at = now()
+INSERT INTO flows (app_id, identifier, name, draft, payload_schema)
+VALUES (@app_id, @identifier, @name, @draft, sqlc.narg(payload_schema)::jsonb)
+ON CONFLICT (app_id, identifier) DO UPDATE
+SET name = EXCLUDED.name, draft = EXCLUDED.draft, payload_schema = EXCLUDED.payload_schema, updated_at = now()
 RETURNING id;
 
 -- name: PublishFlowDefinition :exec
 -- Adds a version with the given definition and makes it the one sends run (versions stay
 -- immutable: rolling back publishes the old definition as a new version).
 WITH v AS (
-    INSERT INTO flow_versions (flow_id, version, definition)
-    SELECT f.id, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = f.id), 0) + 1, @definition
+    INSERT INTO flow_versions (flow_id, version, definition, payload_schema)
+    SELECT f.id, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = f.id), 0) + 1, @definition,
+           sqlc.narg(payload_schema)::jsonb
     FROM flows f WHERE f.app_id = @app_id AND f.id = @id
     RETURNING flow_id, version
 )

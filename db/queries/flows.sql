@@ -1,12 +1,16 @@
 -- name: CreateFlow :one
-INSERT INTO flows (app_id, identifier, name, draft, positions, critical) VALUES (@app_id, @identifier, @name, @draft, @positions, @critical)
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical, payload_schema)
+VALUES (@app_id, @identifier, @name, @draft, @positions, @critical, sqlc.narg(payload_schema)::jsonb)
 RETURNING *;
 
 -- name: UpdateFlowDraft :one
 -- positions NULL keeps the stored ones (a client that does not know them, such as the CLI);
--- critical NULL keeps the stored mark the same way.
+-- critical NULL keeps the stored mark the same way; the payload schema is replaced only with
+-- set_payload_schema (a NULL payload_schema then removes it).
 UPDATE flows SET name = @name, draft = @draft, positions = COALESCE(sqlc.narg(positions)::jsonb, positions),
-    critical = COALESCE(sqlc.narg(critical)::boolean, critical), updated_at = now()
+    critical = COALESCE(sqlc.narg(critical)::boolean, critical),
+    payload_schema = CASE WHEN @set_payload_schema::bool THEN sqlc.narg(payload_schema)::jsonb ELSE payload_schema END,
+    updated_at = now()
 WHERE app_id = @app_id AND identifier = @identifier
 RETURNING *;
 
@@ -39,8 +43,8 @@ RETURNING *;
 
 -- name: DuplicateFlow :one
 -- A new draft copied from another workflow's draft and positions (never its versions).
-INSERT INTO flows (app_id, identifier, name, draft, positions, critical)
-SELECT src.app_id, @new_identifier, @name, src.draft, src.positions, src.critical FROM flows src
+INSERT INTO flows (app_id, identifier, name, draft, positions, critical, payload_schema)
+SELECT src.app_id, @new_identifier, @name, src.draft, src.positions, src.critical, src.payload_schema FROM flows src
 WHERE src.app_id = @app_id AND src.identifier = @identifier
 RETURNING *;
 
@@ -63,13 +67,14 @@ WHERE app_id = @app_id AND flow_identifier = @flow_identifier AND request_id = @
 RETURNING workflow_id;
 
 -- name: PublishFlow :one
--- Snapshots the draft as the next version and makes it the one sends run.
+-- Snapshots the draft (with its payload schema) as the next version and makes it the one
+-- sends run.
 WITH f AS (
-    SELECT flows.id, flows.draft, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = flows.id), 0) + 1 AS next
+    SELECT flows.id, flows.draft, flows.payload_schema, COALESCE((SELECT max(v.version) FROM flow_versions v WHERE v.flow_id = flows.id), 0) + 1 AS next
     FROM flows WHERE flows.app_id = @app_id AND flows.identifier = @identifier
     FOR UPDATE
 ), v AS (
-    INSERT INTO flow_versions (flow_id, version, definition) SELECT f.id, f.next, f.draft FROM f
+    INSERT INTO flow_versions (flow_id, version, definition, payload_schema) SELECT f.id, f.next, f.draft, f.payload_schema FROM f
     RETURNING flow_id, version
 )
 UPDATE flows SET published_version = v.version, updated_at = now()
@@ -77,7 +82,7 @@ FROM v WHERE flows.id = v.flow_id
 RETURNING flows.published_version;
 
 -- name: GetPublishedFlow :one
-SELECT f.identifier, v.version, v.definition
+SELECT f.identifier, v.version, v.definition, v.payload_schema
 FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
 WHERE f.app_id = @app_id AND f.identifier = @identifier;
 
@@ -174,9 +179,18 @@ WHERE app_id = @app_id AND request_id = @request_id AND user_identifier = @user_
 SELECT id FROM notifications WHERE request_id = @request_id AND user_id = @user_id AND source_key = @source_key;
 
 -- name: FlowPublishedVersion :one
--- The version sends run, whether the workflow is archived (then it takes no sends), and
--- whether it is critical (its sends jump the relay's queue).
-SELECT published_version, archived_at IS NOT NULL AS archived, critical FROM flows WHERE app_id = @app_id AND identifier = @identifier;
+-- The version sends run, whether the workflow is archived (then it takes no sends), whether
+-- it is critical (its sends jump the relay's queue), and whether that version declares a
+-- payload schema (accept then reads it once per version: FlowVersionPayloadSchema).
+SELECT f.id, f.published_version, f.archived_at IS NOT NULL AS archived, f.critical,
+       (v.payload_schema IS NOT NULL)::bool AS has_payload_schema
+FROM flows f LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
+WHERE f.app_id = @app_id AND f.identifier = @identifier;
+
+-- name: FlowVersionPayloadSchema :one
+-- The payload schema of one version of a workflow of the app (NULL: none).
+SELECT v.payload_schema FROM flow_versions v JOIN flows f ON f.id = v.flow_id
+WHERE f.app_id = @app_id AND v.flow_id = @flow_id AND v.version = @version;
 
 -- name: GetFlowVersion :one
 SELECT v.definition
@@ -228,7 +242,7 @@ LIMIT @max_rows;
 
 -- name: ListFlowVersions :many
 -- The published versions of a workflow of the app, newest first.
-SELECT v.version, v.definition, v.created_at
+SELECT v.version, v.definition, v.payload_schema, v.created_at
 FROM flows f JOIN flow_versions v ON v.flow_id = f.id
 WHERE f.app_id = @app_id AND f.identifier = @identifier
 ORDER BY v.version DESC;

@@ -73,7 +73,7 @@ LIMIT @max_rows;
 UPDATE notification_requests
 SET claimed_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
 WHERE workflow_id = @workflow_id AND status = 'accepted' AND claimed_until < now()
-RETURNING id, app_id, created_at;
+RETURNING id, app_id, created_at, critical;
 
 -- name: MarkWorkflowStarted :exec
 -- A send run moves its requests to started; a schedule run to scheduled.

@@ -42,9 +42,10 @@ func WorkflowSchema(openAPI []byte) ([]byte, error) {
 		"type":        "object",
 		"required":    []string{"name", "definition"},
 		"properties": map[string]any{
-			"$schema":    map[string]any{"type": "string"},
-			"name":       map[string]any{"type": "string", "minLength": 1, "maxLength": 200, "description": "the workflow's display name"},
-			"definition": map[string]any{"$ref": "#/$defs/WorkflowDefinition"},
+			"$schema":       map[string]any{"type": "string"},
+			"name":          map[string]any{"type": "string", "minLength": 1, "maxLength": 200, "description": "the workflow's display name"},
+			"definition":    map[string]any{"$ref": "#/$defs/WorkflowDefinition"},
+			"payloadSchema": map[string]any{"type": "object", "description": "the JSON Schema (draft 2020-12) of the data the workflow's sends carry; a send whose data does not match it is refused (docs/workflows.md#payload-schema)"},
 		},
 		"additionalProperties": false,
 		"$defs":                defs,

@@ -16,6 +16,7 @@ import (
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/platform/payloadschema"
 	"github.com/heraldhq/herald/internal/send/notify"
 )
 
@@ -32,6 +33,10 @@ type Flow struct {
 	// Critical workflows (security alerts, receipts, one-time codes) are delivered whatever
 	// the recipient's opt-outs; the mark applies to every run's next step, whatever version.
 	Critical bool `json:"critical"`
+	// PayloadSchema is the JSON Schema (draft 2020-12) of the data the draft's sends carry
+	// (null: none); publish copies it into the version, and accept refuses (422) a send whose
+	// data does not match the published version's.
+	PayloadSchema json.RawMessage `json:"payloadSchema"`
 	// ArchivedAt is when the workflow was archived (null: it is not); an archived workflow
 	// takes no sends and is listed only when asked for.
 	ArchivedAt *time.Time `json:"archivedAt"`
@@ -66,6 +71,10 @@ type input struct {
 	positions json.RawMessage
 	// critical is nil when the body has none (an update keeps the stored mark).
 	critical *bool
+	// setSchema is whether the body has payloadSchema (an update keeps the stored schema
+	// otherwise); payloadSchema is nil when it was null (the schema is removed).
+	setSchema     bool
+	payloadSchema json.RawMessage
 }
 
 func (s *Service) parse(ctx context.Context, appID int64, body []byte, create bool) (input, error) {
@@ -151,6 +160,16 @@ func parseWith(body []byte, create bool, templateExists, layoutExists func(strin
 		}
 	}
 	in.positions = parsePositions(top["positions"], steps, &p)
+	if raw, ok := top["payloadSchema"]; ok {
+		in.setSchema = true
+		if js.Present(raw) {
+			if probs := payloadschema.Check(raw); len(probs) > 0 {
+				p = append(p, probs...)
+			} else {
+				in.payloadSchema = raw
+			}
+		}
+	}
 	if raw, ok := top["critical"]; ok && js.Kind(raw) != "null" {
 		var v bool
 		if js.Kind(raw) != "boolean" || json.Unmarshal(raw, &v) != nil {
@@ -172,7 +191,7 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Flow, e
 	if positions == nil {
 		positions = json.RawMessage(`{}`)
 	}
-	row, err := s.db.CreateFlow(ctx, dbsqlc.CreateFlowParams{AppID: appID, Identifier: in.identifier, Name: in.name, Draft: in.definition, Positions: positions, Critical: in.critical != nil && *in.critical})
+	row, err := s.db.CreateFlow(ctx, dbsqlc.CreateFlowParams{AppID: appID, Identifier: in.identifier, Name: in.name, Draft: in.definition, Positions: positions, Critical: in.critical != nil && *in.critical, PayloadSchema: in.payloadSchema})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ECONFLICT {
 			return Flow{}, herald.Errorf(herald.ECONFLICT, "a workflow with identifier %q exists", in.identifier)
@@ -182,14 +201,16 @@ func (s *Service) Create(ctx context.Context, appID int64, body []byte) (Flow, e
 	return fromRow(row), nil
 }
 
-// Update replaces a workflow's draft (and its positions and critical mark, when the body has them); runs in progress and the published version are
-// unchanged until the next publish.
+// Update replaces a workflow's draft (and its positions, critical mark and payload schema,
+// when the body has them: a null payloadSchema removes it); runs in progress and the
+// published version are unchanged until the next publish.
 func (s *Service) Update(ctx context.Context, appID int64, identifier string, body []byte) (Flow, error) {
 	in, err := s.parse(ctx, appID, body, false)
 	if err != nil {
 		return Flow{}, err
 	}
-	row, err := s.db.UpdateFlowDraft(ctx, dbsqlc.UpdateFlowDraftParams{AppID: appID, Identifier: identifier, Name: in.name, Draft: in.definition, Positions: in.positions, Critical: in.critical})
+	row, err := s.db.UpdateFlowDraft(ctx, dbsqlc.UpdateFlowDraftParams{AppID: appID, Identifier: identifier, Name: in.name, Draft: in.definition, Positions: in.positions, Critical: in.critical,
+		SetPayloadSchema: in.setSchema, PayloadSchema: in.payloadSchema})
 	if err != nil {
 		return Flow{}, notFound(err)
 	}
@@ -284,7 +305,7 @@ func (s *Service) Logs(ctx context.Context, appID int64, page, limit int) ([]Log
 
 func fromRow(r dbsqlc.Flow) Flow {
 	return Flow{ID: r.ID, Identifier: r.Identifier, Name: r.Name, Definition: r.Draft, Positions: r.Positions,
-		PublishedVersion: r.PublishedVersion, Critical: r.Critical, ArchivedAt: r.ArchivedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		PublishedVersion: r.PublishedVersion, Critical: r.Critical, PayloadSchema: r.PayloadSchema, ArchivedAt: r.ArchivedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 func notFound(err error) error {

@@ -95,7 +95,7 @@ func TestCreateRejectsBadDefinitions(t *testing.T) {
 		"name must be 1-200 characters",
 		`steps[0].template: no template "missing" in this app`,
 		`steps[1].duration: "soon" is not a duration (use 90s, 15m, 2h, 3d)`,
-		"steps[2].content.colour is not a field of inApp content (fields: title, message, icon, url)",
+		"steps[2].content.colour is not a field of inApp content (fields: title, message, icon, url, blocks)",
 		"steps[2].content.title: line 1: {{#if}} is not closed (missing {{/if}})",
 		"steps[2]: inApp content needs title",
 	}

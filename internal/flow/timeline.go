@@ -15,9 +15,12 @@ import (
 
 // Version is one published version of a workflow, as the version history shows it.
 type Version struct {
-	Version     int32           `json:"version"`
-	Definition  json.RawMessage `json:"definition"`
-	PublishedAt time.Time       `json:"publishedAt"`
+	Version    int32           `json:"version"`
+	Definition json.RawMessage `json:"definition"`
+	// PayloadSchema is the version's payload schema (null: none), the one its sends' data
+	// is checked against.
+	PayloadSchema json.RawMessage `json:"payloadSchema"`
+	PublishedAt   time.Time       `json:"publishedAt"`
 }
 
 // Versions returns the published versions of a workflow of the app, newest first (empty
@@ -32,7 +35,7 @@ func (s *Service) Versions(ctx context.Context, appID int64, identifier string) 
 	}
 	out := make([]Version, len(rows))
 	for i, r := range rows {
-		out[i] = Version{Version: r.Version, Definition: r.Definition, PublishedAt: r.CreatedAt}
+		out[i] = Version{Version: r.Version, Definition: r.Definition, PayloadSchema: r.PayloadSchema, PublishedAt: r.CreatedAt}
 	}
 	return out, nil
 }

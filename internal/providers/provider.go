@@ -133,6 +133,12 @@ type Error struct {
 	// sender): the pipeline turns the channel off for the user, so Herald's preferences say
 	// what the provider enforces.
 	OptedOut bool
+	// Deadline names the instance's config key whose deadline the call ran into
+	// ("connectTimeoutSeconds", "writeTimeoutSeconds", "responseTimeoutSeconds",
+	// "timeoutSeconds"); empty when the call did not time out or the provider cannot
+	// tell which. A call that timed out got no answer: it counts toward the instance's
+	// circuit breaker.
+	Deadline string
 }
 
 func (e *Error) Error() string {

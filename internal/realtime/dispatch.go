@@ -24,7 +24,7 @@ func (h *Hub) Deliver(ctx context.Context, ev events.Event) {
 		h.deliverNotifications(ctx, ev)
 	case events.NotificationSeen:
 		h.deliverCounts(ctx, ev.AppID, h.connectedOf(ev.AppID, ev.UserIDs))
-	case events.NotificationRead, events.NotificationDeleted:
+	case events.NotificationRead, events.NotificationDeleted, events.NotificationSnoozed:
 		h.deliverIDs(ev)
 	case events.AllNotificationRead, events.AllNotificationDeleted:
 		m := &Message{Name: ev.Kind, Data: json.RawMessage(`{}`)}

@@ -323,8 +323,8 @@ func (s *Stack) workerOptions() worker.Options {
 	return opts
 }
 
-// RunRelay runs the outbox relay and the webhook relay until ctx ends, once Herald's search attributes are
-// registered (the runs it starts carry them).
+// RunRelay runs the outbox relay, the webhook relay and the snooze waker until ctx ends,
+// once Herald's search attributes are registered (the runs it starts carry them).
 func (s *Stack) RunRelay(ctx context.Context) error {
 	if err := s.EnsureSearchAttributes(ctx); err != nil {
 		return nil // ctx ended
@@ -332,8 +332,18 @@ func (s *Stack) RunRelay(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { defer close(done); s.runWebhookRelay(ctx) }()
 	defer func() { <-done }()
+	woken := make(chan struct{})
+	go func() {
+		defer close(woken)
+		(&inbox.Waker{Inbox: s.Inbox, Interval: SnoozeWakeInterval, Log: s.Log.With("component", "snooze")}).Run(ctx)
+	}()
+	defer func() { <-woken }()
 	return s.Relay.Run(ctx)
 }
+
+// SnoozeWakeInterval is how often the relay looks for snoozed notifications whose time has
+// come (one indexed query over the snoozed rows only).
+const SnoozeWakeInterval = time.Second
 
 // SecretKey returns the configured secret key or, failing that, the one kept in the data
 // directory by `herald dev`. With generate set (dev only) it creates that file when missing.

@@ -4,6 +4,48 @@ package herald
 
 import "time"
 
+// Block is A content block of an in-app notification (docs/inbox-widget.md#blocks). The widget and the React package render the types text (a small markdown subset: **bold**, *italic* or _italic_, `code`, [links](url)), image (an https url with alt text), avatar (an actor: name, optional https imageUrl and text) and buttons (1 to 3, each a label and either a url under the URL rules or a state to set with PUT /v3/notifications/{id}/state). states shows a block only while the notification's state is one of them; exceptStates hides it then ("Approve / Reject" becomes "Approved by you"). Blocks of other types (Slack Block Kit, custom) are kept for chat providers and webhooks and ignored by the widget. At most 20 blocks; a send or template save breaking these rules is refused with every problem listed.
+type Block struct {
+	// Alt is image: its alternative text (required, not blank)
+	Alt string `json:"alt,omitempty"`
+	// Buttons is buttons: the buttons (required)
+	Buttons []BlockButton `json:"buttons,omitempty"`
+	// ExceptStates is hide the block while the notification's state is one of these
+	ExceptStates []string `json:"exceptStates,omitempty"`
+	// ImageURL is avatar: the actor's picture, an https URL
+	ImageURL string `json:"imageUrl,omitempty"`
+	// Name is avatar: the actor's name (required)
+	Name string `json:"name,omitempty"`
+	// States is show the block only while the notification's state is one of these
+	States []string `json:"states,omitempty"`
+	// Text is text: the markdown text (required); avatar: a line beside the name
+	Text string `json:"text,omitempty"`
+	// Type is text, image, avatar, buttons; other types are kept as sent
+	Type string `json:"type"`
+	// URL is image: its https URL (required)
+	URL string `json:"url,omitempty"`
+}
+
+// BlockButton is a schema of the developer API.
+type BlockButton struct {
+	Label string `json:"label"`
+	// State is the state the button sets (PUT /v3/notifications/{id}/state). Either url or state.
+	State string `json:"state,omitempty"`
+	// Style is default primary
+	Style BlockButtonStyle `json:"style,omitempty"`
+	// URL is where the button leads: the rules of notification.url (javascript:, data:, … refused). Either url or state.
+	URL string `json:"url,omitempty"`
+}
+
+// BlockButtonStyle is default primary
+type BlockButtonStyle string
+
+// Values of BlockButtonStyle.
+const (
+	BlockButtonStylePrimary   BlockButtonStyle = "primary"
+	BlockButtonStyleSecondary BlockButtonStyle = "secondary"
+)
+
 // BulkResult is a schema of the developer API.
 type BulkResult struct {
 	// Count is notifications that changed
@@ -178,6 +220,8 @@ type ErasureReport struct {
 // Error is a schema of the developer API.
 type Error struct {
 	Message string `json:"message"`
+	// Problems is on a 422 for a send whose `data` does not match its workflow's payload schema: every problem, with the JSON pointer of the value in the request body
+	Problems []FieldProblem `json:"problems,omitempty"`
 	// RequestID is set on 5xx answers; look it up in the server log
 	RequestID string      `json:"requestId,omitempty"`
 	Status    ErrorStatus `json:"status"`
@@ -190,6 +234,13 @@ type ErrorStatus string
 const (
 	ErrorStatusError ErrorStatus = "error"
 )
+
+// FieldProblem is a schema of the developer API.
+type FieldProblem struct {
+	Message string `json:"message"`
+	// Pointer is JSON pointer (RFC 6901) into the request body
+	Pointer string `json:"pointer"`
+}
 
 // FlowPreference is A user's switches for one published workflow. The most specific switch set wins: workflow × channel, then the workflow, then category × channel; a channel turned off for everything and critical marks stay above them (docs/delivery.md).
 type FlowPreference struct {
@@ -286,6 +337,7 @@ const (
 
 // Notification is a schema of the developer API.
 type Notification struct {
+	// Blocks is content blocks; those of the types the inbox renders follow the schema Block (kept free-form here so blocks for chat providers and webhooks round-trip)
 	Blocks    []any          `json:"blocks"`
 	Category  *Category      `json:"category,omitempty"`
 	ClickedAt *time.Time     `json:"clickedAt,omitempty"`
@@ -453,7 +505,7 @@ type SendRequest struct {
 
 // SendRequestNotification is a schema of the developer API.
 type SendRequestNotification struct {
-	// Blocks is free-form content blocks; every string under a key named url, href or link, or ending in one of them (imageUrl, deepLink, …), at any depth, must be a link notification.url allows (400 naming its path otherwise)
+	// Blocks is content blocks: those of type text, image, avatar and buttons must follow the schema Block (kept free-form here so blocks for chat providers and webhooks, such as Slack Block Kit, pass through); besides, every string under a key named url, href or link, or ending in one of them (imageUrl, deepLink, …), at any depth, must be a link notification.url allows. 400 listing every problem otherwise. A template's inApp content with blocks replaces them.
 	Blocks []any `json:"blocks,omitempty"`
 	// Category is category identifier
 	Category           string `json:"category,omitempty"`
@@ -482,6 +534,18 @@ type SendRequestOverride struct {
 type SendRequestSendTo struct {
 	Recipients []any    `json:"recipients,omitempty"`
 	Topics     []string `json:"topics,omitempty"`
+}
+
+// SnoozeRequest is a schema of the developer API.
+type SnoozeRequest struct {
+	// Until is when it comes back: in the future, at most 366 days ahead
+	Until time.Time `json:"until"`
+}
+
+// Snoozed is a schema of the developer API.
+type Snoozed struct {
+	ID           int64     `json:"id"`
+	SnoozedUntil time.Time `json:"snoozedUntil"`
 }
 
 // StateChange is a schema of the developer API.

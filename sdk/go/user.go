@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // UserClient acts on one user's behalf (user mode): inbox, profile, preferences,
@@ -165,6 +166,22 @@ func (u *UserClient) Click(ctx context.Context, id int64) (*Notification, error)
 // SetState sets a notification's free-form state (seen, read and clicked also set their times).
 func (u *UserClient) SetState(ctx context.Context, id int64, state string) (*Notification, error) {
 	return u.notification(ctx, http.MethodPut, id, "/state", StateChange{State: state})
+}
+
+// Snooze hides a notification until until: it leaves the list and the counts and comes
+// back unread then (snoozing again moves the time).
+func (u *UserClient) Snooze(ctx context.Context, id int64, until time.Time) (*Snoozed, error) {
+	var out Snoozed
+	err := u.do(ctx, request{method: http.MethodPut, path: "/notifications/" + strconv.FormatInt(id, 10) + "/snooze", body: SnoozeRequest{Until: until}, idempotent: true}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Unsnooze brings a snoozed notification back now, unread.
+func (u *UserClient) Unsnooze(ctx context.Context, id int64) (*Notification, error) {
+	return u.notification(ctx, http.MethodDelete, id, "/snooze", nil)
 }
 
 // DeleteNotification deletes a notification from the user's inbox.

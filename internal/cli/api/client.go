@@ -228,6 +228,8 @@ type Workflow struct {
 	Definition       json.RawMessage `json:"definition"`
 	PublishedVersion *int32          `json:"publishedVersion"`
 	Critical         bool            `json:"critical"`
+	// PayloadSchema is the draft's payload schema (null: none).
+	PayloadSchema json.RawMessage `json:"payloadSchema"`
 }
 
 func appPath(appID int64, rest string) string { return fmt.Sprintf("/v1/apps/%d%s", appID, rest) }
@@ -386,14 +388,23 @@ func (c *Client) DeleteCategory(ctx context.Context, id int64) error {
 	return c.Do(ctx, "DELETE", fmt.Sprintf("/v1/categories/%d", id), nil, nil)
 }
 
-// CreateWorkflow saves a new workflow's draft.
-func (c *Client) CreateWorkflow(ctx context.Context, appID int64, identifier, name string, critical bool, def json.RawMessage) error {
-	return c.Do(ctx, "POST", appPath(appID, "/workflows"), map[string]any{"identifier": identifier, "name": name, "critical": critical, "definition": def}, nil)
+// CreateWorkflow saves a new workflow's draft (schema nil: no payload schema).
+func (c *Client) CreateWorkflow(ctx context.Context, appID int64, identifier, name string, critical bool, def, schema json.RawMessage) error {
+	return c.Do(ctx, "POST", appPath(appID, "/workflows"), map[string]any{"identifier": identifier, "name": name, "critical": critical, "definition": def, "payloadSchema": orNull(schema)}, nil)
 }
 
-// UpdateWorkflow replaces a workflow's draft, name and critical mark.
-func (c *Client) UpdateWorkflow(ctx context.Context, appID int64, identifier, name string, critical bool, def json.RawMessage) error {
-	return c.Do(ctx, "PUT", appPath(appID, "/workflows/"+url.PathEscape(identifier)), map[string]any{"name": name, "critical": critical, "definition": def}, nil)
+// UpdateWorkflow replaces a workflow's draft, name, critical mark and payload schema (nil
+// removes it: the folder is what the app gets).
+func (c *Client) UpdateWorkflow(ctx context.Context, appID int64, identifier, name string, critical bool, def, schema json.RawMessage) error {
+	return c.Do(ctx, "PUT", appPath(appID, "/workflows/"+url.PathEscape(identifier)), map[string]any{"name": name, "critical": critical, "definition": def, "payloadSchema": orNull(schema)}, nil)
+}
+
+// orNull is raw, or JSON null when it is empty.
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
 }
 
 // PublishWorkflow makes a workflow's draft the version sends run.

@@ -32,7 +32,7 @@ func TestWorkflowsLeaveDesignerPositionsAlone(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("workflows %v %v", list, err)
 	}
-	if err := c.UpdateWorkflow(context.Background(), 1, "nudge", list[0].Name, list[0].Critical, list[0].Definition); err != nil {
+	if err := c.UpdateWorkflow(context.Background(), 1, "nudge", list[0].Name, list[0].Critical, list[0].Definition, list[0].PayloadSchema); err != nil {
 		t.Fatal(err)
 	}
 	keys := make([]string, 0, len(sent))
@@ -40,7 +40,7 @@ func TestWorkflowsLeaveDesignerPositionsAlone(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	if !slices.Equal(keys, []string{"critical", "definition", "name"}) {
+	if !slices.Equal(keys, []string{"critical", "definition", "name", "payloadSchema"}) {
 		t.Fatalf("a pushed draft sends %v; positions must be left to the console", keys)
 	}
 }

@@ -199,7 +199,11 @@ var stepPath = regexp.MustCompile(`^(?:definition\.)?(steps\[\d+\](?:\.[A-Za-z]+
 
 func (c *checker) workflow(w files.Workflow, tpls map[string]bool) {
 	file := files.WorkflowFile(w.Identifier)
-	body, _ := json.Marshal(map[string]any{"identifier": w.Identifier, "name": w.Name, "definition": w.Definition})
+	m := map[string]any{"identifier": w.Identifier, "name": w.Name, "definition": w.Definition}
+	if files.HasSchema(w.PayloadSchema) {
+		m["payloadSchema"] = w.PayloadSchema
+	}
+	body, _ := json.Marshal(m)
 	exists := func(id string) bool { return tpls[id] }
 	for _, m := range flow.Check(body, true, exists) {
 		switch {
@@ -207,6 +211,8 @@ func (c *checker) workflow(w files.Workflow, tpls map[string]bool) {
 			c.add(file, 0, "the file name is the workflow's identifier: "+m)
 		case strings.HasPrefix(m, "name"):
 			c.add(file, c.f.Line(file, "name"), m)
+		case strings.HasPrefix(m, "payloadSchema"):
+			c.add(file, c.f.Line(file, "payloadSchema"), m)
 		default:
 			if strings.Contains(m, "no template") {
 				m += " (templates/ has no such folder)"

@@ -14,7 +14,7 @@
 //	templates/<identifier>/<channel>.<field>.hbs       a body field (html, text, body, message)
 //	templates/<identifier>/<channel>.batching.json     the digest content's short fields
 //	templates/<identifier>/<channel>.batching.<field>.hbs
-//	workflows/<identifier>.workflow.json  {"$schema", "name", "critical"?, "definition"}
+//	workflows/<identifier>.workflow.json  {"$schema", "name", "critical"?, "definition", "payloadSchema"?}
 //	workflows/workflow.schema.json        the JSON Schema of workflow files (editor completion)
 package files
 
@@ -77,10 +77,19 @@ type Category struct {
 }
 
 // Workflow is a user-defined workflow's definition; Critical ones ignore opt-outs.
+// PayloadSchema is the JSON Schema of the data its sends carry (nil: none).
 type Workflow struct {
 	Identifier, Name string
 	Critical         bool
 	Definition       json.RawMessage
+	PayloadSchema    json.RawMessage
+}
+
+// HasSchema reports whether a workflow's payload schema is set (not missing, not null):
+// only then is it written, so folders of workflows without one stay as they were.
+func HasSchema(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t != "" && t != "null"
 }
 
 // OffChannels keeps the channels of a defaults map that start off: on is every channel's
@@ -201,6 +210,9 @@ func Render(s Set, schema []byte) map[string][]byte {
 		m := map[string]any{"$schema": SchemaRef, "name": w.Name, "definition": Canonical(w.Definition)}
 		if w.Critical {
 			m["critical"] = true
+		}
+		if HasSchema(w.PayloadSchema) {
+			m["payloadSchema"] = Canonical(w.PayloadSchema)
 		}
 		out["workflows/"+w.Identifier+WorkflowSuffix] = Marshal(m)
 	}

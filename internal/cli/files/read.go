@@ -431,9 +431,15 @@ func (r *reader) workflow(name string) (Workflow, bool) {
 		Name       string          `json:"name"`
 		Critical   bool            `json:"critical"`
 		Definition json.RawMessage `json:"definition"`
+		// PayloadSchema is the JSON Schema of the workflow's data (left out: none).
+		PayloadSchema json.RawMessage `json:"payloadSchema"`
 	}
 	if !r.decode(name, &w, `{"name": "…", "critical": false, "definition": {"steps": […]}}`) {
 		return Workflow{}, false
 	}
-	return Workflow{Identifier: id, Name: w.Name, Critical: w.Critical, Definition: w.Definition}, true
+	var schema json.RawMessage
+	if HasSchema(w.PayloadSchema) {
+		schema = w.PayloadSchema
+	}
+	return Workflow{Identifier: id, Name: w.Name, Critical: w.Critical, Definition: w.Definition, PayloadSchema: schema}, true
 }

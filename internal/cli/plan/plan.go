@@ -82,7 +82,7 @@ func Fetch(ctx context.Context, c *api.Client, appID int64) (Remote, error) {
 		if f.PublishedVersion == nil {
 			r.Unpublished[f.Identifier] = true
 		}
-		r.Set.Workflows = append(r.Set.Workflows, files.Workflow{Identifier: f.Identifier, Name: f.Name, Critical: f.Critical, Definition: f.Definition})
+		r.Set.Workflows = append(r.Set.Workflows, files.Workflow{Identifier: f.Identifier, Name: f.Name, Critical: f.Critical, Definition: f.Definition, PayloadSchema: schemaOrNil(f.PayloadSchema)})
 	}
 	r.Set.Sort()
 	return r, nil
@@ -204,7 +204,7 @@ func Make(local files.Set, r Remote, prune bool) Plan {
 		switch {
 		case !ok:
 			p.add("create", "workflow", w.Identifier, "published", func(ctx context.Context, cl *api.Client, app int64) error {
-				if err := cl.CreateWorkflow(ctx, app, w.Identifier, w.Name, w.Critical, w.Definition); err != nil {
+				if err := cl.CreateWorkflow(ctx, app, w.Identifier, w.Name, w.Critical, w.Definition, w.PayloadSchema); err != nil {
 					return err
 				}
 				return cl.PublishWorkflow(ctx, app, w.Identifier)
@@ -214,12 +214,14 @@ func Make(local files.Set, r Remote, prune bool) Plan {
 			what = diffField(what, "name", rw.Name != w.Name)
 			what = diffField(what, "critical", rw.Critical != w.Critical)
 			what = diffField(what, "definition", !sameJSON(rw.Definition, w.Definition))
+			what = diffField(what, "payloadSchema", files.HasSchema(rw.PayloadSchema) != files.HasSchema(w.PayloadSchema) ||
+				files.HasSchema(w.PayloadSchema) && !sameJSON(rw.PayloadSchema, w.PayloadSchema))
 			if len(what) == 0 && !r.Unpublished[w.Identifier] {
 				continue
 			}
 			what = append(what, "published")
 			p.add("update", "workflow", w.Identifier, join(what), func(ctx context.Context, cl *api.Client, app int64) error {
-				if err := cl.UpdateWorkflow(ctx, app, w.Identifier, w.Name, w.Critical, w.Definition); err != nil {
+				if err := cl.UpdateWorkflow(ctx, app, w.Identifier, w.Name, w.Critical, w.Definition, w.PayloadSchema); err != nil {
 					return err
 				}
 				return cl.PublishWorkflow(ctx, app, w.Identifier)
@@ -420,6 +422,14 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// schemaOrNil is a payload schema, nil when it is missing or null.
+func schemaOrNil(raw json.RawMessage) json.RawMessage {
+	if !files.HasSchema(raw) {
+		return nil
+	}
+	return raw
 }
 
 func sameJSON(a, b json.RawMessage) bool {

@@ -163,7 +163,7 @@ func applyWorkflows(ctx context.Context, q *dbsqlc.Queries, appID int64, flows [
 		return err
 	}
 	for _, f := range flows {
-		id, err := q.ApplyFlow(ctx, dbsqlc.ApplyFlowParams{AppID: appID, Identifier: f.Identifier, Name: f.Name, Draft: f.Draft})
+		id, err := q.ApplyFlow(ctx, dbsqlc.ApplyFlowParams{AppID: appID, Identifier: f.Identifier, Name: f.Name, Draft: f.Draft, PayloadSchema: f.DraftPayloadSchema})
 		if err != nil {
 			return err
 		}
@@ -173,8 +173,10 @@ func applyWorkflows(ctx context.Context, q *dbsqlc.Queries, appID int64, flows [
 			return err
 		}
 		switch {
-		case f.Published != nil && (!has || !bytes.Equal(canonical(cur.Definition), canonical(f.Published))):
-			err = q.PublishFlowDefinition(ctx, dbsqlc.PublishFlowDefinitionParams{AppID: appID, ID: id, Definition: f.Published})
+		// A version is published again when its definition or its payload schema differs.
+		case f.Published != nil && (!has || !bytes.Equal(canonical(cur.Definition), canonical(f.Published)) ||
+			!bytes.Equal(canonical(nullable(cur.PayloadSchema)), canonical(f.PublishedPayloadSchema))):
+			err = q.PublishFlowDefinition(ctx, dbsqlc.PublishFlowDefinitionParams{AppID: appID, ID: id, Definition: f.Published, PayloadSchema: f.PublishedPayloadSchema})
 		case f.Published == nil && has:
 			err = q.UnpublishFlow(ctx, dbsqlc.UnpublishFlowParams{AppID: appID, ID: id})
 		}

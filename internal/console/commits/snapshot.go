@@ -84,6 +84,10 @@ type Workflow struct {
 	Name       string          `json:"name"`
 	Draft      json.RawMessage `json:"draft"`
 	Published  json.RawMessage `json:"published,omitempty"`
+	// DraftPayloadSchema and PublishedPayloadSchema are the payload schemas of the draft and
+	// of the published version (none: left out; snapshots made before schemas have neither).
+	DraftPayloadSchema     json.RawMessage `json:"draftPayloadSchema,omitempty"`
+	PublishedPayloadSchema json.RawMessage `json:"publishedPayloadSchema,omitempty"`
 }
 
 // Instance is a provider instance's settings: its configuration without the secret fields
@@ -149,7 +153,8 @@ func capture(ctx context.Context, q *dbsqlc.Queries, appID int64, s *Snapshot) e
 	}
 	s.Workflows = make([]Workflow, len(flows))
 	for i, f := range flows {
-		s.Workflows[i] = Workflow{Identifier: f.Identifier, Name: f.Name, Draft: f.Draft, Published: nullable(f.Published)}
+		s.Workflows[i] = Workflow{Identifier: f.Identifier, Name: f.Name, Draft: f.Draft, Published: nullable(f.Published),
+			DraftPayloadSchema: nullable(f.DraftPayloadSchema), PublishedPayloadSchema: nullable(f.PublishedPayloadSchema)}
 	}
 	return captureChannels(ctx, q, appID, s)
 }

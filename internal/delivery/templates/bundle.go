@@ -23,6 +23,9 @@ type Rendered struct {
 	Subject, HTML, Text string
 	Title, Body         string
 	Icon, URL           string
+	// Blocks are an inApp content's rendered blocks (nil when its content has none: the
+	// send's own blocks are used).
+	Blocks json.RawMessage
 }
 
 // Bundle is what rendering one send needs, loaded once per slice or delivery: the
@@ -43,6 +46,8 @@ type Bundle struct {
 
 type compiled struct {
 	fields map[string]*render.Template
+	// blocks are the inApp content's blocks; nil without.
+	blocks *compiledBlocks
 	// batching replaces fields for messages that carry a digest's batch; nil without.
 	batching map[string]*render.Template
 	layout   *compiledLayout
@@ -57,6 +62,9 @@ func compileFields(channel string, raw json.RawMessage) (map[string]*render.Temp
 	_ = json.Unmarshal(raw, &fields)
 	out := make(map[string]*render.Template, len(fields))
 	for name, src := range fields {
+		if name == BlocksField {
+			continue // compiled by compileBlocks
+		}
 		t, err := render.Parse(src)
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", channel, name, err)
@@ -112,6 +120,9 @@ func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n 
 	for _, r := range rows {
 		c := &compiled{layout: b.defaultLay}
 		c.fields, c.broken = compileFields(r.Channel, r.Content)
+		if src := blocksSource(r.Content); src != "" && c.broken == nil {
+			c.blocks, c.broken = compileBlocks(r.Channel, src)
+		}
 		if len(r.BatchingContent) > 0 && string(r.BatchingContent) != "null" && c.broken == nil {
 			c.batching, c.broken = compileFields(r.Channel+" batching", r.BatchingContent)
 		}
@@ -125,6 +136,15 @@ func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n 
 		b.contents[r.Channel] = c
 	}
 	return b, nil
+}
+
+// blocksSource is the blocks field of stored content fields; "" without.
+func blocksSource(raw json.RawMessage) string {
+	var f struct {
+		Blocks string `json:"blocks"`
+	}
+	_ = json.Unmarshal(raw, &f)
+	return f.Blocks
 }
 
 func compileLayout(l dbsqlc.Layout) *compiledLayout {
@@ -239,6 +259,11 @@ func (b *Bundle) render(ctx context.Context, channel string, data map[string]any
 		set(&r.Body, "message", false)
 		set(&r.Icon, "icon", false)
 		set(&r.URL, "url", false)
+		if c.blocks != nil {
+			if r.Blocks, err = c.blocks.render(channel, data, render.Options{Translate: tr, Missing: warn.hook(BlocksField)}); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	default:
 		set(&r.Title, "title", false)
 		set(&r.Body, "body", false)

@@ -91,6 +91,9 @@ func (s *Service) SetBatchingContent(ctx context.Context, appID, templateID int6
 	var raw json.RawMessage
 	if js.Present(fields) {
 		checked := checkContent(channel, fields, &p)
+		if checked[BlocksField] != "" {
+			p.Addf("content.blocks: a digest's notification has the blocks of the main content")
+		}
 		if err := p.Err(); err != nil {
 			return Content{}, err
 		}

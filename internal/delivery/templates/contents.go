@@ -23,7 +23,7 @@ const MaxFieldLength = 256 << 10
 // channelFields are the fields a template's content may have on each channel; the first
 // group must have at least one field set.
 var channelFields = map[string]struct{ allowed, needOne []string }{
-	notify.ChannelInApp:      {[]string{"title", "message", "icon", "url"}, []string{"title"}},
+	notify.ChannelInApp:      {[]string{"title", "message", "icon", "url", BlocksField}, []string{"title"}},
 	notify.ChannelEmail:      {[]string{"subject", "html", "text"}, []string{"html", "text"}},
 	notify.ChannelSMS:        {[]string{"body"}, []string{"body"}},
 	notify.ChannelWhatsApp:   {[]string{"body"}, []string{"body"}},
@@ -129,6 +129,14 @@ func checkContent(channel string, raw json.RawMessage, p *herald.Problems) map[s
 		}
 		if len(v) > MaxFieldLength {
 			p.Addf("content.%s must be at most %d bytes", name, MaxFieldLength)
+			continue
+		}
+		if name == BlocksField {
+			if before := len(*p); v != "" {
+				if checkBlocksField(v, p); len(*p) == before {
+					fields[name] = v
+				}
+			}
 			continue
 		}
 		t, err := render.Parse(v)

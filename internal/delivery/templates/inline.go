@@ -40,6 +40,9 @@ func (s *Service) InlineBundle(ctx context.Context, appID int64, label, channel 
 		c.layout = compileLayout(l)
 	}
 	c.fields, c.broken = compileFields(channel, fields)
+	if src := blocksSource(fields); src != "" && c.broken == nil {
+		c.blocks, c.broken = compileBlocks(channel, src)
+	}
 	b.contents = map[string]*compiled{channel: c}
 	return b, nil
 }

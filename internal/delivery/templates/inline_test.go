@@ -14,7 +14,7 @@ func TestInlineContent(t *testing.T) {
 	s, app, _ := setup(t)
 	ctx := context.Background()
 	if got := CheckContent("inApp", json.RawMessage(`{"title":1,"body":"x"}`)); !reflect.DeepEqual(got, []string{
-		"content.body is not a field of inApp content (fields: title, message, icon, url)",
+		"content.body is not a field of inApp content (fields: title, message, icon, url, blocks)",
 		"content.title must be a string", "inApp content needs title",
 	}) {
 		t.Errorf("inline problems %q", got)

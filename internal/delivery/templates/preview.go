@@ -245,5 +245,8 @@ func (s *Service) editedContent(ctx context.Context, appID int64, channel string
 	}
 	text, _ := json.Marshal(fields)
 	c.fields, c.broken = compileFields(channel, text)
+	if src := fields[BlocksField]; src != "" && c.broken == nil {
+		c.blocks, c.broken = compileBlocks(channel, src)
+	}
 	return c, nil
 }

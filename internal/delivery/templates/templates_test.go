@@ -166,7 +166,7 @@ func TestBundleRendersPerRecipient(t *testing.T) {
 		HTML:    `<div class="brand">Shop<p>Bonjour Zoë, a &lt;b&gt; &amp; c</p></div>`,
 		Text:    "Bonjour Zoë, a <b> & c\n-- Shop",
 	}
-	if r != want {
+	if !reflect.DeepEqual(r, want) {
 		t.Errorf("fr-CA email:\n got %+v\nwant %+v", r, want)
 	}
 	de := Recipient(send, "max", json.RawMessage(`{"name":"Max","locale":"de"}`))

@@ -14,6 +14,7 @@ const (
 	NotificationSeen       = "NOTIFICATION_SEEN"        // payload {unreadNotificationCount}
 	NotificationDeleted    = "NOTIFICATION_DELETED"     // payload {id}
 	NotificationInteracted = "NOTIFICATION_INTERACTED"  // payload {"notification": {…}}, after a state change
+	NotificationSnoozed    = "NOTIFICATION_SNOOZED"     // payload {id}: it leaves the list until it wakes (then NEW_NOTIFICATION)
 	AllNotificationRead    = "ALL_NOTIFICATION_READ"    // payload {}
 	AllNotificationDeleted = "ALL_NOTIFICATION_DELETED" // payload {}
 )

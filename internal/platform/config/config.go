@@ -62,11 +62,12 @@ type Config struct {
 	// workflowId their request and message-log rows carry. 50 makes every request searchable.
 	RelayPackSize   int           `env:"HERALD_RELAY_PACK_SIZE" envDefault:"100" min:"1" example:"20" desc:"most send requests carried by one workflow run; the run's HeraldRequestId search attribute lists the first 50 (Temporal refuses longer values), so 50 makes every request findable by it at about 30% less delivery throughput under load"`
 	RelayPackWindow time.Duration `env:"HERALD_RELAY_PACK_WINDOW" envDefault:"5ms" example:"2ms" desc:"how long the relay gathers requests into one run"`
-	// RelayBusyRuns and RelayBusyWindow: when the relay started more than RelayBusyRuns
-	// workflow runs in the last second, it gathers requests for RelayBusyWindow instead of
-	// RelayPackWindow, so runs carry more sends each under load (0 runs turns it off).
-	RelayBusyRuns     int           `env:"HERALD_RELAY_BUSY_RUNS" envDefault:"20" min:"0" example:"50" desc:"past this many workflow runs started in the last second, the relay gathers for HERALD_RELAY_BUSY_WINDOW instead, so each run carries more sends under load (0: off)"`
-	RelayBusyWindow   time.Duration `env:"HERALD_RELAY_BUSY_WINDOW" envDefault:"40ms" example:"100ms" desc:"the gathering window under load"`
+	// RelayBusyRuns and RelayBusyWindow: an app whose requests filled more than
+	// RelayBusyRuns workflow runs in the last second waits RelayBusyWindow after a partial
+	// pack before its next run, so its runs carry more sends each under load; other apps
+	// are not held by it (0 runs turns it off).
+	RelayBusyRuns     int           `env:"HERALD_RELAY_BUSY_RUNS" envDefault:"20" min:"0" example:"50" desc:"an app past this many workflow runs in the last second gathers its next requests for HERALD_RELAY_BUSY_WINDOW, so each of its runs carries more sends under load; other apps are claimed meanwhile (0: off)"`
+	RelayBusyWindow   time.Duration `env:"HERALD_RELAY_BUSY_WINDOW" envDefault:"40ms" example:"100ms" desc:"how long a busy app gathers requests between runs"`
 	RelayPollInterval time.Duration `env:"HERALD_RELAY_POLL_INTERVAL" envDefault:"1s" min:"1ns" example:"5s" desc:"how often the relay retries failed starts and picks up other processes' requests"`
 	// RequestTimeout bounds the handling of one API request: past it, work waiting on
 	// Postgres is cancelled and the caller gets 503. Realtime streams are exempt; 0 disables it.
@@ -78,6 +79,9 @@ type Config struct {
 	// TemporalCLI is the path of the Temporal CLI `herald dev` runs when no server answers;
 	// empty means bin/temporal next to the herald binary, then $PATH.
 	TemporalCLI string `env:"HERALD_TEMPORAL_CLI" dflt:"bin/temporal, then $PATH" example:"/usr/local/bin/temporal" desc:"Temporal CLI that herald dev runs when no server answers"`
+	// DevTemporalDynamicConfig is the dynamic config of the dev server `herald dev` starts
+	// (devenv.DynamicConfigFrom); the test stacks read the same variable.
+	DevTemporalDynamicConfig string `env:"HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG" dflt:"matching.useNewMatcher=true,matching.enableFairness=true,system.enableActivityEagerExecution=true" example:"none" desc:"dynamic config of the Temporal dev server herald dev starts, key=value,… (none: the server's defaults); the default turns on priority, fairness between apps and eager activities (docs/deployment.md)"`
 	// PrivateHosts are hosts that provider connections (HTTP APIs, webhooks, SMTP) may reach
 	// although they are or resolve to loopback, private or link-local addresses. Everything
 	// else internal is refused, at save and on every connection.

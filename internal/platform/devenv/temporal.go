@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -34,6 +35,48 @@ type TemporalOptions struct {
 	Namespace string
 	// Output receives the server's log.
 	Output io.Writer
+	// DynamicConfig are the server's dynamic config values (key=value, values in YAML);
+	// nil means DevDynamicConfig.
+	DynamicConfig []string
+}
+
+// DevDynamicConfig is the dynamic config every dev server runs with unless told otherwise
+// (issue 28): the priority-aware matcher with fairness, so the fairness key (app-<id>) and
+// priority key (critical sends) the relay starts each run with are honoured inside every
+// task queue; and eager activities, so a run's DeliverBatch goes straight to the worker
+// that completed its workflow task when that worker has a free slot, without a trip
+// through the queue. The server's defaults leave both off: its matcher then dispatches a queue's
+// backlog in arrival order, and one app's burst of workflow tasks delays another app's
+// fresh sends (docs/decisions.md, "Fairness between apps"). HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG
+// (comma-separated key=value, or "none") replaces it.
+var DevDynamicConfig = []string{"matching.useNewMatcher=true", "matching.enableFairness=true", "system.enableActivityEagerExecution=true"}
+
+// dynamicConfig is o's dynamic config: o.DynamicConfig, else the environment's
+// HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG (see DynamicConfigFrom).
+func (o TemporalOptions) dynamicConfig() []string {
+	if o.DynamicConfig != nil {
+		return o.DynamicConfig
+	}
+	return DynamicConfigFrom(os.Getenv("HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG"))
+}
+
+// DynamicConfigFrom reads a dynamic config setting: empty means DevDynamicConfig, "none"
+// the server's defaults (an empty, non-nil list), anything else comma-separated
+// key=value pairs.
+func DynamicConfigFrom(v string) []string {
+	switch v = strings.TrimSpace(v); v {
+	case "":
+		return DevDynamicConfig
+	case "none":
+		return []string{}
+	}
+	var out []string
+	for _, kv := range strings.Split(v, ",") {
+		if kv = strings.TrimSpace(kv); kv != "" {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // Temporal is a running dev server.
@@ -94,6 +137,9 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	args := []string{"server", "start-dev", "--ip", host, "--port", strconv.Itoa(port), "--log-level", "error"}
 	if o.Namespace != "default" {
 		args = append(args, "--namespace", o.Namespace)
+	}
+	for _, kv := range o.dynamicConfig() {
+		args = append(args, "--dynamic-config-value", kv)
 	}
 	if o.UIPort > 0 {
 		args = append(args, "--ui-port", strconv.Itoa(o.UIPort))

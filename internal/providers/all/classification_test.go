@@ -18,22 +18,22 @@ import (
 // fails this test until it is placed here on purpose.
 func TestEveryConfigKeyIsClassified(t *testing.T) {
 	want := map[string]struct{ secret, destination, ordinary string }{
-		"smtp":            {"password", "host port security", "from fromName helo maxConnections replyTo timeoutSeconds username"},
-		"webhook":         {"headers secret", "url", "timeoutSeconds"},
-		"sendgrid":        {"apiKey", "baseUrl", "from fromName replyTo timeoutSeconds"},
-		"mailgun":         {"apiKey", "baseUrl region", "domain from fromName replyTo timeoutSeconds"},
-		"postmark":        {"serverToken", "baseUrl", "from fromName messageStream replyTo timeoutSeconds"},
-		"ses":             {"secretAccessKey sessionToken", "baseUrl region", "accessKeyId configurationSetName from fromName replyTo timeoutSeconds"},
-		"twilio-sms":      {"authToken", "baseUrl", "accountSid from messagingServiceSid statusCallback timeoutSeconds"},
-		"twilio-whatsapp": {"authToken", "baseUrl", "accountSid from messagingServiceSid statusCallback timeoutSeconds"},
-		"vonage-sms":      {"apiSecret", "baseUrl", "apiKey from statusReportCallback timeoutSeconds"},
-		"meta-whatsapp":   {"accessToken", "baseUrl", "apiVersion phoneNumberId timeoutSeconds"},
-		"webpush":         {"", "", "subject timeoutSeconds ttl urgency"},
-		"fcm":             {"serviceAccount", "baseUrl tokenUrl", "projectId timeoutSeconds"},
-		"apns":            {"privateKey", "baseUrl environment", "bundleId keyId pushType teamId timeoutSeconds"},
-		"slack":           {"botToken webhookUrl", "baseUrl webhookUrl", "channel timeoutSeconds"},
-		"discord":         {"webhookUrl", "webhookUrl", "avatarUrl timeoutSeconds username"},
-		"msteams":         {"webhookUrl", "webhookUrl", "format timeoutSeconds"},
+		"smtp":            {"password", "host port security", "connectTimeoutSeconds from fromName helo maxConnections replyTo timeoutSeconds username writeTimeoutSeconds"},
+		"webhook":         {"headers secret", "url", "connectTimeoutSeconds responseTimeoutSeconds timeoutSeconds"},
+		"sendgrid":        {"apiKey", "baseUrl", "connectTimeoutSeconds from fromName replyTo responseTimeoutSeconds timeoutSeconds"},
+		"mailgun":         {"apiKey", "baseUrl region", "connectTimeoutSeconds domain from fromName replyTo responseTimeoutSeconds timeoutSeconds"},
+		"postmark":        {"serverToken", "baseUrl", "connectTimeoutSeconds from fromName messageStream replyTo responseTimeoutSeconds timeoutSeconds"},
+		"ses":             {"secretAccessKey sessionToken", "baseUrl region", "accessKeyId configurationSetName connectTimeoutSeconds from fromName replyTo responseTimeoutSeconds timeoutSeconds"},
+		"twilio-sms":      {"authToken", "baseUrl", "accountSid connectTimeoutSeconds from messagingServiceSid responseTimeoutSeconds statusCallback timeoutSeconds"},
+		"twilio-whatsapp": {"authToken", "baseUrl", "accountSid connectTimeoutSeconds from messagingServiceSid responseTimeoutSeconds statusCallback timeoutSeconds"},
+		"vonage-sms":      {"apiSecret", "baseUrl", "apiKey connectTimeoutSeconds from responseTimeoutSeconds statusReportCallback timeoutSeconds"},
+		"meta-whatsapp":   {"accessToken", "baseUrl", "apiVersion connectTimeoutSeconds phoneNumberId responseTimeoutSeconds timeoutSeconds"},
+		"webpush":         {"", "", "connectTimeoutSeconds responseTimeoutSeconds subject timeoutSeconds ttl urgency"},
+		"fcm":             {"serviceAccount", "baseUrl tokenUrl", "connectTimeoutSeconds projectId responseTimeoutSeconds timeoutSeconds"},
+		"apns":            {"privateKey", "baseUrl environment", "bundleId connectTimeoutSeconds keyId pushType responseTimeoutSeconds teamId timeoutSeconds"},
+		"slack":           {"botToken webhookUrl", "baseUrl webhookUrl", "channel connectTimeoutSeconds responseTimeoutSeconds timeoutSeconds"},
+		"discord":         {"webhookUrl", "webhookUrl", "avatarUrl connectTimeoutSeconds responseTimeoutSeconds timeoutSeconds username"},
+		"msteams":         {"webhookUrl", "webhookUrl", "connectTimeoutSeconds format responseTimeoutSeconds timeoutSeconds"},
 	}
 	kinds := append(Kinds(), smtp.Kind(), webhook.Kind())
 	if len(kinds) != len(want) {

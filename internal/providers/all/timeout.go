@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/internal/providers"
+	"github.com/heraldhq/herald/internal/providers/internal/httpcall"
 )
 
 // DefaultTimeoutSeconds bounds one call to an HTTP provider's API when the instance sets no
@@ -17,12 +18,13 @@ const DefaultTimeoutSeconds = 30
 const timeoutProperty = `"timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 60, "default": 30,
   "title": "Timeout (s)", "description": "How long one call to the provider's API may take before it counts as a transient failure"}`
 
-// withTimeout gives a kind the per-instance timeoutSeconds key: its schema lists the key
-// (last), and each instance calls the API with a client bounded by it (default
-// DefaultTimeoutSeconds), so a slow provider instance holds a worker slot no longer than
-// its operator allows.
+// withTimeout gives a kind the per-instance deadline keys: timeoutSeconds, the bound of one
+// call (default DefaultTimeoutSeconds), then connectTimeoutSeconds and
+// responseTimeoutSeconds (httpcall.Deadlines). Its schema lists them last, and each
+// instance calls the API with a client bounded by them, so a slow or hung provider
+// instance holds a worker slot no longer than its operator allows.
 func withTimeout(k providers.Kind) providers.Kind {
-	schema, err := addProperty(k.ConfigSchema, timeoutProperty)
+	schema, err := addProperty(k.ConfigSchema, timeoutProperty+",\n  "+httpcall.DeadlineProperties)
 	if err != nil {
 		panic(fmt.Sprintf("provider kind %s: %v", k.Identifier, err))
 	}
@@ -31,6 +33,7 @@ func withTimeout(k providers.Kind) providers.Kind {
 	k.New = func(raw json.RawMessage, deps providers.Deps) (providers.Provider, error) {
 		var c struct {
 			TimeoutSeconds int `json:"timeoutSeconds"`
+			httpcall.Deadlines
 		}
 		// A malformed config is the kind's to report (next decodes it too).
 		_ = json.Unmarshal(raw, &c)
@@ -45,6 +48,7 @@ func withTimeout(k providers.Kind) providers.Kind {
 		} else {
 			deps.HTTP = deps.Guard.Client(d)
 		}
+		deps.HTTP = httpcall.WithDeadlines(deps.HTTP, c.Deadlines)
 		return next(raw, deps)
 	}
 	return k

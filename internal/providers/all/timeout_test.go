@@ -33,6 +33,12 @@ func TestHTTPKindsTakeTimeoutSeconds(t *testing.T) {
 		}
 		last := strings.Index(string(k.ConfigSchema), `"timeoutSeconds":`)
 		for name := range s.Properties {
+			if name == "connectTimeoutSeconds" || name == "responseTimeoutSeconds" {
+				if i := strings.Index(string(k.ConfigSchema), `"`+name+`":`); i < last {
+					t.Errorf("%s: %s comes before timeoutSeconds, want it after", k.Identifier, name)
+				}
+				continue
+			}
 			if i := strings.Index(string(k.ConfigSchema), `"`+name+`":`); i > last {
 				t.Errorf("%s: %s comes after timeoutSeconds, want it last", k.Identifier, name)
 			}

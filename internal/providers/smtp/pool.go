@@ -23,13 +23,15 @@ const (
 // conn is a connection of the pool.
 type conn struct {
 	c *smtpclient.Client
+	// dl sets the deadlines of its reads and writes (nil when the dialer gave none).
+	dl *deadlineConn
 	// used is when it last finished a message.
 	used time.Time
 }
 
 // pool holds one instance's connections.
 type pool struct {
-	dial func(ctx context.Context) (*smtpclient.Client, error)
+	dial func(ctx context.Context) (*smtpclient.Client, *deadlineConn, error)
 	// slots bounds the open connections: one token per connection in use or idle.
 	slots chan struct{}
 
@@ -39,12 +41,14 @@ type pool struct {
 	reaping bool
 }
 
-func newPool(max int, dial func(ctx context.Context) (*smtpclient.Client, error)) *pool {
+func newPool(max int, dial func(ctx context.Context) (*smtpclient.Client, *deadlineConn, error)) *pool {
 	return &pool{dial: dial, slots: make(chan struct{}, max)}
 }
 
-// get returns a connection ready for a message, and whether it was reused.
-func (p *pool) get(ctx context.Context) (*conn, bool, error) {
+// get returns a connection ready for a message, and whether it was reused. The
+// connection's calls are armed with the message's deadlines: until (the message's overall
+// bound) and each (the bound of one write or wait for an answer).
+func (p *pool) get(ctx context.Context, until time.Time, each time.Duration) (*conn, bool, error) {
 	select {
 	case p.slots <- struct{}{}:
 	case <-ctx.Done():
@@ -55,19 +59,32 @@ func (p *pool) get(ctx context.Context) (*conn, bool, error) {
 		if c == nil {
 			break
 		}
+		c.arm(until, each)
 		if time.Since(c.used) < probeAfter || c.c.Noop() == nil {
 			return c, true, nil
 		}
 		// The server dropped it: its slot goes to the next one.
 		_ = c.c.Close()
 	}
-	sc, err := p.dial(ctx)
+	sc, dl, err := p.dial(ctx)
 	if err != nil {
 		<-p.slots
 		return nil, false, err
 	}
-	return &conn{c: sc}, false, nil
+	c := &conn{c: sc, dl: dl}
+	c.arm(until, each)
+	return c, false, nil
 }
+
+// arm sets the deadlines of the connection's next calls.
+func (c *conn) arm(until time.Time, each time.Duration) {
+	if c.dl != nil {
+		c.dl.arm(until, each)
+	}
+}
+
+// timedOut reports whether a call on the connection ran out of time.
+func (c *conn) timedOut() bool { return c.dl != nil && c.dl.timedOut() }
 
 // popIdle takes the most recently used idle connection, closing expired ones.
 func (p *pool) popIdle() *conn {
@@ -150,6 +167,7 @@ func (p *pool) close() {
 
 // quit says goodbye to the server, or drops the connection when it does not answer.
 func quit(c *conn) {
+	c.arm(time.Now().Add(2*time.Second), 0)
 	_ = c.c.UpdateDeadline(2 * time.Second)
 	if c.c.Quit() != nil {
 		_ = c.c.Close()

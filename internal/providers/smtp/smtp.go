@@ -52,7 +52,12 @@ const schema = `{
     "fromName": {"type": "string", "title": "From name"},
     "replyTo": {"type": "string", "format": "email", "title": "Reply-To address"},
     "helo": {"type": "string", "title": "HELO name"},
-    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 120, "default": 30, "title": "Timeout (s)"},
+    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 120, "default": 30, "title": "Timeout (s)",
+                       "description": "how long one message may take, from waiting for a connection to the server's answer to its data"},
+    "connectTimeoutSeconds": {"type": "number", "minimum": 0.1, "maximum": 60, "default": 10, "title": "Connect timeout (s)",
+                              "description": "how long opening a connection may take: TCP connect, TLS, greeting, EHLO, STARTTLS and AUTH"},
+    "writeTimeoutSeconds": {"type": "number", "minimum": 0.1, "maximum": 120, "default": 20, "title": "Write timeout (s)",
+                            "description": "how long each command or block of the message may take to write, and the server to answer it"},
     "maxConnections": {"type": "integer", "minimum": 1, "maximum": 64, "default": 8, "title": "Connections",
                        "description": "most connections open to the server at once, each reused for many messages"}
   }
@@ -71,6 +76,9 @@ type Config struct {
 	HELO           string `json:"helo"`
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	MaxConnections int    `json:"maxConnections"`
+	// ConnectTimeoutSeconds and WriteTimeoutSeconds: see DefaultConnectTimeout (deadline.go).
+	ConnectTimeoutSeconds float64 `json:"connectTimeoutSeconds"`
+	WriteTimeoutSeconds   float64 `json:"writeTimeoutSeconds"`
 }
 
 // Kind is the SMTP provider kind for the catalogue.
@@ -92,7 +100,7 @@ func Kind() providers.Kind {
 				c.Security = "starttls"
 			}
 			if c.TimeoutSeconds <= 0 {
-				c.TimeoutSeconds = 30
+				c.TimeoutSeconds = int(DefaultTimeout / time.Second)
 			}
 			c.Host = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(c.Host), "["), "]")
 			return &Provider{cfg: c, guard: deps.Guard}, nil
@@ -119,22 +127,54 @@ func (p *Provider) addr() string {
 
 // dial connects to the server through the guard. It ignores the address go-mail passes,
 // which joins host and port with a bare colon and so breaks IPv6 addresses. With implicit
-// TLS it also does the handshake: go-mail leaves that to a dialer of its own.
+// TLS it also does the handshake: go-mail leaves that to a dialer of its own. The
+// connection setup (connect, TLS, and go-mail's greeting, EHLO, STARTTLS and AUTH on the
+// connection returned) must end within the connect timeout; the pool then arms each
+// message's deadlines.
 func (p *Provider) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	conn, err := p.guard.DialContext(ctx, "tcp", p.addr())
+	connect := seconds(p.cfg.ConnectTimeoutSeconds, DefaultConnectTimeout)
+	ctx, cancel := context.WithTimeout(ctx, connect)
+	defer cancel()
+	raw, err := p.guard.DialContext(ctx, "tcp", p.addr())
 	if err != nil {
 		return nil, err
+	}
+	conn := &deadlineConn{Conn: raw}
+	// The connect deadline, or the message's own when that comes first.
+	until, _ := ctx.Deadline()
+	conn.arm(until, 0)
+	if h, ok := ctx.Value(holderKey{}).(*connHolder); ok {
+		h.conn = conn
 	}
 	if p.cfg.Security != "tls" {
 		return conn, nil
 	}
 	tc := tls.Client(conn, &tls.Config{ServerName: p.cfg.Host, MinVersion: tls.VersionTLS12})
 	if err := tc.HandshakeContext(ctx); err != nil {
-		conn.Close()
+		raw.Close()
 		return nil, err
 	}
 	return tc, nil
 }
+
+// dialClient opens a pooled connection and returns it with its deadline control.
+func (p *Provider) dialClient(ctx context.Context) (*smtpclient.Client, *deadlineConn, error) {
+	var h connHolder
+	c, err := p.client.DialToSMTPClientWithContext(withHolder(ctx, &h))
+	if err != nil && h.conn != nil && h.conn.timedOut() {
+		err = errDeadline{key: "connectTimeoutSeconds", err: err}
+	}
+	return c, h.conn, err
+}
+
+// errDeadline is a call that ran into the deadline of config key.
+type errDeadline struct {
+	key string
+	err error
+}
+
+func (e errDeadline) Error() string { return e.key + ": " + e.err.Error() }
+func (e errDeadline) Unwrap() error { return e.err }
 
 // start builds the client settings shared by the pool's connections, once.
 func (p *Provider) start() error {
@@ -146,7 +186,7 @@ func (p *Provider) start() error {
 		if n <= 0 {
 			n = DefaultMaxConnections
 		}
-		p.pool = newPool(n, p.client.DialToSMTPClientWithContext)
+		p.pool = newPool(n, p.dialClient)
 	})
 	return p.setup
 }
@@ -164,17 +204,30 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.TimeoutSeconds)*time.Second)
 	defer cancel()
+	until, _ := ctx.Deadline()
+	write := seconds(p.cfg.WriteTimeoutSeconds, DefaultWriteTimeout)
 	for try := 0; ; try++ {
-		c, reused, err := p.pool.get(ctx)
+		c, reused, err := p.pool.get(ctx, until, write)
 		if err != nil {
+			if !time.Now().Before(until) {
+				// The message's own deadline ran out (first, or with the connect one).
+				err = errDeadline{key: "timeoutSeconds", err: err}
+			}
 			return providers.Result{}, p.failure(err)
 		}
 		err = p.client.SendWithSMTPClient(c.c, m)
+		if err != nil && c.timedOut() {
+			key := "writeTimeoutSeconds"
+			if !time.Now().Before(until) {
+				key = "timeoutSeconds"
+			}
+			err = errDeadline{key: key, err: err}
+		}
 		p.pool.put(c, err == nil)
 		if err == nil {
 			return providers.Result{ProviderMessageID: id, Response: "accepted by " + p.cfg.Host}, nil
 		}
-		if reused && try == 0 && staleConnection(err) {
+		if reused && try == 0 && staleConnection(err) && !errors.As(err, new(errDeadline)) {
 			continue
 		}
 		return providers.Result{}, p.failure(err)
@@ -207,7 +260,11 @@ func (p *Provider) Test(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.TimeoutSeconds)*time.Second)
 	defer cancel()
-	if err := client.DialWithContext(ctx); err != nil {
+	var h connHolder
+	if err := client.DialWithContext(withHolder(ctx, &h)); err != nil {
+		if h.conn != nil && h.conn.timedOut() {
+			err = errDeadline{key: "connectTimeoutSeconds", err: err}
+		}
 		return errors.New(p.failure(err).Message)
 	}
 	if err := client.Close(); err != nil {
@@ -217,7 +274,9 @@ func (p *Provider) Test(ctx context.Context) error {
 }
 
 func (p *Provider) options() []mail.Option {
-	opts := []mail.Option{mail.WithPort(p.cfg.Port), mail.WithTimeout(time.Duration(p.cfg.TimeoutSeconds) * time.Second),
+	// go-mail's own timeout bounds its dial; the connection's calls have the deadlines of
+	// deadlineConn.
+	opts := []mail.Option{mail.WithPort(p.cfg.Port), mail.WithTimeout(seconds(p.cfg.ConnectTimeoutSeconds, DefaultConnectTimeout)),
 		mail.WithDialContextFunc(p.dial)}
 	switch p.cfg.Security {
 	case "tls":
@@ -336,6 +395,14 @@ func (p *Provider) failure(err error) *providers.Error {
 	if errors.Is(err, netguard.ErrNotPublic) {
 		return &providers.Error{Permanent: true, Message: "smtp: " + netguard.Describe(err, "SMTP", addr)}
 	}
+	var late errDeadline
+	if errors.As(err, &late) {
+		return &providers.Error{Deadline: late.key, Message: fmt.Sprintf("smtp: the server at %s did not answer in time (%s %s)", addr, late.key, p.deadlineOf(late.key))}
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" && op.Timeout() {
+		return &providers.Error{Deadline: "connectTimeoutSeconds", Message: fmt.Sprintf("smtp: cannot connect to %s in time (connectTimeoutSeconds %s)", addr, p.deadlineOf("connectTimeoutSeconds"))}
+	}
 	var se *mail.SendError
 	if errors.As(err, &se) {
 		code := se.ErrorCode()
@@ -371,6 +438,17 @@ func (p *Provider) failure(err error) *providers.Error {
 		return &providers.Error{Message: fmt.Sprintf("the server at %s does not offer authentication (leave username empty, or use its submission port)", addr)}
 	}
 	return &providers.Error{Message: "smtp: " + netguard.Describe(err, "SMTP", addr)}
+}
+
+// deadlineOf is the value of a deadline key, as configured or by default.
+func (p *Provider) deadlineOf(key string) time.Duration {
+	switch key {
+	case "connectTimeoutSeconds":
+		return seconds(p.cfg.ConnectTimeoutSeconds, DefaultConnectTimeout)
+	case "writeTimeoutSeconds":
+		return seconds(p.cfg.WriteTimeoutSeconds, DefaultWriteTimeout)
+	}
+	return time.Duration(p.cfg.TimeoutSeconds) * time.Second
 }
 
 // enhancedCode finds an RFC 3463 enhanced status code in an SMTP answer: digits only, so

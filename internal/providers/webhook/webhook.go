@@ -23,6 +23,7 @@ import (
 
 	"github.com/heraldhq/herald/internal/platform/netguard"
 	"github.com/heraldhq/herald/internal/providers"
+	"github.com/heraldhq/herald/internal/providers/internal/httpcall"
 )
 
 // Header names of a webhook delivery.
@@ -50,7 +51,8 @@ const schema = `{
                "description": "Key of the HMAC-SHA256 signature in X-Herald-Signature"},
     "headers": {"type": "object", "x-secret": true, "title": "Extra request headers",
                 "description": "For example an Authorization header the endpoint expects"},
-    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 60, "title": "Timeout (s)", "default": 10}
+    "timeoutSeconds": {"type": "integer", "minimum": 1, "maximum": 60, "title": "Timeout (s)", "default": 10},
+    ` + httpcall.DeadlineProperties + `
   }
 }`
 
@@ -60,6 +62,8 @@ type Config struct {
 	Secret         string            `json:"secret"`
 	Headers        map[string]string `json:"headers"`
 	TimeoutSeconds int               `json:"timeoutSeconds"`
+	// Connect and response deadlines (httpcall.Deadlines).
+	httpcall.Deadlines
 }
 
 // Kind is the webhook provider kind for the catalogue.
@@ -81,6 +85,7 @@ func Kind() providers.Kind {
 			if client == nil {
 				client = deps.Guard.Client(0)
 			}
+			client = httpcall.WithDeadlines(client, c.Deadlines)
 			return &Provider{cfg: c, http: client, now: time.Now}, nil
 		},
 	}
@@ -156,6 +161,9 @@ func (p *Provider) Send(ctx context.Context, msg providers.Message) (providers.R
 	if err != nil {
 		// An internal address refused by policy is permanent; other transport errors retry.
 		// The text never quotes the URL (its query may hold a token) nor what the peer sent.
+		if key := httpcall.DeadlineOf(err); key != "" && !errors.Is(err, netguard.ErrNotPublic) {
+			return providers.Result{}, &providers.Error{Deadline: key, Message: "webhook request failed: " + netguard.Describe(err, "HTTP", req.URL.Host) + " (" + key + ")"}
+		}
 		return providers.Result{}, &providers.Error{Permanent: errors.Is(err, netguard.ErrNotPublic), Message: "webhook request failed: " + netguard.Describe(err, "HTTP", req.URL.Host)}
 	}
 	defer res.Body.Close()

@@ -3,10 +3,12 @@ package notify
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/internal/platform/blocks"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/safeurl"
 )
@@ -159,6 +161,13 @@ func parseContent(raw json.RawMessage, req *SendRequest, p *herald.Problems) {
 		} else {
 			c.Blocks = v
 			checkBlockLinks(v, p)
+			// The block types the inbox renders (text, image, avatar, buttons) follow their
+			// schema; a refused link both checks find is listed once.
+			for _, problem := range blocks.Check(v, "notification.blocks", blocks.Options{}) {
+				if !slices.Contains(*p, problem) {
+					p.Addf("%s", problem)
+				}
+			}
 		}
 	}
 	if v := n["workflow"]; js.Present(v) {

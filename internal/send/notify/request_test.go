@@ -55,6 +55,11 @@ func TestParseRejectsEveryViolatedRule(t *testing.T) {
 			"notification.url must not contain control characters"}},
 		{"long identifier", `{"notification":{"title":"t"},"recipients":["` + strings.Repeat("x", 256) + `"]}`, []string{
 			"each identifier in recipients must be at most 255 characters"}},
+		{"inbox blocks", `{"notification":{"title":"t","blocks":[{"type":"buttons","buttons":[{"label":"Go","url":"javascript:alert(1)"},{"label":"Approve"}]},{"type":"image","url":"http://x.example/a.png"}]},"recipients":["a"]}`, []string{
+			"notification.blocks[0].buttons[0].url must be an http or https URL, a relative reference or an app link (javascript: is not allowed)",
+			"notification.blocks[0].buttons[1] needs url or state",
+			"notification.blocks[1].url must be an https URL",
+			"notification.blocks[1].alt is required"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

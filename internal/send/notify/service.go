@@ -25,6 +25,8 @@ type Service struct {
 	wake  func()
 	now   func() time.Time
 	hooks Hooks
+	// schemas caches the compiled payload schema of each workflow version checked.
+	schemas schemaCache
 }
 
 // Quota admits a send against its client's monthly quota: it runs insert (with nil queries
@@ -62,7 +64,8 @@ func NewService(d *db.DB, wake func()) *Service {
 // Accept validates body and stores it as a request of the app. With an idempotency key, a
 // repeat of the same body within the window returns the first request's id, and a different
 // body is refused. A send (immediate or with sendAt) naming a workflow that does not exist
-// has no published version or is archived is refused with a 422.
+// has no published version or is archived is refused with a 422, and so is one whose data
+// does not match the payload schema of the version it would run (every problem listed).
 func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error) {
 	if len(idempotencyKey) > MaxIdempotencyKeyLength {
 		return uuid.Nil, herald.Invalid("Idempotency-Key must be at most 255 characters")
@@ -172,6 +175,9 @@ func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *SendReque
 		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q is archived (unarchive it first)", ref.Identifier)
 	case v.PublishedVersion == nil:
 		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q has no published version (publish it first)", ref.Identifier)
+	}
+	if err := s.checkPayload(ctx, appID, v, req); err != nil {
+		return false, err
 	}
 	return critical || v.Critical, nil
 }

@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"sync"
@@ -78,8 +79,9 @@ func TestRelayStartsCriticalSendsFirst(t *testing.T) {
 	code := accept(b.AppID, "security") // the critical one-time code, accepted last
 
 	starter := &criticalOrder{}
-	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour})
-	r.drainFresh(ctx)
+	// One start at a time, so the starter sees them in the relay's order.
+	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
+	drainAll(t, r)
 
 	starter.mu.Lock()
 	defer starter.mu.Unlock()
@@ -98,5 +100,73 @@ func TestRelayStartsCriticalSendsFirst(t *testing.T) {
 	posNews := slices.IndexFunc(starter.runs, func(ids []uuid.UUID) bool { return slices.Contains(ids, news) })
 	if posNews < 1 || posNews > 2 {
 		t.Errorf("B's ordinary send started in run %d, want the second or third (round-robin): %v", posNews, starter.runs)
+	}
+}
+
+// failingOrder is criticalOrder whose first n starts fail (Temporal refusing starts).
+type failingOrder struct {
+	criticalOrder
+	fail int
+}
+
+func (s *failingOrder) Start(ctx context.Context, id string, ids []uuid.UUID, apps []int64) error {
+	s.mu.Lock()
+	if s.fail > 0 {
+		s.fail--
+		s.mu.Unlock()
+		return errors.New("temporal unavailable")
+	}
+	s.mu.Unlock()
+	return s.criticalOrder.Start(ctx, id, ids, apps)
+}
+
+// A critical run whose start failed keeps its priority key when the relay restarts it
+// (retryStale reads the requests' critical mark); an ordinary run restarted beside it
+// does not get one.
+func TestARestartedCriticalRunKeepsItsPriority(t *testing.T) {
+	ctx := context.Background()
+	d := dbtest.New(t)
+	box, _ := secrets.NewBox("test-key-0123456789")
+	b, err := apps.NewService(d, box).Create(ctx, "bank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.InsertCategory(ctx, dbsqlc.InsertCategoryParams{AppID: b.AppID, Identifier: "security", Name: "Security", Critical: true}); err != nil {
+		t.Fatal(err)
+	}
+	svc := notify.NewService(d, func() {})
+	accept := func(category string) uuid.UUID {
+		t.Helper()
+		id, err := svc.Accept(ctx, b.AppID, []byte(`{"notification":{"title":"t","category":"`+category+`"},"recipients":["u"]}`), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	code, news := accept("security"), accept("")
+	starter := &failingOrder{fail: 2}
+	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
+	drainAll(t, r)
+	if len(starter.runs) != 0 {
+		t.Fatalf("starts went through: %v", starter.runs)
+	}
+	// The retry delay passes; the relay restarts both runs.
+	if _, err := d.Pool.Exec(ctx, `UPDATE notification_requests SET claimed_until = now() - interval '1 second'`); err != nil {
+		t.Fatal(err)
+	}
+	r.retryStale(ctx)
+	starter.mu.Lock()
+	defer starter.mu.Unlock()
+	if len(starter.runs) != 2 {
+		t.Fatalf("%d runs restarted, want 2: %v", len(starter.runs), starter.runs)
+	}
+	for i, run := range starter.runs {
+		want := slices.Equal(run, []uuid.UUID{code})
+		if !want && !slices.Equal(run, []uuid.UUID{news}) {
+			t.Errorf("run %d carries %v", i, run)
+		}
+		if starter.critical[i] != want {
+			t.Errorf("restarted run %v: critical %v, want %v", run, starter.critical[i], want)
+		}
 	}
 }

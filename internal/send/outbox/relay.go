@@ -36,8 +36,10 @@ type Options struct {
 	PackSize int
 	// PackWindow is how long to wait after a wake-up for more requests to pack.
 	PackWindow time.Duration
-	// BusyRuns and BusyWindow: past BusyRuns run starts in the last second, gather for
-	// BusyWindow instead (0: always PackWindow).
+	// BusyRuns and BusyWindow: an app that had more than BusyRuns runs started in the last
+	// second, the last of them not a full pack, waits BusyWindow after that start before
+	// its next claim, so its runs carry more sends each (0: never). Other apps are claimed
+	// meanwhile.
 	BusyRuns   int
 	BusyWindow time.Duration
 	// PollInterval is how often to look for work without a wake-up: requests accepted by
@@ -47,17 +49,31 @@ type Options struct {
 	Lease time.Duration
 	// RetryDelay is how long to wait before retrying a failed start.
 	RetryDelay time.Duration
+	// MaxStarts is how many workflow starts of fresh requests may be in flight at once
+	// (DefaultMaxStarts when 0): the relay claims the next app's requests while earlier
+	// starts wait for Temporal, so one app's starts do not hold another's back.
+	MaxStarts int
 	// Trace, when set, returns the context to start a workflow in (carrying the trace of
 	// the requests) and a function that ends the span it opened.
 	Trace func(ctx context.Context, requestIDs []uuid.UUID) (context.Context, func(error))
 }
 
+// DefaultMaxStarts is Options.MaxStarts by default.
+const DefaultMaxStarts = 8
+
 // Relay starts workflows for accepted requests.
 type Relay struct {
-	mu     sync.Mutex
-	recent []time.Time // run starts of the last second
+	mu sync.Mutex
+	// apps is each app's recent claims, for the busy window (see resting).
+	apps map[int64]*appClaims
+	// starting counts each app's starts in flight (see drainFresh).
+	starting map[int64]int
 	// lastApp is the app whose requests were claimed last (round-robin, see nextApp).
 	lastApp int64
+
+	// slots bounds the starts in flight (MaxStarts); starts tracks them.
+	slots  chan struct{}
+	starts sync.WaitGroup
 
 	db      *db.DB
 	starter Starter
@@ -80,7 +96,17 @@ func New(d *db.DB, starter Starter, log *slog.Logger, opts Options) *Relay {
 	if opts.RetryDelay <= 0 {
 		opts.RetryDelay = 2 * time.Second
 	}
-	return &Relay{db: d, starter: starter, log: log, opts: opts, wake: make(chan struct{}, 1)}
+	if opts.MaxStarts <= 0 {
+		opts.MaxStarts = DefaultMaxStarts
+	}
+	return &Relay{db: d, starter: starter, log: log, opts: opts, wake: make(chan struct{}, 1), apps: map[int64]*appClaims{},
+		starting: map[int64]int{}, slots: make(chan struct{}, opts.MaxStarts)}
+}
+
+// appClaims are an app's claims of the last second and its last partial pack.
+type appClaims struct {
+	recent  []time.Time
+	partial time.Time
 }
 
 // Wake tells the relay that a request was committed. It never blocks.
@@ -91,16 +117,17 @@ func (r *Relay) Wake() {
 	}
 }
 
-// Run relays until ctx is done.
+// Run relays until ctx is done, then waits for the starts in flight.
 func (r *Relay) Run(ctx context.Context) error {
 	ticker := time.NewTicker(r.opts.PollInterval)
 	defer ticker.Stop()
+	defer r.starts.Wait()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-r.wake:
-			if w := r.window(time.Now()); w > 0 {
+			if w := r.opts.PackWindow; w > 0 {
 				select {
 				case <-time.After(w):
 				case <-ctx.Done():
@@ -153,38 +180,64 @@ func (r *Relay) startScheduled(ctx context.Context) {
 	}
 }
 
-// window is how long to gather requests before starting the next run. Each workflow run has
-// a fixed cost in Temporal, so when runs have been started at more than BusyRuns per second
-// over the last second, the relay gathers for BusyWindow instead of PackWindow: at low
-// rates a send starts at once, under load runs carry more sends each and Temporal keeps up.
-func (r *Relay) window(now time.Time) time.Duration {
-	if r.opts.BusyRuns <= 0 || r.opts.BusyWindow <= r.opts.PackWindow {
-		return r.opts.PackWindow
+// resting reports whether app waits before its next claim, and until when: past
+// BusyRuns claims in the last second, the last of them not a full pack, it waits until
+// BusyWindow after that claim. Each workflow run has a fixed cost in Temporal, so an app
+// sending fast gathers its requests into fewer, larger runs; where this wait was one for
+// every app after each wake-up, an app sending a few requests a second beside a busy one
+// waited for the busy one's window too (issue 28). An app working through a backlog (full
+// packs) never waits.
+func (r *Relay) resting(app int64, now time.Time) (bool, time.Time) {
+	if r.opts.BusyRuns <= 0 || r.opts.BusyWindow <= 0 {
+		return false, time.Time{}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cut := now.Add(-time.Second)
-	for len(r.recent) > 0 && r.recent[0].Before(cut) {
-		r.recent = r.recent[1:]
+	a := r.apps[app]
+	if a == nil {
+		return false, time.Time{}
 	}
-	if len(r.recent) >= r.opts.BusyRuns {
-		return r.opts.BusyWindow
+	a.prune(now)
+	until := a.partial.Add(r.opts.BusyWindow)
+	if len(a.recent) > r.opts.BusyRuns && now.Before(until) {
+		return true, until
 	}
-	return r.opts.PackWindow
+	return false, time.Time{}
 }
 
-// started records a run start for window.
-func (r *Relay) started(now time.Time) {
-	if r.opts.BusyRuns <= 0 {
+// claimed records a claim of n requests of app for resting.
+func (r *Relay) claimed(app int64, n int, now time.Time) {
+	if r.opts.BusyRuns <= 0 || r.opts.BusyWindow <= 0 {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cut := now.Add(-time.Second)
-	for len(r.recent) > 0 && r.recent[0].Before(cut) {
-		r.recent = r.recent[1:]
+	a := r.apps[app]
+	if a == nil {
+		a = &appClaims{}
+		r.apps[app] = a
 	}
-	r.recent = append(r.recent, now)
+	a.prune(now)
+	a.recent = append(a.recent, now)
+	if n < r.opts.PackSize {
+		a.partial = now
+	}
+	// Forget apps idle for a second (the map holds the apps sending now).
+	for id, other := range r.apps {
+		if other.prune(now); len(other.recent) == 0 {
+			delete(r.apps, id)
+		}
+	}
+}
+
+// prune drops the claims older than a second.
+func (a *appClaims) prune(now time.Time) {
+	cut := now.Add(-time.Second)
+	i := 0
+	for i < len(a.recent) && a.recent[i].Before(cut) {
+		i++
+	}
+	a.recent = a.recent[i:]
 }
 
 // drainFresh packs and starts fresh requests until none are left, serving the apps
@@ -192,12 +245,30 @@ func (r *Relay) started(now time.Time) {
 // then the next app's, and so on. One app's backlog of thousands therefore delays another
 // app's fresh send by at most one pack per app with requests waiting, where claiming in
 // global arrival order made it wait for the whole backlog (issue 28).
+//
+// The starts run concurrently, up to MaxStarts at a time, while the relay claims the next
+// app's requests: a claim takes a few milliseconds, a start waits for Temporal (tens to
+// hundreds of milliseconds on a loaded server), and waiting for each start in turn made
+// another app's fresh send queue behind the starts of a busy app's runs (issue 28: most
+// of app B's remaining tail under app A's burst). An app has one start in flight at a
+// time: its requests accepted meanwhile wait for that start to end (which wakes the
+// relay) and then go in one run, so when Temporal is slow a busy app's requests fill
+// fewer, larger runs (the relay's back-pressure, now per app: starting each request's run
+// the moment it was claimed measured worse under load, and waiting for every start of a
+// drain held the other apps too). The drain returns without waiting for its starts.
 func (r *Relay) drainFresh(ctx context.Context) {
 	// Bound the rounds of one drain: rows locked by another relay are skipped, so an app
 	// can be found waiting and still yield nothing; the next wake or tick tries again.
 	idle := 0
 	for ctx.Err() == nil && idle < 100 {
-		n, found, err := r.startFresh(ctx)
+		n, found, err := r.startFresh(ctx, func(start func()) {
+			r.slots <- struct{}{}
+			r.starts.Add(1)
+			go func() {
+				defer func() { <-r.slots; r.starts.Done() }()
+				start()
+			}()
+		})
 		if err != nil {
 			r.log.Warn("relay: cannot start pending requests; will retry", "error", err)
 			return
@@ -212,9 +283,9 @@ func (r *Relay) drainFresh(ctx context.Context) {
 }
 
 // startFresh claims up to PackSize fresh requests of the next app (see nextApp), assigns
-// them a workflow id and starts it. It returns how many requests it claimed, and whether any
-// app had requests waiting.
-func (r *Relay) startFresh(ctx context.Context) (int, bool, error) {
+// them a workflow id and starts it through spawn. It returns how many requests it claimed,
+// and whether any app had requests waiting.
+func (r *Relay) startFresh(ctx context.Context, spawn func(func())) (int, bool, error) {
 	app, critical, err := r.nextApp(ctx)
 	if err != nil || app == 0 {
 		return 0, false, err
@@ -257,10 +328,29 @@ func (r *Relay) startFresh(ctx context.Context) (int, bool, error) {
 	if err != nil || len(ids) == 0 {
 		return 0, true, err
 	}
+	r.claimed(app, len(ids), time.Now())
 	if critical {
 		ctx = context.WithValue(ctx, criticalKey{}, true)
 	}
-	r.start(ctx, workflowID, ids, distinct(appIDs))
+	apps := distinct(appIDs)
+	if critical {
+		// Started before the relay claims anything else: a critical run is in Temporal
+		// before any run claimed after it (they are rare, and alone in their run).
+		r.start(ctx, workflowID, ids, apps)
+	} else {
+		r.mu.Lock()
+		r.starting[app]++
+		r.mu.Unlock()
+		spawn(func() {
+			r.start(ctx, workflowID, ids, apps)
+			r.mu.Lock()
+			if r.starting[app]--; r.starting[app] <= 0 {
+				delete(r.starting, app)
+			}
+			r.mu.Unlock()
+			r.Wake() // its requests accepted meanwhile
+		})
+	}
 	return len(ids), true, nil
 }
 
@@ -280,12 +370,37 @@ func (r *Relay) nextApp(ctx context.Context) (int64, bool, error) {
 	r.mu.Lock()
 	after := r.lastApp
 	r.mu.Unlock()
-	app, err = r.db.NextWaitingApp(ctx, after)
-	if err == nil && app == 0 && after != 0 {
-		app, err = r.db.NextWaitingApp(ctx, 0)
-	}
-	if err != nil {
-		return 0, false, err
+	// The first app after the last one served that is not resting; when every app with
+	// requests waiting rests, none, and a wake-up when the first of them may go on.
+	seen := map[int64]bool{}
+	var wakeAt time.Time
+	for {
+		app, err = r.db.NextWaitingApp(ctx, after)
+		if err == nil && app == 0 && after != 0 {
+			app, err = r.db.NextWaitingApp(ctx, 0)
+		}
+		if err != nil || app == 0 {
+			return 0, false, err
+		}
+		rest, until := r.resting(app, time.Now())
+		r.mu.Lock()
+		busy := r.starting[app] > 0
+		r.mu.Unlock()
+		if !rest && !busy {
+			break
+		}
+		if seen[app] {
+			// A start ending wakes the relay; a rest ending needs a timer.
+			if !wakeAt.IsZero() {
+				time.AfterFunc(time.Until(wakeAt), r.Wake)
+			}
+			return 0, false, nil
+		}
+		seen[app] = true
+		if rest && (wakeAt.IsZero() || until.Before(wakeAt)) {
+			wakeAt = until
+		}
+		after = app
 	}
 	r.mu.Lock()
 	r.lastApp = app
@@ -298,7 +413,7 @@ type criticalKey struct{}
 
 // IsCritical reports whether the run started with ctx carries critical requests: a
 // Starter gives such runs a higher priority. A run restarted after a failed start
-// (retryStale) is not marked.
+// (retryStale) is marked too, from its requests' critical column.
 func IsCritical(ctx context.Context) bool {
 	v, _ := ctx.Value(criticalKey{}).(bool)
 	return v
@@ -321,7 +436,13 @@ func (r *Relay) retryStale(ctx context.Context) {
 			continue
 		}
 		ids, appIDs := orderedIDs(rows)
-		r.start(ctx, workflowID, ids, appIDs)
+		sctx := ctx
+		if slices.ContainsFunc(rows, func(row dbsqlc.ReclaimWorkflowRow) bool { return row.Critical }) {
+			// A critical run carries only critical requests: restarted, it keeps its
+			// priority key.
+			sctx = context.WithValue(ctx, criticalKey{}, true)
+		}
+		r.start(sctx, workflowID, ids, appIDs)
 	}
 }
 
@@ -347,7 +468,6 @@ func (r *Relay) start(ctx context.Context, workflowID string, ids []uuid.UUID, a
 		// The run is started; the lease expires and a later start of the same id is a no-op.
 		r.log.Warn("relay: cannot mark workflow started", "workflowId", workflowID, "error", err)
 	}
-	r.started(time.Now())
 	r.log.Debug("relay: started", "workflowId", workflowID, "requests", len(ids))
 }
 

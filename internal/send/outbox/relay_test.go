@@ -111,8 +111,13 @@ func TestRelayPacksAcceptedRequests(t *testing.T) {
 	if want := []int64{appID, appID, appID}; !slices.Equal(starter.apps, want) {
 		t.Errorf("starts named apps %v, want %v", starter.apps, want)
 	}
+	// A run is marked started after its start returns (starts run concurrently).
 	for _, id := range ids {
 		st, wf := status(t, d, id)
+		for st != "started" && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+			st, wf = status(t, d, id)
+		}
 		if st != "started" || !slices.Contains(starts[wf], id) {
 			t.Errorf("request %s: status %s in %q", id, st, wf)
 		}
@@ -159,27 +164,39 @@ func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
 	}
 }
 
+// An app past BusyRuns claims in the last second rests BusyWindow after a partial pack;
+// other apps, and an app claiming full packs (a backlog), do not.
 func TestRelayGathersLongerUnderLoad(t *testing.T) {
-	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackWindow: 5 * time.Millisecond, BusyRuns: 3, BusyWindow: 40 * time.Millisecond})
+	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, PackWindow: 5 * time.Millisecond, BusyRuns: 3, BusyWindow: 40 * time.Millisecond})
 	now := time.Unix(1000, 0)
-	if w := r.window(now); w != 5*time.Millisecond {
-		t.Fatalf("idle window %s", w)
+	for i := range 4 {
+		r.claimed(1, 1, now.Add(time.Duration(i)*100*time.Millisecond))
 	}
-	for i := range 3 {
-		r.started(now.Add(time.Duration(i) * 100 * time.Millisecond))
+	at := now.Add(310 * time.Millisecond)
+	if rest, until := r.resting(1, at); !rest || !until.Equal(now.Add(340*time.Millisecond)) {
+		t.Errorf("after 4 partial packs in a second: resting %v until %s, want until 40 ms after the last", rest, until)
 	}
-	if w := r.window(now.Add(300 * time.Millisecond)); w != 40*time.Millisecond {
-		t.Errorf("after 3 runs in a second: %s, want the busy window", w)
+	if rest, _ := r.resting(2, at); rest {
+		t.Error("another app rests with the busy one")
 	}
-	if w := r.window(now.Add(1500 * time.Millisecond)); w != 5*time.Millisecond {
-		t.Errorf("a second later: %s, want the short window again", w)
+	if rest, _ := r.resting(1, now.Add(345*time.Millisecond)); rest {
+		t.Error("still resting after the busy window")
+	}
+	if rest, _ := r.resting(1, now.Add(1500*time.Millisecond)); rest {
+		t.Error("still resting a second later")
+	}
+	for i := range 5 {
+		r.claimed(3, 10, now.Add(time.Duration(i)*time.Millisecond))
+	}
+	if rest, _ := r.resting(3, now.Add(5*time.Millisecond)); rest {
+		t.Error("an app claiming full packs rests")
 	}
 	off := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackWindow: 5 * time.Millisecond})
 	for range 100 {
-		off.started(now)
+		off.claimed(1, 1, now)
 	}
-	if len(off.recent) != 0 || off.window(now) != 5*time.Millisecond {
-		t.Error("with BusyRuns off the relay keeps no history and never waits longer")
+	if rest, _ := off.resting(1, now); rest || len(off.apps) != 0 {
+		t.Error("with BusyRuns off the relay keeps no history and never rests")
 	}
 }
 
@@ -211,7 +228,8 @@ func TestRelayServesAppsRoundRobin(t *testing.T) {
 		t.Fatal(err)
 	}
 	starter := &startOrder{}
-	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour})
+	// One start at a time, so the starter sees them in the relay's order.
+	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
 	svc := notify.NewService(d, func() {})
 	accept := func(app int64) {
 		if _, err := svc.Accept(context.Background(), app, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), ""); err != nil {
@@ -223,7 +241,7 @@ func TestRelayServesAppsRoundRobin(t *testing.T) {
 	}
 	accept(b.AppID)
 	accept(b.AppID)
-	r.drainFresh(context.Background())
+	drainAll(t, r)
 	starter.mu.Lock()
 	defer starter.mu.Unlock()
 	if len(starter.runs) != 6 {
@@ -241,4 +259,23 @@ func TestRelayServesAppsRoundRobin(t *testing.T) {
 	if posB > 1 {
 		t.Errorf("B's sends started in run %d of %d, behind %d of A's runs: %v", posB+1, len(starter.runs), posB, starter.runs)
 	}
+}
+
+// drainAll drains until no fresh request is left: an app's next pack waits for its start
+// in flight, so one drain may leave some for the wake-up that start's end sends.
+func drainAll(t *testing.T, r *Relay) {
+	t.Helper()
+	ctx := context.Background()
+	for range 100 {
+		r.drainFresh(ctx)
+		r.starts.Wait()
+		app, err := r.db.NextWaitingApp(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if app == 0 {
+			return
+		}
+	}
+	t.Fatal("requests still waiting after 100 drains")
 }

@@ -89,6 +89,13 @@ func (s TemporalStarter) Start(ctx context.Context, workflowID string, requestID
 		// with priority dispatch hands its tasks out before those of ordinary runs
 		// (docs/decisions.md, "Critical sends first").
 		Priority: temporal.Priority{FairnessKey: FairnessKey(appIDs), PriorityKey: PriorityKey(ctx)},
+		// Eager start: when this process also runs a worker of the orchestration queue
+		// (herald dev, a single-process deployment), the run's first workflow task comes
+		// back with the start and runs on that worker at once, never waiting in the
+		// queue behind other apps' tasks (issue 28: that wait was most of app B's tail
+		// under app A's burst). Without a local worker, or on a server with eager start
+		// off (system.enableEagerWorkflowStart), it is an ordinary start.
+		EnableEagerStart: true,
 	}
 	_, err := s.Client.ExecuteWorkflow(ctx, opts, name, input)
 	var invalid *serviceerror.InvalidArgument

@@ -38,6 +38,9 @@ type IsolationResult struct {
 type latencies struct {
 	Sent, Lost    int
 	P50, P95, P99 time.Duration
+	// Stages and Slowest break the latency down by stage (isolation_trace.go).
+	Stages  []stageStats
+	Slowest []sendTrace
 }
 
 // Isolation runs the scenario on a stack started with ExternalEnv (b sends as the second
@@ -209,6 +212,14 @@ func streamB(ctx context.Context, pool *pgxpool.Pool, b *Target, title string, r
 		}
 		lat = append(lat, at.Sub(s.start))
 	}
+	starts := make(map[string]time.Time, len(sends))
+	for _, s := range sends {
+		starts[s.id] = s.start
+	}
+	var err error
+	if out.Stages, out.Slowest, err = traceSends(ctx, pool, b.TemporalAddr, starts, got); err != nil {
+		return out, err
+	}
 	slices.Sort(lat)
 	pct := func(p float64) time.Duration {
 		if len(lat) == 0 {
@@ -237,4 +248,6 @@ func (r *IsolationResult) write(w io.Writer) {
 	fmt.Fprintf(w, "| A's emails held while the server hung (broadcast + %d burst sends; %d connections it accepted) | %d | |\n", r.BurstSent, r.HungConns, r.HeldEmails)
 	fmt.Fprintf(w, "| delivered once it answered: messages / distinct recipients | %d / %d in %s | all, once — %s |\n\n", r.Delivered, r.Distinct, r.Resumed.Round(100*time.Millisecond),
 		verdict(r.Distinct == r.HeldEmails && r.Delivered == r.HeldEmails))
+	writeStages(w, "idle", r.Idle.Stages, r.Idle.Slowest)
+	writeStages(w, "under A's noise", r.Noisy.Stages, r.Noisy.Slowest)
 }

@@ -173,6 +173,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications/{notificationId}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Snooze a notification until a time
+         * @description The notification leaves the list and the counts (every open tab gets NOTIFICATION_SNOOZED {id}), and comes back unread at until (NEW_NOTIFICATION over realtime), woken by the relay within about a second; it survives restarts. Snoozing again moves the time. Its read and seen times are cleared now.
+         */
+        put: operations["snoozeNotification"];
+        post?: never;
+        /**
+         * Bring a snoozed notification back now (unread)
+         * @description 404 when the notification is not snoozed (or not the user's). Announced as NEW_NOTIFICATION.
+         */
+        delete: operations["unsnoozeNotification"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/profile": {
         parameters: {
             query?: never;
@@ -650,6 +674,8 @@ export interface components {
             message: string;
             /** @description set on 5xx answers; look it up in the server log */
             requestId?: string;
+            /** @description on a 422 for a send whose `data` does not match its workflow's payload schema: every problem, with the JSON pointer of the value in the request body */
+            problems?: components["schemas"]["FieldProblem"][];
         };
         ValidationError: {
             /** @enum {string} */
@@ -693,6 +719,7 @@ export interface components {
             icon: string;
             /** @description where a click leads: an http or https URL, a reference without a scheme (/path, ?query, #fragment, //host/path) or an app link (myapp://…). Rows written before links were checked may hold other URLs: the widget follows only these. */
             url: string;
+            /** @description content blocks; those of the types the inbox renders follow the schema Block (kept free-form here so blocks for chat providers and webhooks round-trip) */
             blocks: unknown[];
             data: {
                 [key: string]: unknown;
@@ -754,7 +781,7 @@ export interface components {
                 icon?: string;
                 /** @description where a click leads: an http or https URL, a reference without a scheme (/path, ?query, #fragment, //host/path) or an app link for mobile deep links (myapp://…). Schemes that can run script or read local content (javascript:, vbscript:, data:, file:, blob:, filesystem:, browser-internal schemes such as about: and chrome:, any scheme containing "script") are refused with 400, however they are spelled (case, tabs, newlines, leading control characters, HTML character references, percent-escapes). */
                 url?: string;
-                /** @description free-form content blocks; every string under a key named url, href or link, or ending in one of them (imageUrl, deepLink, …), at any depth, must be a link notification.url allows (400 naming its path otherwise) */
+                /** @description content blocks: those of type text, image, avatar and buttons must follow the schema Block (kept free-form here so blocks for chat providers and webhooks, such as Slack Block Kit, pass through); besides, every string under a key named url, href or link, or ending in one of them (imageUrl, deepLink, …), at any depth, must be a link notification.url allows. 400 listing every problem otherwise. A template's inApp content with blocks replaces them. */
                 blocks?: unknown[];
                 /** @description category identifier */
                 category?: string;
@@ -1226,6 +1253,70 @@ export interface components {
             /** @example Europe/Paris */
             timezone?: string;
         };
+        /** @description A content block of an in-app notification (docs/inbox-widget.md#blocks). The widget and the React package render the types text (a small markdown subset: **bold**, *italic* or _italic_, `code`, [links](url)), image (an https url with alt text), avatar (an actor: name, optional https imageUrl and text) and buttons (1 to 3, each a label and either a url under the URL rules or a state to set with PUT /v3/notifications/{id}/state). states shows a block only while the notification's state is one of them; exceptStates hides it then ("Approve / Reject" becomes "Approved by you"). Blocks of other types (Slack Block Kit, custom) are kept for chat providers and webhooks and ignored by the widget. At most 20 blocks; a send or template save breaking these rules is refused with every problem listed. */
+        Block: {
+            /**
+             * @description text, image, avatar, buttons; other types are kept as sent
+             * @example text
+             */
+            type: string;
+            /** @description show the block only while the notification's state is one of these */
+            states?: string[];
+            /** @description hide the block while the notification's state is one of these */
+            exceptStates?: string[];
+            /** @description text: the markdown text (required); avatar: a line beside the name */
+            text?: string;
+            /** @description image: its https URL (required) */
+            url?: string;
+            /** @description image: its alternative text (required, not blank) */
+            alt?: string;
+            /** @description avatar: the actor's name (required) */
+            name?: string;
+            /** @description avatar: the actor's picture, an https URL */
+            imageUrl?: string;
+            /** @description buttons: the buttons (required) */
+            buttons?: components["schemas"]["BlockButton"][];
+        } & {
+            [key: string]: unknown;
+        };
+        BlockButton: {
+            label: string;
+            /**
+             * @description default primary
+             * @enum {string}
+             */
+            style?: "primary" | "secondary";
+            /** @description where the button leads: the rules of notification.url (javascript:, data:, … refused). Either url or state. */
+            url?: string;
+            /** @description the state the button sets (PUT /v3/notifications/{id}/state). Either url or state. */
+            state?: string;
+        };
+        SnoozeRequest: {
+            /**
+             * Format: date-time
+             * @description when it comes back: in the future, at most 366 days ahead
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            until: string;
+        };
+        Snoozed: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            snoozedUntil: string;
+        };
+        FieldProblem: {
+            /**
+             * @description JSON pointer (RFC 6901) into the request body
+             * @example /data/order/id
+             */
+            pointer: string;
+            /** @example got number, want string */
+            message: string;
+        };
     };
     responses: {
         /** @description the request broke one or more rules; nothing was changed */
@@ -1354,7 +1445,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
-            /** @description the send names a workflow that does not exist in the app or has no published version ("notification.workflow: workflow \"x\" does not exist in this app"), or the Idempotency-Key was used with another body; nothing is stored */
+            /** @description the send names a workflow that does not exist in the app or has no published version ("notification.workflow: workflow \"x\" does not exist in this app"), its `data` does not match the payload schema of the workflow's published version (`problems` lists every problem with its JSON pointer, such as `/data/order/id`), or the Idempotency-Key was used with another body; nothing is stored */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1655,6 +1746,61 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
+        };
+    };
+    snoozeNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                notificationId: components["parameters"]["notificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SnoozeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Snoozed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+        };
+    };
+    unsnoozeNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                notificationId: components["parameters"]["notificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     getProfile: {

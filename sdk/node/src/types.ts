@@ -23,6 +23,12 @@ export type Deleted = S["Deleted"];
 export type WebPushSubscription = S["WebPushSubscription"];
 /** The body of PUT /v3/notifications/{id}/state. */
 export type StateChange = S["StateChange"];
+/** The body of PUT /v3/notifications/{id}/snooze. */
+export type SnoozeRequest = S["SnoozeRequest"];
+/** The answer of a snooze. */
+export type Snoozed = S["Snoozed"];
+/** A content block of an in-app notification (text, image, avatar, buttons). */
+export type Block = S["Block"];
 /** The body of POST /v3/notifications, as the API defines it. */
 export type SendRequest = S["SendRequest"];
 /** The answer of an accepted send. */

@@ -23,6 +23,8 @@ import type {
   PushSubscription,
   QuietHours,
   QuietHoursUpdate,
+  SnoozeRequest,
+  Snoozed,
   RealtimeToken,
   WebPushSubscription,
 } from "./types.js";
@@ -151,6 +153,17 @@ export class UserClient {
   /** Sets a notification's free-form state (seen, read and clicked also set their times). */
   setState(id: number, state: string, o?: RequestOptions): Promise<Notification> {
     return this.#mark("PUT", id, "/state", { state }, o);
+  }
+
+  /** Snoozes a notification until `until` (a Date or an RFC 3339 string): it leaves the list and the counts and comes back unread then. */
+  snooze(id: number, until: Date | string, o?: RequestOptions): Promise<Snoozed> {
+    const body: SnoozeRequest = { until: typeof until === "string" ? until : until.toISOString() };
+    return this.#do("PUT", `/notifications/${seg(id)}/snooze`, body, o, { idempotent: true });
+  }
+
+  /** Brings a snoozed notification back now, unread. */
+  unsnooze(id: number, o?: RequestOptions): Promise<Notification> {
+    return this.#mark("DELETE", id, "/snooze", undefined, o);
   }
 
   /** Deletes a notification from the inbox. */

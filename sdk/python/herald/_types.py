@@ -8,6 +8,51 @@ stale. Timestamps (format date-time) are ISO 8601 strings.
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 
+#: default primary
+BlockButtonStyle = Literal["primary", "secondary"]
+
+
+class _BlockButtonRequired(TypedDict):
+    label: str
+
+
+class BlockButton(_BlockButtonRequired, total=False):
+    """BlockButton is a schema of the developer API."""
+
+    #: the state the button sets (PUT /v3/notifications/{id}/state). Either url or state.
+    state: str
+    #: default primary
+    style: BlockButtonStyle
+    #: where the button leads: the rules of notification.url (javascript:, data:, … refused). Either url or state.
+    url: str
+
+
+class _BlockRequired(TypedDict):
+    #: text, image, avatar, buttons; other types are kept as sent
+    type: str
+
+
+class Block(_BlockRequired, total=False):
+    """A content block of an in-app notification (docs/inbox-widget.md#blocks). The widget and the React package render the types text (a small markdown subset: **bold**, *italic* or _italic_, `code`, [links](url)), image (an https url with alt text), avatar (an actor: name, optional https imageUrl and text) and buttons (1 to 3, each a label and either a url under the URL rules or a state to set with PUT /v3/notifications/{id}/state). states shows a block only while the notification's state is one of them; exceptStates hides it then ("Approve / Reject" becomes "Approved by you"). Blocks of other types (Slack Block Kit, custom) are kept for chat providers and webhooks and ignored by the widget. At most 20 blocks; a send or template save breaking these rules is refused with every problem listed. Extra keys are allowed."""
+
+    #: image: its alternative text (required, not blank)
+    alt: str
+    #: buttons: the buttons (required)
+    buttons: List[BlockButton]
+    #: hide the block while the notification's state is one of these
+    exceptStates: List[str]
+    #: avatar: the actor's picture, an https URL
+    imageUrl: str
+    #: avatar: the actor's name (required)
+    name: str
+    #: show the block only while the notification's state is one of these
+    states: List[str]
+    #: text: the markdown text (required); avatar: a line beside the name
+    text: str
+    #: image: its https URL (required)
+    url: str
+
+
 class BulkResult(TypedDict):
     """BulkResult is a schema of the developer API."""
 
@@ -177,6 +222,14 @@ class ErasureReport(TypedDict):
     workflowHistoriesKept: int
 
 
+class FieldProblem(TypedDict):
+    """FieldProblem is a schema of the developer API."""
+
+    message: str
+    #: JSON pointer (RFC 6901) into the request body
+    pointer: str
+
+
 ErrorStatus = Literal["error"]
 
 
@@ -188,6 +241,8 @@ class _ErrorRequired(TypedDict):
 class Error(_ErrorRequired, total=False):
     """Error is a schema of the developer API."""
 
+    #: on a 422 for a send whose `data` does not match its workflow's payload schema: every problem, with the JSON pointer of the value in the request body
+    problems: List[FieldProblem]
     #: set on 5xx answers; look it up in the server log
     requestId: str
 
@@ -305,6 +360,7 @@ JsonPatch = List[JsonPatchItem]
 
 
 class _NotificationRequired(TypedDict):
+    #: content blocks; those of the types the inbox renders follow the schema Block (kept free-form here so blocks for chat providers and webhooks round-trip)
     blocks: List[Any]
     createdAt: str
     data: Dict[str, Any]
@@ -472,7 +528,7 @@ class SendRequestNotificationWorkflow(TypedDict, total=False):
 class SendRequestNotification(TypedDict, total=False):
     """SendRequestNotification is a schema of the developer API."""
 
-    #: free-form content blocks; every string under a key named url, href or link, or ending in one of them (imageUrl, deepLink, …), at any depth, must be a link notification.url allows (400 naming its path otherwise)
+    #: content blocks: those of type text, image, avatar and buttons must follow the schema Block (kept free-form here so blocks for chat providers and webhooks, such as Slack Block Kit, pass through); besides, every string under a key named url, href or link, or ending in one of them (imageUrl, deepLink, …), at any depth, must be a link notification.url allows. 400 listing every problem otherwise. A template's inApp content with blocks replaces them.
     blocks: List[Any]
     #: category identifier
     category: str
@@ -526,6 +582,20 @@ class SendRequest(_SendRequestRequired, total=False):
     recipients: List[str]
     sendAt: str
     sendTo: SendRequestSendTo
+
+
+class SnoozeRequest(TypedDict):
+    """SnoozeRequest is a schema of the developer API."""
+
+    #: when it comes back: in the future, at most 366 days ahead
+    until: str
+
+
+class Snoozed(TypedDict):
+    """Snoozed is a schema of the developer API."""
+
+    id: int
+    snoozedUntil: str
 
 
 class StateChange(TypedDict):
@@ -723,6 +793,9 @@ class WorkflowScheduleCreate(_WorkflowScheduleCreateRequired, total=False):
 
 
 __all__ = [
+    "Block",
+    "BlockButton",
+    "BlockButtonStyle",
     "BulkResult",
     "Category",
     "CategoryChannelDefaults",
@@ -740,6 +813,7 @@ __all__ = [
     "ErasureReport",
     "Error",
     "ErrorStatus",
+    "FieldProblem",
     "FlowPreference",
     "FlowPreferenceChannels",
     "FlowPreferenceUpdate",
@@ -774,6 +848,8 @@ __all__ = [
     "SendRequestOverride",
     "SendRequestSendTo",
     "SendRequestSendToRecipientsItem",
+    "SnoozeRequest",
+    "Snoozed",
     "StateChange",
     "Subscription",
     "SubscriptionUpdate",

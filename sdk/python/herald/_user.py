@@ -1,6 +1,7 @@
 """Acting on one user's behalf (user mode)."""
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, cast
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ._auth import sign_user_token
 from ._errors import ConfigurationError
@@ -10,7 +11,8 @@ from ._types import (BulkResult, Category, ChannelSwitches, Connection, ConnectR
                      Deleted, FlowPreference, FlowPreferenceUpdateWorkflowsItem, InAppTranslations,
                      JsonPatchItem, Notification, NotificationPage, Preference,
                      PreferenceUpdatePreferenceItem, Profile, PushSubscription, QuietHours,
-                     QuietHoursUpdate, QuietHoursUpdateDaysItem, RealtimeToken, WebPushSubscription)
+                     QuietHoursUpdate, QuietHoursUpdateDaysItem, RealtimeToken, Snoozed,
+                     WebPushSubscription)
 
 if TYPE_CHECKING:
     from ._client import Client
@@ -116,6 +118,17 @@ class UserClient:
     def set_state(self, notification_id: int, state: str) -> Notification:
         """Set a notification's free-form state (seen, read and clicked also set their times)."""
         return self._mark("PUT", notification_id, "/state", {"state": state})
+
+    def snooze(self, notification_id: int, until: Union[datetime, str]) -> Snoozed:
+        """Snooze a notification until a time (an aware datetime or an RFC 3339 string): it
+        leaves the list and the counts and comes back unread then."""
+        when = until if isinstance(until, str) else until.isoformat()
+        return cast(Snoozed, self._call("PUT", "/notifications/%d/snooze" % notification_id,
+                                        body={"until": when}, idempotent=True))
+
+    def unsnooze(self, notification_id: int) -> Notification:
+        """Bring a snoozed notification back now, unread."""
+        return self._mark("DELETE", notification_id, "/snooze")
 
     def delete_notification(self, notification_id: int) -> Deleted:
         """Remove a notification from the inbox (deleting it again succeeds)."""

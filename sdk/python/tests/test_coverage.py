@@ -37,6 +37,8 @@ OPERATIONS = {
     "markRead": herald.UserClient.mark_read,
     "markUnread": herald.UserClient.mark_unread,
     "setNotificationState": herald.UserClient.set_state,
+    "snoozeNotification": herald.UserClient.snooze,
+    "unsnoozeNotification": herald.UserClient.unsnooze,
     "markAllNotificationsAsSeen": herald.UserClient.mark_all_seen,
     "markAllNotificationsAsRead": herald.UserClient.mark_all_read,
     "markAllNotificationsAsDeleted": herald.UserClient.delete_all,

@@ -298,6 +298,33 @@ export class HeraldClient {
     });
   }
 
+  /**
+   * Sets a notification's state (a state button: "approved"): the item changes at once and
+   * rolls back when Herald refuses; every other tab gets it over realtime.
+   */
+  async setState(id: number, state: string): Promise<Notification> {
+    const undo = this.store.update(id, (n) => ({ ...n, state }));
+    const n = await this.optimistic(undo, () => this.request<Notification>("PUT", `/notifications/${id}/state`, { state }));
+    this.store.replaced(n);
+    return n;
+  }
+
+  /**
+   * Snoozes a notification until a time: it leaves the list and the count at once (back on
+   * refusal) and comes back unread then, pushed over realtime.
+   */
+  snooze(id: number, until: Date): Promise<components["schemas"]["Snoozed"]> {
+    const undo = this.store.remove(id);
+    return this.optimistic(undo, () => this.request("PUT", `/notifications/${id}/snooze`, { until: until.toISOString() }));
+  }
+
+  /** Brings a snoozed notification back now, unread. */
+  async unsnooze(id: number): Promise<Notification> {
+    const n = await this.request<Notification>("DELETE", `/notifications/${id}/snooze`);
+    this.store.added(n);
+    return n;
+  }
+
   /** Deletes a notification. */
   delete(id: number): Promise<unknown> {
     const undo = this.store.remove(id);
@@ -353,6 +380,11 @@ export class HeraldClient {
       }
       case "NOTIFICATION_DELETED":
         if (!this.store.remove(Number(d.id))) void this.syncCount();
+        break;
+      case "NOTIFICATION_SNOOZED":
+        // Snoozing cleared its read and seen times: Herald's count is the truth.
+        this.store.remove(Number(d.id));
+        void this.syncCount();
         break;
       case "NOTIFICATION_SEEN":
         if (typeof d.unreadNotificationCount === "number") this.store.setUnreadCount(d.unreadNotificationCount);

@@ -1,5 +1,5 @@
 // <herald-inbox>: the bell, its badge and the popover with the list and the preferences.
-import { LitElement, html, css, nothing, adoptStyles, type PropertyValues, type CSSResult } from "lit";
+import { LitElement, html, css, nothing, adoptStyles, type PropertyValues, type CSSResult, type TemplateResult } from "lit";
 import { HeraldClient, type InboxState, type Notification } from "./client.js";
 import { strings, relativeTime, type Strings } from "./i18n.js";
 import { isSafeUrl } from "./safeurl.js";
@@ -9,8 +9,10 @@ const bellIcon = html`<svg viewBox="0 0 24 24" width="22" height="22" aria-hidde
 
 /**
  * The Herald inbox element. Attributes: api-key, user-id or user-token, base-url,
- * theme (light|dark|auto), locale, toasts (boolean: announce new notifications). Events: herald-notification, herald-unread-count and
- * herald-click (cancelable: preventDefault keeps the page from following the URL).
+ * theme (light|dark|auto), locale, toasts (boolean: announce new notifications). Events: herald-notification, herald-unread-count,
+ * herald-click (cancelable: preventDefault keeps the page from following the URL), herald-action (a link button of a
+ * notification's blocks; cancelable the same way), herald-state (a state button's new state, once Herald accepted it)
+ * and herald-snooze (a notification snoozed).
  */
 export class HeraldInbox extends LitElement implements PartHost {
   static properties = {
@@ -224,7 +226,21 @@ export class HeraldInbox extends LitElement implements PartHost {
 
   private onScroll(e: Event): void {
     const el = e.target as HTMLElement;
-    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 48) void this.client?.loadMore().catch(() => {});
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 48) this.loadMore();
+  }
+
+  /** Whether the next page is loading (the list shows it), or failed to. */
+  private more: "idle" | "loading" | "failed" = "idle";
+
+  /** Loads the next page (a page of 15: the list never renders more than it has loaded). */
+  private loadMore(): void {
+    if (!this.client || this.more === "loading" || !this.inbox?.hasMore) return;
+    this.more = "loading";
+    this.requestUpdate();
+    this.client.loadMore().then(
+      () => (this.more = "idle"),
+      () => (this.more = "failed"),
+    ).finally(() => this.requestUpdate());
   }
 
   private showPreferences(): void {
@@ -363,9 +379,18 @@ export class HeraldInbox extends LitElement implements PartHost {
     if (s.notifications.length === 0) {
       return html`<div class="empty" part="empty" role="status">${s.view.filter === "unread" ? t.emptyUnread : t.empty}</div>`;
     }
+    // Paged: scrolling to the end (or the button, for keyboards and short lists) loads the
+    // next page, with a visible status meanwhile.
     return html`<ul aria-label=${t.notifications}>
-      ${s.notifications.map((n) => this.renderItem(n))}
-    </ul>`;
+        ${s.notifications.map((n) => this.renderItem(n))}
+      </ul>
+      ${s.hasMore
+        ? html`<div class="more" part="more">
+            ${this.more === "loading"
+              ? html`<span role="status">${t.loading}</span>`
+              : html`<button class="link" @click=${() => this.loadMore()}>${this.more === "failed" ? t.retry : t.loadMore}</button>`}
+          </div>`
+        : nothing}`;
   }
 
   private renderItem(n: Notification) {
@@ -373,22 +398,65 @@ export class HeraldInbox extends LitElement implements PartHost {
     const unread = !n.readAt;
     const time = relativeTime(n.createdAt, this.locale || "en");
     const name = n.title || n.message;
-    return html`<li class=${unread ? "item unread" : "item"} part=${unread ? "item item-unread" : "item"}>
-      <button class="main" aria-label=${`${name}${n.title && n.message ? ". " + n.message : ""}. ${time}${unread ? ". " + t.unreadTab : ""}`} @click=${() => this.activate(n)}>
-        ${n.icon ? html`<img class="icon-img" part="icon" src=${n.icon} alt="" loading="lazy" />` : html`<span class="icon-img placeholder" aria-hidden="true">${bellIcon}</span>`}
-        <span class="text">
-          ${n.title ? html`<span class="title" part="title">${n.title}</span>` : nothing}
-          ${n.message ? html`<span class="message" part="message">${n.message}</span>` : nothing}
-          <time part="time" datetime=${n.createdAt}>${time}</time>
-        </span>
-        ${unread ? html`<span class="dot" aria-hidden="true"></span>` : nothing}
-      </button>
+    // Blocks (src/blocks.ts) and the snooze menu (src/snooze-menu.ts) load on demand.
+    const blocks = n.blocks?.length ? this.lazyPart("blocks", () => import("./blocks.js")) : undefined;
+    return html`<li class=${unread ? "item unread" : "item"} part=${unread ? "item item-unread" : "item"} data-id=${n.id}>
+      <div class="body">
+        <button class="main" aria-label=${`${name}${n.title && n.message ? ". " + n.message : ""}. ${time}${unread ? ". " + t.unreadTab : ""}`} @click=${() => this.activate(n)}>
+          ${n.icon ? html`<img class="icon-img" part="icon" src=${n.icon} alt="" loading="lazy" />` : html`<span class="icon-img placeholder" aria-hidden="true">${bellIcon}</span>`}
+          <span class="text">
+            ${n.title ? html`<span class="title" part="title">${n.title}</span>` : nothing}
+            ${n.message ? html`<span class="message" part="message">${n.message}</span>` : nothing}
+            <time part="time" datetime=${n.createdAt}>${time}</time>
+          </span>
+          ${unread ? html`<span class="dot" aria-hidden="true"></span>` : nothing}
+        </button>
+        ${blocks ? blocks.renderBlocks(this, n) : nothing}
+        ${this.snoozeOpen === n.id ? this.renderSnooze(n) : nothing}
+      </div>
       <span class="actions">
         ${unread ? html`<button class="icon" aria-label=${`${t.markRead}: ${name}`} title=${t.markRead} @click=${() => void this.client?.markRead(n.id).catch(() => {})}><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="m9 16.2-3.5-3.5L4 14.2l5 5 11-11-1.5-1.4z"/></svg></button>` : nothing}
+        <button class="icon snooze-toggle" aria-label=${`${t.snooze}: ${name}`} title=${t.snooze} aria-haspopup="menu" aria-expanded=${this.snoozeOpen === n.id ? "true" : "false"} @click=${() => this.toggleSnooze(n)}><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M12 4a8 8 0 1 0 0 16 8 8 0 0 0 0-16Zm0 2a6 6 0 1 1 0 12 6 6 0 0 1 0-12Zm-1 2v5l4 2.4.8-1.3-3.3-2V8H11ZM5.3 2.3 6.7 3.7 3.7 6.7 2.3 5.3zm13.4 0 3 3-1.4 1.4-3-3z"/></svg></button>
         <button class="icon" aria-label=${`${t.archive}: ${name}`} title=${t.archive} @click=${() => void this.client?.archive(n.id).catch(() => {})}><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M3 4h18v4H3V4Zm1 5h16v11H4V9Zm5 3v2h6v-2H9Z"/></svg></button>
         <button class="icon" aria-label=${`${t.delete}: ${name}`} title=${t.delete} @click=${() => void this.client?.delete(n.id).catch(() => {})}><svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path fill="currentColor" d="M9 3h6l1 2h4v2H4V5h4l1-2Zm-3 6h12l-1 12H7L6 9Z"/></svg></button>
       </span>
     </li>`;
+  }
+
+  // ---- snooze ------------------------------------------------------------------------------
+
+  /** The notification whose snooze menu is open. */
+  private snoozeOpen?: number;
+  private snoozeMenu?: { render(): TemplateResult };
+
+  private toggleSnooze(n: Notification): void {
+    const open = this.snoozeOpen !== n.id;
+    this.closeSnooze(false);
+    if (open) {
+      this.snoozeOpen = n.id;
+      this.requestUpdate();
+    }
+  }
+
+  /** Closes the snooze menu; unless the item left the list, its button gets the focus back. */
+  private closeSnooze(snoozed: boolean): void {
+    const id = this.snoozeOpen;
+    this.snoozeOpen = undefined;
+    this.snoozeMenu = undefined;
+    this.requestUpdate();
+    if (id !== undefined && !snoozed) {
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`li[data-id="${id}"] .snooze-toggle`)?.focus());
+    }
+  }
+
+  private renderSnooze(n: Notification) {
+    const m = this.lazyPart("snooze", () => import("./snooze-menu.js"));
+    if (!m) return html`<div class="empty" role="status">${this.partFailed("snooze") ? this.t.loadFailed : this.t.loading}</div>`;
+    if (!this.snoozeMenu) {
+      this.snoozeMenu = m.openMenu(this, n, (snoozed) => this.closeSnooze(snoozed));
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.snooze [role="menuitem"]')?.focus());
+    }
+    return this.snoozeMenu.render();
   }
 
   private renderPreferences() {
@@ -409,6 +477,7 @@ export class HeraldInbox extends LitElement implements PartHost {
   static styles = css`
     :host {
       --herald-accent: #4f46e5;
+      --herald-accent-fg: #ffffff;
       --herald-bg: #ffffff;
       --herald-fg: #111827;
       --herald-muted: #6b7280;
@@ -427,6 +496,7 @@ export class HeraldInbox extends LitElement implements PartHost {
     }
     :host([theme="dark"]) {
       --herald-accent: #818cf8;
+      --herald-accent-fg: #111827;
       --herald-bg: #1f2937;
       --herald-fg: #f9fafb;
       --herald-muted: #9ca3af;
@@ -437,6 +507,7 @@ export class HeraldInbox extends LitElement implements PartHost {
     @media (prefers-color-scheme: dark) {
       :host([theme="auto"]) {
         --herald-accent: #818cf8;
+        --herald-accent-fg: #111827;
         --herald-bg: #1f2937;
         --herald-fg: #f9fafb;
         --herald-muted: #9ca3af;
@@ -581,10 +652,10 @@ export class HeraldInbox extends LitElement implements PartHost {
     .list { overflow-y: auto; flex: 1; min-height: 120px; }
     ul { list-style: none; margin: 0; padding: 0; }
     .item { position: relative; display: flex; border-bottom: 1px solid var(--herald-border); }
+    .body { flex: 1; min-width: 0; display: flex; flex-direction: column; }
     .item.unread { background: var(--herald-unread-bg); }
     .item:hover { background: var(--herald-hover); }
     .main {
-      flex: 1;
       display: flex;
       gap: 12px;
       align-items: flex-start;
@@ -607,8 +678,9 @@ export class HeraldInbox extends LitElement implements PartHost {
     .message { font-size: 13px; color: var(--herald-muted); overflow-wrap: anywhere; }
     time { font-size: 12px; color: var(--herald-muted); }
     .dot { flex: none; width: 8px; height: 8px; margin-top: 6px; border-radius: 50%; background: var(--herald-accent); }
-    .actions { display: flex; flex-direction: column; justify-content: center; padding: 4px 8px 4px 0; opacity: 0.55; }
+    .actions { display: grid; grid-template-columns: repeat(2, auto); align-content: start; padding: 6px 6px 4px 0; opacity: 0.55; }
     .item:hover .actions, .actions:focus-within { opacity: 1; }
+    .more { padding: 12px; text-align: center; font-size: 13px; color: var(--herald-muted); }
     .empty { padding: 40px 16px; text-align: center; color: var(--herald-muted); font-size: 14px; }
   `;
 }

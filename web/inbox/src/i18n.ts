@@ -19,6 +19,15 @@ const en = {
   prefsHelp: "Choose how you hear about each kind of notification.",
   noCategories: "There is nothing to configure yet.",
   close: "Close",
+  snooze: "Snooze",
+  snoozeHour: "In 1 hour",
+  snoozeTomorrow: "Tomorrow morning",
+  snoozeWeek: "Next week",
+  snoozeCustom: "Custom time…",
+  snoozeUntil: "Until",
+  snoozePast: "Choose a time in the future.",
+  cancel: "Cancel",
+  loadMore: "Show more",
   channels: { inApp: "In-app", email: "Email", sms: "SMS", whatsapp: "WhatsApp", webPush: "Web push", mobilePush: "Mobile push", slack: "Slack", discord: "Discord", msTeams: "Teams", webhook: "Webhook" } as Record<string, string>,
 };
 export type Strings = typeof en;
@@ -44,6 +53,15 @@ const fr: Strings = {
   prefsHelp: "Choisissez comment être prévenu pour chaque type de notification.",
   noCategories: "Rien à configurer pour l'instant.",
   close: "Fermer",
+  snooze: "Reporter",
+  snoozeHour: "Dans 1 heure",
+  snoozeTomorrow: "Demain matin",
+  snoozeWeek: "La semaine prochaine",
+  snoozeCustom: "Autre moment…",
+  snoozeUntil: "Jusqu'à",
+  snoozePast: "Choisissez un moment à venir.",
+  cancel: "Annuler",
+  loadMore: "Afficher plus",
   channels: { ...en.channels, inApp: "Dans l'app", email: "E-mail" },
 };
 
@@ -68,6 +86,15 @@ const de: Strings = {
   prefsHelp: "Wählen Sie, wie Sie über jede Art von Benachrichtigung informiert werden.",
   noCategories: "Noch nichts einzustellen.",
   close: "Schließen",
+  snooze: "Zurückstellen",
+  snoozeHour: "In 1 Stunde",
+  snoozeTomorrow: "Morgen früh",
+  snoozeWeek: "Nächste Woche",
+  snoozeCustom: "Eigene Zeit…",
+  snoozeUntil: "Bis",
+  snoozePast: "Wählen Sie einen Zeitpunkt in der Zukunft.",
+  cancel: "Abbrechen",
+  loadMore: "Mehr anzeigen",
   channels: { ...en.channels, inApp: "In der App", email: "E-Mail" },
 };
 

@@ -19,6 +19,8 @@ export interface PartHost {
   fire(name: string, detail: unknown, cancelable?: boolean): boolean;
   /** The element's shadow root (to find and focus the part's controls). */
   readonly renderRoot: HTMLElement | DocumentFragment;
+  /** Resolves after the next render (to focus what it drew). */
+  readonly updateComplete: Promise<boolean>;
 }
 
 /**

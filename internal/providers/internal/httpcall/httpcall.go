@@ -103,6 +103,10 @@ func Check(res *http.Response, body []byte, goneOn404 bool) error {
 	return providers.FromHTTPStatus(res, string(body), goneOn404)
 }
 
+// TransportError is transportError for providers that make their own requests (the
+// signed webhook).
+func TransportError(req *http.Request, err error) error { return transportError(req, err) }
+
 // transportError describes a failed round trip without the URL (*url.Error prints it, and
 // webhook URLs of Slack, Discord and Teams are credentials) and without anything the peer
 // sent (net/http quotes a malformed answer: the banner of whatever service the URL points
@@ -115,8 +119,10 @@ func transportError(req *http.Request, err error) error {
 		return &providers.Error{Permanent: true, Message: "request refused: " + netguard.Describe(err, "HTTP", req.URL.Host)}
 	}
 	switch {
+	case DeadlineOf(err) != "":
+		return timeoutError(DeadlineOf(err))
 	case errors.Is(err, context.DeadlineExceeded) || (ue != nil && ue.Timeout()):
-		return &providers.Error{Message: "request timed out"}
+		return &providers.Error{Message: "request timed out", Deadline: "timeoutSeconds"}
 	case errors.Is(err, context.Canceled) || req.Context().Err() != nil:
 		return &providers.Error{Message: "request canceled"}
 	}

@@ -34,6 +34,8 @@ const operations: Record<string, [typeof Herald | typeof UserClient, string]> = 
   markRead: [UserClient, "markRead"],
   markUnread: [UserClient, "markUnread"],
   setNotificationState: [UserClient, "setState"],
+  snoozeNotification: [UserClient, "snooze"],
+  unsnoozeNotification: [UserClient, "unsnooze"],
   markAllNotificationsAsSeen: [UserClient, "markAllSeen"],
   markAllNotificationsAsRead: [UserClient, "markAllRead"],
   markAllNotificationsAsDeleted: [UserClient, "deleteAll"],

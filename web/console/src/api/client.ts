@@ -84,6 +84,9 @@ export async function data<T>(p: Promise<{ data?: T; error?: unknown; response: 
   if (error !== undefined || !response.ok) {
     const msg = (error as { message?: unknown } | undefined)?.message;
     const messages = Array.isArray(msg) ? msg.map(String) : msg ? [String(msg)] : [];
+    // A 422 for data that breaks a payload schema lists every problem with its place.
+    const problems = (error as { problems?: { pointer: string; message: string }[] } | undefined)?.problems;
+    if (Array.isArray(problems)) messages.push(...problems.map((p) => `${p.pointer}: ${p.message}`));
     throw new ApiError(response.status, messages);
   }
   return data as T;

@@ -3482,6 +3482,7 @@ export interface components {
             identifier: string;
             /** @description 1-200 characters */
             name: string;
+            payloadSchema?: components["schemas"]["PayloadSchema"];
             positions?: components["schemas"]["DesignerPositions"];
         };
         DefaultPaymentMethod: {
@@ -3941,6 +3942,28 @@ export interface components {
             critical?: boolean;
             name?: string;
         };
+        /**
+         * @description The JSON Schema (draft 2020-12) of the `data` the workflow's sends carry; null: none. Checked at save: a valid draft 2020-12 object schema (`type`, when given, is "object"; `$schema`, when given, is the 2020-12 URI), at most 64 KiB, self-contained (no remote or file `$ref`); every problem is listed in the 400. Publish copies it into the version; a send whose data does not match the published version's schema is refused with a 422 listing every problem (docs/workflows.md#payload-schema).
+         * @example {
+         *       "type": "object",
+         *       "required": [
+         *         "order"
+         *       ],
+         *       "properties": {
+         *         "order": {
+         *           "type": "object",
+         *           "properties": {
+         *             "id": {
+         *               "type": "string"
+         *             }
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        PayloadSchema: {
+            [key: string]: unknown;
+        } | null;
         PaymentEvent: {
             [key: string]: unknown;
         };
@@ -4254,7 +4277,7 @@ export interface components {
             } | null;
             /** @enum {string} */
             channel?: "inApp" | "email" | "sms" | "whatsapp" | "webPush" | "mobilePush" | "slack" | "discord" | "msTeams" | "webhook";
-            /** @description email: subject, html, text; inApp: title, message, icon, url; sms/whatsapp: body; push/webhook: title, body, icon, url; chat: title, body. url must render to an http or https URL, a reference without a scheme or an app link (myapp://…): a scheme that can run script (javascript:, data:, vbscript:, file:, …) written before the first {{…}} is refused on save (400 naming content.url), and a url that renders to one fails that recipient's delivery with an error in the message log */
+            /** @description email: subject, html, text; inApp: title, message, icon, url, blocks (the JSON text of an array of blocks, whose strings are templates: schema Block of /v3/openapi.json and docs/inbox-widget.md#blocks; checked on save with every problem listed, rendered per recipient and checked again, a refused rendering failing that recipient's in-app delivery); sms/whatsapp: body; push/webhook: title, body, icon, url; chat: title, body. url must render to an http or https URL, a reference without a scheme or an app link (myapp://…): a scheme that can run script (javascript:, data:, vbscript:, file:, …) written before the first {{…}} is refused on save (400 naming content.url), and a url that renders to one fails that recipient's delivery with an error in the message log */
             content?: {
                 [key: string]: string;
             };
@@ -4552,6 +4575,7 @@ export interface components {
             plan: string;
         };
         UpdateTemplateContentDTO: {
+            /** @description the channel's fields (see TemplateContent.content); inApp blocks is the JSON text of an array of blocks */
             content: {
                 [key: string]: string;
             };
@@ -4595,6 +4619,8 @@ export interface components {
             critical?: boolean | null;
             definition: components["schemas"]["WorkflowDefinition"];
             name: string;
+            /** @description Left out: the stored schema is kept (older herald CLI folders); null: removed. */
+            payloadSchema?: components["schemas"]["PayloadSchema"];
             /** @description left out or null: the stored positions stay */
             positions?: components["schemas"]["DesignerPositions"] | null;
         };
@@ -5332,6 +5358,7 @@ export interface components {
             id?: number;
             identifier?: string;
             name?: string;
+            payloadSchema?: components["schemas"]["PayloadSchema"];
             positions?: components["schemas"]["DesignerPositions"];
             publishedVersion?: number | null;
             /** Format: date-time */
@@ -5610,6 +5637,7 @@ export interface components {
         };
         WorkflowVersionList: {
             definition: components["schemas"]["WorkflowDefinition"];
+            payloadSchema?: components["schemas"]["PayloadSchema"];
             /** Format: date-time */
             publishedAt: string;
             version: number;

@@ -8,6 +8,7 @@ import type { Notification, View } from "@heraldhq/inbox/client";
 import { strings, relativeTime, type Strings } from "@heraldhq/inbox/i18n";
 import { isSafeUrl } from "@heraldhq/inbox/safeurl";
 import { BellButton } from "./Bell.js";
+import { Blocks } from "./Blocks.js";
 import { useHeraldClient, useNotifications, type UseNotificationsResult } from "./hooks.js";
 import { Icon } from "./icons.js";
 import { follow, type Placement } from "./position.js";
@@ -29,6 +30,10 @@ export interface ItemHelpers {
   markSeen(): Promise<unknown>;
   archive(): Promise<unknown>;
   remove(): Promise<unknown>;
+  /** Sets its state (what a state button of its blocks does). */
+  setState(state: string): Promise<unknown>;
+  /** Snoozes it until a time. */
+  snooze(until: Date): Promise<unknown>;
 }
 
 /** Props of Inbox. */
@@ -275,11 +280,14 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
       markSeen: () => inbox.markSeen(n.id),
       archive: () => inbox.archive(n.id),
       remove: () => inbox.remove(n.id),
+      setState: (state) => inbox.setState(n.id, state),
+      snooze: (until) => inbox.snooze(n.id, until),
     };
     return <li className={unread ? "herald-item herald-unread" : "herald-item"}>{renderItem(n, helpers)}</li>;
   }
   return (
     <li className={unread ? "herald-item herald-unread" : "herald-item"}>
+      <div className="herald-body">
       <button ref={main} className="herald-main" aria-label={`${name}${n.title && n.message ? ". " + n.message : ""}. ${time}${unread ? ". " + t.unreadTab : ""}`} onClick={open}>
         {n.icon ? (
           <img className="herald-avatar" src={n.icon} alt="" loading="lazy" />
@@ -297,6 +305,8 @@ function Item({ n, t, locale, inbox, renderItem, onNotificationClick }: ItemProp
         </span>
         {unread && <span className="herald-dot" aria-hidden="true" />}
       </button>
+      <Blocks notification={n} onState={(state) => quiet(inbox.setState(n.id, state))} />
+      </div>
       <span className="herald-actions">
         {unread && (
           <button className="herald-icon" aria-label={`${t.markRead}: ${name}`} title={t.markRead} onClick={() => {

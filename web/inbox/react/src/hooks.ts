@@ -62,6 +62,12 @@ export interface InboxActions {
   remove(id: number): Promise<unknown>;
   /** Records a click (read and clicked); the client emits "click". */
   click(id: number): Promise<void>;
+  /** Sets a notification's state (an approval's "approved"); every tab sees it. */
+  setState(id: number, state: string): Promise<Notification>;
+  /** Snoozes a notification until a time: it leaves the list and the count, and comes back unread then. */
+  snooze(id: number, until: Date): Promise<unknown>;
+  /** Brings a snoozed notification back now, unread. */
+  unsnooze(id: number): Promise<Notification>;
   /** Loads the next page of the current view. */
   loadMore(): Promise<void>;
   /** Switches the list to another view (filter and category) and loads its first page. */
@@ -77,7 +83,7 @@ export function useInboxActions(): InboxActions {
   const client = useHeraldClient();
   return useMemo<InboxActions>(() => {
     if (!client) {
-      return { markRead: offline, markUnread: offline, markSeen: offline, markAllRead: offline, markAllSeen: offline, archive: offline, remove: offline, click: offline, loadMore: offline, setView: offline, refresh: offline };
+      return { markRead: offline, markUnread: offline, markSeen: offline, markAllRead: offline, markAllSeen: offline, archive: offline, remove: offline, click: offline, setState: offline, snooze: offline, unsnooze: offline, loadMore: offline, setView: offline, refresh: offline };
     }
     return {
       markRead: (id) => client.markRead(id),
@@ -88,6 +94,9 @@ export function useInboxActions(): InboxActions {
       archive: (id) => client.archive(id),
       remove: (id) => client.delete(id),
       click: (id) => client.click(id),
+      setState: (id, state) => client.setState(id, state),
+      snooze: (id, until) => client.snooze(id, until),
+      unsnooze: (id) => client.unsnooze(id),
       loadMore: () => client.loadMore(),
       setView: (v) => client.setView(v),
       refresh: () => client.refresh(),

@@ -1,6 +1,7 @@
 // @heraldhq/inbox-react: React components and hooks on Herald's headless inbox client.
 export { HeraldProvider, type HeraldProviderProps } from "./provider.js";
 export { Inbox, type InboxProps, type ItemHelpers } from "./Inbox.js";
+export { Blocks, type Block, type BlocksProps } from "./Blocks.js";
 export { Bell, BellButton, type BellProps, type BellButtonProps } from "./Bell.js";
 export {
   useHeraldClient,

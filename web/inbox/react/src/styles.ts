@@ -34,7 +34,17 @@ export const css = `.herald-root{--herald-accent:#4f46e5;--herald-bg:#fff;--hera
 .herald-item{position:relative;display:flex;border-bottom:1px solid var(--herald-border)}
 .herald-item.herald-unread{background:var(--herald-unread-bg)}
 .herald-item:hover{background:var(--herald-hover)}
-.herald-root .herald-main{flex:1;display:flex;gap:12px;align-items:flex-start;padding:12px 8px 12px 16px;text-align:left;min-width:0}
+.herald-body{flex:1;min-width:0;display:flex;flex-direction:column}
+.herald-blocks{display:flex;flex-direction:column;gap:8px;padding:0 12px 12px 64px;font-size:13px}
+.herald-blocks p{margin:0;overflow-wrap:anywhere}
+.herald-blocks code{font-family:ui-monospace,monospace;background:var(--herald-hover);border-radius:4px;padding:1px 4px}
+.herald-picture{max-width:100%;max-height:200px;border-radius:8px}
+.herald-actor{display:flex;align-items:center;gap:8px}.herald-actor img{width:24px;height:24px;border-radius:50%}
+.herald-buttons{display:flex;flex-wrap:wrap;gap:8px}
+.herald-btn{padding:4px 12px;border-radius:8px;font-size:13px;font-weight:600;text-decoration:none;border:1px solid var(--herald-accent);cursor:pointer}
+.herald-root .herald-btn.herald-primary{background:var(--herald-accent);color:#fff}.herald-root .herald-btn.herald-secondary{color:var(--herald-accent)}
+.herald-btn:disabled{opacity:.6}
+.herald-root .herald-main{display:flex;gap:12px;align-items:flex-start;padding:12px 8px 12px 16px;text-align:left;min-width:0}
 .herald-avatar{flex:none;width:36px;height:36px;border-radius:50%;object-fit:cover;background:var(--herald-hover)}
 .herald-placeholder{display:inline-flex;align-items:center;justify-content:center;color:var(--herald-muted);background:var(--herald-border)}
 .herald-placeholder svg{width:18px;height:18px}

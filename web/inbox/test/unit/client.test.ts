@@ -146,3 +146,38 @@ test("a start overtaken by stop opens no realtime connection", async () => {
   socket?.close();
   assert.equal(socket, undefined);
 });
+
+test("setState is optimistic, takes Herald's answer, and rolls back when refused", async () => {
+  let fail = false;
+  const { client, calls } = await started((c) =>
+    c.url.pathname.endsWith("/state") ? (fail ? { status: 403, body: { message: "no" } } : { status: 200, body: { ...note(2), state: "approved", readAt: "2025-01-02T00:00:00Z" } }) : undefined,
+  );
+  client.on("error", () => {});
+  const p = client.setState(2, "approved");
+  assert.equal(client.state.notifications.find((n) => n.id === 2)?.state, "approved", "changed before the answer");
+  const n = await p;
+  assert.equal(n.state, "approved");
+  assert.ok(client.state.notifications.find((x) => x.id === 2)?.readAt, "Herald's answer replaces the item");
+  const put = calls.find((c) => c.method === "PUT" && c.url.pathname === "/v3/notifications/2/state");
+  assert.equal(put?.body, JSON.stringify({ state: "approved" }));
+  fail = true;
+  await assert.rejects(client.setState(1, "rejected"));
+  assert.equal(client.state.notifications.find((x) => x.id === 1)?.state, undefined, "rolled back");
+});
+
+test("snooze takes the item out of the list and the count at once, back when refused", async () => {
+  let fail = true;
+  const { client, calls } = await started((c) => (c.url.pathname.endsWith("/snooze") ? (fail ? { status: 404, body: { message: "no" } } : { status: 200, body: { id: 2, snoozedUntil: "2030-01-01T00:00:00.000Z" } }) : undefined));
+  client.on("error", () => {});
+  const until = new Date("2030-01-01T00:00:00Z");
+  const p = client.snooze(2, until);
+  assert.equal(client.state.notifications.some((n) => n.id === 2), false);
+  assert.equal(client.state.unreadCount, 1);
+  await assert.rejects(p);
+  assert.equal(client.state.notifications.some((n) => n.id === 2), true, "back after the refusal");
+  assert.equal(client.state.unreadCount, 2);
+  fail = false;
+  await client.snooze(2, until);
+  assert.equal(client.state.notifications.some((n) => n.id === 2), false);
+  assert.equal(calls.filter((c) => c.method === "PUT" && c.url.pathname === "/v3/notifications/2/snooze").at(-1)?.body, JSON.stringify({ until: "2030-01-01T00:00:00.000Z" }));
+});

@@ -14,7 +14,12 @@ import { TextArea } from "./TextArea";
 /** Preview is the API's answer to a preview. */
 export type Preview = components["schemas"]["TemplatePreview"];
 
-const sampleDefault = JSON.stringify({ data: {}, user: { identifier: "user-1", profile: { firstName: "Ada" } } }, null, 2);
+/** sampleText is the sample data's starting text, with data (e.g. made from a payload schema). */
+export function sampleText(data: unknown = {}): string {
+  return JSON.stringify({ data, user: { identifier: "user-1", profile: { firstName: "Ada" } } }, null, 2);
+}
+
+const sampleDefault = sampleText();
 
 /** useSampleData holds the sample data's text, what it parses to, and the variable paths
  * to complete: the built-ins, the sample's, and extraPaths (e.g. a payload schema's). */

@@ -15,6 +15,8 @@ import { useGraphEditing } from "./editing";
 import { definitionToGraph, graphToDefinition, outputs, positionsOf, type Definition, type Positions } from "./graph";
 import { useHistory } from "./history";
 import { JsonView } from "./JsonView";
+import { PayloadPanel } from "./PayloadPanel";
+import { isSchemaProblem, sampleFromSchema, schemaPaths, type JsonSchema } from "./payloadSchema";
 import { banner, current, problemCount, reportOf, type Report } from "./problems";
 import { isChannel, stepTypes, type Components } from "./schemaForm";
 import { StepPanel } from "./StepPanel";
@@ -52,7 +54,15 @@ export default function Designer() {
   return <Editor key={identifier} app={app} flow={flow.data as Flow} components={schema.data} />;
 }
 
-type Flow = { identifier: string; name: string; definition: Definition; positions?: Positions; publishedVersion?: number | null; archivedAt?: string | null };
+type Flow = {
+  identifier: string;
+  name: string;
+  definition: Definition;
+  positions?: Positions;
+  payloadSchema?: JsonSchema | null;
+  publishedVersion?: number | null;
+  archivedAt?: string | null;
+};
 
 function Editor({ app, flow, components }: { app: App; flow: Flow; components: Components }) {
   const clients = useClients();
@@ -65,6 +75,8 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   const definition = useMemo(() => graphToDefinition(nodes, edges), [nodes, edges]);
   const json = useMemo(() => pretty(definition), [definition]);
   const positions = useMemo(() => positionsOf(nodes), [nodes]);
+  const [payloadSchema, setPayloadSchema] = useState<JsonSchema | null>(flow.payloadSchema ?? null);
+  const schemaJSON = JSON.stringify(payloadSchema);
   const store = useDraftStore(app.id!, flow);
   // Only the report about this very draft counts: once the draft or the stored draft
   // changes, what the server said before is gone from the steps, the fields and the banner.
@@ -72,7 +84,9 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
   const problems = report?.byStep ?? {};
   const blocked = problemCount(report) > 0;
   // Moving a step is a change to save too (positions are stored with the draft).
-  const dirty = json !== store.saved || JSON.stringify(positions) !== store.savedPositions;
+  const dirty = json !== store.saved || JSON.stringify(positions) !== store.savedPositions || schemaJSON !== store.savedSchema;
+  // The server's problems with the payload schema count while that schema is on screen.
+  const schemaProblems = store.schemaReport?.schema === schemaJSON ? store.schemaReport.problems : [];
 
   // Leaving the page with unsaved changes asks first.
   useEffect(() => {
@@ -134,22 +148,26 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
           <Button variant="secondary" onClick={() => (edit.autoLayout(), setLayouts((n) => n + 1))}>
             Auto layout
           </Button>
-          <Button variant="secondary" onClick={() => store.save.mutate({ def: definition, positions })} busy={store.save.isPending} disabled={!dirty}>
+          <Button variant="secondary" onClick={() => store.save.mutate({ def: definition, positions, payloadSchema })} busy={store.save.isPending} disabled={!dirty}>
             Save draft
           </Button>
           {/* Refused only while the server's problems with this very draft stand. */}
-          <Button onClick={() => store.publish.mutate({ def: definition, positions })} busy={store.publish.isPending} disabled={blocked} aria-describedby={blocked ? "designer-problems" : undefined}>
+          <Button onClick={() => store.publish.mutate({ def: definition, positions, payloadSchema })} busy={store.publish.isPending} disabled={blocked || schemaProblems.length > 0} aria-describedby={blocked ? "designer-problems" : undefined}>
             Publish
           </Button>
         </div>
       )}
       <div id="designer-problems">
         <FormError errors={banner(report)} />
+        {schemaProblems.length > 0 && <FormError errors={[`The payload schema has ${schemaProblems.length} problem${schemaProblems.length === 1 ? "" : "s"}: see the Payload tab`]} />}
       </div>
       <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List className="tab-list" aria-label="Workflow views">
           <Tabs.Trigger value="canvas" className="tab">
             Canvas
+          </Tabs.Trigger>
+          <Tabs.Trigger value="payload" className="tab">
+            Payload
           </Tabs.Trigger>
           <Tabs.Trigger value="json" className="tab">
             JSON
@@ -184,6 +202,8 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
                   components={components}
                   appId={app.id!}
                   workflow={flow.identifier}
+                  variablePaths={schemaPaths(payloadSchema)}
+                  sampleData={payloadSchema ? sampleFromSchema(payloadSchema) : undefined}
                   problems={problems[one.id] ?? []}
                   readOnly={!canEdit}
                   onChange={(s) => edit.updateStep(one.id, s)}
@@ -206,6 +226,9 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
             </aside>
           </div>
         </Tabs.Content>
+        <Tabs.Content value="payload" className="tab-panel">
+          <PayloadPanel value={payloadSchema} onChange={setPayloadSchema} problems={schemaProblems} readOnly={!canEdit} />
+        </Tabs.Content>
         <Tabs.Content value="json" className="tab-panel">
           <JsonView json={json} readOnly={!canEdit} onApply={openDefinition} />
         </Tabs.Content>
@@ -213,15 +236,15 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
           <Versions appId={app.id!} identifier={flow.identifier} draft={definition} onLoad={canEdit ? (def) => (openDefinition(def), setTab("canvas")) : undefined} />
         </Tabs.Content>
         <Tabs.Content value="test" className="tab-panel">
-          <TestRun appId={app.id!} identifier={flow.identifier} published={flow.publishedVersion ?? null} dirty={dirty} />
+          <TestRun appId={app.id!} identifier={flow.identifier} published={flow.publishedVersion ?? null} dirty={dirty} payloadSchema={payloadSchema} />
         </Tabs.Content>
       </Tabs.Root>
     </div>
   );
 }
 
-/** Draft is what Save sends: the definition and where the designer draws its steps. */
-type Draft = { def: Definition; positions: Positions };
+/** Draft is what Save sends: the definition, where the designer draws its steps, and the payload schema. */
+type Draft = { def: Definition; positions: Positions; payloadSchema: JsonSchema | null };
 
 /**
  * useDraftStore saves and publishes the draft. saved is the stored draft's JSON; report is
@@ -235,36 +258,56 @@ function useDraftStore(appId: number, flow: Flow) {
   const [saved, setSaved] = useState(() => pretty(graphToDefinition(initial.nodes, initial.edges)));
   const [savedPositions, setSavedPositions] = useState(() => JSON.stringify(positionsOf(initial.nodes)));
   const [report, setReport] = useState<Report>();
+  const [savedSchema, setSavedSchema] = useState(() => JSON.stringify(flow.payloadSchema ?? null));
+  // The server's problems with a payload schema, filed under the schema they were about.
+  const [schemaReport, setSchemaReport] = useState<{ schema: string; problems: string[] }>();
+  const storedSchema = useRef(savedSchema);
+  const failed = (err: Error, draft: Draft) => {
+    const msgs = err instanceof ApiError ? err.messages : [];
+    const mine = msgs.filter(isSchemaProblem);
+    setSchemaReport({ schema: JSON.stringify(draft.payloadSchema), problems: mine });
+    // The definition's report leaves the schema's problems out (they are shown in the Payload tab).
+    const rest = err instanceof ApiError && mine.length ? (mine.length === msgs.length ? undefined : new ApiError(err.status, msgs.filter((m) => !isSchemaProblem(m)))) : err;
+    setReport(rest ? reportOf(rest, draft.def, pretty(draft.def), stored.current) : undefined);
+  };
   // The stored draft as of now, for callbacks that outlive a render.
   const stored = useRef(saved);
   const storedPositions = useRef(savedPositions);
   const path = { params: { path: { appId, identifier: flow.identifier } } };
   const save = useMutation({
-    mutationFn: ({ def, positions }: Draft) =>
-      data(api.PUT("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { name: flow.name, definition: def as never, positions } })),
-    onSuccess: (_, { def, positions }) => {
+    mutationFn: ({ def, positions, payloadSchema }: Draft) =>
+      data(api.PUT("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { name: flow.name, definition: def as never, positions, payloadSchema } })),
+    onSuccess: (_, { def, positions, payloadSchema }) => {
       stored.current = pretty(def);
       storedPositions.current = JSON.stringify(positions);
+      storedSchema.current = JSON.stringify(payloadSchema);
       setSaved(stored.current);
       setSavedPositions(storedPositions.current);
+      setSavedSchema(storedSchema.current);
       setReport(undefined);
+      setSchemaReport(undefined);
       // The lists (keyed by their filter), not this workflow's own queries.
       qc.invalidateQueries({ queryKey: ["apps", appId, "workflows", {}] });
     },
-    onError: (err, { def }) => setReport(reportOf(err, def, pretty(def), stored.current)),
+    onError: failed,
   });
   const publish = useMutation({
     mutationFn: async (draft: Draft) => {
-      if (pretty(draft.def) !== stored.current || JSON.stringify(draft.positions) !== storedPositions.current) await save.mutateAsync(draft);
+      if (
+        pretty(draft.def) !== stored.current ||
+        JSON.stringify(draft.positions) !== storedPositions.current ||
+        JSON.stringify(draft.payloadSchema) !== storedSchema.current
+      )
+        await save.mutateAsync(draft);
       return data(api.POST("/v1/apps/{appId}/workflows/{identifier}/publish", path));
     },
     onSuccess: (res) => {
       toast(`Published version ${res.version}`);
       qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
     },
-    onError: (err, { def }) => setReport(reportOf(err, def, pretty(def), stored.current)),
+    onError: failed,
   });
-  return { saved, savedPositions, report, save, publish };
+  return { saved, savedPositions, savedSchema, report, schemaReport, save, publish };
 }
 
 /** Palette adds a step of each type of the workflow schema, after the selected step. */

@@ -7,7 +7,7 @@ import { api, ApiError, data, fieldErrors } from "../../api/client";
 import { extraFields, modeOf, stepForm, withForm, withTemplate, type ContentStep, type Mode } from "../../api/stepContent";
 import { contentBody, specOf, type Channel } from "../../api/templateForm";
 import { ChannelFields, contentFieldNames } from "../templates/ChannelFields";
-import { MissingVariables, PreviewPane, SampleData, useLivePreview, useSampleData, type Preview } from "../templates/LivePreview";
+import { MissingVariables, PreviewPane, SampleData, useLivePreview, useSampleData, sampleText, type Preview } from "../templates/LivePreview";
 import { SaveAsTemplate } from "./SaveAsTemplate";
 import { TemplateMode, type TemplateRef } from "./TemplateMode";
 
@@ -19,6 +19,7 @@ export function StepContent({
   problems,
   readOnly,
   extraPaths,
+  sampleData,
   onChange,
 }: {
   appId: number;
@@ -31,6 +32,8 @@ export function StepContent({
   readOnly: boolean;
   /** extraPaths: more variables to complete after {{ (a payload schema's data paths). */
   extraPaths?: string[];
+  /** sampleData: the preview's starting data (made from the payload schema). */
+  sampleData?: unknown;
   onChange: (s: ContentStep) => void;
 }) {
   const channel = step.type as Channel;
@@ -41,7 +44,7 @@ export function StepContent({
   // What the other way had, to bring it back when the user switches back.
   const [stash, setStash] = useState<ContentStep | null>(null);
   const [convertErr, setConvertErr] = useState<unknown>(undefined);
-  const sample = useSampleData(extraPaths);
+  const sample = useSampleData(extraPaths, sampleText(sampleData));
   const form = stepForm(step);
   const live = useLivePreview(
     ["content-preview", appId],

@@ -21,6 +21,7 @@ export function StepPanel({
   appId,
   workflow,
   variablePaths,
+  sampleData,
   problems,
   readOnly,
   onChange,
@@ -38,6 +39,8 @@ export function StepPanel({
   workflow: string;
   /** variablePaths: more variables the content editors complete after {{ (e.g. a payload schema's). */
   variablePaths?: string[];
+  /** sampleData: the content preview's starting data (e.g. made from the payload schema). */
+  sampleData?: unknown;
   problems: string[];
   readOnly: boolean;
   onChange: (s: Step) => void;
@@ -92,6 +95,7 @@ export function StepPanel({
           problems={contentProblems}
           readOnly={readOnly}
           extraPaths={variablePaths}
+          sampleData={sampleData}
           onChange={(s) => onChange(s as Step)}
         />
       )}

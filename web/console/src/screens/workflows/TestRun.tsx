@@ -9,12 +9,31 @@ import type { Definition } from "./graph";
 import { cancelledText, running } from "./manage";
 import { StepRow } from "./StepDetails";
 import type { StepRecord } from "./stepDetails";
+import { sampleFromSchema, type JsonSchema } from "./payloadSchema";
 import { current, finished, remaining, type RunView } from "./timeline";
 
-export function TestRun({ appId, identifier, published, dirty }: { appId: number; identifier: string; published: number | null; dirty: boolean }) {
+export function TestRun({
+  appId,
+  identifier,
+  published,
+  dirty,
+  payloadSchema,
+}: {
+  appId: number;
+  identifier: string;
+  published: number | null;
+  dirty: boolean;
+  payloadSchema?: JsonSchema | null;
+}) {
   const [user, setUser] = useState("");
   const [email, setEmail] = useState("");
-  const [dataText, setDataText] = useState("{}");
+  // Sample data made from the payload schema, until the user writes their own.
+  const sample = payloadSchema ? JSON.stringify(sampleFromSchema(payloadSchema), null, 2) : "{}";
+  const [dataText, setDataText] = useState(sample);
+  const [touched, setTouched] = useState(false);
+  useEffect(() => {
+    if (!touched) setDataText(sample);
+  }, [sample, touched]);
   const [dataError, setDataError] = useState("");
   const [requestId, setRequestId] = useState<string | null>(null);
   const users = useQuery({
@@ -61,7 +80,8 @@ export function TestRun({ appId, identifier, published, dirty }: { appId: number
         <Field label="Email address (optional)" type="email" value={email} onChange={(e) => setEmail(e.target.value)} hint="sets the user's email address for this send" />
         <div className="field">
           <label htmlFor="test-run-data">Data (JSON)</label>
-          <textarea id="test-run-data" className="mono" rows={4} value={dataText} onChange={(e) => setDataText(e.target.value)} aria-invalid={dataError || errs.data ? true : undefined} />
+          {payloadSchema && <p className="muted small">Prefilled with sample data made from the payload schema.</p>}
+          <textarea id="test-run-data" className="mono" rows={payloadSchema ? 8 : 4} value={dataText} onChange={(e) => (setDataText(e.target.value), setTouched(true))} aria-invalid={dataError || errs.data ? true : undefined} />
           {(dataError || errs.data) && <p className="field-error" role="alert">{dataError || errs.data?.join(". ")}</p>}
         </div>
         <FormError errors={[...(errs[""] ?? []), ...(errs.notification ?? [])]} />

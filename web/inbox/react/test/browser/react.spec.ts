@@ -253,3 +253,27 @@ for (const theme of ["light", "dark"]) {
     }
   });
 }
+
+test("blocks: an approval answered with its state button in <Inbox/>, its link button kept", async ({ page, request }) => {
+  const user = newUser("abe");
+  const bell = await openApp(page, user);
+  await send(request, user, {
+    title: "Expense report",
+    message: "Team lunch",
+    blocks: [
+      { type: "avatar", name: "Sam Rivera", text: "asks for your approval" },
+      { type: "text", text: "**$84.20** for *lunch*" },
+      { type: "buttons", exceptStates: ["approved"], buttons: [{ label: "Approve", state: "approved" }, { label: "Open", style: "secondary", url: `${pageURL}/landing/r` }] },
+      { type: "text", states: ["approved"], text: "Approved by you" },
+    ],
+  });
+  await expect(page.getByRole("button", { name: "Notifications, 1 unread" })).toBeVisible();
+  await bell.click();
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByText("asks for your approval")).toBeVisible();
+  await expect(dialog.getByRole("link", { name: "Open" })).toHaveAttribute("href", `${pageURL}/landing/r`);
+  await dialog.getByRole("button", { name: "Approve" }).click();
+  await expect(dialog.getByText("Approved by you")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect.poll(async () => ((await serverInbox(request, user)).data[0] as { state?: string }).state).toBe("approved");
+});

@@ -1,0 +1,27 @@
+-- The shared circuit breakers of provider instances (migration 00270, activities/breaker.go).
+-- The key is a provider instance id the worker took from its app's own routes.
+
+-- name: GetProviderBreaker :one
+SELECT open_until, cooldown_ms, probe_until FROM provider_breakers WHERE instance_id = @instance_id;
+
+-- name: OpenProviderBreaker :exec
+-- Opens an instance's breaker until @open_until (or keeps a later one another worker set)
+-- and ends any probe.
+INSERT INTO provider_breakers AS b (instance_id, open_until, cooldown_ms, probe_until, updated_at)
+VALUES (@instance_id, @open_until, @cooldown_ms, NULL, now())
+ON CONFLICT (instance_id) DO UPDATE SET
+    open_until = greatest(b.open_until, EXCLUDED.open_until),
+    cooldown_ms = greatest(b.cooldown_ms, EXCLUDED.cooldown_ms),
+    probe_until = NULL,
+    updated_at = now();
+
+-- name: CloseProviderBreaker :exec
+DELETE FROM provider_breakers WHERE instance_id = @instance_id;
+
+-- name: TakeProviderBreakerProbe :one
+-- Takes the probe of an instance whose cool-down is over, for @lease_seconds, unless another
+-- worker holds it; no row means not taken.
+UPDATE provider_breakers
+SET probe_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
+WHERE instance_id = @instance_id AND open_until <= now() AND (probe_until IS NULL OR probe_until <= now())
+RETURNING instance_id;
