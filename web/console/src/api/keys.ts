@@ -104,6 +104,8 @@ export const keys = {
     detail: (templateId: Id) => ["templates", templateId] as const,
     /** preview is the prefix of a template's live previews (not under detail: a save refetches the template only). */
     preview: (templateId: Id) => ["preview", templateId] as const,
+    /** stepPreview is a template's preview inside a workflow step. */
+    stepPreview: (templateId: Id) => ["preview", templateId, "step"] as const,
     layouts: (appId: Id) => [...app(appId), "layouts"] as const,
     translations: (appId: Id) => [...app(appId), "translations"] as const,
   },
@@ -116,6 +118,8 @@ export const keys = {
     published: (appId: Id) => [...app(appId), "workflows", "published"] as const,
     detail: (appId: Id, identifier: Id) => [...app(appId), "workflows", identifier] as const,
     versions: (appId: Id, identifier: Id) => [...app(appId), "workflows", identifier, "versions"] as const,
+    /** contentPreview is the prefix of a step's inline content previews. */
+    contentPreview: (appId: Id) => ["content-preview", appId] as const,
     run: (appId: Id, identifier: Id, requestId: Id) => [...app(appId), "workflows", identifier, "runs", requestId] as const,
   },
 };

@@ -16,6 +16,7 @@ export const templatesApi = {
     data(api.POST("/v1/templates/{templateId}/preview", { params: { path: { templateId } }, body })),
   putContent: (templateId: number, channel: Channel, body: Body<"/v1/templates/{templateId}/contents/{channel}", "put">) =>
     data(api.PUT("/v1/templates/{templateId}/contents/{channel}", { params: { path: { templateId, channel } }, body })),
+  remove: (templateId: number) => data(api.DELETE("/v1/templates/{templateId}", { params: { path: { templateId } } })),
   deleteContent: (templateId: number, channel: Channel) =>
     data(api.DELETE("/v1/templates/{templateId}/contents/{channel}", { params: { path: { templateId, channel } } })),
   sendTest: (appId: number, body: Body<"/v1/apps/{appId}/notifications", "post">) =>
