@@ -30,9 +30,9 @@ const routes: RouteObject[] = [
   {
     element: <RequireSession />,
     children: [
-      { path: "/", lazy: screen(() => import("./screens/Home")) },
-      { path: "/onboarding", lazy: screen(() => import("./screens/Onboarding")) },
-      { path: "/account", lazy: screen(() => import("./screens/Account")) },
+      { path: "/", lazy: screen(() => import("./screens/account/Home")) },
+      { path: "/onboarding", lazy: screen(() => import("./screens/account/Onboarding")) },
+      { path: "/account", lazy: screen(() => import("./screens/account/Account")) },
       { path: "/clients/:clientId", element: <ClientHome /> },
       {
         path: "/apps/:appId",
@@ -44,7 +44,7 @@ const routes: RouteObject[] = [
           { path: "channels", lazy: screen(() => import("./screens/channels/Channels")) },
           { path: "templates", lazy: screen(() => import("./screens/templates")) },
           { path: "team", lazy: screen(() => import("./screens/team/Team")) },
-          { path: "logs", lazy: screen(() => import("./screens/Logs")) },
+          { path: "logs", lazy: screen(() => import("./screens/logs/Logs")) },
           { path: "activity", lazy: screen(() => import("./screens/activity/Activity")) },
           { path: "activity/:requestId", lazy: screen(() => import("./screens/activity/RequestPage")) },
           { path: "users", lazy: screen(() => import("./screens/users/Users")) },
