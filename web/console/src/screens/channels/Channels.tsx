@@ -11,9 +11,9 @@ import { atLeast, useClients, type App } from "../queries";
 import { useInstances, useProviders } from "./api";
 import { InstanceForm, InstanceRow } from "./Instances";
 import { ChannelRoutes } from "./Routes";
+import type { Channel } from "../../api/channels";
 
 type Provider = components["schemas"]["ProviderEntity"];
-type Channel = NonNullable<Provider["channel"]>;
 
 export default function Channels() {
   const app = useOutletContext<App>();

@@ -9,11 +9,10 @@ import { Checkbox, ConfirmButton } from "../../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
 import { keys } from "../../api/keys";
 import { channelsApi, useRoutes } from "./api";
+import type { Channel } from "../../api/channels";
 
-type Provider = components["schemas"]["ProviderEntity"];
 type Instance = components["schemas"]["AppChannelProviderEntity"];
 type Route = components["schemas"]["RouteEntity"];
-type Channel = NonNullable<Provider["channel"]>;
 
 export function ChannelRoutes({ appId, channel, instances, dev }: { appId: number; channel: Channel; instances: Instance[]; dev: boolean }) {
   const qc = useQueryClient();

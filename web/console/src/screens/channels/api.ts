@@ -3,10 +3,10 @@
 // calls and their queries keyed by src/api/keys.ts.
 import { useQuery } from "@tanstack/react-query";
 import type { Body } from "../../api/body";
-import { api, data, type components } from "../../api/client";
+import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
+import type { Channel } from "../../api/channels";
 
-type Channel = NonNullable<components["schemas"]["ProviderEntity"]["channel"]>;
 type InstancePath = { appId: number; channel: Channel; providerInstance: number };
 
 /** channelsApi are the typed calls of the channel screens. */

@@ -3,10 +3,8 @@
 // the server's problems on the steps they name, drafts, publishing, the JSON view, the
 // version history and test runs.
 import * as Tabs from "@radix-ui/react-tabs";
-import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { Link, useOutletContext, useParams } from "react-router-dom";
-import { ApiError } from "../../api/client";
 import { Button, ErrorState, FormError, Loading } from "../../ui/kit";
 import { atLeast, useClients, type App } from "../queries";
 import Canvas from "./Canvas";
@@ -23,22 +21,9 @@ import { StepPanel } from "./StepPanel";
 import { WorkflowActions } from "./Manage";
 import { TestRun } from "./TestRun";
 import { Versions } from "./Versions";
-import { keys } from "../../api/keys";
-import { useWorkflow } from "./api";
+import { useWorkflow, useWorkflowSchema } from "./api";
 import { useDraftStore, type Flow } from "./draftStore";
 import { Palette } from "./Palette";
-
-/** useWorkflowSchema loads the workflow JSON Schema: components.schemas of /v1/openapi.json. */
-export const useWorkflowSchema = () =>
-  useQuery({
-    queryKey: keys.openapi(),
-    staleTime: Infinity,
-    queryFn: async () => {
-      const res = await fetch("/v1/openapi.json");
-      if (!res.ok) throw new ApiError(res.status, ["the workflow schema could not be loaded"]);
-      return ((await res.json()) as { components: { schemas: Components } }).components.schemas;
-    },
-  });
 
 /** Draft is what Save sends: the definition, where the designer draws its steps, and the payload schema. */
 

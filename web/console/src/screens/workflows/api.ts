@@ -3,8 +3,9 @@
 // previews, typed calls and their queries keyed by src/api/keys.ts.
 import { useQuery } from "@tanstack/react-query";
 import type { Body } from "../../api/body";
-import { api, data } from "../../api/client";
+import { api, ApiError, data } from "../../api/client";
 import { keys } from "../../api/keys";
+import type { Components } from "./schemaForm";
 
 type Path = { appId: number; identifier: string };
 
@@ -44,3 +45,15 @@ export const useVersions = (appId: number, identifier: string) =>
 
 /** useUserPicker reads up to 100 of the app's users to pick a test recipient from. */
 export const useUserPicker = (appId: number) => useQuery({ queryKey: keys.users.picker(appId), queryFn: () => workflowsApi.userPicker(appId) });
+
+/** useWorkflowSchema loads the workflow JSON Schema: components.schemas of /v1/openapi.json. */
+export const useWorkflowSchema = () =>
+  useQuery({
+    queryKey: keys.openapi(),
+    staleTime: Infinity,
+    queryFn: async () => {
+      const res = await fetch("/v1/openapi.json");
+      if (!res.ok) throw new ApiError(res.status, ["the workflow schema could not be loaded"]);
+      return ((await res.json()) as { components: { schemas: Components } }).components.schemas;
+    },
+  });
