@@ -2,13 +2,14 @@
 // by cursor and filtered by user, workflow and status (kept in the URL). Each row expands to
 // what the request did (RequestDetail) and links to its workflow in the Temporal Web UI when
 // one is configured.
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useOutletContext, useSearchParams } from "react-router-dom";
-import { api, data, type components } from "../../api/client";
+import type { components } from "../../api/client";
 import { Button, Empty, ErrorState, Field, Loading } from "../../ui/kit";
 import type { App } from "../queries";
 import { Select } from "../../ui/select";
+import { useWorkflows } from "../workflows/api";
+import { useRequests } from "./api";
 import RequestDetail from "./RequestDetail";
 import { audience, shortId, what } from "./requests";
 
@@ -26,32 +27,10 @@ export default function Activity() {
   useEffect(() => {
     document.title = `Activity · ${app.name} · Herald`;
   }, [app.name]);
-  const workflows = useQuery({
-    queryKey: ["apps", app.id, "workflows", { archived: false }],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows", { params: { path: { appId: app.id! } } })),
-  });
+  const workflows = useWorkflows(app.id!);
   const flowIds = (workflows.data ?? []).map((w) => w.identifier!).filter(Boolean);
   if (f.workflow && !flowIds.includes(f.workflow)) flowIds.unshift(f.workflow);
-  const requests = useInfiniteQuery({
-    queryKey: ["apps", app.id, "requests", f],
-    initialPageParam: "",
-    queryFn: ({ pageParam }) =>
-      data(
-        api.GET("/v1/apps/{appId}/requests", {
-          params: {
-            path: { appId: app.id! },
-            query: {
-              limit: 25,
-              ...(pageParam ? { cursor: pageParam } : {}),
-              ...(f.user ? { user: f.user } : {}),
-              ...(f.workflow ? { workflow: f.workflow } : {}),
-              ...(f.status ? { status: f.status as Request["status"] } : {}),
-            },
-          },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor || undefined,
-  });
+  const requests = useRequests(app.id!, f);
   const rows = requests.data?.pages.flatMap((p) => p.data) ?? [];
 
   return (

@@ -1,10 +1,10 @@
 // What one send request did: its messages (recipient × channel, and workflow step) with
 // their outcomes, and for a workflow send each recipient's run with the steps it recorded,
 // each linked to its run in the Temporal Web UI when one is configured.
-import { useQuery } from "@tanstack/react-query";
-import { api, data, type components } from "../../api/client";
+import type { components } from "../../api/client";
 import { ErrorState, Loading } from "../../ui/kit";
 import { StepRow } from "../workflows/StepDetails";
+import { useRequest } from "./api";
 import { shortId } from "./requests";
 
 type Detail = components["schemas"]["NotificationRequestDetail"];
@@ -13,10 +13,7 @@ type Run = Detail["runs"][number];
 const time = (s?: string | null) => (s ? new Date(s).toLocaleTimeString() : "");
 
 export default function RequestDetail({ appId, requestId }: { appId: number; requestId: string }) {
-  const detail = useQuery({
-    queryKey: ["apps", appId, "requests", requestId],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/requests/{requestId}", { params: { path: { appId, requestId } } })),
-  });
+  const detail = useRequest(appId, requestId);
   if (detail.isPending) return <Loading label="Loading the request" />;
   if (detail.isError) return <ErrorState error={detail.error} retry={() => detail.refetch()} />;
   const d = detail.data;

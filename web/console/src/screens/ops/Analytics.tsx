@@ -1,12 +1,12 @@
 // Analytics: sent, delivered, read, clicked and failed per day, per channel and per
 // template over a date range (UTC days), as charts and as tables of the same numbers.
 // The counts are the message logs' events (internal/ops/analytics).
-import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, type FormEvent } from "react";
 import { Link, useOutletContext, useSearchParams } from "react-router-dom";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { Button, Empty, ErrorState, Field, FormError, Loading } from "../../ui/kit";
 import type { App } from "../queries";
+import { useAnalytics } from "./api";
 
 const DaysChart = lazy(() => import("./Chart").then((m) => ({ default: m.DaysChart })));
 const TotalsChart = lazy(() => import("./Chart").then((m) => ({ default: m.TotalsChart })));
@@ -32,19 +32,7 @@ export default function Analytics() {
   const today = new Date();
   const to = params.get("to") ?? day(today);
   const from = params.get("from") ?? day(new Date(today.getTime() - 29 * 86400_000));
-  const query = { fromDate: from, toDate: to };
-  const days = useQuery({
-    queryKey: ["apps", appId, "analytics", "days", from, to],
-    queryFn: () => data(api.GET("/v1/analytics/apps/{appId}", { params: { path: { appId }, query } })),
-  });
-  const channels = useQuery({
-    queryKey: ["apps", appId, "analytics", "channels", from, to],
-    queryFn: () => data(api.GET("/v1/analytics/apps/{appId}/channels", { params: { path: { appId }, query } })),
-  });
-  const templates = useQuery({
-    queryKey: ["apps", appId, "analytics", "templates", from, to],
-    queryFn: () => data(api.GET("/v1/analytics/apps/{appId}/templates", { params: { path: { appId }, query } })),
-  });
+  const { days, channels, templates } = useAnalytics(appId, from, to);
   const fe = fieldErrors(days.error, ["fromDate", "toDate"]);
   const rangeError = days.isError && (fe.fromDate || fe.toDate);
   const totals = (days.data ?? []).reduce<Required<Counts>>(

@@ -3,54 +3,18 @@
 // their secrets, routes); commit it with a message; publish a commit to another app of
 // the team (development → production) after a preview of what it changes there; the
 // history of commits and where each went; roll back by publishing an older commit here.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
-import { api, data, fieldErrors, type components } from "../../api/client";
+import { fieldErrors } from "../../api/client";
+import { keys } from "../../api/keys";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
 import { useApps, useClients, atLeast, type App } from "../queries";
-import { Confirm } from "../../ui/confirm";
+import { Diff } from "./Diff";
+import { Publish } from "./Publish";
+import { opsApi, useCommits, useUncommitted } from "./api";
 
-type Change = components["schemas"]["Change"];
-type Commit = components["schemas"]["Commit"];
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "—");
-const typeName: Record<NonNullable<Change["type"]>, string> = {
-  template: "Templates",
-  workflow: "Workflows",
-  layout: "Layouts",
-  translation: "Translations",
-  category: "Categories",
-  providerInstance: "Provider instances (secrets excluded)",
-  route: "Routes",
-};
-const mark = { created: "+", updated: "~", deleted: "−" } as const;
-
-/** Diff lists changes grouped by kind, each line marked added, changed or removed. */
-export function Diff({ changes, label }: { changes: Change[]; label: string }) {
-  const groups = new Map<string, Change[]>();
-  for (const c of changes) groups.set(c.type ?? "", [...(groups.get(c.type ?? "") ?? []), c]);
-  return (
-    <div className="diff" aria-label={label} role="group">
-      {[...groups].map(([type, cs]) => (
-        <section key={type} aria-label={typeName[type as keyof typeof typeName] ?? type}>
-          <h3 className="small">{typeName[type as keyof typeof typeName] ?? type}</h3>
-          <ul className="diff-lines">
-            {cs.map((c) => (
-              <li key={`${c.type}/${c.key}`} className={`diff-${c.action}`}>
-                <span aria-hidden="true" className="diff-mark">
-                  {mark[c.action ?? "updated"]}
-                </span>
-                <code>{c.key}</code> <span className="muted small">{c.action}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ))}
-    </div>
-  );
-}
-
-/** Environments is the commit and publish screen of an app. */
 export default function Environments() {
   const app = useOutletContext<App>();
   const appId = app.id!;
@@ -75,16 +39,13 @@ export default function Environments() {
 function Uncommitted({ appId, canCommit }: { appId: number; canCommit: boolean }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const changes = useQuery({
-    queryKey: ["apps", appId, "uncommitted"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/uncommited-changes", { params: { path: { appId }, query: { limit: 100 } } })),
-  });
+  const changes = useUncommitted(appId);
   const commit = useMutation({
-    mutationFn: (message: string) => data(api.POST("/v1/apps/{appId}/commits", { params: { path: { appId } }, body: { message } })),
+    mutationFn: (message: string) => opsApi.commit(appId, message),
     onSuccess: (c) => {
       toast(`Committed #${c.id}`);
-      qc.invalidateQueries({ queryKey: ["apps", appId, "uncommitted"] });
-      qc.invalidateQueries({ queryKey: ["apps", appId, "commits"] });
+      qc.invalidateQueries({ queryKey: keys.ops.uncommitted(appId) });
+      qc.invalidateQueries({ queryKey: keys.ops.commits(appId) });
     },
   });
   const fe = fieldErrors(commit.error, ["message"]);
@@ -135,10 +96,7 @@ function Uncommitted({ appId, canCommit }: { appId: number; canCommit: boolean }
 
 function History({ app, canPublish }: { app: App; canPublish: boolean }) {
   const appId = app.id!;
-  const commits = useQuery({
-    queryKey: ["apps", appId, "commits"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/commits", { params: { path: { appId }, query: { limit: 50 } } })),
-  });
+  const commits = useCommits(appId);
   const apps = useApps(app.clientId);
   const rows = commits.data?.data ?? [];
   // What each app runs: the commit last published to it (a later publication wins).
@@ -195,89 +153,5 @@ function History({ app, canPublish }: { app: App; canPublish: boolean }) {
         </ol>
       )}
     </section>
-  );
-}
-
-function Publish({ app, commit, targets, current }: { app: App; commit: Commit; targets: App[]; current: Map<number, { id: number }> }) {
-  const qc = useQueryClient();
-  const toast = useToast();
-  // The first other app until the user picks one (the apps load after the commits).
-  const [picked, setTarget] = useState<number>();
-  const target = picked ?? targets[0]?.id;
-  const [warnings, setWarnings] = useState<string[]>([]);
-  const [open, setOpen] = useState(false);
-  const selId = useId();
-  const preview = useQuery({
-    queryKey: ["apps", app.id, "publish-preview", commit.id, target],
-    queryFn: () =>
-      data(api.POST("/v1/apps/{appId}/publish/preview", { params: { path: { appId: app.id! } }, body: { commitId: commit.id!, publishTo: target ?? 0 } })),
-    enabled: open && target !== undefined,
-    staleTime: 0,
-  });
-  const targetName = targets.find((a) => a.id === target)?.name ?? "";
-  const running = target !== undefined ? current.get(target)?.id : undefined;
-  const rollback = running !== undefined && running > commit.id!;
-  const pub = useMutation({
-    mutationFn: () =>
-      data(api.POST("/v1/apps/{appId}/publish", { params: { path: { appId: app.id! } }, body: { commitId: commit.id!, publishTo: target ?? 0 } })),
-    onSuccess: (r) => {
-      setWarnings(r.warnings ?? []);
-      toast(rollback ? `Rolled ${targetName} back to #${commit.id}` : `Published #${commit.id} to ${targetName}`);
-      qc.invalidateQueries({ queryKey: ["apps"] });
-    },
-  });
-  const fe = fieldErrors(pub.error, ["publishTo", "commitId"]);
-  return (
-    <>
-      <Confirm
-        trigger="Publish…"
-        triggerLabel={`Publish commit #${commit.id}`}
-        title={`Publish commit #${commit.id}`}
-        confirm={rollback ? `Roll ${targetName} back` : `Publish to ${targetName || "…"}`}
-        variant="primary"
-        dismiss="Not now"
-        busy={pub.isPending}
-        error={[...(fe[""] ?? []), ...(fe.commitId ?? [])]}
-        onOpenChange={(o) => (setOpen(o), pub.reset())}
-        onConfirm={() => pub.mutateAsync()}
-      >
-        <div className="field">
-          <label htmlFor={selId}>Publish to</label>
-          <select id={selId} value={target ?? ""} onChange={(e) => setTarget(Number(e.target.value))} aria-invalid={fe.publishTo ? true : undefined}>
-            {targets.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.id === app.id ? `${a.name} (this app)` : a.name}
-              </option>
-            ))}
-          </select>
-          {fe.publishTo && (
-            <p className="field-error" role="alert">
-              {fe.publishTo.join(". ")}
-            </p>
-          )}
-        </div>
-        <p>
-          {rollback
-            ? `${targetName} runs commit #${running}: publishing #${commit.id} “${commit.message}” rolls it back.`
-            : `${targetName} will match commit #${commit.id} “${commit.message}”${running !== undefined ? ` (it runs #${running} now)` : ""}.`}{" "}
-          What changes there:
-        </p>
-        {preview.isPending ? (
-          <Loading label="Comparing with the target" />
-        ) : preview.isError ? (
-          <ErrorState error={preview.error} retry={() => preview.refetch()} />
-        ) : preview.data.changes.length === 0 ? (
-          <p role="status">Nothing: {targetName} already matches this commit.</p>
-        ) : (
-          <Diff changes={preview.data.changes} label="What publishing changes" />
-        )}
-        <p className="small">Provider instances keep the target's own secrets; an instance new to it waits for its secrets.</p>
-      </Confirm>
-      {warnings.length > 0 && (
-        <div className="notice small" role="status">
-          {warnings.join(" ")}
-        </div>
-      )}
-    </>
   );
 }

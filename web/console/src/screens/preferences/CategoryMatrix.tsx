@@ -1,9 +1,9 @@
 // CategoryMatrix: a user's category × channel switches; a critical category's switches are
 // locked (disabled, with the server's reason shown and read as their description).
-import { useQuery } from "@tanstack/react-query";
-import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
 import { Checkbox } from "../../ui/confirm";
 import { ErrorState, FormError, Loading } from "../../ui/kit";
+import { preferencesApi, useMatrix } from "./api";
 import { errorList } from "./errors";
 import { channelName, matrixChannels, withCell, type Channel, type Prefs } from "./logic";
 import { useOptimisticSwitch } from "./optimistic";
@@ -12,20 +12,11 @@ type Cell = { categoryId: number; channel: Channel; enabled: boolean };
 
 export function CategoryMatrix({ appId, identifier, dev }: { appId: number; identifier: string; dev: boolean }) {
   const path = { appId, identifier };
-  const key = ["apps", appId, "users", identifier, "preferences"];
-  const prefs = useQuery({
-    queryKey: key,
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/preferences", { params: { path } })),
-  });
+  const key = keys.preferences.all(appId, identifier);
+  const prefs = useMatrix(appId, identifier);
   const { toggle, mutation: set } = useOptimisticSwitch<Prefs, Cell>(
     key,
-    (v) =>
-      data(
-        api.PATCH("/v1/apps/{appId}/users/{identifier}/preferences", {
-          params: { path },
-          body: { preference: [{ categoryId: v.categoryId, channels: [{ channel: v.channel, enabled: v.enabled }] }] },
-        }),
-      ),
+    (v) => preferencesApi.setCell(path, v.categoryId, v.channel, v.enabled),
     (cached, v) => withCell(cached, v.categoryId, v.channel, v.enabled),
     (v) => `${v.enabled ? "On" : "Off"}: ${channelName(v.channel)}`,
   );

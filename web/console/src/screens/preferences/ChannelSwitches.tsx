@@ -1,22 +1,19 @@
 // ChannelSwitches: a user's switch for each channel as a whole ("no SMS, ever").
-import { useQuery } from "@tanstack/react-query";
-import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
 import { Checkbox } from "../../ui/confirm";
 import { ErrorState, FormError, Loading } from "../../ui/kit";
+import { preferencesApi, useChannelSwitches } from "./api";
 import { errorList } from "./errors";
 import { channelName, switchList, withChannel, type Channel, type Switches } from "./logic";
 import { useOptimisticSwitch } from "./optimistic";
 
 export function ChannelSwitches({ appId, identifier, dev }: { appId: number; identifier: string; dev: boolean }) {
   const path = { appId, identifier };
-  const key = ["apps", appId, "users", identifier, "preferences", "channels"];
-  const sw = useQuery({
-    queryKey: key,
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/preferences/channels", { params: { path } })),
-  });
+  const key = keys.preferences.channels(appId, identifier);
+  const sw = useChannelSwitches(appId, identifier);
   const { toggle, mutation } = useOptimisticSwitch<Switches, { channel: Channel; on: boolean }>(
     key,
-    (v) => data(api.PUT("/v1/apps/{appId}/users/{identifier}/preferences/channels", { params: { path }, body: { [v.channel]: v.on } })),
+    (v) => preferencesApi.setChannel(path, v.channel, v.on),
     (cached, v) => withChannel(cached, v.channel, v.on),
     (v) => `${channelName(v.channel)} for all notifications: ${v.on ? "on" : "off"}`,
   );

@@ -1,9 +1,10 @@
 // QuietHours: a user's quiet hours and time zone. Non-critical messages on external
 // channels that fall inside them are held and sent when they end (docs/preferences.md).
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
-import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
 import { ErrorState, FormError, Loading } from "../../ui/kit";
+import { preferencesApi, useQuietHours, type QuietHoursBody } from "./api";
 import { errorList } from "./errors";
 
 const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
@@ -12,12 +13,9 @@ const dayName = (d: Day) => d.charAt(0).toUpperCase() + d.slice(1);
 
 export function QuietHours({ appId, identifier, dev }: { appId: number; identifier: string; dev: boolean }) {
   const path = { appId, identifier };
-  const key = ["apps", appId, "users", identifier, "preferences", "quiet-hours"];
+  const key = keys.preferences.quietHours(appId, identifier);
   const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: key,
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/preferences/quiet-hours", { params: { path } })),
-  });
+  const q = useQuietHours(appId, identifier);
   const [start, setStart] = useState("");
   const [end, setEnd] = useState("");
   const [chosen, setChosen] = useState<Day[]>([]);
@@ -30,8 +28,7 @@ export function QuietHours({ appId, identifier, dev }: { appId: number; identifi
     setZone(q.data.timezone);
   }, [q.data]);
   const save = useMutation({
-    mutationFn: (body: { start?: string; end?: string; days?: Day[]; timezone?: string; enabled?: boolean }) =>
-      data(api.PUT("/v1/apps/{appId}/users/{identifier}/preferences/quiet-hours", { params: { path }, body })),
+    mutationFn: (body: QuietHoursBody) => preferencesApi.setQuietHours(path, body),
     onSuccess: (v) => qc.setQueryData(key, v),
   });
   const submit = (e: FormEvent) => {

@@ -1,9 +1,9 @@
 // WorkflowSwitches: a user's switch for each published workflow; a critical workflow's is
 // locked, with the server's reason.
-import { useQuery } from "@tanstack/react-query";
-import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
 import { Checkbox } from "../../ui/confirm";
 import { ErrorState, FormError, Loading } from "../../ui/kit";
+import { preferencesApi, useWorkflowSwitches } from "./api";
 import { errorList } from "./errors";
 import { flowNote, withFlow, type FlowPrefs } from "./logic";
 import { useOptimisticSwitch } from "./optimistic";
@@ -12,20 +12,11 @@ type Flip = { identifier: string; name: string; enabled: boolean };
 
 export function WorkflowSwitches({ appId, identifier, dev }: { appId: number; identifier: string; dev: boolean }) {
   const path = { appId, identifier };
-  const key = ["apps", appId, "users", identifier, "preferences", "workflows"];
-  const flows = useQuery({
-    queryKey: key,
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/preferences/workflows", { params: { path } })),
-  });
+  const key = keys.preferences.workflows(appId, identifier);
+  const flows = useWorkflowSwitches(appId, identifier);
   const { toggle, mutation } = useOptimisticSwitch<FlowPrefs, Flip>(
     key,
-    (v) =>
-      data(
-        api.PATCH("/v1/apps/{appId}/users/{identifier}/preferences/workflows", {
-          params: { path },
-          body: { workflows: [{ identifier: v.identifier, enabled: v.enabled }] },
-        }),
-      ),
+    (v) => preferencesApi.setWorkflow(path, v.identifier, v.enabled),
     (cached, v) => withFlow(cached, v.identifier, v.enabled),
     (v) => `${v.name}: ${v.enabled ? "on" : "off"}`,
   );

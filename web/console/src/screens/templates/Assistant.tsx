@@ -2,9 +2,10 @@
 // /v1/ai) drafts the open channel's content, the draft is shown, and "Use this draft" fills
 // the editor's fields (unsaved until Save). Shown only when GET /v1/ai says the assistant
 // is configured and drafts for the channel.
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
+import { templatesApi, useAssistantStatus } from "./api";
 import { draftFields, type Draft } from "../../api/assistantDraft";
 import { specOf, type Channel } from "../../api/templateForm";
 import { Button, FormError } from "../../ui/kit";
@@ -12,7 +13,7 @@ import { TextArea } from "./TextArea";
 
 /** useAssistant reads whether the assistant is configured (an error counts as not). */
 export function useAssistant() {
-  return useQuery({ queryKey: ["assistant"], staleTime: 5 * 60_000, retry: false, queryFn: () => data(api.GET("/v1/ai")) });
+  return useAssistantStatus();
 }
 
 export function Assistant({ channel, onUse }: { channel: Channel; onUse: (d: Draft) => void }) {
@@ -20,7 +21,7 @@ export function Assistant({ channel, onUse }: { channel: Channel; onUse: (d: Dra
   const [open, setOpen] = useState(false);
   const [prompt, setPrompt] = useState("");
   const ask = useMutation({
-    mutationFn: (p: string) => data(api.POST("/v1/ai", { body: { prompt: p, channel } })) as Promise<Draft>,
+    mutationFn: (p: string) => templatesApi.draft({ prompt: p, channel }) as Promise<Draft>,
   });
   const errs = ask.error ? fieldErrors(ask.error, ["prompt", "channel"]) : {};
   const submit = (e: FormEvent) => {

@@ -4,9 +4,11 @@
 // The form and the preview are the shared content components (ChannelFields, LivePreview)
 // the workflow designer's step panel uses too.
 import * as Tabs from "@radix-ui/react-tabs";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
+import { keys } from "../../api/keys";
+import { templatesApi, useTemplate } from "./api";
 import { changedChannels, channelSpecs, contentBody, contentFields, isEmpty, previewContents, specOf, type Channel, type Edited } from "../../api/templateForm";
 import { Button, ErrorState, Loading, useToast } from "../../ui/kit";
 import type { App } from "../queries";
@@ -20,10 +22,7 @@ export function Editor({ app, templateId, identifier, dev, extraPaths }: { app: 
   const qc = useQueryClient();
   const toast = useToast();
   const appId = app.id!;
-  const tpl = useQuery({
-    queryKey: ["templates", templateId],
-    queryFn: () => data(api.GET("/v1/templates/{templateId}", { params: { path: { templateId } } })),
-  });
+  const tpl = useTemplate(templateId);
   const saved = useMemo(() => (tpl.data ? contentFields(tpl.data.contents ?? []) : null), [tpl.data]);
   const [edited, setEdited] = useState<Edited | null>(null);
   const [channel, setChannel] = useState<Channel>("email");
@@ -41,9 +40,9 @@ export function Editor({ app, templateId, identifier, dev, extraPaths }: { app: 
   // The preview follows the text as typed. Not under ["templates", id]: a save refetches
   // the template, not the preview.
   const live = useLivePreview(
-    ["preview", templateId],
+    [...keys.templates.preview(templateId)],
     edited && sample.parsed.body ? { ...sample.parsed.body, channels: [channel], contents: previewContents(edited, [channel]) } : null,
-    (body) => data(api.POST("/v1/templates/{templateId}/preview", { params: { path: { templateId } }, body })) as Promise<Preview>,
+    (body) => templatesApi.preview(templateId, body) as Promise<Preview>,
   );
 
   const save = useMutation({
@@ -51,8 +50,8 @@ export function Editor({ app, templateId, identifier, dev, extraPaths }: { app: 
       const errs: { channel: Channel; err: unknown }[] = [];
       for (const ch of changedChannels(saved!, e)) {
         try {
-          if (isEmpty(e[ch])) await data(api.DELETE("/v1/templates/{templateId}/contents/{channel}", { params: { path: { templateId, channel: ch } } }));
-          else await data(api.PUT("/v1/templates/{templateId}/contents/{channel}", { params: { path: { templateId, channel: ch } }, body: contentBody(ch, e[ch]) }));
+          if (isEmpty(e[ch])) await templatesApi.deleteContent(templateId, ch);
+          else await templatesApi.putContent(templateId, ch, contentBody(ch, e[ch]));
         } catch (err) {
           errs.push({ channel: ch, err });
         }
@@ -60,7 +59,7 @@ export function Editor({ app, templateId, identifier, dev, extraPaths }: { app: 
       if (errs.length) throw new SaveError(errs);
     },
     onSettled: async () => {
-      await qc.invalidateQueries({ queryKey: ["templates", templateId] });
+      await qc.invalidateQueries({ queryKey: keys.templates.detail(templateId) });
     },
     onSuccess: () => toast(`${tpl.data?.name} is saved`),
   });

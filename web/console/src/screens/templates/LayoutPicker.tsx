@@ -1,8 +1,7 @@
 // The email layout picker of the content editors (a template's email content, a workflow
 // email step's own content): the app's layouts, "" being the app's default.
-import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
-import { api, data } from "../../api/client";
+import { useLayouts } from "./api";
 
 export function LayoutPicker({
   appId,
@@ -18,10 +17,7 @@ export function LayoutPicker({
   disabled?: boolean;
 }) {
   const id = useId();
-  const layouts = useQuery({
-    queryKey: ["apps", appId, "layouts"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/layouts", { params: { path: { appId } } })),
-  });
+  const layouts = useLayouts(appId);
   const known = (layouts.data ?? []).some((l) => l.identifier === value);
   return (
     <div className="field">

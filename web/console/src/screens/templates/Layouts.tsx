@@ -1,8 +1,10 @@
 // The app's email layouts: the HTML (and text) around an email's body, which goes where
 // the layout writes {{{content}}}. List, create, edit, make default, delete.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, data, fieldErrors, type components } from "../../api/client";
+import { fieldErrors, type components } from "../../api/client";
+import { keys } from "../../api/keys";
+import { templatesApi, useLayouts } from "./api";
 import { completionPaths } from "../../api/templateForm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
 import type { App } from "../queries";
@@ -26,16 +28,13 @@ export function Layouts({ app, dev }: { app: App; dev: boolean }) {
   const toast = useToast();
   const [editing, setEditing] = useState<Layout | "new" | null>(null);
   const [confirm, setConfirm] = useState<number | null>(null);
-  const list = useQuery({
-    queryKey: ["apps", appId, "layouts"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/layouts", { params: { path: { appId } } })),
-  });
+  const list = useLayouts(appId);
   const remove = useMutation({
-    mutationFn: (l: Layout) => data(api.DELETE("/v1/apps/{appId}/layouts/{layoutId}", { params: { path: { appId, layoutId: l.id! } } })),
+    mutationFn: (l: Layout) => templatesApi.deleteLayout(appId, l.id!),
     onSuccess: (_, l) => {
       setConfirm(null);
       toast(`${l.name || l.identifier} is deleted`);
-      qc.invalidateQueries({ queryKey: ["apps", appId, "layouts"] });
+      qc.invalidateQueries({ queryKey: keys.templates.layouts(appId) });
     },
   });
   if (list.isPending) return <Loading label="Loading layouts" />;
@@ -121,11 +120,11 @@ function LayoutForm({ appId, layout, onDone }: { appId: number; layout?: Layout;
   const save = useMutation({
     mutationFn: () =>
       layout
-        ? data(api.PUT("/v1/apps/{appId}/layouts/{layoutId}", { params: { path: { appId, layoutId: layout.id! } }, body: { name, html, text, default: isDefault } }))
-        : data(api.POST("/v1/apps/{appId}/layouts", { params: { path: { appId } }, body: { identifier: identifier.trim(), name, html, text, default: isDefault } })),
+        ? templatesApi.updateLayout(appId, layout.id!, { name, html, text, default: isDefault })
+        : templatesApi.createLayout(appId, { identifier: identifier.trim(), name, html, text, default: isDefault }),
     onSuccess: (l) => {
       toast(`${l.name || l.identifier} is saved`);
-      qc.invalidateQueries({ queryKey: ["apps", appId, "layouts"] });
+      qc.invalidateQueries({ queryKey: keys.templates.layouts(appId) });
       onDone();
     },
   });

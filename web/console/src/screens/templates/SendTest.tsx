@@ -1,10 +1,11 @@
 // "Send a test": the saved template sent on one channel to a user of the app found by
 // identifier, with the sample data, through the console's test send (POST
 // /v1/apps/{appId}/notifications, the body of POST /v3/notifications).
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { api, data } from "../../api/client";
+import { useUserSearch } from "../users/api";
+import { templatesApi } from "./api";
 import { specOf, type Channel } from "../../api/templateForm";
 import { Button, Field, FormError } from "../../ui/kit";
 
@@ -31,19 +32,15 @@ export function SendTest({
     const t = setTimeout(() => setDebounced(q.trim()), 250);
     return () => clearTimeout(t);
   }, [q]);
-  const users = useQuery({
-    queryKey: ["apps", appId, "users", "search", debounced],
-    enabled: debounced !== "",
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users", { params: { path: { appId }, query: { identifier: debounced, limit: 10 } } })),
-  });
+  const users = useUserSearch(appId, debounced);
   const send = useMutation({
     mutationFn: () =>
-      data(
-        api.POST("/v1/apps/{appId}/notifications", {
-          params: { path: { appId } },
-          body: { notification: { templateIdentifier: identifier }, sendTo: { recipients: [user] }, data: sampleData ?? {}, override: { channels: [channel] } },
-        }),
-      ),
+      templatesApi.sendTest(appId, {
+        notification: { templateIdentifier: identifier },
+        sendTo: { recipients: [user] },
+        data: sampleData ?? {},
+        override: { channels: [channel] },
+      }),
   });
   const label = specOf(channel)?.label ?? channel;
   const submit = (e: FormEvent) => {

@@ -1,9 +1,11 @@
 // The app's templates: the list, the create form, and the editor of the one selected
 // (?template=<id>).
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router-dom";
-import { api, data, fieldErrors, type components } from "../../api/client";
+import { fieldErrors, type components } from "../../api/client";
+import { keys } from "../../api/keys";
+import { templatesApi, useTemplates } from "./api";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
 import type { App } from "../queries";
 import { Editor } from "./Editor";
@@ -16,10 +18,7 @@ export function TemplateList({ app, dev }: { app: App; dev: boolean }) {
   const selected = Number(params.get("template")) || null;
   const select = (id: number | null) => setParams(id ? { template: String(id) } : {});
   const [creating, setCreating] = useState(false);
-  const list = useQuery({
-    queryKey: ["apps", appId, "templates"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/templates", { params: { path: { appId } } })),
-  });
+  const list = useTemplates(appId);
 
   if (list.isPending) return <Loading label="Loading templates" />;
   if (list.isError) return <ErrorState error={list.error} retry={() => list.refetch()} />;
@@ -89,10 +88,9 @@ function CreateForm({ appId, onDone }: { appId: number; onDone: (t?: Template) =
   const [name, setName] = useState("");
   const [identifier, setIdentifier] = useState("");
   const create = useMutation({
-    mutationFn: () =>
-      data(api.POST("/v1/apps/{appId}/templates", { params: { path: { appId } }, body: { name: name.trim(), identifier: identifier.trim() || undefined } })),
+    mutationFn: () => templatesApi.create(appId, { name: name.trim(), identifier: identifier.trim() || undefined }),
     onSuccess: (t) => {
-      qc.invalidateQueries({ queryKey: ["apps", appId, "templates"] });
+      qc.invalidateQueries({ queryKey: keys.templates.all(appId) });
       toast(`${t.name} is created`);
       onDone(t);
     },

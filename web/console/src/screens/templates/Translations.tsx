@@ -1,9 +1,11 @@
 // The app's translations: per locale, the strings templates print with {{t "key"}} (and
 // inapp.* keys that translate the inbox). The recipient's profile locale picks one; the
 // default locale fills in for the others.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, data, fieldErrors, type components } from "../../api/client";
+import { fieldErrors, type components } from "../../api/client";
+import { keys } from "../../api/keys";
+import { templatesApi, useTranslations } from "./api";
 import { translationEntries, type EntryRow } from "../../api/templateForm";
 import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
 import type { App } from "../queries";
@@ -13,10 +15,7 @@ type Translation = components["schemas"]["TranslationEntity"];
 export function Translations({ app, dev }: { app: App; dev: boolean }) {
   const appId = app.id!;
   const [editing, setEditing] = useState<Translation | "new" | null>(null);
-  const list = useQuery({
-    queryKey: ["apps", appId, "translations"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/translations", { params: { path: { appId }, query: { limit: 100 } } })),
-  });
+  const list = useTranslations(appId);
   if (list.isPending) return <Loading label="Loading translations" />;
   if (list.isError) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   const rows = list.data.data ?? [];
@@ -85,11 +84,10 @@ function TranslationForm({ appId, dev, translation, onDone }: { appId: number; d
   });
   const [problems, setProblems] = useState<string[]>([]);
   const save = useMutation({
-    mutationFn: (entries: Record<string, string>) =>
-      data(api.POST("/v1/apps/{appId}/translations", { params: { path: { appId } }, body: { locale: locale.trim(), entries, default: isDefault } })),
+    mutationFn: (entries: Record<string, string>) => templatesApi.saveTranslation(appId, { locale: locale.trim(), entries, default: isDefault }),
     onSuccess: (t) => {
       toast(`${t.locale} is saved`);
-      qc.invalidateQueries({ queryKey: ["apps", appId, "translations"] });
+      qc.invalidateQueries({ queryKey: keys.templates.translations(appId) });
       onDone();
     },
   });

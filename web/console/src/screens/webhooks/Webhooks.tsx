@@ -1,21 +1,15 @@
 // Webhooks: the app's event webhook endpoints (Herald's events posted to the customer's own
 // URLs, signed per Standard Webhooks): the list with a notice for endpoints Herald disabled
 // after failures, and the form that adds one and shows its signing secret once.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useOutletContext } from "react-router-dom";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
+import { keys } from "../../api/keys";
 import { Button, Empty, ErrorState, FormError, Loading, useToast } from "../../ui/kit";
 import { atLeast, useClients, type App } from "../queries";
+import { useEndpoints, webhooksApi } from "./api";
 import { bodyOf, emptyDraft, EndpointFields, SecretOnce, when, type EndpointDraft } from "./shared";
-
-/** useEndpoints reads the app's endpoints. */
-export function useEndpoints(appId: number) {
-  return useQuery({
-    queryKey: ["apps", appId, "webhooks"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/webhooks", { params: { path: { appId } } })).then((r) => r.data),
-  });
-}
 
 /** Webhooks lists the app's endpoints and adds new ones. */
 export default function Webhooks() {
@@ -103,9 +97,9 @@ function CreateEndpoint({ appId }: { appId: number }) {
   const [draft, setDraft] = useState<EndpointDraft>(emptyDraft);
   const [secret, setSecret] = useState<string | null>(null);
   const m = useMutation({
-    mutationFn: () => data(api.POST("/v1/apps/{appId}/webhooks", { params: { path: { appId } }, body: bodyOf(draft) })),
+    mutationFn: () => webhooksApi.create(appId, bodyOf(draft)),
     onSuccess: (e) => {
-      qc.invalidateQueries({ queryKey: ["apps", appId, "webhooks"] });
+      qc.invalidateQueries({ queryKey: keys.webhooks.all(appId) });
       toast(`Endpoint ${e.url} added`);
       setSecret(e.secret);
       setDraft(emptyDraft);

@@ -3,38 +3,29 @@
 // the server's problems on the steps they name, drafts, publishing, the JSON view, the
 // version history and test runs.
 import * as Tabs from "@radix-ui/react-tabs";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Link, useOutletContext, useParams } from "react-router-dom";
-import { api, ApiError, data } from "../../api/client";
-import { Button, ErrorState, FormError, Loading, useToast } from "../../ui/kit";
+import { Button, ErrorState, FormError, Loading } from "../../ui/kit";
 import { atLeast, useClients, type App } from "../queries";
 import Canvas from "./Canvas";
 import { pretty } from "./diff";
 import { useGraphEditing } from "./editing";
-import { definitionToGraph, graphToDefinition, outputs, positionsOf, type Definition, type Positions } from "./graph";
+import { definitionToGraph, graphToDefinition, outputs, positionsOf, type Definition } from "./graph";
 import { useHistory } from "./history";
 import { JsonView } from "./JsonView";
 import { PayloadPanel } from "./PayloadPanel";
-import { isSchemaProblem, sampleFromSchema, schemaPaths, type JsonSchema } from "./payloadSchema";
-import { banner, current, problemCount, reportOf, type Report } from "./problems";
-import { isChannel, stepTypes, type Components } from "./schemaForm";
+import { sampleFromSchema, schemaPaths, type JsonSchema } from "./payloadSchema";
+import { banner, current, problemCount } from "./problems";
+import type { Components } from "./schemaForm";
 import { StepPanel } from "./StepPanel";
 import { WorkflowActions } from "./Manage";
 import { TestRun } from "./TestRun";
 import { Versions } from "./Versions";
+import { useWorkflow, useWorkflowSchema } from "./api";
+import { useDraftStore, type Flow } from "./draftStore";
+import { Palette } from "./Palette";
 
-/** useWorkflowSchema loads the workflow JSON Schema: components.schemas of /v1/openapi.json. */
-export const useWorkflowSchema = () =>
-  useQuery({
-    queryKey: ["openapi", "v1"],
-    staleTime: Infinity,
-    queryFn: async () => {
-      const res = await fetch("/v1/openapi.json");
-      if (!res.ok) throw new ApiError(res.status, ["the workflow schema could not be loaded"]);
-      return ((await res.json()) as { components: { schemas: Components } }).components.schemas;
-    },
-  });
+/** Draft is what Save sends: the definition, where the designer draws its steps, and the payload schema. */
 
 /** Designer is the screen of one workflow (/apps/:appId/workflows/:identifier). */
 export default function Designer() {
@@ -43,26 +34,13 @@ export default function Designer() {
   useEffect(() => {
     document.title = `${identifier} · Workflows · ${app.name} · Herald`;
   }, [app.name, identifier]);
-  const flow = useQuery({
-    queryKey: ["apps", app.id, "workflows", identifier],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows/{identifier}", { params: { path: { appId: app.id!, identifier } } })),
-  });
+  const flow = useWorkflow(app.id!, identifier);
   const schema = useWorkflowSchema();
   if (flow.isError) return <ErrorState error={flow.error} retry={() => flow.refetch()} />;
   if (schema.isError) return <ErrorState error={schema.error} retry={() => schema.refetch()} />;
   if (!flow.data || !schema.data) return <Loading label="Loading the workflow" />;
   return <Editor key={identifier} app={app} flow={flow.data as Flow} components={schema.data} />;
 }
-
-type Flow = {
-  identifier: string;
-  name: string;
-  definition: Definition;
-  positions?: Positions;
-  payloadSchema?: JsonSchema | null;
-  publishedVersion?: number | null;
-  archivedAt?: string | null;
-};
 
 function Editor({ app, flow, components }: { app: App; flow: Flow; components: Components }) {
   const clients = useClients();
@@ -240,96 +218,5 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
         </Tabs.Content>
       </Tabs.Root>
     </div>
-  );
-}
-
-/** Draft is what Save sends: the definition, where the designer draws its steps, and the payload schema. */
-type Draft = { def: Definition; positions: Positions; payloadSchema: JsonSchema | null };
-
-/**
- * useDraftStore saves and publishes the draft. saved is the stored draft's JSON; report is
- * the server's answer to the last failed attempt, filed under the draft it was about (the
- * caller shows it only while that draft is on screen: see problems.ts).
- */
-function useDraftStore(appId: number, flow: Flow) {
-  const qc = useQueryClient();
-  const toast = useToast();
-  const [initial] = useState(() => definitionToGraph(flow.definition, flow.positions));
-  const [saved, setSaved] = useState(() => pretty(graphToDefinition(initial.nodes, initial.edges)));
-  const [savedPositions, setSavedPositions] = useState(() => JSON.stringify(positionsOf(initial.nodes)));
-  const [report, setReport] = useState<Report>();
-  const [savedSchema, setSavedSchema] = useState(() => JSON.stringify(flow.payloadSchema ?? null));
-  // The server's problems with a payload schema, filed under the schema they were about.
-  const [schemaReport, setSchemaReport] = useState<{ schema: string; problems: string[] }>();
-  const storedSchema = useRef(savedSchema);
-  const failed = (err: Error, draft: Draft) => {
-    const msgs = err instanceof ApiError ? err.messages : [];
-    const mine = msgs.filter(isSchemaProblem);
-    setSchemaReport({ schema: JSON.stringify(draft.payloadSchema), problems: mine });
-    // The definition's report leaves the schema's problems out (they are shown in the Payload tab).
-    const rest = err instanceof ApiError && mine.length ? (mine.length === msgs.length ? undefined : new ApiError(err.status, msgs.filter((m) => !isSchemaProblem(m)))) : err;
-    setReport(rest ? reportOf(rest, draft.def, pretty(draft.def), stored.current) : undefined);
-  };
-  // The stored draft as of now, for callbacks that outlive a render.
-  const stored = useRef(saved);
-  const storedPositions = useRef(savedPositions);
-  const path = { params: { path: { appId, identifier: flow.identifier } } };
-  const save = useMutation({
-    mutationFn: ({ def, positions, payloadSchema }: Draft) =>
-      data(api.PUT("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { name: flow.name, definition: def as never, positions, payloadSchema } })),
-    onSuccess: (_, { def, positions, payloadSchema }) => {
-      stored.current = pretty(def);
-      storedPositions.current = JSON.stringify(positions);
-      storedSchema.current = JSON.stringify(payloadSchema);
-      setSaved(stored.current);
-      setSavedPositions(storedPositions.current);
-      setSavedSchema(storedSchema.current);
-      setReport(undefined);
-      setSchemaReport(undefined);
-      // The lists (keyed by their filter), not this workflow's own queries.
-      qc.invalidateQueries({ queryKey: ["apps", appId, "workflows", {}] });
-    },
-    onError: failed,
-  });
-  const publish = useMutation({
-    mutationFn: async (draft: Draft) => {
-      if (
-        pretty(draft.def) !== stored.current ||
-        JSON.stringify(draft.positions) !== storedPositions.current ||
-        JSON.stringify(draft.payloadSchema) !== storedSchema.current
-      )
-        await save.mutateAsync(draft);
-      return data(api.POST("/v1/apps/{appId}/workflows/{identifier}/publish", path));
-    },
-    onSuccess: (res) => {
-      toast(`Published version ${res.version}`);
-      qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
-    },
-    onError: failed,
-  });
-  return { saved, savedPositions, savedSchema, report, schemaReport, save, publish };
-}
-
-/** Palette adds a step of each type of the workflow schema, after the selected step. */
-function Palette({ components, onAdd }: { components: Components; onAdd: (type: string) => void }) {
-  const types = stepTypes(components);
-  return (
-    <nav className="palette" aria-label="Add a step">
-      <h2 className="small" title="Added after the selected step">
-        Add a step
-      </h2>
-      {["Channels", "Control"].map((group) => (
-        <div key={group} role="group" aria-label={group}>
-          <h3 className="small muted">{group}</h3>
-          {types
-            .filter((t) => isChannel(components, t) === (group === "Channels"))
-            .map((t) => (
-              <button key={t} type="button" className="palette-item" onClick={() => onAdd(t)} aria-label={`Add ${t} step`}>
-                {t}
-              </button>
-            ))}
-        </div>
-      ))}
-    </nav>
   );
 }

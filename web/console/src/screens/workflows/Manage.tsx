@@ -5,10 +5,12 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { Checkbox, ConfirmButton } from "../../ui/confirm";
 import { Button, Field, FormError, useToast } from "../../ui/kit";
 import { copyIdentifier, copyName } from "./manage";
+import { keys } from "../../api/keys";
+import { workflowsApi } from "./api";
 
 type Managed = { identifier: string; name: string; archivedAt?: string | null; critical?: boolean };
 
@@ -17,10 +19,10 @@ export function WorkflowActions({ appId, flow, from }: { appId: number; flow: Ma
   const qc = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
-  const path = { params: { path: { appId, identifier: flow.identifier } } };
-  const refresh = () => qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
+  const path = { appId, identifier: flow.identifier };
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.workflows.all(appId) });
   const archive = useMutation({
-    mutationFn: (archived: boolean) => data(api.PATCH("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { archived } })),
+    mutationFn: (archived: boolean) => workflowsApi.update(path, { archived }),
     onSuccess: (f) => {
       toast(f.archivedAt ? `Archived ${flow.name}` : `Unarchived ${flow.name}`);
       refresh();
@@ -37,7 +39,7 @@ export function WorkflowActions({ appId, flow, from }: { appId: number; flow: Ma
         description="Only the name changes: sends keep naming the workflow by its identifier."
         action="Rename"
         fields={{ name: flow.name }}
-        submit={({ name }) => data(api.PATCH("/v1/apps/{appId}/workflows/{identifier}", { ...path, body: { name } }))}
+        submit={({ name }) => workflowsApi.update(path, { name })}
         onDone={() => (toast("Renamed"), refresh())}
       />
       <NameDialog
@@ -47,7 +49,7 @@ export function WorkflowActions({ appId, flow, from }: { appId: number; flow: Ma
         description="The copy is a new draft with the same steps; publish it before sends can use it."
         action="Duplicate"
         fields={{ identifier: copyIdentifier(flow.identifier), name: copyName(flow.name) }}
-        submit={(body) => data(api.POST("/v1/apps/{appId}/workflows/{identifier}/duplicate", { ...path, body }))}
+        submit={(body) => workflowsApi.duplicate(path, body as { identifier: string; name: string })}
         onDone={(f) => {
           refresh();
           navigate(to((f as Managed).identifier));
@@ -63,9 +65,9 @@ export function WorkflowActions({ appId, flow, from }: { appId: number; flow: Ma
         description="The workflow and its published versions go; sends naming it are refused. Its run logs stay. A workflow a schedule sends cannot be deleted: delete the schedule first."
         action="Delete workflow"
         onConfirm={async () => {
-          await data(api.DELETE("/v1/apps/{appId}/workflows/{identifier}", path));
+          await workflowsApi.remove(path);
           toast(`Deleted ${flow.name}`);
-          qc.removeQueries({ queryKey: ["apps", appId, "workflows", flow.identifier] });
+          qc.removeQueries({ queryKey: keys.workflows.detail(appId, flow.identifier) });
           refresh();
           if (from === "designer") navigate("..");
         }}
@@ -159,11 +161,11 @@ function CriticalToggle({ appId, flow }: { appId: number; flow: Managed }) {
   const toast = useToast();
   const m = useMutation({
     mutationFn: (critical: boolean) =>
-      data(api.PATCH("/v1/apps/{appId}/workflows/{identifier}", { params: { path: { appId, identifier: flow.identifier } }, body: { critical } })),
+      workflowsApi.update({ appId, identifier: flow.identifier }, { critical }),
     // Pending until the list is read again, so the box never shows the old mark meanwhile.
     onSuccess: (f) => {
       toast(f.critical ? `${flow.name} is critical` : `${flow.name} is no longer critical`);
-      return qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
+      return qc.invalidateQueries({ queryKey: keys.workflows.all(appId) });
     },
   });
   return (

@@ -4,10 +4,12 @@
 // half-made is left; its problems go to the step's fields, the identifier's next to it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { suggestedIdentifier, templateBody } from "../../api/stepContent";
 import { contentBody, type Channel, type ChannelForm } from "../../api/templateForm";
 import { Button, Field, FormError, useToast } from "../../ui/kit";
+import { keys } from "../../api/keys";
+import { templatesApi } from "../templates/api";
 
 /** ContentRefused is the API's refusal of the content: its problems belong to the step's fields. */
 export class ContentRefused extends Error {
@@ -43,18 +45,18 @@ export function SaveAsTemplate({
   const create = useMutation({
     mutationFn: async () => {
       onContentErrors(undefined);
-      const tpl = await data(api.POST("/v1/apps/{appId}/templates", { params: { path: { appId } }, body: templateBody(identifier, name) }));
+      const tpl = await templatesApi.create(appId, templateBody(identifier, name));
       const templateId = tpl.id!;
       try {
-        await data(api.PUT("/v1/templates/{templateId}/contents/{channel}", { params: { path: { templateId, channel } }, body: contentBody(channel, form) }));
+        await templatesApi.putContent(templateId, channel, contentBody(channel, form));
       } catch (err) {
-        await data(api.DELETE("/v1/templates/{templateId}", { params: { path: { templateId } } })).catch(() => undefined);
+        await templatesApi.remove(templateId).catch(() => undefined);
         throw new ContentRefused(err);
       }
       return tpl.identifier!;
     },
     onSuccess: async (id) => {
-      await qc.invalidateQueries({ queryKey: ["apps", appId, "templates"] });
+      await qc.invalidateQueries({ queryKey: keys.templates.all(appId) });
       toast(`Template ${id} is created; the step uses it`);
       setOpen(false);
       onCreated(id);

@@ -3,13 +3,15 @@
 // step's channel, its live preview with sample data, and "Save as a template"). The
 // server's problems about the content show next to the fields they name.
 import { useState } from "react";
-import { api, ApiError, data, fieldErrors } from "../../api/client";
+import { ApiError, fieldErrors } from "../../api/client";
 import { extraFields, modeOf, stepForm, withForm, withTemplate, type ContentStep, type Mode } from "../../api/stepContent";
 import { contentBody, specOf, type Channel } from "../../api/templateForm";
 import { ChannelFields, contentFieldNames } from "../templates/ChannelFields";
 import { MissingVariables, PreviewPane, SampleData, useLivePreview, useSampleData, sampleText, type Preview } from "../templates/LivePreview";
 import { SaveAsTemplate } from "./SaveAsTemplate";
 import { TemplateMode, type TemplateRef } from "./TemplateMode";
+import { keys } from "../../api/keys";
+import { workflowsApi } from "./api";
 
 export function StepContent({
   appId,
@@ -47,9 +49,9 @@ export function StepContent({
   const sample = useSampleData(extraPaths, sampleText(sampleData));
   const form = stepForm(step);
   const live = useLivePreview(
-    ["content-preview", appId],
+    [...keys.workflows.contentPreview(appId)],
     mode === "inline" && sample.parsed.body ? { ...sample.parsed.body, channels: [channel], contents: { [channel]: contentBody(channel, form) } } : null,
-    (body) => data(api.POST("/v1/apps/{appId}/content-preview", { params: { path: { appId } }, body })) as Promise<Preview>,
+    (body) => workflowsApi.contentPreview(appId, body) as Promise<Preview>,
   );
   const switchTo = (m: Mode) => {
     if (m === mode) return;

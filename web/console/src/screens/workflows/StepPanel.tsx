@@ -4,13 +4,14 @@
 // start and delete.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, data } from "../../api/client";
 import { Button } from "../../ui/kit";
 import { outputs, type Step, type StepEdge, type StepNode } from "./graph";
 import { isChannel, type Components } from "./schemaForm";
 import { StepContent } from "./StepContent";
 import { StepForm } from "./StepForm";
 import { contentStepFields, isContentProblem } from "../../api/stepContent";
+import { keys } from "../../api/keys";
+import { templatesApi } from "../templates/api";
 
 /** StepPanel edits one step. */
 export function StepPanel({
@@ -52,11 +53,7 @@ export function StepPanel({
   const step = node.data.step;
   const [id, setId] = useState(node.id);
   const [idError, setIdError] = useState("");
-  const templates = useQuery({
-    queryKey: ["apps", appId, "templates"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/templates", { params: { path: { appId } } })),
-    enabled: isChannel(components, step.type),
-  });
+  const templates = useQuery({ queryKey: keys.templates.all(appId), queryFn: () => templatesApi.list(appId), enabled: isChannel(components, step.type) });
   const others = nodes.filter((n) => n.id !== node.id).map((n) => n.data.step);
   const templateRefs = ((templates.data ?? []) as { id?: number; identifier?: string }[]).filter((t) => t.id && t.identifier).map((t) => ({ id: t.id!, identifier: t.identifier! }));
   const templateIds = templateRefs.map((t) => t.identifier);

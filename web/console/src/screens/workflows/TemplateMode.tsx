@@ -2,9 +2,10 @@
 // chosen one's rendering for the step's channel with the same sample data (the template's
 // preview route, the shared LivePreview components).
 import { Link } from "react-router-dom";
-import { api, data } from "../../api/client";
 import { specOf, type Channel } from "../../api/templateForm";
 import { MissingVariables, PreviewPane, SampleData, useLivePreview, type Preview, type useSampleData } from "../templates/LivePreview";
+import { keys } from "../../api/keys";
+import { templatesApi } from "../templates/api";
 
 /** TemplateRef is a template of the app as the menu lists it. */
 export type TemplateRef = { id: number; identifier: string };
@@ -30,9 +31,9 @@ export function TemplateMode({
 }) {
   const chosen = templates.find((t) => t.identifier === value);
   const live = useLivePreview(
-    ["preview", chosen?.id ?? 0, "step"],
+    [...keys.templates.stepPreview(chosen?.id ?? 0)],
     chosen && sample.parsed.body ? { ...sample.parsed.body, channels: [channel] } : null,
-    (body) => data(api.POST("/v1/templates/{templateId}/preview", { params: { path: { templateId: chosen!.id } }, body })) as Promise<Preview>,
+    (body) => templatesApi.preview(chosen!.id!, body) as Promise<Preview>,
   );
   const empty = chosen && live.query.data && !live.query.data.channels?.[channel] && !live.query.data.errors?.[channel];
   return (

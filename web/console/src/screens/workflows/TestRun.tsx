@@ -3,7 +3,7 @@
 // with a delay's time left, the branch taken, each delivery's outcome.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { Button, ErrorState, Field, FormError, Loading } from "../../ui/kit";
 import type { Definition } from "./graph";
 import { cancelledText, running } from "./manage";
@@ -11,6 +11,8 @@ import { StepRow } from "./StepDetails";
 import type { StepRecord } from "./stepDetails";
 import { sampleFromSchema, type JsonSchema } from "./payloadSchema";
 import { current, finished, remaining, type RunView } from "./timeline";
+import { keys } from "../../api/keys";
+import { useUserPicker, useVersions, workflowsApi } from "./api";
 
 export function TestRun({
   appId,
@@ -36,13 +38,14 @@ export function TestRun({
   }, [sample, touched]);
   const [dataError, setDataError] = useState("");
   const [requestId, setRequestId] = useState<string | null>(null);
-  const users = useQuery({
-    queryKey: ["apps", appId, "users", "picker"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users", { params: { path: { appId }, query: { limit: 100 } } })),
-  });
+  const users = useUserPicker(appId);
   const send = useMutation({
     mutationFn: (payload: Record<string, unknown>) =>
-      data(api.POST("/v1/apps/{appId}/notifications", { params: { path: { appId } }, body: { notification: { workflow: { identifier } }, sendTo: { recipients: [email.trim() ? { identifier: user.trim(), email: email.trim() } : user.trim()] }, data: payload } })),
+      workflowsApi.send(appId, {
+        notification: { workflow: { identifier } },
+        sendTo: { recipients: [email.trim() ? { identifier: user.trim(), email: email.trim() } : user.trim()] },
+        data: payload,
+      }),
     onSuccess: (res) => setRequestId((res as { requestId?: string }).requestId ?? null),
   });
   const errs = fieldErrors(send.error, ["sendTo", "data", "notification"]);
@@ -96,20 +99,17 @@ export function TestRun({
 
 function Timeline({ appId, identifier, requestId }: { appId: number; identifier: string; requestId: string }) {
   const run = useQuery({
-    queryKey: ["apps", appId, "workflows", identifier, "runs", requestId],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}", { params: { path: { appId, identifier, requestId } } })),
+    queryKey: keys.workflows.run(appId, identifier, requestId),
+    queryFn: () => workflowsApi.run({ appId, identifier, requestId }),
     refetchInterval: (q) => (q.state.data && finished(q.state.data.runs as RunView[]) ? false : 1000),
   });
   // The definition the runs follow: the published version they recorded.
-  const versions = useQuery({
-    queryKey: ["apps", appId, "workflows", identifier, "versions"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows/{identifier}/versions", { params: { path: { appId, identifier } } })),
-  });
+  const versions = useVersions(appId, identifier);
   const qc = useQueryClient();
   // Cancel stops every recipient's running run of this request (as /v3's cancel by key).
   const cancel = useMutation({
-    mutationFn: () => data(api.POST("/v1/apps/{appId}/workflows/{identifier}/runs/{requestId}/cancel", { params: { path: { appId, identifier, requestId } } })),
-    onSettled: () => qc.invalidateQueries({ queryKey: ["apps", appId, "workflows", identifier, "runs", requestId] }),
+    mutationFn: () => workflowsApi.cancelRun({ appId, identifier, requestId }),
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.workflows.run(appId, identifier, requestId) }),
   });
   const [now, setNow] = useState(() => Date.now());
   const done = run.data ? finished(run.data.runs as RunView[]) : false;

@@ -1,17 +1,13 @@
 // The version history of a workflow: its published versions, and the diff between any two
 // of them or the draft.
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, data } from "../../api/client";
 import { Button, Empty, ErrorState, Loading } from "../../ui/kit";
 import { canonical, diffLines, pretty } from "./diff";
 import type { Definition } from "./graph";
+import { useVersions } from "./api";
 
 export function Versions({ appId, identifier, draft, onLoad }: { appId: number; identifier: string; draft: Definition; onLoad?: (d: Definition) => void }) {
-  const versions = useQuery({
-    queryKey: ["apps", appId, "workflows", identifier, "versions"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows/{identifier}/versions", { params: { path: { appId, identifier } } })),
-  });
+  const versions = useVersions(appId, identifier);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("draft");
   if (versions.isPending) return <Loading label="Loading the versions" />;

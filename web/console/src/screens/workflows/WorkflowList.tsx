@@ -1,13 +1,15 @@
 // Workflows: the app's workflows (drafts and published versions), a form to create one, and
 // per workflow the actions that rename, duplicate, archive and delete it.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useOutletContext } from "react-router-dom";
-import { api, data, fieldErrors } from "../../api/client";
+import { fieldErrors } from "../../api/client";
 import { Checkbox } from "../../ui/confirm";
 import { Button, Empty, ErrorState, Field, FormError, Loading } from "../../ui/kit";
 import { atLeast, useClients, type App } from "../queries";
 import { WorkflowActions } from "./Manage";
+import { keys } from "../../api/keys";
+import { useWorkflows, workflowsApi } from "./api";
 
 /** WorkflowList lists the app's workflows. */
 export default function WorkflowList() {
@@ -19,10 +21,7 @@ export default function WorkflowList() {
   const canEdit = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
   // Archived workflows are hidden unless asked for.
   const [archived, setArchived] = useState(false);
-  const flows = useQuery({
-    queryKey: ["apps", app.id, "workflows", { archived }],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/workflows", { params: { path: { appId: app.id! }, query: archived ? { archived: true } : {} } })),
-  });
+  const flows = useWorkflows(app.id!, archived);
   return (
     <>
       <h1>Workflows</h1>
@@ -93,15 +92,14 @@ function CreateWorkflow({ appId }: { appId: number }) {
   const [name, setName] = useState("");
   const create = useMutation({
     mutationFn: () =>
-      data(
-        api.POST("/v1/apps/{appId}/workflows", {
-          params: { path: { appId } },
-          // A new workflow starts with one in-app step; the designer takes it from there.
-          body: { identifier: identifier.trim(), name: name.trim(), definition: { steps: [{ id: "inApp-1", type: "inApp", content: { title: name.trim() || "Hello" } }] } as never },
-        }),
-      ),
+      // A new workflow starts with one in-app step; the designer takes it from there.
+      workflowsApi.create(appId, {
+        identifier: identifier.trim(),
+        name: name.trim(),
+        definition: { steps: [{ id: "inApp-1", type: "inApp", content: { title: name.trim() || "Hello" } }] } as never,
+      }),
     onSuccess: (f) => {
-      qc.invalidateQueries({ queryKey: ["apps", appId, "workflows"] });
+      qc.invalidateQueries({ queryKey: keys.workflows.all(appId) });
       navigate(encodeURIComponent(f.identifier!));
     },
   });

@@ -1,13 +1,15 @@
 // App settings: the API key, the API secret (revealed to admins and owners), the origins
 // allowed to embed the inbox widget, secure mode and the data retention.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useOutletContext } from "react-router-dom";
-import { api, data, fieldErrors } from "../api/client";
-import { Button, CopyButton, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
-import { atLeast, useClients, type App } from "./queries";
+import { fieldErrors } from "../../api/client";
+import { Button, CopyButton, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
+import { atLeast, useClients, type App } from "../queries";
 import { Retention } from "./Retention";
 import { SecureMode } from "./SecureMode";
+import { keys } from "../../api/keys";
+import { settingsApi, useSecret } from "./api";
 
 export default function Settings() {
   const app = useOutletContext<App>();
@@ -31,11 +33,7 @@ export default function Settings() {
 
 function Credentials({ app, mayReveal }: { app: App; mayReveal: boolean }) {
   const [shown, setShown] = useState(false);
-  const secret = useQuery({
-    queryKey: ["apps", app.id, "secret"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/secret", { params: { path: { appId: app.id! } } })),
-    enabled: shown && mayReveal,
-  });
+  const secret = useSecret(app.id!, shown && mayReveal);
   return (
     <section className="card" aria-labelledby="cred-h">
       <h2 id="cred-h">API credentials</h2>
@@ -86,9 +84,9 @@ function Origins({ app, mayEdit }: { app: App; mayEdit: boolean }) {
   const [text, setText] = useState((app.allowedOrigins ?? []).join(", "));
   const save = useMutation({
     mutationFn: (origins: string[]) =>
-      data(api.PUT("/v1/apps/{appId}", { params: { path: { appId: app.id! } }, body: { allowedOrigins: origins } })),
+      settingsApi.setAllowedOrigins(app.id!, origins),
     onSuccess: (a) => {
-      qc.setQueryData(["apps", app.id], a);
+      qc.setQueryData(keys.apps.detail(app.id), a);
       toast("Allowed origins saved");
     },
   });

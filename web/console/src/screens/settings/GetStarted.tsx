@@ -3,13 +3,12 @@
 // install and run commands, copy buttons, and a check that turns green when the first send
 // arrives (integration status, polled).
 import * as Tabs from "@radix-ui/react-tabs";
-import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useOutletContext } from "react-router-dom";
-import { api, data } from "../api/client";
-import { CopyButton, ErrorState, Loading } from "../ui/kit";
-import { atLeast, useClients, type App } from "./queries";
-import { snippetLanguages, snippets, type Snippet } from "./snippets";
+import { CopyButton, ErrorState, Loading } from "../../ui/kit";
+import { atLeast, useClients, type App } from "../queries";
+import { snippetLanguages, snippets, type Snippet } from "../snippets";
+import { useIntegrationStatus, useSecret } from "./api";
 
 export default function GetStarted() {
   const app = useOutletContext<App>();
@@ -19,16 +18,8 @@ export default function GetStarted() {
   useEffect(() => {
     document.title = `Get started · ${app.name} · Herald`;
   }, [app.name]);
-  const secret = useQuery({
-    queryKey: ["apps", app.id, "secret"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/secret", { params: { path: { appId: app.id! } } })),
-    enabled: mayReveal,
-  });
-  const status = useQuery({
-    queryKey: ["apps", app.id, "integration-status"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/integration-status", { params: { path: { appId: app.id! } } })),
-    refetchInterval: (q) => (q.state.data?.integrationStatus?.hasSent ? false : 3000),
-  });
+  const secret = useSecret(app.id!, mayReveal);
+  const status = useIntegrationStatus(app.id!);
   if (clients.isPending || (mayReveal && secret.isPending)) return <Loading label="Loading your key" />;
   if (clients.isError) return <ErrorState error={clients.error} retry={() => clients.refetch()} />;
   const secretText = secret.data?.apiSecret ?? "$HERALD_API_SECRET";

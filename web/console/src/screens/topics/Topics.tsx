@@ -1,23 +1,20 @@
 // Topics: the app's topics with how many users each has subscribed (one small page request
 // per topic reads its total; the list API carries no counts), and a topic's detail with its
 // subscribers, paged (the page is kept in the URL).
-import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
-import { channelName } from "../api/channels";
+import { useQueries } from "@tanstack/react-query";
+import { channelName } from "../../api/channels";
 import { useEffect } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
-import { api, data } from "../api/client";
-import { Empty, ErrorState, Loading, Pager } from "../ui/kit";
-import type { App } from "./queries";
+import { Empty, ErrorState, Loading, Pager } from "../../ui/kit";
+import type { App } from "../queries";
+import { subscriberCountQuery, useSubscribers, useTopicList } from "./api";
 
 const pageSize = 20;
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
 
 /** useTopics reads the app's topics (shared by the list and the detail). */
 function useTopics(app: App) {
-  return useQuery({
-    queryKey: ["apps", app.id, "topics"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/topics", { params: { path: { appId: app.id! } } })),
-  });
+  return useTopicList(app.id!);
 }
 
 /** Topics lists the app's topics with their subscriber counts. */
@@ -28,13 +25,7 @@ export default function Topics() {
   }, [app.name]);
   const topics = useTopics(app);
   const counts = useQueries({
-    queries: (topics.data ?? []).map((t) => ({
-      queryKey: ["topics", t.id, "users", "count"],
-      queryFn: () =>
-        data(api.GET("/v1/topics/{topicId}/users", { params: { path: { topicId: t.id! }, query: { limit: 1 } } })).then(
-          (p) => p.pagination?.totalCount ?? 0,
-        ),
-    })),
+    queries: (topics.data ?? []).map((t) => subscriberCountQuery(t.id!)),
   });
 
   return (
@@ -92,13 +83,7 @@ export function TopicDetail() {
   useEffect(() => {
     document.title = `${topic?.name || key} · Topics · ${app.name} · Herald`;
   }, [app.name, key, topic?.name]);
-  const subs = useQuery({
-    queryKey: ["topics", topic?.id, "users", page],
-    enabled: topic !== undefined,
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      data(api.GET("/v1/topics/{topicId}/users", { params: { path: { topicId: topic!.id! }, query: { limit: pageSize, pageNo: page } } })),
-  });
+  const subs = useSubscribers(topic?.id, page, pageSize);
   const rows = subs.data?.data ?? [];
   const total = subs.data?.pagination?.totalCount ?? 0;
   const pages = Math.max(1, Math.ceil(total / pageSize));

@@ -1,16 +1,18 @@
 // The account page: who is signed in, and two-factor authentication: set-up with the QR
 // code, the recovery codes (shown once), and turning it off with a code.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
-import { api, data, fieldErrors } from "../api/client";
-import { Button, CopyButton, ErrorState, Field, FormError, Loading } from "../ui/kit";
+import { fieldErrors } from "../../api/client";
+import { Button, CopyButton, ErrorState, Field, FormError, Loading } from "../../ui/kit";
+import { keys } from "../../api/keys";
+import { accountApi, useMe, useTwoFactorSetup } from "./api";
 
 export default function Account() {
   const qc = useQueryClient();
   useEffect(() => {
     document.title = "Account · Herald";
   }, []);
-  const me = useQuery({ queryKey: ["me"], queryFn: () => data(api.GET("/v1/auth/me")) });
+  const me = useMe();
   const [setup, setSetup] = useState(false);
   const [codes, setCodes] = useState<string[] | null>(null);
   if (me.isPending) return <Loading label="Loading your account" />;
@@ -19,7 +21,7 @@ export default function Account() {
   const done = (next: string[] | null) => {
     setSetup(false);
     setCodes(next);
-    qc.invalidateQueries({ queryKey: ["me"] });
+    qc.invalidateQueries({ queryKey: keys.me() });
   };
   return (
     <main className="page narrow">
@@ -53,19 +55,9 @@ export default function Account() {
 }
 
 function Setup({ onDone, onCancel }: { onDone: (codes: string[]) => void; onCancel: () => void }) {
-  const secret = useQuery({
-    queryKey: ["2fa-setup"],
-    // The route can also answer the QR code as image/png; the console asks for JSON.
-    queryFn: async () => {
-      const r = await data(api.GET("/v1/ee/auth/2fa", { headers: { Accept: "application/json" } }));
-      if (typeof r === "string") throw new Error("unexpected answer: expected the set-up as JSON");
-      return r;
-    },
-    gcTime: 0,
-    staleTime: Infinity,
-  });
+  const secret = useTwoFactorSetup();
   const enable = useMutation({
-    mutationFn: (code: string) => data(api.PATCH("/v1/ee/auth/2fa/enable", { body: { code } })),
+    mutationFn: (code: string) => accountApi.enableTwoFactor(code),
     onSuccess: (r) => onDone(r.recoveryCodes ?? []),
   });
   if (secret.isPending) return <Loading label="Creating your secret" />;
@@ -125,7 +117,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 
 function Disable({ onDone }: { onDone: () => void }) {
   const disable = useMutation({
-    mutationFn: (code: string) => data(api.PATCH("/v1/ee/auth/2fa/disable", { body: { code } })),
+    mutationFn: (code: string) => accountApi.disableTwoFactor(code),
     onSuccess: onDone,
   });
   const errs = fieldErrors(disable.error, ["code"]);

@@ -1,10 +1,12 @@
 // Retention: how long the app keeps each kind of data, in days (GET/PUT
 // /v1/apps/{appId}/retention); admins change them, every problem is shown at its field.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
-import { api, data, fieldErrors } from "../api/client";
-import { Button, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
-import type { App } from "./queries";
+import { fieldErrors } from "../../api/client";
+import { Button, ErrorState, Field, FormError, Loading, useToast } from "../../ui/kit";
+import type { App } from "../queries";
+import { keys } from "../../api/keys";
+import { settingsApi, useRetention } from "./api";
 
 const kinds: { key: string; label: string; hint: string }[] = [
   { key: "inboxRead", label: "Read inbox items", hint: "in-app notifications the user has read or deleted" },
@@ -20,18 +22,15 @@ const kinds: { key: string; label: string; hint: string }[] = [
 export function Retention({ app, mayEdit }: { app: App; mayEdit: boolean }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const key = ["apps", app.id, "retention"];
-  const current = useQuery({
-    queryKey: key,
-    queryFn: () => data(api.GET("/v1/apps/{appId}/retention", { params: { path: { appId: app.id! } } })),
-  });
+  const key = keys.apps.retention(app.id);
+  const current = useRetention(app.id!);
   const [form, setForm] = useState<Record<string, string>>({});
   useEffect(() => {
     if (current.data) setForm(Object.fromEntries(kinds.map((k) => [k.key, String((current.data.retention as Record<string, number>)[k.key])])));
   }, [current.data]);
   const save = useMutation({
     mutationFn: (body: Record<string, number | null>) =>
-      data(api.PUT("/v1/apps/{appId}/retention", { params: { path: { appId: app.id! } }, body })),
+      settingsApi.setRetention(app.id!, body),
     onSuccess: (v) => {
       qc.setQueryData(key, v);
       toast("Retention saved");

@@ -1,97 +1,16 @@
-// Categories: the app's notification categories (what users switch on and off per channel
-// in their preferences): list, create, rename, delete, mark critical, set channel defaults.
+// CategoryDialogs: create a category, rename it, delete it and switch it critical.
 import * as Dialog from "@radix-ui/react-dialog";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
-import { useOutletContext } from "react-router-dom";
-import { api, data, fieldErrors, type components } from "../api/client";
-import { Checkbox } from "../ui/confirm";
-import { Button, Empty, ErrorState, Field, FormError, Loading, useToast } from "../ui/kit";
-import { EditDefaults, StartsOff } from "./CategoryDefaults";
-import { atLeast, useClients, type App } from "./queries";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { fieldErrors, type components } from "../../api/client";
+import { Checkbox } from "../../ui/confirm";
+import { Button, Field, FormError, useToast } from "../../ui/kit";
+import { keys } from "../../api/keys";
+import { categoriesApi } from "./api";
 
 type Category = components["schemas"]["CategoryEntity"];
 
-/** Categories lists, creates, renames and deletes the app's categories. */
-export default function Categories() {
-  const app = useOutletContext<App>();
-  const appId = app.id!;
-  const clients = useClients();
-  const dev = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
-  useEffect(() => {
-    document.title = `Categories · ${app.name} · Herald`;
-  }, [app.name]);
-  const list = useQuery({
-    queryKey: ["apps", appId, "categories"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/categories", { params: { path: { appId } } })),
-  });
-
-  return (
-    <>
-      <h1>Categories</h1>
-      <p className="muted">
-        A notification names its category; each user switches categories on and off per channel in their preferences.{" "}
-        <span id="critical-note">Critical notifications ignore opt-outs</span>: mark security alerts, receipts and one-time codes critical.
-      </p>
-      {dev && <CreateCategory appId={appId} />}
-      {list.isPending || clients.isPending ? (
-        <Loading label="Loading the categories" />
-      ) : list.isError ? (
-        <ErrorState error={list.error} retry={() => list.refetch()} />
-      ) : list.data.length === 0 ? (
-        <Empty title="No categories yet">
-          <p className="muted">Create one above, or from your backend through the developer API.</p>
-        </Empty>
-      ) : (
-        <section className="card" aria-labelledby="cats-h">
-          <h2 id="cats-h">Categories of {app.name}</h2>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Identifier</th>
-                <th scope="col">Critical</th>
-                <th scope="col">Channel defaults</th>
-                <th scope="col">Created</th>
-                {dev && (
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.name}</td>
-                  <td>
-                    <code>{c.identifier}</code>
-                  </td>
-                  <td>
-                    <CriticalToggle appId={appId} cat={c} dev={dev} />
-                  </td>
-                  <td>
-                    <StartsOff cat={c} />
-                  </td>
-                  <td>{c.createdAt ? new Date(c.createdAt).toLocaleDateString() : ""}</td>
-                  {dev && (
-                    <td className="actions">
-                      <EditDefaults appId={appId} cat={c} />
-                      <RenameCategory appId={appId} cat={c} />
-                      <DeleteCategory appId={appId} cat={c} />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      )}
-    </>
-  );
-}
-
-function CreateCategory({ appId }: { appId: number }) {
+export function CreateCategory({ appId }: { appId: number }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState("");
@@ -99,9 +18,9 @@ function CreateCategory({ appId }: { appId: number }) {
   const [critical, setCritical] = useState(false);
   const m = useMutation({
     mutationFn: () =>
-      data(api.POST("/v1/apps/{appId}/categories", { params: { path: { appId } }, body: { name: name.trim(), identifier: identifier.trim(), critical } })),
+      categoriesApi.create(appId, { name: name.trim(), identifier: identifier.trim(), critical }),
     onSuccess: (c) => {
-      qc.invalidateQueries({ queryKey: ["apps", appId, "categories"] });
+      qc.invalidateQueries({ queryKey: keys.categories.all(appId) });
       toast(`Category ${c.name} created`);
       setName("");
       setIdentifier("");
@@ -148,15 +67,15 @@ function CreateCategory({ appId }: { appId: number }) {
   );
 }
 
-function RenameCategory({ appId, cat }: { appId: number; cat: Category }) {
+export function RenameCategory({ appId, cat }: { appId: number; cat: Category }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState(cat.name ?? "");
   const m = useMutation({
-    mutationFn: () => data(api.PUT("/v1/categories/{categoryId}", { params: { path: { categoryId: cat.id! } }, body: { name: name.trim() } })),
+    mutationFn: () => categoriesApi.update(cat.id!, { name: name.trim() }),
     onSuccess: (c) => {
-      qc.invalidateQueries({ queryKey: ["apps", appId, "categories"] });
+      qc.invalidateQueries({ queryKey: keys.categories.all(appId) });
       toast(`Renamed to ${c.name}`);
       setOpen(false);
     },
@@ -209,14 +128,14 @@ function RenameCategory({ appId, cat }: { appId: number; cat: Category }) {
   );
 }
 
-function DeleteCategory({ appId, cat }: { appId: number; cat: Category }) {
+export function DeleteCategory({ appId, cat }: { appId: number; cat: Category }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [open, setOpen] = useState(false);
   const m = useMutation({
-    mutationFn: () => data(api.DELETE("/v1/categories/{categoryId}", { params: { path: { categoryId: cat.id! } } })),
+    mutationFn: () => categoriesApi.remove(cat.id!),
     onSuccess: () => {
-      qc.invalidateQueries({ queryKey: ["apps", appId, "categories"] });
+      qc.invalidateQueries({ queryKey: keys.categories.all(appId) });
       toast(`Category ${cat.name} deleted`);
       setOpen(false);
     },
@@ -251,12 +170,12 @@ function DeleteCategory({ appId, cat }: { appId: number; cat: Category }) {
 }
 
 /** CriticalToggle marks a category critical or not, at once; a refusal puts it back. */
-function CriticalToggle({ appId, cat, dev }: { appId: number; cat: Category; dev: boolean }) {
+export function CriticalToggle({ appId, cat, dev }: { appId: number; cat: Category; dev: boolean }) {
   const qc = useQueryClient();
   const toast = useToast();
-  const key = ["apps", appId, "categories"];
+  const key = keys.categories.all(appId);
   const m = useMutation({
-    mutationFn: (critical: boolean) => data(api.PUT("/v1/categories/{categoryId}", { params: { path: { categoryId: cat.id! } }, body: { critical } })),
+    mutationFn: (critical: boolean) => categoriesApi.update(cat.id!, { critical }),
     onSuccess: (c) => {
       qc.invalidateQueries({ queryKey: key });
       toast(`${c.name} is ${c.critical ? "critical" : "no longer critical"}`);

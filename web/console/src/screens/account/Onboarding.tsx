@@ -3,8 +3,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { api, data, fieldErrors } from "../api/client";
-import { Button, Field, FormError } from "../ui/kit";
+import { fieldErrors } from "../../api/client";
+import { Button, Field, FormError } from "../../ui/kit";
+import { keys } from "../../api/keys";
+import { clientsApi } from "../queries";
 
 export default function Onboarding() {
   const [params] = useSearchParams();
@@ -17,16 +19,16 @@ export default function Onboarding() {
   }, []);
 
   const createClient = useMutation({
-    mutationFn: (name: string) => data(api.POST("/v1/clients", { body: { name } })),
+    mutationFn: (name: string) => clientsApi.create(name),
     onSuccess: (c) => {
-      qc.invalidateQueries({ queryKey: ["clients"] });
+      qc.invalidateQueries({ queryKey: keys.clients.all() });
       setClientId(c.id ?? null);
     },
   });
   const initialize = useMutation({
-    mutationFn: (id: number) => data(api.POST("/v1/clients/{clientId}/initialize-client-environment", { params: { path: { clientId: id } } })),
+    mutationFn: (id: number) => clientsApi.initialize(id),
     onSuccess: (env, id) => {
-      qc.invalidateQueries({ queryKey: ["clients", id, "apps"] });
+      qc.invalidateQueries({ queryKey: keys.clients.apps(id) });
       const first = env.apps?.[0];
       if (first?.id) navigate(`/apps/${first.id}/get-started`);
     },

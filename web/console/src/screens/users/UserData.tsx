@@ -4,10 +4,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { api, data, type components } from "../api/client";
-import { Button, FormError } from "../ui/kit";
-import { ConfirmButton } from "../ui/confirm";
-import type { App } from "./queries";
+import type { components } from "../../api/client";
+import { Button, FormError } from "../../ui/kit";
+import { ConfirmButton } from "../../ui/confirm";
+import type { App } from "../queries";
+import { keys } from "../../api/keys";
+import { usersApi } from "./api";
 
 type Erased = components["schemas"]["ErasureReport"];
 
@@ -31,13 +33,12 @@ export function UserData({ app, identifier, onErased }: { app: App; identifier: 
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const path = { appId: app.id!, identifier };
 
   const download = async () => {
     setBusy(true);
     setError(null);
     try {
-      const out = await data(api.GET("/v1/apps/{appId}/users/{identifier}/export", { params: { path } }));
+      const out = await usersApi.export(app.id!, identifier);
       const url = URL.createObjectURL(new Blob([JSON.stringify(out, null, 2)], { type: "application/json" }));
       const a = document.createElement("a");
       a.href = url;
@@ -80,11 +81,11 @@ export function UserData({ app, identifier, onErased }: { app: App; identifier: 
             </>
           }
           onConfirm={async () => {
-            const out = await data(api.DELETE("/v1/apps/{appId}/users/{identifier}", { params: { path } }));
+            const out = await usersApi.erase(app.id!, identifier);
             // The user's own reads are gone for good (refetching them would answer 404); the
             // lists refetch when they are shown again.
-            qc.removeQueries({ queryKey: ["apps", app.id, "users", identifier] });
-            await qc.invalidateQueries({ queryKey: ["apps", app.id, "users"], refetchType: "none" });
+            qc.removeQueries({ queryKey: keys.users.detail(app.id, identifier) });
+            await qc.invalidateQueries({ queryKey: keys.users.all(app.id), refetchType: "none" });
             onErased(out.erased!);
           }}
         >

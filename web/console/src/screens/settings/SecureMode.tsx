@@ -3,10 +3,12 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, data, fieldErrors } from "../api/client";
-import { Button, CopyButton, Field, FormError } from "../ui/kit";
-import { atLeast, type App, type Role } from "./queries";
-import { isInsecure, NotSecureBadge } from "../ui/insecure";
+import { fieldErrors } from "../../api/client";
+import { Button, CopyButton, Field, FormError } from "../../ui/kit";
+import { atLeast, type App, type Role } from "../queries";
+import { isInsecure, NotSecureBadge } from "../../ui/insecure";
+import { keys } from "../../api/keys";
+import { settingsApi } from "./api";
 
 export function SecureMode({ app, role }: { app: App; role: Role | undefined }) {
   const qc = useQueryClient();
@@ -15,17 +17,17 @@ export function SecureMode({ app, role }: { app: App; role: Role | undefined }) 
   const [confirm, setConfirm] = useState(false);
   const hasKey = Boolean(app.publicKey);
   const generate = useMutation({
-    mutationFn: () => data(api.POST("/v1/apps/{appId}/rsa-key", { params: { path: { appId: app.id! } } })),
+    mutationFn: () => settingsApi.generateRsaKey(app.id!),
     onSuccess: (a) => {
       setConfirm(false);
       setPrivateKey(a.privateKey ?? null);
       const { privateKey: _drop, ...rest } = a;
-      qc.setQueryData(["apps", app.id], { ...app, ...rest });
+      qc.setQueryData(keys.apps.detail(app.id), { ...app, ...rest });
     },
   });
   const toggle = useMutation({
-    mutationFn: () => data(api.PUT("/v1/apps/{appId}/secure-auth", { params: { path: { appId: app.id! } } })),
-    onSuccess: (a) => qc.setQueryData(["apps", app.id], { ...app, ...a }),
+    mutationFn: () => settingsApi.toggleSecureAuth(app.id!),
+    onSuccess: (a) => qc.setQueryData(keys.apps.detail(app.id), { ...app, ...a }),
   });
   return (
     <section className="card" aria-labelledby="secure-h">
@@ -124,12 +126,7 @@ export function SecureMode({ app, role }: { app: App; role: Role | undefined }) 
 
 function TestToken({ app }: { app: App }) {
   const mint = useMutation({
-    mutationFn: (user: string) =>
-      data(
-        api.GET("/v1/auth/app/{id}/generate-token", {
-          params: { path: { id: app.id! }, query: user ? { userIdentifier: user } : {} },
-        }),
-      ),
+    mutationFn: (user: string) => settingsApi.testToken(app.id!, user),
   });
   const errs = fieldErrors(mint.error, ["userIdentifier"]);
   return (

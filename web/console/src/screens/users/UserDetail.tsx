@@ -1,115 +1,20 @@
-// Users: search the app's users by identifier prefix (kept in the URL), paged; a user's
-// detail with the profile, the preference matrix (category × channel, editable by
-// developers), the user's devices and their inbox, as tabs.
+// UserDetail: one user of the app: profile and preferences, devices and inbox as tabs, and
+// the export and erasure of their data.
 import * as Tabs from "@radix-ui/react-tabs";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import { Link, useOutletContext, useParams, useSearchParams } from "react-router-dom";
-import { api, data } from "../api/client";
-import { Button, Empty, ErrorState, Field, Loading, Pager } from "../ui/kit";
-import { Preferences } from "./preferences/Preferences";
-import { atLeast, useClients, type App } from "./queries";
+import { Empty, ErrorState, Loading, Pager } from "../../ui/kit";
+import { Preferences } from "../preferences/Preferences";
+import { atLeast, useClients, type App } from "../queries";
+import { useDevices, useInbox, useProfile } from "./api";
 import { ErasedSummary, UserData } from "./UserData";
 
-
-const pageSize = 20;
 const when = (s?: string | null) => (s ? new Date(s).toLocaleString() : "");
 
-/** Users lists the app's users, searched by identifier prefix. */
-export default function Users() {
-  const app = useOutletContext<App>();
-  const [params, setParams] = useSearchParams();
-  const q = params.get("q") ?? "";
-  const page = Math.max(1, Number(params.get("page")) || 1);
-  useEffect(() => {
-    document.title = `Users · ${app.name} · Herald`;
-  }, [app.name]);
-  const users = useQuery({
-    queryKey: ["apps", app.id, "users", q, page],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      data(
-        api.GET("/v1/apps/{appId}/users", {
-          params: { path: { appId: app.id! }, query: { limit: pageSize, pageNo: page, ...(q ? { identifier: q } : {}) } },
-        }),
-      ),
-  });
-  const rows = users.data?.data ?? [];
-  const total = users.data?.pagination?.totalCount ?? 0;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  const go = (p: number) => {
-    const next = new URLSearchParams(params);
-    if (p > 1) next.set("page", String(p));
-    else next.delete("page");
-    setParams(next);
-  };
+const inboxPage = 20;
 
-  return (
-    <>
-      <h1>Users</h1>
-      <form
-        className="card filters"
-        role="search"
-        aria-label="Search users"
-        onSubmit={(e: FormEvent<HTMLFormElement>) => {
-          e.preventDefault();
-          const v = String(new FormData(e.currentTarget).get("q") ?? "").trim();
-          // The same search again asks again (users appear as sends are delivered).
-          if (v === q && page === 1) void users.refetch();
-          else setParams(v ? { q: v } : {});
-        }}
-      >
-        <Field key={q} label="Identifier starts with" name="q" defaultValue={q} placeholder="user identifier" />
-        <Button type="submit">Search</Button>
-      </form>
-      {users.isPending ? (
-        <Loading label="Loading the users" />
-      ) : users.isError ? (
-        <ErrorState error={users.error} retry={() => users.refetch()} />
-      ) : rows.length === 0 ? (
-        <Empty title={q ? "No user matches" : "No users yet"}>
-          <p className="muted">
-            {q
-              ? `No user's identifier starts with “${q}”. Identifiers are matched from their start and case matters.`
-              : "A user appears here once a notification is sent to them or your backend creates them."}
-          </p>
-        </Empty>
-      ) : (
-        <section className="card" aria-label="Users">
-          <p className="muted small">
-            {total} {total === 1 ? "user" : "users"}
-            {q ? ` whose identifier starts with “${q}”` : ""}
-          </p>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Identifier</th>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    <Link to={encodeURIComponent(u.identifier!)}>{u.identifier}</Link>
-                  </td>
-                  <td>{text(u.profile?.name)}</td>
-                  <td>{text(u.profile?.email)}</td>
-                  <td>{when(u.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager label="Pages of users" page={page} pages={pages} onPage={go} />
-        </section>
-      )}
-    </>
-  );
-}
-
-function text(v: unknown): string {
+/** text shows a profile value (JSON for anything but a string, a dash for none). */
+export function text(v: unknown): string {
   if (v === undefined || v === null || v === "") return "—";
   return typeof v === "string" ? v : JSON.stringify(v);
 }
@@ -168,14 +73,10 @@ export function UserDetail() {
   );
 }
 
-function ProfileAndPreferences({ app, identifier }: { app: App; identifier: string }) {
+export function ProfileAndPreferences({ app, identifier }: { app: App; identifier: string }) {
   const clients = useClients();
   const dev = atLeast(clients.data?.find((c) => c.id === app.clientId)?.role, "developer");
-  const path = { appId: app.id!, identifier };
-  const profile = useQuery({
-    queryKey: ["apps", app.id, "users", identifier, "profile"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/profile", { params: { path } })),
-  });
+  const profile = useProfile(app.id!, identifier);
   const entries = Object.entries(profile.data ?? {});
 
   return (
@@ -204,11 +105,8 @@ function ProfileAndPreferences({ app, identifier }: { app: App; identifier: stri
   );
 }
 
-function Devices({ app, identifier }: { app: App; identifier: string }) {
-  const devices = useQuery({
-    queryKey: ["apps", app.id, "users", identifier, "devices"],
-    queryFn: () => data(api.GET("/v1/apps/{appId}/users/{identifier}/devices", { params: { path: { appId: app.id!, identifier } } })),
-  });
+export function Devices({ app, identifier }: { app: App; identifier: string }) {
+  const devices = useDevices(app.id!, identifier);
   return (
     <section className="card" aria-labelledby="devices-h">
       <h2 id="devices-h">Devices</h2>
@@ -250,20 +148,9 @@ function Devices({ app, identifier }: { app: App; identifier: string }) {
   );
 }
 
-const inboxPage = 20;
-
-function Inbox({ app, identifier }: { app: App; identifier: string }) {
+export function Inbox({ app, identifier }: { app: App; identifier: string }) {
   const [page, setPage] = useState(1);
-  const inbox = useQuery({
-    queryKey: ["apps", app.id, "users", identifier, "inbox", page],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      data(
-        api.GET("/v1/apps/{appId}/users/{identifier}/notifications", {
-          params: { path: { appId: app.id!, identifier }, query: { pageNo: page, limit: inboxPage } },
-        }),
-      ),
-  });
+  const inbox = useInbox(app.id!, identifier, page, inboxPage);
   const total = inbox.data?.pagination?.totalCount ?? 0;
   const pages = Math.max(1, Math.ceil(total / inboxPage));
   return (

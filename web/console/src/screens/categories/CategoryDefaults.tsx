@@ -3,10 +3,12 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { api, data, type components } from "../api/client";
-import { channelName, channels } from "../api/channels";
-import { Checkbox } from "../ui/confirm";
-import { Button, FormError, useToast } from "../ui/kit";
+import type { components } from "../../api/client";
+import { channelName, channels } from "../../api/channels";
+import { Checkbox } from "../../ui/confirm";
+import { Button, FormError, useToast } from "../../ui/kit";
+import { keys } from "../../api/keys";
+import { categoriesApi } from "./api";
 
 type Category = components["schemas"]["CategoryEntity"];
 type Defaults = NonNullable<Category["channelDefaults"]>;
@@ -34,15 +36,9 @@ export function EditDefaults({ appId, cat }: { appId: number; cat: Category }) {
   };
   const [on, setOn] = useState(initial);
   const m = useMutation({
-    mutationFn: () =>
-      data(
-        api.PUT("/v1/categories/{categoryId}", {
-          params: { path: { categoryId: cat.id! } },
-          body: { channelDefaults: on as Defaults },
-        }),
-      ),
+    mutationFn: () => categoriesApi.update(cat.id!, { channelDefaults: on as Defaults }),
     onSuccess: (c) => {
-      qc.invalidateQueries({ queryKey: ["apps", appId, "categories"] });
+      qc.invalidateQueries({ queryKey: keys.categories.all(appId) });
       const off = offChannels(c);
       toast(off.length ? `${c.name} starts off on ${off.join(", ")}` : `${c.name} starts on every channel`);
       setOpen(false);

@@ -1,14 +1,14 @@
 // Message logs: every recipient × channel of the app's sends with its outcome and reason,
 // filtered by date, user, channel, provider and event (kept in the URL), newest first,
 // paged by cursor; each row links to its run in the Temporal Web UI when one is configured.
-import { channels } from "../api/channels";
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { channels } from "../../api/channels";
 import { useEffect, type FormEvent } from "react";
 import { Link, useOutletContext, useSearchParams } from "react-router-dom";
-import { api, data } from "../api/client";
-import { Button, Empty, ErrorState, Field, Loading } from "../ui/kit";
-import { Select } from "../ui/select";
-import type { App } from "./queries";
+import { Button, Empty, ErrorState, Field, Loading } from "../../ui/kit";
+import { Select } from "../../ui/select";
+import type { App } from "../queries";
+import { useProviders } from "../channels/api";
+import { useLogs } from "./api";
 
 const events = ["queued", "held", "sent", "delivered", "failed", "skipped", "bounced", "opened", "clicked"];
 
@@ -25,35 +25,13 @@ export default function Logs() {
     provider: params.get("provider") ?? "",
     event: params.get("event") ?? "",
   };
-  const catalogue = useQuery({ queryKey: ["providers"], queryFn: () => data(api.GET("/v1/providers")), staleTime: Infinity });
+  const catalogue = useProviders();
   const providers = [...new Set((catalogue.data ?? []).map((p) => p.identifier!).filter(Boolean))].sort();
   if (f.provider && !providers.includes(f.provider)) providers.unshift(f.provider);
   useEffect(() => {
     document.title = `Message logs · ${app.name} · Herald`;
   }, [app.name]);
-  const logs = useInfiniteQuery({
-    queryKey: ["apps", app.id, "logs", f],
-    initialPageParam: "",
-    queryFn: ({ pageParam }) =>
-      data(
-        api.GET("/v1/apps/{appId}/logs", {
-          params: {
-            path: { appId: app.id! },
-            query: {
-              limit: 25,
-              ...(pageParam ? { cursor: pageParam } : {}),
-              ...(f.fromDate ? { fromDate: f.fromDate } : {}),
-              ...(f.toDate ? { toDate: f.toDate } : {}),
-              ...(f.user ? { userIdentifier: [f.user] } : {}),
-              ...(f.channel ? { channel: f.channel } : {}),
-              ...(f.provider ? { providerIdentifier: f.provider } : {}),
-              ...(f.event ? { event: f.event } : {}),
-            },
-          },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor || undefined,
-  });
+  const logs = useLogs(app.id!, f);
   const rows = logs.data?.pages.flatMap((p) => p.data ?? []) ?? [];
 
   return (
