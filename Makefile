@@ -183,10 +183,10 @@ sdk-python-types: ## regenerate sdk/python/herald/_types.py from api/v3/openapi.
 
 .PHONY: test-unit
 test-unit: ## run tests that need neither Postgres nor Temporal (fast)
-	$(GO) test -short ./internal/send/notify/... ./internal/platform/config/... ./internal/platform/secrets/... ./workflows/...
+	$(GO) test -short ./internal/send/ ./internal/platform/config/... ./internal/platform/secrets/... ./workflows/...
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS := ./internal/send/notify/:FuzzParse ./internal/audience/users/:FuzzApplyPatch ./internal/delivery/render/:FuzzRender ./internal/flow/flowdef/:FuzzParse ./internal/realtime/socketio/:FuzzParse ./internal/realtime/socketio/:FuzzDecodePayload ./internal/platform/safeurl/:FuzzCheck
+FUZZ_TARGETS := ./internal/send/:FuzzParse ./internal/audience/users/:FuzzApplyPatch ./internal/delivery/render/:FuzzRender ./internal/flow/flowdef/:FuzzParse ./internal/realtime/socketio/:FuzzParse ./internal/realtime/socketio/:FuzzDecodePayload ./internal/platform/safeurl/:FuzzCheck
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for FUZZTIME (default 30s); `make test` runs only their seed corpora

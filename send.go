@@ -21,7 +21,7 @@ const (
 )
 
 // SendRequest is a validated, normalised send request: the form stored in the outbox
-// (notification_requests.payload) and read by delivery. internal/send/notify parses and
+// (notification_requests.payload) and read by delivery. internal/send parses and
 // accepts it; its JSON is durable.
 type SendRequest struct {
 	Notification Content         `json:"notification"`

@@ -9,9 +9,9 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/flow"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/workflows/flowrun"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // publishFlow creates and publishes a workflow; its inApp step's title says which version.
@@ -40,7 +40,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 	req := accept(t, d, appID, `{"notification":{"workflow":{"identifier":"welcome","cancellationKey":"order-1"},"category":"news"},
 		"sendTo":{"recipients":["a","b",{"identifier":"c","email":"c@x.test"}]},"data":{"n":1}}`)
 	ctx := context.Background()
-	res, err := a.DeliverBatch(ctx, send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}})
+	res, err := a.DeliverBatch(ctx, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: req}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 	}
 	// Published again while the send is under way: its other recipients keep version 1.
 	publishFlow(t, d, appID, "welcome", "v2")
-	rest, err := a.DeliverBatch(ctx, send.DeliverInput{Cursors: res.Pending})
+	rest, err := a.DeliverBatch(ctx, sendwf.DeliverInput{Cursors: res.Pending})
 	if err != nil || len(rest.Runs) != 1 || len(rest.Pending) != 0 {
 		t.Fatalf("second slice: %+v %v", rest, err)
 	}
@@ -123,11 +123,11 @@ func TestSendWithUnavailableWorkflowFails(t *testing.T) {
 		"shelved": `workflow "shelved" is archived`} {
 		// The accept refuses these sends (422); a request can still meet them at delivery
 		// when its workflow went after the accept.
-		if _, err := notify.NewService(d, nil).Accept(context.Background(), appID, []byte(`{"notification":{"workflow":{"identifier":"`+wf+`"}},"sendTo":{"recipients":["a"]}}`), ""); herald.ErrorCode(err) != herald.EUNPROCESSABLE {
+		if _, err := send.NewService(d, nil).Accept(context.Background(), appID, []byte(`{"notification":{"workflow":{"identifier":"`+wf+`"}},"sendTo":{"recipients":["a"]}}`), ""); herald.ErrorCode(err) != herald.EUNPROCESSABLE {
 			t.Errorf("%s: accept answered %v, want a 422", wf, err)
 		}
 		req := store(t, d, appID, `{"notification":{"workflow":{"identifier":"`+wf+`"}},"sendTo":{"recipients":["a","b"]}}`)
-		res, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}})
+		res, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: req}}})
 		if err != nil || len(res.Runs) != 0 || len(res.Pending) != 0 {
 			t.Fatalf("%s: %+v %v", wf, res, err)
 		}
@@ -151,7 +151,7 @@ func TestTopicSubscribersRunWithTheirChannels(t *testing.T) {
 		SELECT t.id, u.id, CASE u.identifier WHEN 'sub-a' THEN '{email}'::text[] ELSE '{}'::text[] END
 		FROM topics t, users u WHERE t.app_id = $1 AND u.app_id = $1`, appID)
 	req := accept(t, d, appID, `{"notification":{"workflow":{"identifier":"news"}},"sendTo":{"topics":["news"]}}`)
-	res, err := a.DeliverBatch(context.Background(), send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}})
+	res, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: req}}})
 	if err != nil || len(res.Runs) != 2 {
 		t.Fatalf("%+v %v", res, err)
 	}

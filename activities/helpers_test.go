@@ -20,9 +20,9 @@ import (
 	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/internal/providers/smtp"
 	"github.com/heraldhq/herald/internal/providers/webhook"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 type recordingPublisher struct{ events []events.Event }
@@ -54,7 +54,7 @@ func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
 
 func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	t.Helper()
-	id, err := notify.NewService(d, nil).Accept(context.Background(), appID, []byte(body), "")
+	id, err := send.NewService(d, nil).Accept(context.Background(), appID, []byte(body), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 // the step input.
 func store(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	t.Helper()
-	req, err := notify.Parse([]byte(body))
+	req, err := send.Parse([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +89,11 @@ func count(t *testing.T, d *db.DB, q string, args ...any) int {
 	return n
 }
 
-func drain(t *testing.T, a *Delivery, cursors []send.Cursor) (int, []send.Job) {
+func drain(t *testing.T, a *Delivery, cursors []sendwf.Cursor) (int, []sendwf.Job) {
 	t.Helper()
-	in := send.DeliverInput{Cursors: cursors}
+	in := sendwf.DeliverInput{Cursors: cursors}
 	calls := 0
-	var jobs []send.Job
+	var jobs []sendwf.Job
 	for len(in.Cursors) > 0 {
 		res, err := a.DeliverBatch(context.Background(), in)
 		if err != nil {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/platform/config"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // TestCriticalSendsOvertakeABacklog (issue 28, item 4): one app has a large backlog of
@@ -34,7 +34,7 @@ func TestCriticalSendsOvertakeABacklog(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	quiet := notify.NewService(e.Stack.DB, nil) // accepts without waking the relay
+	quiet := send.NewService(e.Stack.DB, nil) // accepts without waking the relay
 	const backlog = 300
 	for range backlog {
 		if _, err := quiet.Accept(ctx, e.App.AppID, []byte(`{"notification":{"title":"Digest"},"recipients":["bob"]}`), ""); err != nil {
@@ -67,7 +67,7 @@ func TestCriticalSendsOvertakeABacklog(t *testing.T) {
 	if len(starts) == 0 {
 		t.Fatal("the relay logged no run start")
 	}
-	if want := send.WorkflowID([]uuid.UUID{code}); starts[0][1] != want {
+	if want := sendwf.WorkflowID([]uuid.UUID{code}); starts[0][1] != want {
 		t.Errorf("first run started: %s, want the critical code's run %s (of %d starts)", starts[0][1], want, len(starts))
 	}
 	row, err := e.Stack.DB.GetRequest(ctx, code)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/internal/send/notify"
+	herald "github.com/heraldhq/herald"
 )
 
 // TestUserChannelPreferencesFromTheConsole: developers turn a known user's channels off for
@@ -24,11 +24,11 @@ func TestUserChannelPreferencesFromTheConsole(t *testing.T) {
 
 	var got map[string]bool
 	must(t, e.Do("GET", path, nil, bearer(a.tok)), 200, "read").JSON(t, &got)
-	if len(got) != len(notify.Channels) || !got["sms"] || !got["email"] {
+	if len(got) != len(herald.Channels) || !got["sms"] || !got["email"] {
 		t.Errorf("unset switches %v", got)
 	}
 	must(t, e.Do("PUT", path, map[string]bool{"sms": false}, bearer(a.tok)), 200, "set").JSON(t, &got)
-	if got["sms"] || !got["email"] || len(got) != len(notify.Channels) {
+	if got["sms"] || !got["email"] || len(got) != len(herald.Channels) {
 		t.Errorf("answer %v", got)
 	}
 	must(t, e.Do("GET", path, nil, bearer(a.tok)), 200, "read back").JSON(t, &got)
@@ -37,7 +37,7 @@ func TestUserChannelPreferencesFromTheConsole(t *testing.T) {
 	}
 	if msgs := problems(t, e.Do("PUT", path, map[string]any{"fax": true, "email": "off"}, bearer(a.tok))); !slices.Equal(msgs, []string{
 		"email must be a boolean value",
-		"fax is not a channel: the keys must be among the following values: " + strings.Join(notify.Channels, ", "),
+		"fax is not a channel: the keys must be among the following values: " + strings.Join(herald.Channels, ", "),
 	}) {
 		t.Errorf("problems %q", msgs)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/heraldhq/herald/internal/ops/license"
 	"github.com/heraldhq/herald/internal/ops/usage"
 	"github.com/heraldhq/herald/internal/platform/logctx"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 )
 
 // Operations holds the handlers of usage, integration status, profile attributes, the
@@ -22,7 +22,7 @@ import (
 // default email layout, the assistant, and the inbound payment and licensing webhooks.
 type Operations struct {
 	*Console
-	Notify    *notify.Service
+	Notify    *send.Service
 	Usage     *usage.Reports
 	Gate      *usage.Gate
 	Insights  *appinsights.Service

@@ -8,7 +8,6 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/platform/jsonshape"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 func (h *Configuration) listTemplates(c *fiber.Ctx, s appScope) error {
@@ -97,8 +96,8 @@ func (h *Configuration) orderContents(c *fiber.Ctx, s appScope, id int64) error 
 // contentChannel reads :channel of a template content route.
 func contentChannel(c *fiber.Ctx) (string, error) {
 	ch := param(c, "channel")
-	if !notify.IsChannel(ch) {
-		return "", herald.Invalid("channel must be one of " + strings.Join(notify.Channels, ", "))
+	if !herald.IsChannel(ch) {
+		return "", herald.Invalid("channel must be one of " + strings.Join(herald.Channels, ", "))
 	}
 	return ch, nil
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/platform/config"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
@@ -91,7 +91,7 @@ func TestUserPreferencesFromTheConsole(t *testing.T) {
 	bad := map[string]any{"preference": []any{map[string]any{"categoryId": promo, "channels": []any{
 		map[string]any{"channel": "fax", "enabled": "no"}, map[string]any{"channel": "email", "enabled": true}}}, "x"}}
 	if msgs := problems(t, e.Do("PATCH", path, bad, bearer(a.tok))); !slices.Equal(msgs, []string{
-		"preference[0].channels[0].channel must be one of the following values: " + strings.Join(notify.Channels, ", "),
+		"preference[0].channels[0].channel must be one of the following values: " + strings.Join(herald.Channels, ", "),
 		"preference[0].channels[0].enabled must be a boolean value",
 		"preference[1] must be an object",
 	}) {

@@ -14,7 +14,6 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
@@ -147,7 +146,7 @@ func definitionCorpus(t *testing.T) map[string]string {
 // problems is structural (a rule the schema expresses).
 func TestWorkflowDefinitionSchemaAgreesWithTheValidator(t *testing.T) {
 	doc, schema := workflowSchema(t)
-	ck := flowdef.Checker{Channels: notify.Channels}
+	ck := flowdef.Checker{Channels: herald.Channels}
 	var valid, structural, semanticOnly int
 	for name, raw := range definitionCorpus(t) {
 		var value any
@@ -206,7 +205,7 @@ func TestWorkflowDefinitionSchemaCoversEveryStep(t *testing.T) {
 	for typ := range step.Discriminator.Mapping {
 		types = append(types, typ)
 	}
-	want := append(slices.Clone(notify.Channels), flowdef.ControlTypes()...)
+	want := append(slices.Clone(herald.Channels), flowdef.ControlTypes()...)
 	slices.Sort(types)
 	slices.Sort(want)
 	if !slices.Equal(types, want) {

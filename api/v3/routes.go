@@ -14,13 +14,13 @@ import (
 	"github.com/heraldhq/herald/internal/lifecycle/erasure"
 	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/realtime"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 )
 
 // Handlers are the developer API handlers and the services they call.
 type Handlers struct {
 	Auth       *web.Auth
-	Notify     *notify.Service
+	Notify     *send.Service
 	Inbox      *inbox.Service
 	Users      *users.Service
 	Erasure    *erasure.Service // erases a user and everything about it (DELETE /users/{identifier})

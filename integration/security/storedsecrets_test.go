@@ -15,7 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/smtptest"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
@@ -121,7 +121,7 @@ func TestStoredSecretsStayWithTheirDestination(t *testing.T) {
 	// A request that skipped the accept check is refused when delivered.
 	var appID int64
 	fmt.Sscanf(o.appPath, "/v1/apps/%d", &appID)
-	req, err := notify.Parse([]byte(`{"notification":{"title":"Old","message":"hello"},"sendTo":{"recipients":[{"identifier":"ada","email":"ada@example.com"}]},"override":` + away + `}`))
+	req, err := send.Parse([]byte(`{"notification":{"title":"Old","message":"hello"},"sendTo":{"recipients":[{"identifier":"ada","email":"ada@example.com"}]},"override":` + away + `}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package delivery
 import (
 	"strings"
 
+	"github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/providers"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Profile keys that hold a user's addresses. Inline recipients of a send
@@ -24,19 +24,19 @@ type Reach struct {
 // MissingAddress returns why a user cannot be reached on a channel, or "".
 func MissingAddress(channel string, profile map[string]any, reach Reach) string {
 	switch channel {
-	case notify.ChannelEmail:
+	case herald.ChannelEmail:
 		if str(profile, ProfileEmail) == "" {
 			return ReasonNoEmail
 		}
-	case notify.ChannelSMS, notify.ChannelWhatsApp:
+	case herald.ChannelSMS, herald.ChannelWhatsApp:
 		if Phone(profile) == "" {
 			return ReasonNoPhone
 		}
-	case notify.ChannelWebPush:
+	case herald.ChannelWebPush:
 		if !reach.WebPush {
 			return ReasonNoPushSub
 		}
-	case notify.ChannelMobilePush:
+	case herald.ChannelMobilePush:
 		if !reach.PushToken {
 			return ReasonNoDeviceToken
 		}
@@ -58,7 +58,7 @@ func Phone(profile map[string]any) string {
 func Address(channel string, profile map[string]any) providers.Address {
 	a := providers.Address{Email: str(profile, ProfileEmail), PhoneNumber: Phone(profile)}
 	switch channel {
-	case notify.ChannelSlack, notify.ChannelDiscord, notify.ChannelMSTeams:
+	case herald.ChannelSlack, herald.ChannelDiscord, herald.ChannelMSTeams:
 		switch v := profile[channel].(type) {
 		case string:
 			if strings.HasPrefix(v, "https://") {

@@ -6,7 +6,7 @@ package delivery
 import (
 	"slices"
 
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald"
 )
 
 // Message log statuses.
@@ -35,7 +35,7 @@ const (
 
 // SendChannels is the outcome of channel selection for a whole send.
 type SendChannels struct {
-	// Candidates are the channels the send may deliver on, in notify.Channels order.
+	// Candidates are the channels the send may deliver on, in herald.Channels order.
 	Candidates []string
 	// Unavailable are channels the send asked for by name (override.channels or the
 	// template) that cannot deliver, with the reason each recipient's log records.
@@ -47,14 +47,14 @@ type SendChannels struct {
 // then, with a template (hasTemplate), the channels it has content for.
 func ForSend(override []string, hasTemplate bool, templateChannels []string, configured map[string]bool) SendChannels {
 	out := SendChannels{Unavailable: map[string]string{}}
-	for _, ch := range notify.Channels {
+	for _, ch := range herald.Channels {
 		named := slices.Contains(override, ch)
 		if len(override) > 0 && !named {
 			continue
 		}
 		inTemplate := slices.Contains(templateChannels, ch)
 		explicit := named || (hasTemplate && inTemplate)
-		if ch != notify.ChannelInApp && !configured[ch] {
+		if ch != herald.ChannelInApp && !configured[ch] {
 			if explicit {
 				out.Unavailable[ch] = ReasonNotConfigured
 			}
@@ -106,7 +106,7 @@ type Recipient struct {
 // ForRecipient decides which of the send's channels a recipient gets; every channel it
 // does not get (outside its topic channels excepted) is a Skip with its reason.
 func ForRecipient(sc SendChannels, r Recipient) (deliver []string, skips []Skip) {
-	for _, ch := range notify.Channels {
+	for _, ch := range herald.Channels {
 		reason, unavailable := sc.Unavailable[ch]
 		candidate := slices.Contains(sc.Candidates, ch)
 		if !unavailable && !candidate {

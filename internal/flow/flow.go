@@ -17,7 +17,6 @@ import (
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/payloadschema"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Flow is a workflow as the management API shows it.
@@ -142,7 +141,7 @@ func parseWith(body []byte, create bool, templateExists, layoutExists func(strin
 	if js.Kind(raw) != "object" {
 		p.Addf("definition must be an object")
 	} else {
-		ck := flowdef.Checker{Channels: notify.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists, LayoutExists: layoutExists}
+		ck := flowdef.Checker{Channels: herald.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists, LayoutExists: layoutExists}
 		def, err := flowdef.Parse(raw, ck)
 		if err != nil {
 			var he *herald.Error
@@ -262,7 +261,7 @@ func (s *Service) Published(ctx context.Context, appID int64, identifier string)
 		return flowdef.Definition{}, 0, err
 	}
 	// Published versions were valid when saved; parse again without the template check.
-	def, err := flowdef.Parse(row.Definition, flowdef.Checker{Channels: notify.Channels})
+	def, err := flowdef.Parse(row.Definition, flowdef.Checker{Channels: herald.Channels})
 	if err != nil {
 		return flowdef.Definition{}, 0, err
 	}

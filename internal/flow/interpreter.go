@@ -14,7 +14,6 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/internal/flow/rundetail"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
@@ -29,7 +28,7 @@ type Runs struct {
 	Now func() time.Time
 }
 
-// Accepter accepts a send request (notify.Service does).
+// Accepter accepts a send request (send.Service does).
 type Accepter interface {
 	Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error)
 }
@@ -47,8 +46,8 @@ func (a *Runs) ScheduleSend(ctx context.Context, in flowrun.FlowScheduleSendInpu
 		return "", db.MapError(err)
 	}
 	key := "recurring:" + in.TickID
-	if len(key) > notify.MaxIdempotencyKeyLength {
-		key = key[:notify.MaxIdempotencyKeyLength]
+	if len(key) > herald.MaxIdempotencyKeyLength {
+		key = key[:herald.MaxIdempotencyKeyLength]
 	}
 	id, err := a.Sends.Accept(ctx, in.AppID, row.SendBody, key)
 	if err != nil {
@@ -110,7 +109,7 @@ func (a *Runs) RecordStep(ctx context.Context, r flowrun.StepRecord, wf string) 
 	if wf == "" {
 		wf = flowrun.WorkflowID(r.Workflow.Identifier, r.RequestID, r.User)
 	}
-	if r.Outcome == "failed" && flowdef.IsChannelType(r.StepType, notify.Channels) {
+	if r.Outcome == "failed" && flowdef.IsChannelType(r.StepType, herald.Channels) {
 		if id, err := uuid.Parse(r.RequestID); err == nil {
 			if err := a.DB.GiveUpStepLog(ctx, dbsqlc.GiveUpStepLogParams{
 				AppID: r.AppID, RequestID: id, UserIdentifier: r.User, Channel: r.StepType, StepKey: r.StepID, Reason: "gave up: " + r.Detail,
@@ -158,7 +157,7 @@ func (a *Runs) Load(ctx context.Context, in flowrun.LoadRunInput) (flowrun.Loade
 	if err != nil {
 		return flowrun.LoadedRun{}, db.MapError(err)
 	}
-	def, err := flowdef.Parse(raw, flowdef.Checker{Channels: notify.Channels})
+	def, err := flowdef.Parse(raw, flowdef.Checker{Channels: herald.Channels})
 	if err != nil {
 		return flowrun.LoadedRun{}, herald.Errorf(herald.EINVALID, "stored definition is invalid: %s", err.Error())
 	}
@@ -174,7 +173,7 @@ func (a *Runs) Load(ctx context.Context, in flowrun.LoadRunInput) (flowrun.Loade
 	if err != nil {
 		return flowrun.LoadedRun{}, db.MapError(err)
 	}
-	var req notify.SendRequest
+	var req herald.SendRequest
 	if err := json.Unmarshal(row.Payload, &req); err != nil {
 		return flowrun.LoadedRun{}, &herald.Error{Code: herald.EINVALID, Message: "stored request is unreadable", Err: err}
 	}

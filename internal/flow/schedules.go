@@ -18,7 +18,7 @@ import (
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/secrets"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/visibility"
 )
@@ -98,14 +98,14 @@ func (s *ScheduleService) parseSchedule(ctx context.Context, appID int64, body [
 	if !wfOK {
 		ident = "workflow"
 	}
-	send := map[string]any{"notification": map[string]any{"workflow": map[string]any{"identifier": ident}}}
+	sendBody := map[string]any{"notification": map[string]any{"workflow": map[string]any{"identifier": ident}}}
 	for _, k := range []string{"sendTo", "data"} {
 		if raw := top[k]; js.Present(raw) {
-			send[k] = raw
+			sendBody[k] = raw
 		}
 	}
-	in.sendBody, _ = json.Marshal(send)
-	if _, err := notify.Parse(in.sendBody); err != nil {
+	in.sendBody, _ = json.Marshal(sendBody)
+	if _, err := send.Parse(in.sendBody); err != nil {
 		var he *herald.Error
 		if !errors.As(err, &he) {
 			return scheduleInput{}, err

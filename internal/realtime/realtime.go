@@ -19,7 +19,6 @@ import (
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/inbox"
 	"github.com/heraldhq/herald/internal/inbox/events"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Options configure the realtime service.
@@ -106,8 +105,8 @@ func (s *Service) Attach(g Grant, onClose func()) (*Client, error) {
 
 // userID finds or creates a user of an app.
 func (s *Service) userID(ctx context.Context, appID int64, identifier string) (int64, error) {
-	if len(identifier) > notify.MaxIdentifierLength {
-		return 0, herald.Invalid(fmt.Sprintf("userId must be at most %d characters", notify.MaxIdentifierLength))
+	if len(identifier) > herald.MaxIdentifierLength {
+		return 0, herald.Invalid(fmt.Sprintf("userId must be at most %d characters", herald.MaxIdentifierLength))
 	}
 	for range 2 {
 		u, err := s.db.GetUserByIdentifier(ctx, dbsqlc.GetUserByIdentifierParams{AppID: appID, Identifier: identifier})

@@ -19,7 +19,7 @@ import (
 	"github.com/heraldhq/herald/internal/ops/usage"
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/platform/telemetry"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 )
 
 // OperationsServices are usage and quotas, billing, licensing, default layouts, the
@@ -110,7 +110,7 @@ func (s *Stack) openOperations(log *slog.Logger) error {
 	s.Insights = appinsights.NewService(s.DB)
 	s.Assistant = assistant.New(assistant.Config{BaseURL: oc.AIBaseURL, APIKey: oc.AIAPIKey, Model: oc.AIModel, Timeout: oc.AITimeout})
 
-	hooks := notify.Hooks{Accepted: func(int64) { s.Metrics.Accepted() }, Overrides: s.Channels.CheckOverride}
+	hooks := send.Hooks{Accepted: func(int64) { s.Metrics.Accepted() }, Overrides: s.Channels.CheckOverride}
 	if oc.QuotaMode == usage.Enforce {
 		hooks.Quota = s.Gate
 	}

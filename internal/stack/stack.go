@@ -46,7 +46,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/temporalconn"
 	"github.com/heraldhq/herald/internal/realtime"
 	"github.com/heraldhq/herald/internal/realtime/socketio"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/send/outbox"
 	"github.com/heraldhq/herald/internal/send/schedules"
 	"github.com/heraldhq/herald/worker"
@@ -70,7 +70,7 @@ type Stack struct {
 	// token while HERALD_CODEC_SERVER_TOKEN is unset (herald dev sets it).
 	CodecLoopbackWithoutToken bool
 	Apps                      *apps.Service
-	Notify                    *notify.Service
+	Notify                    *send.Service
 	Inbox                     *inbox.Service
 	Relay                     *outbox.Relay
 	// Schedules lists and cancels scheduled notifications.
@@ -161,7 +161,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		BusyRuns: cfg.RelayBusyRuns, BusyWindow: cfg.RelayBusyWindow,
 		Trace: s.relayTrace(),
 	})
-	s.Notify = notify.NewService(d, s.Relay.Wake)
+	s.Notify = send.NewService(d, s.Relay.Wake)
 	// The bus first: every service that changes inboxes publishes through it; the inbox
 	// service's publisher also wakes workflow runs waiting on the notifications they wrote.
 	bus := realtime.NewPGBus(d, cfg.DatabaseURL, log.With("component", "realtime"))

@@ -18,7 +18,6 @@ import (
 	"github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/netguard"
 	"github.com/heraldhq/herald/internal/platform/secrets"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Limits of an endpoint's fields.
@@ -162,8 +161,8 @@ func (s *Service) parse(ctx context.Context, body []byte, create bool) (input, e
 			flt := Filter{Categories: filterList(ff, "categories", &p), Workflows: filterList(ff, "workflows", &p),
 				Channels: filterList(ff, "channels", &p)}
 			for _, ch := range flt.Channels {
-				if !notify.IsChannel(ch) {
-					p.Addf("filter.channels: unknown channel %q (known: %s)", ch, strings.Join(notify.Channels, ", "))
+				if !herald.IsChannel(ch) {
+					p.Addf("filter.channels: unknown channel %q (known: %s)", ch, strings.Join(herald.Channels, ", "))
 				}
 			}
 			in.Filter = &flt

@@ -15,8 +15,8 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // fakes records what the activities were asked to do.
@@ -51,7 +51,7 @@ func (f *fakes) register(env *testsuite.TestWorkflowEnvironment) {
 		f.delivered = append(f.delivered, in)
 		f.deliveredAt = append(f.deliveredAt, f.env.Now())
 		res := DeliverStepResult{Status: "sent"}
-		if in.Step.Type == notify.ChannelInApp {
+		if in.Step.Type == herald.ChannelInApp {
 			res.NotificationID = int64(len(f.delivered))
 		}
 		return res, nil
@@ -108,7 +108,7 @@ func (f *fakes) channels() []string {
 
 func definition(t *testing.T, raw string) flowdef.Definition {
 	t.Helper()
-	def, err := flowdef.Parse(json.RawMessage(raw), flowdef.Checker{Channels: notify.Channels})
+	def, err := flowdef.Parse(json.RawMessage(raw), flowdef.Checker{Channels: herald.Channels})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,11 @@ package appadmin
 import (
 	"context"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/audience/prefs"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // CategoryRef names a category in a preference row; nil stands for notifications
@@ -67,11 +67,11 @@ func (s *Service) Preferences(ctx context.Context, appID int64, identifier strin
 		if cat != nil {
 			id = cat.ID
 		}
-		p := Preference{Category: cat, ChannelPreferences: make([]ChannelPreference, 0, len(notify.Channels))}
+		p := Preference{Category: cat, ChannelPreferences: make([]ChannelPreference, 0, len(herald.Channels))}
 		if cat != nil && cat.Critical {
 			p.Critical, p.LockedReason = true, categories.LockedReason
 		}
-		for _, ch := range notify.Channels {
+		for _, ch := range herald.Channels {
 			on, ok := set[key{id, ch}]
 			if !ok {
 				on = prefs.DefaultEnabled(categories.Category{ChannelDefaults: defaults}, ch)

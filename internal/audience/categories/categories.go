@@ -15,7 +15,6 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Limits of a category's fields.
@@ -128,8 +127,8 @@ func channelDefaults(f map[string]json.RawMessage, p *herald.Problems) map[strin
 	}
 	out := make(map[string]bool, len(m))
 	for _, ch := range slices.Sorted(maps.Keys(m)) {
-		if !slices.Contains(notify.Channels, ch) {
-			p.Addf("channelDefaults.%s: unknown channel (one of %s)", ch, strings.Join(notify.Channels, ", "))
+		if !slices.Contains(herald.Channels, ch) {
+			p.Addf("channelDefaults.%s: unknown channel (one of %s)", ch, strings.Join(herald.Channels, ", "))
 			continue
 		}
 		var v bool

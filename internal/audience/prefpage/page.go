@@ -14,7 +14,6 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/prefs"
 	"github.com/heraldhq/herald/internal/audience/unsubscribe"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // ErrInvalid is the message of every refused link, whatever the reason.
@@ -34,7 +33,7 @@ type Service struct {
 type Page struct {
 	AppName string
 	User    string
-	// Columns are the channels of the category matrix, in the order of notify.Channels.
+	// Columns are the channels of the category matrix, in the order of herald.Channels.
 	Columns    []string
 	Categories []Category
 	Channels   []Switch
@@ -109,13 +108,13 @@ func (s *Service) load(ctx context.Context, app int64, appName, user string) (Pa
 	}
 	// The matrix shows every channel some category shows, and email (the page is reached
 	// from an email): a category without a channel of the matrix shows its app default.
-	cols := map[string]bool{notify.ChannelEmail: true}
+	cols := map[string]bool{herald.ChannelEmail: true}
 	for _, c := range cats {
 		for _, cp := range c.ChannelPreferences {
 			cols[cp.Channel] = true
 		}
 	}
-	for _, ch := range notify.Channels {
+	for _, ch := range herald.Channels {
 		if cols[ch] {
 			p.Columns = append(p.Columns, ch)
 		}
@@ -142,7 +141,7 @@ func (s *Service) load(ctx context.Context, app int64, appName, user string) (Pa
 	if err != nil {
 		return Page{}, err
 	}
-	for _, ch := range notify.Channels {
+	for _, ch := range herald.Channels {
 		p.Channels = append(p.Channels, Switch{Field: fieldChannel + ch, Label: ChannelName(ch), Channel: ch, On: chans[ch]})
 	}
 	flows, err := s.Prefs.Flows(ctx, app, user)
@@ -166,7 +165,7 @@ func flowSwitches(f prefs.FlowPreference, cols []string) Flow {
 	id := f.Workflow.Identifier
 	out := Flow{Switch: Switch{Field: fieldFlow + id, Label: name, On: f.Enabled || f.Critical,
 		Locked: f.Critical, LockedReason: f.LockedReason, flow: id}}
-	for _, ch := range notify.Channels {
+	for _, ch := range herald.Channels {
 		on, set := f.Channels[ch]
 		if !set && !slices.Contains(cols, ch) {
 			continue
@@ -183,25 +182,25 @@ func flowSwitches(f prefs.FlowPreference, cols []string) Flow {
 // ChannelName is a channel as the page names it.
 func ChannelName(ch string) string {
 	switch ch {
-	case notify.ChannelInApp:
+	case herald.ChannelInApp:
 		return "In-app"
-	case notify.ChannelEmail:
+	case herald.ChannelEmail:
 		return "Email"
-	case notify.ChannelSMS:
+	case herald.ChannelSMS:
 		return "SMS"
-	case notify.ChannelWhatsApp:
+	case herald.ChannelWhatsApp:
 		return "WhatsApp"
-	case notify.ChannelWebPush:
+	case herald.ChannelWebPush:
 		return "Browser push"
-	case notify.ChannelMobilePush:
+	case herald.ChannelMobilePush:
 		return "Mobile push"
-	case notify.ChannelSlack:
+	case herald.ChannelSlack:
 		return "Slack"
-	case notify.ChannelDiscord:
+	case herald.ChannelDiscord:
 		return "Discord"
-	case notify.ChannelMSTeams:
+	case herald.ChannelMSTeams:
 		return "Microsoft Teams"
-	case notify.ChannelWebhook:
+	case herald.ChannelWebhook:
 		return "Webhook"
 	}
 	return ch

@@ -13,15 +13,14 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/users"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Channels returns the user's switch for every channel as a whole ("no SMS, ever"): every
-// channel of notify.Channels, unset ones on. A user Herald does not know has every
+// channel of herald.Channels, unset ones on. A user Herald does not know has every
 // channel on. A channel switched off skips every notification on it except critical ones.
 func (s *Service) Channels(ctx context.Context, appID int64, identifier string) (map[string]bool, error) {
-	out := make(map[string]bool, len(notify.Channels))
-	for _, ch := range notify.Channels {
+	out := make(map[string]bool, len(herald.Channels))
+	for _, ch := range herald.Channels {
 		out[ch] = true
 	}
 	u, err := s.db.GetUserByIdentifier(ctx, dbsqlc.GetUserByIdentifierParams{AppID: appID, Identifier: identifier})
@@ -59,8 +58,8 @@ func (s *Service) SetChannels(ctx context.Context, appID int64, identifier strin
 	}
 	slices.Sort(keys)
 	for _, ch := range keys {
-		if !notify.IsChannel(ch) {
-			p.Addf("%s is not a channel: the keys must be among the following values: %s", ch, strings.Join(notify.Channels, ", "))
+		if !herald.IsChannel(ch) {
+			p.Addf("%s is not a channel: the keys must be among the following values: %s", ch, strings.Join(herald.Channels, ", "))
 			continue
 		}
 		var on bool

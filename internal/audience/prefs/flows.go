@@ -15,7 +15,6 @@ import (
 	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/audience/users"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // MaxFlowItems caps the workflows of one flow preference update.
@@ -137,8 +136,8 @@ func (s *Service) SetFlows(ctx context.Context, appID int64, identifier string, 
 			}
 			slices.Sort(keys)
 			for _, ch := range keys {
-				if !notify.IsChannel(ch) {
-					p.Addf("%s.channels.%s is not a channel: the keys must be among the following values: %s", field, ch, strings.Join(notify.Channels, ", "))
+				if !herald.IsChannel(ch) {
+					p.Addf("%s.channels.%s is not a channel: the keys must be among the following values: %s", field, ch, strings.Join(herald.Channels, ", "))
 					continue
 				}
 				add(ch, chans[ch], field+".channels."+ch)

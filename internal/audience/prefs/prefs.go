@@ -18,7 +18,6 @@ import (
 	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/audience/users"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // MaxPairs caps the (category, channel) pairs of one update.
@@ -51,11 +50,11 @@ func NewService(d *db.DB, cats *categories.Service) *Service {
 	return &Service{db: d, categories: cats}
 }
 
-// AppChannels returns the channels the app delivers on, in the order of notify.Channels.
+// AppChannels returns the channels the app delivers on, in the order of herald.Channels.
 // Today that is the in-app inbox, which needs no provider; channels with a configured
 // provider join it once the delivery layer stores provider configuration.
 func (s *Service) AppChannels(context.Context, int64) ([]string, error) {
-	return []string{notify.ChannelInApp}, nil
+	return []string{herald.ChannelInApp}, nil
 }
 
 // Get returns the user's switches for every category of the app: each of the app's
@@ -93,7 +92,7 @@ func (s *Service) Get(ctx context.Context, appID int64, identifier string) ([]Pr
 		if c.Critical {
 			out[i].LockedReason = categories.LockedReason
 		}
-		for _, ch := range notify.Channels {
+		for _, ch := range herald.Channels {
 			enabled, explicit := set[c.ID][ch]
 			_, hasDefault := c.ChannelDefaults[ch]
 			if !explicit && !hasDefault && !slices.Contains(channels, ch) {
@@ -230,8 +229,8 @@ func parseUpdate(body []byte, p *herald.Problems) ([]pair, []categoryRef) {
 				continue
 			}
 			name, ok := js.String(c["channel"])
-			if !ok || !notify.IsChannel(name) {
-				p.Addf("%s.channel must be one of the following values: %s", cf, strings.Join(notify.Channels, ", "))
+			if !ok || !herald.IsChannel(name) {
+				p.Addf("%s.channel must be one of the following values: %s", cf, strings.Join(herald.Channels, ", "))
 			}
 			var enabled bool
 			if js.Kind(c["enabled"]) != "boolean" || json.Unmarshal(c["enabled"], &enabled) != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/heraldhq/herald/internal/audience/users"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/jsontime"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // MaxUsersPerCall caps the users of one attach or detach.
@@ -182,8 +181,8 @@ func parseChannels(field string, raw json.RawMessage, required bool, p *herald.P
 	}
 	out := []string{}
 	for _, ch := range chans {
-		if !notify.IsChannel(ch) {
-			p.Addf("each value in %s must be one of the following values: %s", field, strings.Join(notify.Channels, ", "))
+		if !herald.IsChannel(ch) {
+			p.Addf("each value in %s must be one of the following values: %s", field, strings.Join(herald.Channels, ", "))
 			return nil
 		}
 		if !slices.Contains(out, ch) {

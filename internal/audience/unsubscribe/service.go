@@ -9,7 +9,6 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Service applies unsubscribe tokens.
@@ -78,13 +77,13 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) error {
 	err = s.DB.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
 		var err error
 		n, err = q.UnsubscribeCategoryChannel(ctx, dbsqlc.UnsubscribeCategoryChannelParams{
-			AppID: c.App, UserID: c.User, CategoryID: c.Scope, Channel: notify.ChannelEmail,
+			AppID: c.App, UserID: c.User, CategoryID: c.Scope, Channel: herald.ChannelEmail,
 		})
 		if err != nil || n == 0 {
 			return err
 		}
 		return q.EnqueueUnsubscribedEvent(ctx, dbsqlc.EnqueueUnsubscribedEventParams{
-			AppID: c.App, UserID: c.User, CategoryID: c.Scope, Channel: notify.ChannelEmail,
+			AppID: c.App, UserID: c.User, CategoryID: c.Scope, Channel: herald.ChannelEmail,
 		})
 	})
 	if err != nil {

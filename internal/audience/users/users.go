@@ -16,11 +16,10 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/jsontime"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // MaxIdentifierLength caps a user identifier (the same cap as in send requests).
-const MaxIdentifierLength = notify.MaxIdentifierLength
+const MaxIdentifierLength = herald.MaxIdentifierLength
 
 // User is a user as the developer API shows it.
 type User struct {

@@ -19,7 +19,6 @@ import (
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/internal/providers/configschema"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // MaxNameLength caps instance and route names.
@@ -344,7 +343,7 @@ func (s *Service) checkKind(identifier, channel string, p *herald.Problems) (pro
 // DeliveryChannels are the channels that deliver through providers (every channel but
 // in-app).
 func DeliveryChannels() []string {
-	return slices.DeleteFunc(slices.Clone(notify.Channels), func(c string) bool { return c == notify.ChannelInApp })
+	return slices.DeleteFunc(slices.Clone(herald.Channels), func(c string) bool { return c == herald.ChannelInApp })
 }
 
 func checkChannel(channel string, p *herald.Problems) {

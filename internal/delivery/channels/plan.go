@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/internal/providers/configschema"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Candidate is an instance chosen to deliver a message.
@@ -131,7 +131,7 @@ func (s *Service) Provider(ctx context.Context, c Candidate, overlay json.RawMes
 		return nil, providers.Permanent("provider %q is not in this build", c.Provider)
 	}
 	deps := s.deps
-	if c.Channel == notify.ChannelWebPush {
+	if c.Channel == herald.ChannelWebPush {
 		keys, err := s.vapidKeys(ctx, c.AppID)
 		if err != nil {
 			return nil, err

@@ -7,7 +7,6 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/providers"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // The /channels/{channel}/providers/{provider} routes address a provider on a channel
@@ -120,7 +119,7 @@ type ProviderSummary struct {
 // Overview summarises every channel of the app: the provider kinds available on it and the
 // app's instances of each.
 func (s *Service) Overview(ctx context.Context, appID int64) ([]ChannelSummary, error) {
-	out := []ChannelSummary{{Channel: notify.ChannelInApp, Configured: true, Providers: []ProviderSummary{}}}
+	out := []ChannelSummary{{Channel: herald.ChannelInApp, Configured: true, Providers: []ProviderSummary{}}}
 	for _, ch := range DeliveryChannels() {
 		sum, err := s.ChannelProviders(ctx, appID, ch)
 		if err != nil {

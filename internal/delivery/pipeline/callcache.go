@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // A pack of single-recipient sends would cost a user upsert and a preference query per
@@ -38,8 +38,8 @@ func newUserCache() *userCache {
 
 // preResolve creates the inline recipients the call will reach (within its budget, in
 // cursor order) with one upsert per app and remembers their ids.
-func (a *Service) preResolve(ctx context.Context, cache *userCache, cursors []send.Cursor, reqs map[int]*notify.SendRequest, apps map[int]int64, budget int) error {
-	byApp := map[int64][]notify.Recipient{}
+func (a *Service) preResolve(ctx context.Context, cache *userCache, cursors []sendwf.Cursor, reqs map[int]*herald.SendRequest, apps map[int]int64, budget int) error {
+	byApp := map[int64][]herald.Recipient{}
 	for i, c := range cursors {
 		req, ok := reqs[i]
 		if !ok || budget <= 0 || req.Notification.Flow != nil || c.Offset >= len(req.Recipients) {
@@ -69,9 +69,9 @@ func (a *Service) preResolve(ctx context.Context, cache *userCache, cursors []se
 
 // uniqueRecipients keeps one entry per identifier, merging the inline profiles of its
 // repeats (the same user named by two requests of the pack).
-func uniqueRecipients(rs []notify.Recipient) []notify.Recipient {
+func uniqueRecipients(rs []herald.Recipient) []herald.Recipient {
 	seen := make(map[string]int, len(rs))
-	out := make([]notify.Recipient, 0, len(rs))
+	out := make([]herald.Recipient, 0, len(rs))
 	for _, r := range rs {
 		i, ok := seen[r.Identifier]
 		if !ok {
@@ -105,7 +105,7 @@ func mergeProfiles(a, b json.RawMessage) json.RawMessage {
 }
 
 // cachedIDs returns the ids of recipients when the call resolved all of them.
-func (c *userCache) cachedIDs(app int64, rs []notify.Recipient) ([]int64, bool) {
+func (c *userCache) cachedIDs(app int64, rs []herald.Recipient) ([]int64, bool) {
 	if c == nil {
 		return nil, false
 	}

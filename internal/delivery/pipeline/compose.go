@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/providers"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // compose renders a message for one recipient and fills its address and overrides; it
@@ -45,16 +45,16 @@ func (e *sendEntry) message(lg dbsqlc.MessageLog, identifier string, profile jso
 		Title: out.Title, Body: out.Body, Icon: out.Icon, URL: out.URL,
 		Data: e.req.Data, Blocks: e.req.Notification.Blocks,
 	}
-	if lg.Channel == notify.ChannelEmail {
+	if lg.Channel == herald.ChannelEmail {
 		if e.attachErr != "" {
 			return providers.Message{}, errors.New(e.attachErr)
 		}
 		msg.Attachments = e.attachments
-		if err := applyEmailOverride(&msg, js.Fields(js.Fields(e.override["channel"])[notify.ChannelEmail])); err != nil {
+		if err := applyEmailOverride(&msg, js.Fields(js.Fields(e.override["channel"])[herald.ChannelEmail])); err != nil {
 			return providers.Message{}, err
 		}
 	}
-	if msg.To.Email == "" && lg.Channel == notify.ChannelEmail {
+	if msg.To.Email == "" && lg.Channel == herald.ChannelEmail {
 		return providers.Message{}, errors.New(delivery.ReasonNoEmail)
 	}
 	return msg, nil
@@ -98,7 +98,7 @@ type pushTarget struct {
 // for other channels.
 func (a *Service) pushTargets(ctx context.Context, lg dbsqlc.MessageLog, m *providers.Message) ([]pushTarget, error) {
 	switch lg.Channel {
-	case notify.ChannelWebPush:
+	case herald.ChannelWebPush:
 		subs, err := a.DB.DeliveryWebPushSubscriptions(ctx, dbsqlc.DeliveryWebPushSubscriptionsParams{AppID: lg.AppID, UserID: lg.UserID})
 		if err != nil {
 			return nil, db.MapError(err)
@@ -114,7 +114,7 @@ func (a *Service) pushTargets(ctx context.Context, lg dbsqlc.MessageLog, m *prov
 			out = append(out, t)
 		}
 		return out, nil
-	case notify.ChannelMobilePush:
+	case herald.ChannelMobilePush:
 		devs, err := a.DB.DeliveryPushTokens(ctx, dbsqlc.DeliveryPushTokensParams{AppID: lg.AppID, UserID: lg.UserID})
 		if err != nil {
 			return nil, db.MapError(err)
@@ -135,7 +135,7 @@ func (a *Service) pushTargets(ctx context.Context, lg dbsqlc.MessageLog, m *prov
 }
 
 func missingPushReason(channel string) string {
-	if channel == notify.ChannelWebPush {
+	if channel == herald.ChannelWebPush {
 		return delivery.ReasonNoPushSub
 	}
 	return delivery.ReasonNoDeviceToken

@@ -18,14 +18,14 @@ import (
 
 	"github.com/google/uuid"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox/events"
-	"github.com/heraldhq/herald/internal/send/notify"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // DefaultBatchSize is how many recipients one DeliverBatch call handles at most. Larger
@@ -98,14 +98,14 @@ type Worker interface {
 // pending. The pages of one call are written in one transaction (see commitPages); a
 // retried call writes nothing twice (inbox rows and log rows are unique per request, user
 // and channel) and hands out the same jobs.
-func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
+func (a *Service) DeliverBatch(ctx context.Context, in sendwf.DeliverInput) (sendwf.DeliverResult, error) {
 	ids := make([]uuid.UUID, len(in.Cursors))
 	for i, c := range in.Cursors {
 		ids[i] = c.RequestID
 	}
 	rows, err := a.DB.GetRequestsByIDs(ctx, ids)
 	if err != nil {
-		return send.DeliverResult{}, db.MapError(err)
+		return sendwf.DeliverResult{}, db.MapError(err)
 	}
 	byID := make(map[uuid.UUID]dbsqlc.GetRequestsByIDsRow, len(rows))
 	for _, r := range rows {
@@ -118,9 +118,9 @@ func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.
 	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: a.workflowID(ctx), users: newUserCache(),
 		holdQuiet: in.HoldQuietHours, now: time.Now()}
 	if err := a.preResolveCall(ctx, call, in.Cursors, byID, budget); err != nil {
-		return send.DeliverResult{}, err
+		return sendwf.DeliverResult{}, err
 	}
-	var res send.DeliverResult
+	var res sendwf.DeliverResult
 	runsLeft := min(budget, maxRunsPerCall)
 	// flush writes the pages decided so far in one transaction.
 	flush := func() error {
@@ -142,12 +142,12 @@ func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.
 			res.Pending = append(res.Pending, c)
 			continue
 		}
-		var req notify.SendRequest
+		var req herald.SendRequest
 		if err := json.Unmarshal(row.Payload, &req); err != nil {
 			a.Fail(ctx, c.RequestID, fmt.Sprintf("stored request is unreadable: %v", err))
 			continue
 		}
-		var next send.Cursor
+		var next sendwf.Cursor
 		var used int
 		var done bool
 		if req.Notification.Flow != nil {
@@ -160,13 +160,13 @@ func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.
 		} else {
 			var sc *sendContext
 			if sc, err = a.prepare(ctx, call, row.AppID, c.RequestID, &req); err != nil {
-				return send.DeliverResult{}, err
+				return sendwf.DeliverResult{}, err
 			}
 			sc.holdQuiet, sc.now = call.holdQuiet, call.now
 			next, used, done, err = a.deliverRequest(ctx, call, sc, c, budget)
 		}
 		if err != nil {
-			return send.DeliverResult{}, err
+			return sendwf.DeliverResult{}, err
 		}
 		budget -= used
 		if !done {
@@ -179,7 +179,7 @@ func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.
 		}
 	}
 	if err := flush(); err != nil {
-		return send.DeliverResult{}, err
+		return sendwf.DeliverResult{}, err
 	}
 	if in.Spill && len(res.Jobs) > 0 {
 		// The run's backlog reads these from the message log (LoadQueuedJobs).
@@ -193,9 +193,9 @@ func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.
 	if in.SendSmall && len(res.Jobs) > 0 && len(res.Jobs) <= MaxSmallSends && !a.stopping(ctx) {
 		// A retried call finds the messages it sent no longer queued (not handed out
 		// again) and claims the others again.
-		out, err := a.SendMessages(ctx, send.SendBatchInput{Jobs: res.Jobs})
+		out, err := a.SendMessages(ctx, sendwf.SendBatchInput{Jobs: res.Jobs})
 		if err != nil {
-			return send.DeliverResult{}, err
+			return sendwf.DeliverResult{}, err
 		}
 		res.Jobs, res.Sent, res.Failed, res.Retries = nil, out.Sent, out.Failed, out.Retries
 	}
@@ -204,15 +204,15 @@ func (a *Service) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.
 
 // preResolveCall parses the requests of a call and creates their inline recipients with
 // one upsert per app.
-func (a *Service) preResolveCall(ctx context.Context, call *batchCall, cursors []send.Cursor, rows map[uuid.UUID]dbsqlc.GetRequestsByIDsRow, budget int) error {
-	reqs := map[int]*notify.SendRequest{}
+func (a *Service) preResolveCall(ctx context.Context, call *batchCall, cursors []sendwf.Cursor, rows map[uuid.UUID]dbsqlc.GetRequestsByIDsRow, budget int) error {
+	reqs := map[int]*herald.SendRequest{}
 	appOf := map[int]int64{}
 	for i, c := range cursors {
 		row, ok := rows[c.RequestID]
 		if !ok || row.Status == "failed" {
 			continue
 		}
-		var req notify.SendRequest
+		var req herald.SendRequest
 		if json.Unmarshal(row.Payload, &req) != nil {
 			continue
 		}
@@ -223,7 +223,7 @@ func (a *Service) preResolveCall(ctx context.Context, call *batchCall, cursors [
 
 // deliverRequest decides pages of one request until the budget is spent or the request is
 // done, adding them to the call's writes, and returns where it stands.
-func (a *Service) deliverRequest(ctx context.Context, call *batchCall, sc *sendContext, c send.Cursor, budget int) (send.Cursor, int, bool, error) {
+func (a *Service) deliverRequest(ctx context.Context, call *batchCall, sc *sendContext, c sendwf.Cursor, budget int) (sendwf.Cursor, int, bool, error) {
 	used := 0
 	for used < budget {
 		page, next, done, err := a.nextPage(ctx, sc, c, budget-used)
@@ -249,7 +249,7 @@ func (a *Service) deliverRequest(ctx context.Context, call *batchCall, sc *sendC
 }
 
 // FailRequests records that requests could not be delivered.
-func (a *Service) FailRequests(ctx context.Context, in send.FailInput) error {
+func (a *Service) FailRequests(ctx context.Context, in sendwf.FailInput) error {
 	for _, id := range in.RequestIDs {
 		if err := a.DB.FailRequest(ctx, dbsqlc.FailRequestParams{ID: id, Error: &in.Reason}); err != nil {
 			return db.MapError(err)
@@ -259,7 +259,7 @@ func (a *Service) FailRequests(ctx context.Context, in send.FailInput) error {
 }
 
 // RecordGiveUps marks failed the messages whose retries ran out.
-func (a *Service) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
+func (a *Service) RecordGiveUps(ctx context.Context, in sendwf.GiveUpInput) error {
 	if in.Backlog != nil {
 		if err := a.DB.GiveUpBacklog(ctx, dbsqlc.GiveUpBacklogParams{
 			RequestIds: in.Backlog.RequestIDs, FromID: in.Backlog.FromLogID, Reason: "gave up: " + in.Reason,

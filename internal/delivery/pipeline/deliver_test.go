@@ -21,9 +21,9 @@ import (
 	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/internal/providers/smtp"
 	"github.com/heraldhq/herald/internal/providers/webhook"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 type recordingPublisher struct{ events []events.Event }
@@ -55,7 +55,7 @@ func setup(t *testing.T) (*db.DB, int64, *Service, *recordingPublisher) {
 
 func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	t.Helper()
-	id, err := notify.NewService(d, nil).Accept(context.Background(), appID, []byte(body), "")
+	id, err := send.NewService(d, nil).Accept(context.Background(), appID, []byte(body), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func accept(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 // the step input.
 func store(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	t.Helper()
-	req, err := notify.Parse([]byte(body))
+	req, err := send.Parse([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestDeliverThousandRecipientsInBatches(t *testing.T) {
 	req := accept(t, d, appID, string(body))
 	a.BatchSize = 400
 
-	in := send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}}
+	in := sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: req}}}
 	calls := 0
 	for len(in.Cursors) > 0 {
 		res, err := a.DeliverBatch(context.Background(), in)
@@ -138,7 +138,7 @@ func TestDeliverIsIdempotentAndKeepsRequestsIndependent(t *testing.T) {
 	if err := d.InsertRequest(context.Background(), dbsqlc.InsertRequestParams{ID: broken, AppID: appID, Payload: json.RawMessage(`{"recipients": 5}`)}); err != nil {
 		t.Fatal(err)
 	}
-	in := send.DeliverInput{Cursors: []send.Cursor{{RequestID: broken}, {RequestID: good}, {RequestID: other}}}
+	in := sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: broken}, {RequestID: good}, {RequestID: other}}}
 	if _, err := a.DeliverBatch(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
@@ -184,11 +184,11 @@ func TestDeliverWritesLargeCallsInConcurrentChunks(t *testing.T) {
 	}
 	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
 	big := accept(t, d, appID, string(body))
-	var cursors []send.Cursor
+	var cursors []sendwf.Cursor
 	for i := range 300 { // a pack of single-recipient sends in the same call
-		cursors = append(cursors, send.Cursor{RequestID: accept(t, d, appID, fmt.Sprintf(`{"notification":{"title":"one"},"recipients":["user-%04d"]}`, i))})
+		cursors = append(cursors, sendwf.Cursor{RequestID: accept(t, d, appID, fmt.Sprintf(`{"notification":{"title":"one"},"recipients":["user-%04d"]}`, i))})
 	}
-	in := send.DeliverInput{Cursors: append([]send.Cursor{{RequestID: big}}, cursors...)}
+	in := sendwf.DeliverInput{Cursors: append([]sendwf.Cursor{{RequestID: big}}, cursors...)}
 	a.BatchSize = 2000
 	for range 2 { // the second call is a retry of the first
 		res, err := a.DeliverBatch(context.Background(), in)

@@ -20,9 +20,8 @@ import (
 	"github.com/heraldhq/herald/internal/flow/rundetail"
 	"github.com/heraldhq/herald/internal/inbox/events"
 	"github.com/heraldhq/herald/internal/providers"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // StepSourceKey is the source key of the inbox row an in-app step writes: distinct per
@@ -74,7 +73,7 @@ func (a *Service) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) 
 	if lg.Status != delivery.StatusQueued {
 		return a.stepDone(ctx, in, lg)
 	}
-	claimed, err := a.DB.ClaimMessageLog(ctx, dbsqlc.ClaimMessageLogParams{ID: lg.ID, LeaseSeconds: send.SendLease.Seconds()})
+	claimed, err := a.DB.ClaimMessageLog(ctx, dbsqlc.ClaimMessageLogParams{ID: lg.ID, LeaseSeconds: sendwf.SendLease.Seconds()})
 	if errors.Is(err, pgx.ErrNoRows) {
 		// Another attempt settled the step or is delivering it.
 		if lg, err = a.DB.GetMessageLog(ctx, lg.ID); err != nil {
@@ -140,7 +139,7 @@ func (a *Service) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStep
 		return fail(err.Error())
 	}
 	critical := cat.Critical
-	if !critical && catID != nil && lg.Channel == notify.ChannelEmail {
+	if !critical && catID != nil && lg.Channel == herald.ChannelEmail {
 		if critical, err = a.FlowCritical(ctx, in.AppID, in.Workflow.Identifier); err != nil {
 			return later(err)
 		}
@@ -154,7 +153,7 @@ func (a *Service) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStep
 	if err != nil {
 		return fail("render: " + err.Error())
 	}
-	if lg.Channel == notify.ChannelInApp {
+	if lg.Channel == herald.ChannelInApp {
 		if err := a.recordContent(ctx, lg, contentOf(out, "")); err != nil {
 			return later(err)
 		}
@@ -208,7 +207,7 @@ func addressText(a providers.Address) string {
 }
 
 // fromSend turns the pipeline's outcome of a delivery into the interpreter's.
-func fromSend(res send.SendResult, err error) (flowrun.DeliverStepResult, error) {
+func fromSend(res sendwf.SendResult, err error) (flowrun.DeliverStepResult, error) {
 	out := flowrun.DeliverStepResult{Status: stepStatus(res.Status)}
 	if err != nil {
 		out.Status, out.Reason = stepFailed, err.Error()
@@ -246,7 +245,7 @@ func (a *Service) stepDone(ctx context.Context, in flowrun.DeliverStepInput, lg 
 	if res.Status == stepFailed {
 		res.Reason = deref(lg.Error)
 	}
-	if res.Status == stepSent && in.Step.Type == notify.ChannelInApp {
+	if res.Status == stepSent && in.Step.Type == herald.ChannelInApp {
 		id, err := a.DB.StepNotification(ctx, dbsqlc.StepNotificationParams{RequestID: lg.RequestID, UserID: lg.UserID, SourceKey: StepSourceKey(in.Step.ID)})
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return flowrun.DeliverStepResult{}, db.MapError(err)
@@ -259,7 +258,7 @@ func (a *Service) stepDone(ctx context.Context, in flowrun.DeliverStepInput, lg 
 // stepBundle loads the step's template, or compiles its inline content.
 func (a *Service) stepBundle(ctx context.Context, in flowrun.DeliverStepInput) (*templates.Bundle, error) {
 	if in.Step.Template != "" {
-		return a.Templates.Bundle(ctx, in.AppID, in.Step.Template, notify.Content{TemplateIdentifier: in.Step.Template})
+		return a.Templates.Bundle(ctx, in.AppID, in.Step.Template, herald.Content{TemplateIdentifier: in.Step.Template})
 	}
 	return a.Templates.InlineBundle(ctx, in.AppID, fmt.Sprintf("step %q", in.Step.ID), in.Step.Type, in.Step.Content, in.Step.Layout)
 }

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/flow"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/internal/inbox/events"
 	"github.com/heraldhq/herald/internal/providers"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
@@ -22,7 +22,7 @@ import (
 func flowSend(t *testing.T, d *db.DB, appID int64, body string) flowrun.DeliverStepInput {
 	t.Helper()
 	req := store(t, d, appID, body)
-	var parsed notify.SendRequest
+	var parsed herald.SendRequest
 	row, err := d.GetRequest(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,8 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // ChannelWorkflow is the message log channel of a recipient's row when the send's
@@ -26,16 +25,16 @@ const ChannelWorkflow = "workflow"
 // (with the cancellation key) in the transaction that records progress, and returns them
 // for the send workflow to start. When the workflow or its published version is missing,
 // every recipient gets a failed message log row saying so and the request fails.
-func (a *Service) deliverFlowRequest(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest, c send.Cursor, budget int, res *send.DeliverResult) (send.Cursor, int, bool, error) {
+func (a *Service) deliverFlowRequest(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *herald.SendRequest, c sendwf.Cursor, budget int, res *sendwf.DeliverResult) (sendwf.Cursor, int, bool, error) {
 	ref := req.Notification.Flow
 	unavailable := ""
-	if c.FlowVersion == 0 || c.FlowVersion == send.FlowUnavailable {
+	if c.FlowVersion == 0 || c.FlowVersion == sendwf.FlowUnavailable {
 		v, why, err := a.publishedVersion(ctx, appID, ref.Identifier)
 		if err != nil {
 			return c, 0, false, err
 		}
-		if c.FlowVersion == send.FlowUnavailable && why == "" {
-			v, why = send.FlowUnavailable, fmt.Sprintf("workflow %q had no published version when this send began", ref.Identifier)
+		if c.FlowVersion == sendwf.FlowUnavailable && why == "" {
+			v, why = sendwf.FlowUnavailable, fmt.Sprintf("workflow %q had no published version when this send began", ref.Identifier)
 		}
 		c.FlowVersion, unavailable = v, why
 	}
@@ -69,19 +68,19 @@ func (a *Service) publishedVersion(ctx context.Context, appID int64, identifier 
 	v, err := a.DB.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: identifier})
 	switch {
 	case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
-		return send.FlowUnavailable, fmt.Sprintf("workflow %q does not exist", identifier), nil
+		return sendwf.FlowUnavailable, fmt.Sprintf("workflow %q does not exist", identifier), nil
 	case err != nil:
 		return 0, "", db.MapError(err)
 	case v.Archived:
-		return send.FlowUnavailable, fmt.Sprintf("workflow %q is archived", identifier), nil
+		return sendwf.FlowUnavailable, fmt.Sprintf("workflow %q is archived", identifier), nil
 	case v.PublishedVersion == nil:
-		return send.FlowUnavailable, fmt.Sprintf("workflow %q has no published version", identifier), nil
+		return sendwf.FlowUnavailable, fmt.Sprintf("workflow %q has no published version", identifier), nil
 	}
 	return *v.PublishedVersion, "", nil
 }
 
 // registerRuns records the runs of a page and queues them for the send workflow.
-func (a *Service) registerRuns(ctx context.Context, sc *sendContext, page []recipient, done bool, version int32, res *send.DeliverResult) error {
+func (a *Service) registerRuns(ctx context.Context, sc *sendContext, page []recipient, done bool, version int32, res *sendwf.DeliverResult) error {
 	ref := sc.req.Notification.Flow
 	params := dbsqlc.RegisterFlowRunsParams{AppID: sc.appID, RequestID: sc.requestID, FlowIdentifier: ref.Identifier}
 	if ref.CancellationKey != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery"
@@ -14,8 +15,7 @@ import (
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox/events"
 	"github.com/heraldhq/herald/internal/platform/safeurl"
-	"github.com/heraldhq/herald/internal/send/notify"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // pageWrites are the rows one page writes, as the column arrays of the multi-row inserts.
@@ -80,7 +80,7 @@ func (a *Service) decidePage(ctx context.Context, sc *sendContext, page []recipi
 // inbox rows in one publish and returns the inbox rows written and the queued external
 // deliveries. A retried call writes nothing twice (rows are unique per request, user,
 // channel and step) and hands out the same jobs.
-func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []send.Job, []send.Held, error) {
+func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []sendwf.Job, []sendwf.Held, error) {
 	if len(works) == 0 {
 		return 0, nil, nil, nil
 	}
@@ -99,8 +99,8 @@ func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []se
 	for _, r := range logged {
 		byReqLogs[r.RequestID] = append(byReqLogs[r.RequestID], dbsqlc.InsertMessageLogsRow{ID: r.ID, UserID: r.UserID, Channel: r.Channel, Status: r.Status})
 	}
-	var jobs []send.Job
-	var held []send.Held
+	var jobs []sendwf.Job
+	var held []sendwf.Held
 	evs := map[int64]*events.Event{}
 	var apps []int64
 	seen := map[uuid.UUID]bool{}
@@ -166,14 +166,14 @@ func requestWrites(works []*pageWork, id uuid.UUID) *pageWrites {
 // jobs returns the queued external deliveries of a page, and the ones held for quiet hours
 // grouped by release time. When some log rows existed already (a retried slice, a user
 // reached twice), the queued and held ones are read back so a retry hands out the same jobs.
-func (a *Service) jobs(ctx context.Context, sc *sendContext, w *pageWrites, logged []dbsqlc.InsertMessageLogsRow) ([]send.Job, []send.Held, error) {
-	var jobs []send.Job
+func (a *Service) jobs(ctx context.Context, sc *sendContext, w *pageWrites, logged []dbsqlc.InsertMessageLogsRow) ([]sendwf.Job, []sendwf.Held, error) {
+	var jobs []sendwf.Job
 	var held []heldRow
 	if len(logged) == len(w.logs.UserIds) {
 		for _, l := range logged {
 			switch l.Status {
 			case delivery.StatusQueued:
-				jobs = append(jobs, send.Job{LogID: l.ID, Channel: l.Channel})
+				jobs = append(jobs, sendwf.Job{LogID: l.ID, Channel: l.Channel})
 			case delivery.StatusHeld:
 				held = append(held, heldRow{l.ID, l.UserID, l.Channel})
 			}
@@ -189,7 +189,7 @@ func (a *Service) jobs(ctx context.Context, sc *sendContext, w *pageWrites, logg
 			held = append(held, heldRow{l.ID, l.UserID, l.Channel})
 			continue
 		}
-		jobs = append(jobs, send.Job{LogID: l.ID, Channel: l.Channel})
+		jobs = append(jobs, sendwf.Job{LogID: l.ID, Channel: l.Channel})
 	}
 	return jobs, heldGroups(w.held, held, sc.now), nil
 }
@@ -205,11 +205,11 @@ func (a *Service) decide(ctx context.Context, sc *sendContext, page []recipient,
 	if err != nil {
 		return err
 	}
-	webPush, err := a.usersWith(ctx, sc, notify.ChannelWebPush, ids)
+	webPush, err := a.usersWith(ctx, sc, herald.ChannelWebPush, ids)
 	if err != nil {
 		return err
 	}
-	pushTokens, err := a.usersWith(ctx, sc, notify.ChannelMobilePush, ids)
+	pushTokens, err := a.usersWith(ctx, sc, herald.ChannelMobilePush, ids)
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func (a *Service) decide(ctx context.Context, sc *sendContext, page []recipient,
 			switch {
 			case sc.templateErr != "":
 				w.log(r, ch, delivery.StatusFailed, note, sc.templateErr)
-			case ch == notify.ChannelInApp:
+			case ch == herald.ChannelInApp:
 				a.inApp(ctx, sc, r, w, note)
 			default:
 				// Only external messages wait for quiet hours; in-app rows are written now.
@@ -267,22 +267,22 @@ func (a *Service) decide(ctx context.Context, sc *sendContext, page []recipient,
 func (a *Service) inApp(ctx context.Context, sc *sendContext, r recipient, w *pageWrites, note string) {
 	n := sc.req.Notification
 	if sc.bundle == nil {
-		// notify.Parse refuses such a url; a request accepted before that check was not.
+		// send.Parse refuses such a url; a request accepted before that check was not.
 		if err := safeurl.Check(n.URL); err != nil {
-			w.log(r, notify.ChannelInApp, delivery.StatusFailed, note, "render: inApp.url: the url "+err.Error())
+			w.log(r, herald.ChannelInApp, delivery.StatusFailed, note, "render: inApp.url: the url "+err.Error())
 			return
 		}
 		w.inboxRow(r, n.Title, n.Message, n.Icon, n.URL, nil)
-		w.log(r, notify.ChannelInApp, delivery.StatusDelivered, note, "")
+		w.log(r, herald.ChannelInApp, delivery.StatusDelivered, note, "")
 		return
 	}
-	out, err := sc.bundle.Render(ctx, notify.ChannelInApp, templates.Recipient(sc.sendData, r.identifier, r.profile))
+	out, err := sc.bundle.Render(ctx, herald.ChannelInApp, templates.Recipient(sc.sendData, r.identifier, r.profile))
 	if err != nil {
-		w.log(r, notify.ChannelInApp, delivery.StatusFailed, note, "render: "+err.Error())
+		w.log(r, herald.ChannelInApp, delivery.StatusFailed, note, "render: "+err.Error())
 		return
 	}
 	w.inboxRow(r, out.Title, out.Body, out.Icon, out.URL, out.Blocks)
-	w.log(r, notify.ChannelInApp, delivery.StatusDelivered, note, "")
+	w.log(r, herald.ChannelInApp, delivery.StatusDelivered, note, "")
 }
 
 // usersWith returns which users have a push subscription (webPush) or a device token
@@ -293,7 +293,7 @@ func (a *Service) usersWith(ctx context.Context, sc *sendContext, channel string
 	}
 	var rows []int64
 	var err error
-	if channel == notify.ChannelWebPush {
+	if channel == herald.ChannelWebPush {
 		rows, err = a.DB.DeliveryUsersWithWebPush(ctx, dbsqlc.DeliveryUsersWithWebPushParams{AppID: sc.appID, UserIds: ids})
 	} else {
 		rows, err = a.DB.DeliveryUsersWithPushTokens(ctx, dbsqlc.DeliveryUsersWithPushTokensParams{AppID: sc.appID, UserIds: ids})

@@ -16,9 +16,9 @@ import (
 	"github.com/heraldhq/herald/internal/platform/telemetry"
 	"github.com/heraldhq/herald/internal/providers"
 	"github.com/heraldhq/herald/internal/providers/webhook"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // withoutAnalytics removes what the message log search and the analytics add to the
@@ -62,17 +62,17 @@ func BenchmarkDeliverPack(b *testing.B) {
 			} else if _, err := d.Pool.Exec(ctx, withoutAnalytics); err != nil {
 				b.Fatal(err)
 			}
-			svc := notify.NewService(d, nil)
+			svc := send.NewService(d, nil)
 			body := []byte(`{"notification":{"title":"Hello"},"sendTo":{"recipients":["bench-user"]}}`)
 			for b.Loop() {
 				b.StopTimer()
-				in := send.DeliverInput{}
+				in := sendwf.DeliverInput{}
 				for range 25 {
 					id, err := svc.Accept(ctx, creds.AppID, body, "")
 					if err != nil {
 						b.Fatal(err)
 					}
-					in.Cursors = append(in.Cursors, send.Cursor{RequestID: id})
+					in.Cursors = append(in.Cursors, sendwf.Cursor{RequestID: id})
 				}
 				b.StartTimer()
 				res, err := a.DeliverBatch(ctx, in)

@@ -5,12 +5,12 @@ import (
 	"slices"
 	"time"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/quiethours"
 	"github.com/heraldhq/herald/internal/delivery"
-	"github.com/heraldhq/herald/internal/send/notify"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // heldKey names a recipient × channel held for quiet hours in a page's writes.
@@ -26,7 +26,7 @@ type userQuiet struct {
 }
 
 // quietHours loads the quiet hours of a page's users when the run holds messages for them
-// (send.DeliverInput.HoldQuietHours) and the send is not critical; nil otherwise.
+// (sendwf.DeliverInput.HoldQuietHours) and the send is not critical; nil otherwise.
 func (a *Service) quietHours(ctx context.Context, sc *sendContext, ids []int64) (map[int64]userQuiet, error) {
 	if !sc.holdQuiet || sc.critical != "" || !hasExternal(sc.channels.Candidates) {
 		return nil, nil
@@ -46,7 +46,7 @@ func (a *Service) quietHours(ctx context.Context, sc *sendContext, ids []int64) 
 }
 
 func hasExternal(channels []string) bool {
-	return slices.ContainsFunc(channels, func(ch string) bool { return ch != notify.ChannelInApp })
+	return slices.ContainsFunc(channels, func(ch string) bool { return ch != herald.ChannelInApp })
 }
 
 // hold records a recipient's external message as held when it falls inside the user's
@@ -70,12 +70,12 @@ func (w *pageWrites) hold(r recipient, ch string, q userQuiet, ok bool, now time
 
 // heldGroups groups held rows by release time and channel, in first-seen order. A row the
 // page did not hold this time (a retried call after the window ended) is released at once.
-func heldGroups(held map[heldKey]int64, rows []heldRow, now time.Time) []send.Held {
+func heldGroups(held map[heldKey]int64, rows []heldRow, now time.Time) []sendwf.Held {
 	type groupKey struct {
 		until   int64
 		channel string
 	}
-	var out []send.Held
+	var out []sendwf.Held
 	idx := map[groupKey]int{}
 	for _, r := range rows {
 		until, ok := held[heldKey{r.userID, r.channel}]
@@ -87,7 +87,7 @@ func heldGroups(held map[heldKey]int64, rows []heldRow, now time.Time) []send.He
 		if !seen {
 			i = len(out)
 			idx[k] = i
-			out = append(out, send.Held{Until: until, Channel: r.channel})
+			out = append(out, sendwf.Held{Until: until, Channel: r.channel})
 		}
 		out[i].LogIDs = append(out[i].LogIDs, r.id)
 	}
@@ -105,6 +105,6 @@ type heldRow struct {
 const DroppedReason = "dropped: the run was cancelled while the message was held for quiet hours"
 
 // DropHeldMessages records that a cancelled run's held messages will never be sent.
-func (a *Service) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
+func (a *Service) DropHeldMessages(ctx context.Context, in sendwf.DropHeldInput) error {
 	return db.MapError(a.DB.DropHeldMessageLogs(ctx, dbsqlc.DropHeldMessageLogsParams{Ids: in.LogIDs, Reason: DroppedReason}))
 }

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/quiethours"
 	"github.com/heraldhq/herald/internal/delivery"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
@@ -19,7 +19,7 @@ import (
 // (its category or workflow) — inside the recipient's quiet hours: the log row becomes held
 // with the reason, and the run sleeps until HeldUntil, when both allow it.
 func (a *Service) HoldStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, categoryCritical bool, user dbsqlc.DeliveryUsersRow) (bool, flowrun.DeliverStepResult, error) {
-	if !in.HoldQuietHours || in.Release || lg.Channel == notify.ChannelInApp {
+	if !in.HoldQuietHours || in.Release || lg.Channel == herald.ChannelInApp {
 		return false, flowrun.DeliverStepResult{}, nil
 	}
 	type rule struct {

@@ -8,8 +8,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // recipient is one user of a page.
@@ -25,7 +24,7 @@ type recipient struct {
 // after them, and whether the request has no recipients left. Inline recipients come
 // first, then each topic's subscribers in user id order (keyset paging: memory and
 // history stay bounded whatever the topic's size).
-func (a *Service) nextPage(ctx context.Context, sc *sendContext, c send.Cursor, limit int) ([]recipient, send.Cursor, bool, error) {
+func (a *Service) nextPage(ctx context.Context, sc *sendContext, c sendwf.Cursor, limit int) ([]recipient, sendwf.Cursor, bool, error) {
 	req := sc.req
 	if c.Offset < len(req.Recipients) {
 		end := min(c.Offset+limit, len(req.Recipients))
@@ -80,7 +79,7 @@ func (a *Service) topicID(ctx context.Context, sc *sendContext, identifier strin
 
 // inlinePage creates unknown inline recipients, merges their inline profiles, and loads
 // the stored profiles when the send needs them.
-func (a *Service) inlinePage(ctx context.Context, sc *sendContext, rs []notify.Recipient) ([]recipient, error) {
+func (a *Service) inlinePage(ctx context.Context, sc *sendContext, rs []herald.Recipient) ([]recipient, error) {
 	ids, ok := sc.users.cachedIDs(sc.appID, rs)
 	if !ok {
 		var err error
@@ -111,7 +110,7 @@ func (a *Service) inlinePage(ctx context.Context, sc *sendContext, rs []notify.R
 
 // EnsureUsers creates unknown recipients, merges inline profiles, and returns user ids in
 // recipient order.
-func EnsureUsers(ctx context.Context, q *dbsqlc.Queries, appID int64, recipients []notify.Recipient) ([]int64, error) {
+func EnsureUsers(ctx context.Context, q *dbsqlc.Queries, appID int64, recipients []herald.Recipient) ([]int64, error) {
 	if len(recipients) == 0 {
 		return nil, nil
 	}

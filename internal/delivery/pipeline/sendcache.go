@@ -16,7 +16,6 @@ import (
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/providers"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // sendCacheSize bounds the sends whose content a worker keeps loaded.
@@ -27,7 +26,7 @@ const sendCacheSize = 256
 // per worker and send, not once per message.
 type sendEntry struct {
 	appID int64
-	req   notify.SendRequest
+	req   herald.SendRequest
 	// bundle renders the send's content; nil when templateErr says why not.
 	bundle      *templates.Bundle
 	templateErr string

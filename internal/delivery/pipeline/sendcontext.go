@@ -14,7 +14,6 @@ import (
 	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/delivery/templates"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // batchCall is state shared by the requests of one DeliverBatch call.
@@ -37,7 +36,7 @@ type sendContext struct {
 	appID      int64
 	requestID  uuid.UUID
 	workflowID string
-	req        *notify.SendRequest
+	req        *herald.SendRequest
 	categoryID *int64
 	// category is the category's identifier ("" without one), for opt-out reasons.
 	category string
@@ -67,7 +66,7 @@ type sendContext struct {
 }
 
 // prepare computes a request's send context: category, template, and channel selection.
-func (a *Service) prepare(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *notify.SendRequest) (*sendContext, error) {
+func (a *Service) prepare(ctx context.Context, call *batchCall, appID int64, requestID uuid.UUID, req *herald.SendRequest) (*sendContext, error) {
 	configured, ok := call.configured[appID]
 	if !ok {
 		var err error
@@ -114,12 +113,12 @@ func (a *Service) prepare(ctx context.Context, call *batchCall, appID int64, req
 	} else {
 		sc.channels = delivery.ForSend(override, false, nil, configured)
 	}
-	sc.needProfiles = sc.bundle != nil || slices.ContainsFunc(sc.channels.Candidates, func(c string) bool { return c != notify.ChannelInApp })
+	sc.needProfiles = sc.bundle != nil || slices.ContainsFunc(sc.channels.Candidates, func(c string) bool { return c != herald.ChannelInApp })
 	return sc, nil
 }
 
 // resolveCategory finds the request's category; the deprecated top-level form creates it.
-func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *notify.SendRequest) (*resolvedCategory, *int64, error) {
+func resolveCategory(ctx context.Context, q *dbsqlc.Queries, appID int64, req *herald.SendRequest) (*resolvedCategory, *int64, error) {
 	name := req.Notification.Category
 	if name == "" {
 		return nil, nil, nil

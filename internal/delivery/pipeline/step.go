@@ -10,7 +10,6 @@ import (
 	"github.com/heraldhq/herald/internal/audience/categories"
 	"github.com/heraldhq/herald/internal/delivery"
 	"github.com/heraldhq/herald/internal/delivery/templates"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
@@ -52,7 +51,7 @@ func (a *Service) StepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat
 		flowPrefs[fp.Channel] = fp.Enabled
 	}
 	var reach delivery.Reach
-	if channel == notify.ChannelWebPush || channel == notify.ChannelMobilePush {
+	if channel == herald.ChannelWebPush || channel == herald.ChannelMobilePush {
 		has, err := a.usersWith(ctx, sendCtx, channel, []int64{user.ID})
 		if err != nil {
 			return "", "", err

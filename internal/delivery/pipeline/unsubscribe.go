@@ -1,11 +1,11 @@
 package pipeline
 
 import (
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/audience/unsubscribe"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/providers"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // unsubscribeLink is the one-click unsubscribe link of a recipient's email in a category:
@@ -13,7 +13,7 @@ import (
 // a critical message (a critical category or workflow ignores opt-outs, so a link would
 // promise what it cannot do), or when no Links are wired.
 func (a *Service) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64, critical bool) unsubscribe.Link {
-	if lg.Channel != notify.ChannelEmail || categoryID == nil || critical {
+	if lg.Channel != herald.ChannelEmail || categoryID == nil || critical {
 		return unsubscribe.Link{}
 	}
 	return a.Unsubscribe.For(lg.AppID, lg.UserID, *categoryID)
@@ -23,7 +23,7 @@ func (a *Service) unsubscribeLink(lg dbsqlc.MessageLog, categoryID *int64, criti
 // whose user Herald knows, with or without a category, critical or not (the page changes
 // preferences, it promises nothing about this message); none for other channels.
 func (a *Service) preferencesURL(lg dbsqlc.MessageLog) string {
-	if lg.Channel != notify.ChannelEmail {
+	if lg.Channel != herald.ChannelEmail {
 		return ""
 	}
 	return a.Unsubscribe.PreferencesURL(lg.AppID, lg.UserID)

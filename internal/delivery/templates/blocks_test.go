@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/internal/send/notify"
+	herald "github.com/heraldhq/herald"
 )
 
 // An approval template: its inApp blocks are checked on save (every problem listed, the
@@ -49,11 +49,11 @@ func TestInAppBlocksSavedAndRendered(t *testing.T) {
 	if err := set(ok); err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Bundle(ctx, app, "approval", notify.Content{TemplateIdentifier: "approval"})
+	b, err := s.Bundle(ctx, app, "approval", herald.Content{TemplateIdentifier: "approval"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	send, _ := SendData(json.RawMessage(`{"id":7,"author":"Ann \"the boss\"","amount":"$40","what":"lunch","link":"https://app.example/e/7"}`), app, "App", nil, notify.Content{})
+	send, _ := SendData(json.RawMessage(`{"id":7,"author":"Ann \"the boss\"","amount":"$40","what":"lunch","link":"https://app.example/e/7"}`), app, "App", nil, herald.Content{})
 	r, err := b.Render(ctx, "inApp", Recipient(send, "u", nil))
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestInAppBlocksSavedAndRendered(t *testing.T) {
 		t.Errorf("rendered: %s", r.Blocks)
 	}
 	// Data that makes a link unsafe refuses the message, as a url field does.
-	bad, _ := SendData(json.RawMessage(`{"link":"javascript:alert(1)"}`), app, "App", nil, notify.Content{})
+	bad, _ := SendData(json.RawMessage(`{"link":"javascript:alert(1)"}`), app, "App", nil, herald.Content{})
 	if _, err := b.Render(ctx, "inApp", Recipient(bad, "u", nil)); err == nil || !strings.Contains(err.Error(), "javascript: is not allowed") {
 		t.Errorf("an unsafe rendered link: %v", err)
 	}

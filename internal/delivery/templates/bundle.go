@@ -15,7 +15,6 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	"github.com/heraldhq/herald/internal/platform/safeurl"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Rendered is one recipient's content on one channel.
@@ -35,7 +34,7 @@ type Bundle struct {
 	// Identifier is the template's identifier; empty when the send has none and the
 	// notification's own title and message fill every channel.
 	Identifier   string
-	notification notify.Content
+	notification herald.Content
 	contents     map[string]*compiled
 	defaultLay   *compiledLayout
 	// mu guards locales: deliveries of one send share the bundle.
@@ -81,7 +80,7 @@ type compiledLayout struct {
 // For returns a bundle of the same template and layouts for another send's notification
 // object: the sends of one batch share what was loaded, each with its own translations
 // cache.
-func (b *Bundle) For(n notify.Content) *Bundle {
+func (b *Bundle) For(n herald.Content) *Bundle {
 	return &Bundle{
 		Identifier: b.Identifier, notification: n, contents: b.contents, defaultLay: b.defaultLay,
 		locales: map[string]map[string]string{}, loadLocales: b.loadLocales,
@@ -90,7 +89,7 @@ func (b *Bundle) For(n notify.Content) *Bundle {
 
 // Bundle loads the template named identifier (or none when empty) for rendering a send
 // whose notification object is n. A missing template is ENOTFOUND.
-func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n notify.Content) (*Bundle, error) {
+func (s *Service) Bundle(ctx context.Context, appID int64, identifier string, n herald.Content) (*Bundle, error) {
 	b := &Bundle{
 		Identifier: identifier, notification: n, locales: map[string]map[string]string{},
 		loadLocales: func(ctx context.Context, locales []string) ([]dbsqlc.Translation, error) {
@@ -161,7 +160,7 @@ func (b *Bundle) Channels() []string {
 		return nil
 	}
 	var out []string
-	for _, c := range notify.Channels {
+	for _, c := range herald.Channels {
 		if _, ok := b.contents[c]; ok {
 			out = append(out, c)
 		}
@@ -244,7 +243,7 @@ func (b *Bundle) render(ctx context.Context, channel string, data map[string]any
 		*dst = v
 	}
 	switch channel {
-	case notify.ChannelEmail:
+	case herald.ChannelEmail:
 		set(&r.Subject, "subject", false)
 		set(&r.HTML, "html", true)
 		set(&r.Text, "text", false)
@@ -254,7 +253,7 @@ func (b *Bundle) render(ctx context.Context, channel string, data map[string]any
 				errs = append(errs, err)
 			}
 		}
-	case notify.ChannelInApp:
+	case herald.ChannelInApp:
 		set(&r.Title, "title", false)
 		set(&r.Body, "message", false)
 		set(&r.Icon, "icon", false)
@@ -314,10 +313,10 @@ func wrap(l *compiledLayout, data map[string]any, body, text string, tr func(str
 func (b *Bundle) fromNotification(channel string, data map[string]any) (Rendered, error) {
 	n := b.notification
 	r := Rendered{Title: n.Title, Body: n.Message, Icon: n.Icon, URL: n.URL}
-	if err := checkURL(channel, r.URL); err != nil && channel != notify.ChannelEmail {
+	if err := checkURL(channel, r.URL); err != nil && channel != herald.ChannelEmail {
 		return Rendered{}, err
 	}
-	if channel == notify.ChannelEmail {
+	if channel == herald.ChannelEmail {
 		r = Rendered{Subject: n.Title, Text: n.Message}
 		if b.defaultLay != nil {
 			body := "<p>" + strings.ReplaceAll(html.EscapeString(n.Message), "\n", "<br>") + "</p>"

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 func TestBatchingContentRendersForDigests(t *testing.T) {
@@ -26,11 +25,11 @@ func TestBatchingContentRendersForDigests(t *testing.T) {
 	if err != nil || c.Batching["title"] == "" {
 		t.Fatalf("%+v %v", c, err)
 	}
-	b, err := s.Bundle(ctx, app, "comment", notify.Content{TemplateIdentifier: "comment"})
+	b, err := s.Bundle(ctx, app, "comment", herald.Content{TemplateIdentifier: "comment"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	send, _ := SendData(json.RawMessage(`{"author":"Ann"}`), app, "App", nil, notify.Content{})
+	send, _ := SendData(json.RawMessage(`{"author":"Ann"}`), app, "App", nil, herald.Content{})
 	one := Recipient(send, "u", nil)
 	if r, _ := b.Render(ctx, "inApp", one); r.Title != "Ann commented" {
 		t.Errorf("single: %q", r.Title)
@@ -44,7 +43,7 @@ func TestBatchingContentRendersForDigests(t *testing.T) {
 	if _, err := s.SetBatchingContent(ctx, app, tpl.ID, "inApp", nil); err != nil {
 		t.Fatal(err)
 	}
-	b, _ = s.Bundle(ctx, app, "comment", notify.Content{TemplateIdentifier: "comment"})
+	b, _ = s.Bundle(ctx, app, "comment", herald.Content{TemplateIdentifier: "comment"})
 	if r, _ := b.Render(ctx, "inApp", digest); r.Title != "Ann commented" {
 		t.Errorf("after removal: %q", r.Title)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // GetContent returns a template's content for a channel.
@@ -98,8 +97,8 @@ func (s *Service) SetBatchingContent(ctx context.Context, appID, templateID int6
 			return Content{}, err
 		}
 		raw, _ = json.Marshal(checked)
-	} else if !notify.IsChannel(channel) {
-		return Content{}, herald.Invalid("channel must be one of " + strings.Join(notify.Channels, ", "))
+	} else if !herald.IsChannel(channel) {
+		return Content{}, herald.Invalid("channel must be one of " + strings.Join(herald.Channels, ", "))
 	}
 	if _, err := s.db.GetTemplate(ctx, dbsqlc.GetTemplateParams{AppID: appID, ID: templateID}); err != nil {
 		return Content{}, notFound(err, "template")
@@ -138,8 +137,8 @@ func (s *Service) OrderContents(ctx context.Context, appID, templateID int64, ch
 	seen := map[string]bool{}
 	for i, ch := range channels {
 		switch {
-		case !notify.IsChannel(ch):
-			p.Addf("channels[%d] must be one of %s", i, strings.Join(notify.Channels, ", "))
+		case !herald.IsChannel(ch):
+			p.Addf("channels[%d] must be one of %s", i, strings.Join(herald.Channels, ", "))
 		case !has[ch]:
 			p.Addf("channels[%d]: the template has no %s content", i, ch)
 		case seen[ch]:
@@ -189,7 +188,7 @@ func (s *Service) EmailFile(ctx context.Context, appID, templateID int64, name s
 	if !slices.Contains(EmailFiles, name) {
 		return File{}, herald.Errorf(herald.ENOTFOUND, "no email file %q: the files are %s", name, strings.Join(EmailFiles, ", "))
 	}
-	c, err := s.GetContent(ctx, appID, templateID, notify.ChannelEmail)
+	c, err := s.GetContent(ctx, appID, templateID, herald.ChannelEmail)
 	if err != nil {
 		return File{}, err
 	}

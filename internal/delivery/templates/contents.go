@@ -14,7 +14,6 @@ import (
 	"github.com/heraldhq/herald/internal/delivery/render"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/safeurl"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // MaxFieldLength caps one content field (an email's HTML included).
@@ -23,16 +22,16 @@ const MaxFieldLength = 256 << 10
 // channelFields are the fields a template's content may have on each channel; the first
 // group must have at least one field set.
 var channelFields = map[string]struct{ allowed, needOne []string }{
-	notify.ChannelInApp:      {[]string{"title", "message", "icon", "url", BlocksField}, []string{"title"}},
-	notify.ChannelEmail:      {[]string{"subject", "html", "text"}, []string{"html", "text"}},
-	notify.ChannelSMS:        {[]string{"body"}, []string{"body"}},
-	notify.ChannelWhatsApp:   {[]string{"body"}, []string{"body"}},
-	notify.ChannelWebPush:    {[]string{"title", "body", "icon", "url"}, []string{"title", "body"}},
-	notify.ChannelMobilePush: {[]string{"title", "body", "icon", "url"}, []string{"title", "body"}},
-	notify.ChannelSlack:      {[]string{"title", "body"}, []string{"body"}},
-	notify.ChannelDiscord:    {[]string{"title", "body"}, []string{"body"}},
-	notify.ChannelMSTeams:    {[]string{"title", "body"}, []string{"body"}},
-	notify.ChannelWebhook:    {[]string{"title", "body", "icon", "url"}, []string{"title", "body"}},
+	herald.ChannelInApp:      {[]string{"title", "message", "icon", "url", BlocksField}, []string{"title"}},
+	herald.ChannelEmail:      {[]string{"subject", "html", "text"}, []string{"html", "text"}},
+	herald.ChannelSMS:        {[]string{"body"}, []string{"body"}},
+	herald.ChannelWhatsApp:   {[]string{"body"}, []string{"body"}},
+	herald.ChannelWebPush:    {[]string{"title", "body", "icon", "url"}, []string{"title", "body"}},
+	herald.ChannelMobilePush: {[]string{"title", "body", "icon", "url"}, []string{"title", "body"}},
+	herald.ChannelSlack:      {[]string{"title", "body"}, []string{"body"}},
+	herald.ChannelDiscord:    {[]string{"title", "body"}, []string{"body"}},
+	herald.ChannelMSTeams:    {[]string{"title", "body"}, []string{"body"}},
+	herald.ChannelWebhook:    {[]string{"title", "body", "icon", "url"}, []string{"title", "body"}},
 }
 
 // Content is a template's content for one channel: its fields (Handlebars-style text) and,
@@ -65,7 +64,7 @@ func (s *Service) SetContent(ctx context.Context, appID, templateID int64, chann
 	fields := checkContent(channel, in.Fields, &p)
 	var layoutID *int64
 	if in.LayoutIdentifier != "" {
-		if channel != notify.ChannelEmail {
+		if channel != herald.ChannelEmail {
 			p.Addf("layoutIdentifier applies to email content only")
 		} else if l, err := s.db.GetLayoutByIdentifier(ctx, dbsqlc.GetLayoutByIdentifierParams{AppID: appID, Identifier: in.LayoutIdentifier}); err != nil {
 			p.Addf("layoutIdentifier %q is not a layout of this app", in.LayoutIdentifier)
@@ -77,7 +76,7 @@ func (s *Service) SetContent(ctx context.Context, appID, templateID int64, chann
 		return Content{}, err
 	}
 	raw, _ := json.Marshal(fields)
-	position := int32(slices.Index(notify.Channels, channel))
+	position := int32(slices.Index(herald.Channels, channel))
 	row, err := s.db.UpsertTemplateContent(ctx, dbsqlc.UpsertTemplateContentParams{
 		AppID: appID, TemplateID: templateID, Channel: channel, Content: raw, LayoutID: layoutID, Position: position,
 	})
@@ -106,7 +105,7 @@ func (s *Service) DeleteContent(ctx context.Context, appID, templateID int64, ch
 func checkContent(channel string, raw json.RawMessage, p *herald.Problems) map[string]string {
 	spec, ok := channelFields[channel]
 	if !ok {
-		p.Addf("channel must be one of %s", strings.Join(notify.Channels, ", "))
+		p.Addf("channel must be one of %s", strings.Join(herald.Channels, ", "))
 		return nil
 	}
 	obj := js.Fields(raw)
@@ -163,7 +162,7 @@ func checkContent(channel string, raw json.RawMessage, p *herald.Problems) map[s
 	if !has {
 		p.Addf("%s content needs %s", channel, oneOf(spec.needOne))
 	}
-	if channel == notify.ChannelEmail && fields["subject"] == "" {
+	if channel == herald.ChannelEmail && fields["subject"] == "" {
 		p.Addf("content.subject should not be empty")
 	}
 	return fields

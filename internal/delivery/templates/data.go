@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"maps"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/delivery/render"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Category is the category of a send, as templates see it.
@@ -24,7 +24,7 @@ type Category struct {
 //
 // Recipient adds user (and its alias recipient): {identifier, profile}; SetLinks adds
 // unsubscribeUrl and preferencesUrl.
-func SendData(sendData json.RawMessage, appID int64, appName string, cat *Category, n notify.Content) (map[string]any, error) {
+func SendData(sendData json.RawMessage, appID int64, appName string, cat *Category, n herald.Content) (map[string]any, error) {
 	d, err := render.DecodeJSON(sendData)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // CheckContent validates content fields for a channel as SetContent does and returns every
@@ -23,7 +22,7 @@ func CheckContent(channel string, fields json.RawMessage) []string {
 // default layout when it is empty (a layout that is gone is ENOTFOUND). label names the
 // content in errors (e.g. `step "mail"`). Fields that do not parse fail at rendering.
 func (s *Service) InlineBundle(ctx context.Context, appID int64, label, channel string, fields json.RawMessage, layout string) (*Bundle, error) {
-	b, err := s.Bundle(ctx, appID, "", notify.Content{})
+	b, err := s.Bundle(ctx, appID, "", herald.Content{})
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery/render"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // PreviewInput is sample data to render a template with.
@@ -99,8 +98,8 @@ func (s *Service) PreviewInline(ctx context.Context, appID int64, in PreviewInpu
 func (s *Service) preview(ctx context.Context, appID int64, identifier string, in PreviewInput) (Preview, error) {
 	var p herald.Problems
 	for i, ch := range in.Channels {
-		if !notify.IsChannel(ch) {
-			p.Addf("channels[%d] must be one of %s", i, strings.Join(notify.Channels, ", "))
+		if !herald.IsChannel(ch) {
+			p.Addf("channels[%d] must be one of %s", i, strings.Join(herald.Channels, ", "))
 		}
 	}
 	for name, raw := range map[string]json.RawMessage{"data": in.Data, "user.profile": in.Profile, "batch": in.Batch} {
@@ -120,7 +119,7 @@ func (s *Service) preview(ctx context.Context, appID int64, identifier string, i
 	if err := p.Err(); err != nil {
 		return Preview{}, err
 	}
-	n := notify.Content{TemplateIdentifier: identifier}
+	n := herald.Content{TemplateIdentifier: identifier}
 	b, err := s.Bundle(ctx, appID, identifier, n)
 	if err != nil {
 		return Preview{}, err
@@ -177,9 +176,9 @@ func (s *Service) preview(ctx context.Context, appID int64, identifier string, i
 			continue
 		}
 		switch ch {
-		case notify.ChannelEmail:
+		case herald.ChannelEmail:
 			out.Channels[ch] = PreviewContent{Subject: r.Subject, HTML: r.HTML, Text: r.Text}
-		case notify.ChannelInApp:
+		case herald.ChannelInApp:
 			out.Channels[ch] = PreviewContent{Title: r.Title, Message: r.Body, Icon: r.Icon, URL: r.URL}
 		default:
 			out.Channels[ch] = PreviewContent{Title: r.Title, Body: r.Body, Icon: r.Icon, URL: r.URL}
@@ -195,7 +194,7 @@ func (s *Service) preview(ctx context.Context, appID int64, identifier string, i
 func (s *Service) editedContent(ctx context.Context, appID int64, channel string, raw json.RawMessage, p *herald.Problems) (*compiled, error) {
 	spec, ok := channelFields[channel]
 	if !ok {
-		p.Addf("contents.%s is not a channel (channels: %s)", channel, strings.Join(notify.Channels, ", "))
+		p.Addf("contents.%s is not a channel (channels: %s)", channel, strings.Join(herald.Channels, ", "))
 		return nil, herald.Invalid("contents")
 	}
 	in := js.Fields(raw)
@@ -229,7 +228,7 @@ func (s *Service) editedContent(ctx context.Context, appID int64, channel string
 	}
 	c := &compiled{}
 	if layout != "" {
-		if channel != notify.ChannelEmail {
+		if channel != herald.ChannelEmail {
 			p.Addf("contents.%s.layoutIdentifier applies to email content only", channel)
 		} else if l, err := s.db.GetLayoutByIdentifier(ctx, dbsqlc.GetLayoutByIdentifierParams{AppID: appID, Identifier: layout}); err != nil {
 			if herald.ErrorCode(db.MapError(err)) != herald.ENOTFOUND {

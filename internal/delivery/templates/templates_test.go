@@ -10,7 +10,6 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/secrets"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
 )
 
@@ -148,14 +147,14 @@ func TestBundleRendersPerRecipient(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b, err := s.Bundle(ctx, app, "order", notify.Content{TemplateIdentifier: "order"})
+	b, err := s.Bundle(ctx, app, "order", herald.Content{TemplateIdentifier: "order"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := b.Channels(); !reflect.DeepEqual(got, []string{"inApp", "email", "sms"}) || b.Has("webhook") {
 		t.Errorf("channels %v", got)
 	}
-	send, _ := SendData(json.RawMessage(`{"id":42,"note":"a <b> & c","items":[{"name":"x"},{"name":"y"}]}`), app, "Shop", nil, notify.Content{})
+	send, _ := SendData(json.RawMessage(`{"id":42,"note":"a <b> & c","items":[{"name":"x"},{"name":"y"}]}`), app, "Shop", nil, herald.Content{})
 	fr := Recipient(send, "zoe", json.RawMessage(`{"name":"Zoë","locale":"fr-CA"}`))
 	r, err := b.Render(ctx, "email", fr)
 	if err != nil {
@@ -176,12 +175,12 @@ func TestBundleRendersPerRecipient(t *testing.T) {
 	if r, _ := b.Render(ctx, "sms", de); r.Body != "a <b> & c x+y" {
 		t.Errorf("sms is not escaped: %q", r.Body)
 	}
-	if _, err := s.Bundle(ctx, app, "missing", notify.Content{}); herald.ErrorCode(err) != herald.ENOTFOUND {
+	if _, err := s.Bundle(ctx, app, "missing", herald.Content{}); herald.ErrorCode(err) != herald.ENOTFOUND {
 		t.Errorf("missing template: %v", err)
 	}
 	// Without a template, the notification fills every channel; email gets the layout only
 	// when the app has a default one.
-	plain, _ := s.Bundle(ctx, app, "", notify.Content{Title: "T", Message: "M <1>"})
+	plain, _ := s.Bundle(ctx, app, "", herald.Content{Title: "T", Message: "M <1>"})
 	if r, _ := plain.Render(ctx, "email", de); r.Subject != "T" || r.Text != "M <1>" || r.HTML != "" {
 		t.Errorf("plain email %+v", r)
 	}

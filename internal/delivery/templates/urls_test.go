@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/heraldhq/herald/internal/send/notify"
+	herald "github.com/heraldhq/herald"
 )
 
 func TestContentURLsAreCheckedOnSave(t *testing.T) {
@@ -58,7 +58,7 @@ func TestRenderedURLsAreChecked(t *testing.T) {
 	}
 	// A send without a template: its own url is checked too (an outbox row from before the
 	// send check, or one written by hand).
-	nb, err := s.Bundle(ctx, app, "", notify.Content{Title: "t", URL: "javascript:alert(1)"})
+	nb, err := s.Bundle(ctx, app, "", herald.Content{Title: "t", URL: "javascript:alert(1)"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,10 +8,9 @@ import (
 	"time"
 
 	herald "github.com/heraldhq/herald"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
-var ck = Checker{Channels: notify.Channels, TemplateExists: func(id string) bool { return id == "welcome" }, LayoutExists: func(id string) bool { return id == "plain" }}
+var ck = Checker{Channels: herald.Channels, TemplateExists: func(id string) bool { return id == "welcome" }, LayoutExists: func(id string) bool { return id == "plain" }}
 
 func problems(t *testing.T, raw string) []string {
 	t.Helper()

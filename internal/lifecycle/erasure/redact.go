@@ -90,7 +90,7 @@ type RedactedRequest struct {
 }
 
 // RedactRequest takes a user out of a stored send request (the normalised form of
-// notify.SendRequest): its inline recipient entry is removed, and every needle inside any
+// herald.SendRequest): its inline recipient entry is removed, and every needle inside any
 // other string or key (notification text, data, overrides) is replaced by Redacted.
 func RedactRequest(payload json.RawMessage, identifier string, needles []string) (RedactedRequest, error) {
 	var top map[string]any

@@ -17,7 +17,6 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // Service reads the message log and the delivery counts of apps.
@@ -164,14 +163,14 @@ func (s *Service) template(ctx context.Context, appID, id int64) (dbsqlc.Templat
 	return t, db.MapError(err)
 }
 
-// channelList orders channels as notify.Channels does (unknown ones last, by name).
+// channelList orders channels as herald.Channels does (unknown ones last, by name).
 func channelList(by *series) []ChannelSeries {
 	keys := slices.Clone(by.keys)
 	rank := func(ch string) int {
-		if i := slices.Index(notify.Channels, ch); i >= 0 {
+		if i := slices.Index(herald.Channels, ch); i >= 0 {
 			return i
 		}
-		return len(notify.Channels)
+		return len(herald.Channels)
 	}
 	slices.SortFunc(keys, func(a, b string) int {
 		if d := rank(a) - rank(b); d != 0 {

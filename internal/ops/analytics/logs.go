@@ -15,7 +15,6 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // LogEvents are the values of the log search's event filter: a message's status, which is
@@ -46,8 +45,8 @@ func (q LogQuery) Check(p *herald.Problems) {
 	if q.Event != "" && !slices.Contains(LogEvents, q.Event) {
 		p.Addf("event must be one of the following values: %s", strings.Join(LogEvents, ", "))
 	}
-	if q.Channel != "" && !notify.IsChannel(q.Channel) {
-		p.Addf("channel must be one of the following values: %s", strings.Join(notify.Channels, ", "))
+	if q.Channel != "" && !herald.IsChannel(q.Channel) {
+		p.Addf("channel must be one of the following values: %s", strings.Join(herald.Channels, ", "))
 	}
 	if len(q.Provider) > maxProviderParameter {
 		p.Addf("providerIdentifier must be at most %d characters", maxProviderParameter)
@@ -56,8 +55,8 @@ func (q LogQuery) Check(p *herald.Problems) {
 		p.Addf("userIdentifier must not have more than %d values", MaxLogUsers)
 	}
 	for _, u := range q.Users {
-		if u == "" || len(u) > notify.MaxIdentifierLength {
-			p.Addf("each userIdentifier must be 1 to %d characters", notify.MaxIdentifierLength)
+		if u == "" || len(u) > herald.MaxIdentifierLength {
+			p.Addf("each userIdentifier must be 1 to %d characters", herald.MaxIdentifierLength)
 			break
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/flow/rundetail"
-	"github.com/heraldhq/herald/internal/send/notify"
 )
 
 // RequestStatuses are the values of the activity feed's status filter: where a send request
@@ -46,8 +45,8 @@ type RequestQuery struct {
 
 // Check records the query's violated rules.
 func (q RequestQuery) Check(p *herald.Problems) {
-	if q.User != "" && len(q.User) > notify.MaxIdentifierLength {
-		p.Addf("user must be at most %d characters", notify.MaxIdentifierLength)
+	if q.User != "" && len(q.User) > herald.MaxIdentifierLength {
+		p.Addf("user must be at most %d characters", herald.MaxIdentifierLength)
 	}
 	if len(q.Workflow) > maxWorkflowParameter {
 		p.Addf("workflow must be at most %d characters", maxWorkflowParameter)

@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 )
 
 // BenchmarkRelayClaim measures the relay's claim transaction of a pack of 25 requests, with
@@ -22,7 +22,7 @@ func BenchmarkRelayClaim(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			f := newFixture(b)
 			ctx := context.Background()
-			svc := notify.NewService(f.d, nil)
+			svc := send.NewService(f.d, nil)
 			wf := "bench"
 			for b.Loop() {
 				b.StopTimer()

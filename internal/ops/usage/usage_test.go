@@ -22,7 +22,7 @@ import (
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/platform/secrets"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/send/outbox"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
 )
@@ -63,7 +63,7 @@ func TestRelayCountsEachRequestOnce(t *testing.T) {
 	ctx := context.Background()
 	starter := &nopStarter{}
 	relay := outbox.New(f.d, starter, slog.New(slog.DiscardHandler), outbox.Options{PollInterval: 20 * time.Millisecond, PackSize: 2})
-	svc := notify.NewService(f.d, nil)
+	svc := send.NewService(f.d, nil)
 	for i := 0; i < 5; i++ {
 		if _, err := svc.Accept(ctx, f.appID, []byte(body), ""); err != nil {
 			t.Fatal(err)
@@ -120,8 +120,8 @@ func gateFor(f fixture, quota, margin int64) *usage.Gate {
 func TestGateAdmitsExactlyTheQuotaUnderConcurrency(t *testing.T) {
 	for _, margin := range []int64{0, 1000} {
 		f := newFixture(t)
-		svc := notify.NewService(f.d, nil)
-		svc.SetHooks(notify.Hooks{Quota: gateFor(f, 10, margin)})
+		svc := send.NewService(f.d, nil)
+		svc.SetHooks(send.Hooks{Quota: gateFor(f, 10, margin)})
 		var ok, refused atomic.Int64
 		var wg sync.WaitGroup
 		for i := 0; i < 30; i++ {
@@ -171,13 +171,13 @@ func TestGateHoldsTheQuotaAcrossProcesses(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
 			const quota, margin = 300, 100
-			var procs [2]*notify.Service
+			var procs [2]*send.Service
 			for i := range procs {
 				g := usage.NewGate(f.d, usage.Enforce, func(context.Context, int64) (usage.Quota, error) {
 					return usage.Quota{Plan: "free", PlanName: "Free", Monthly: quota}, nil
 				}, usage.GateOptions{Margin: margin, Refresh: time.Hour, Shared: open(f), Block: 20})
-				procs[i] = notify.NewService(f.d, nil)
-				procs[i].SetHooks(notify.Hooks{Quota: g})
+				procs[i] = send.NewService(f.d, nil)
+				procs[i].SetHooks(send.Hooks{Quota: g})
 			}
 			var ok, refused atomic.Int64
 			var wg sync.WaitGroup
@@ -222,8 +222,8 @@ func TestExpiredLicenseDegradesToFreeLimitsAndKeepsAcceptedSends(t *testing.T) {
 		return usage.Quota{Plan: e.Plan.ID, PlanName: e.Plan.Name, Monthly: e.MonthlyQuota()}, err
 	}
 	gate := usage.NewGate(f.d, usage.Enforce, quotas, usage.GateOptions{Margin: 1000})
-	svc := notify.NewService(f.d, nil)
-	svc.SetHooks(notify.Hooks{Quota: gate})
+	svc := send.NewService(f.d, nil)
+	svc.SetHooks(send.Hooks{Quota: gate})
 	var accepted []uuid.UUID
 	for i := 0; i < 4; i++ {
 		id, err := svc.Accept(ctx, f.appID, []byte(body), "")

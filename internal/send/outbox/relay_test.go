@@ -15,9 +15,9 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/secrets"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
-	"github.com/heraldhq/herald/workflows/send"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // fakeStarter records starts and fails the first failFirst of them.
@@ -51,7 +51,7 @@ func (f *fakeStarter) started() map[string][]uuid.UUID {
 	return maps.Clone(f.starts)
 }
 
-func setup(t *testing.T, starter *fakeStarter, opts Options) (*db.DB, *Relay, *notify.Service, int64) {
+func setup(t *testing.T, starter *fakeStarter, opts Options) (*db.DB, *Relay, *send.Service, int64) {
 	d := dbtest.New(t)
 	box, _ := secrets.NewBox("test-key-0123456789")
 	creds, err := apps.NewService(d, box).Create(context.Background(), "app")
@@ -59,7 +59,7 @@ func setup(t *testing.T, starter *fakeStarter, opts Options) (*db.DB, *Relay, *n
 		t.Fatal(err)
 	}
 	r := New(d, starter, slog.New(slog.DiscardHandler), opts)
-	return d, r, notify.NewService(d, r.Wake), creds.AppID
+	return d, r, send.NewService(d, r.Wake), creds.AppID
 }
 
 func status(t *testing.T, d *db.DB, id uuid.UUID) (string, string) {
@@ -99,7 +99,7 @@ func TestRelayPacksAcceptedRequests(t *testing.T) {
 	}
 	carried := 0
 	for wf, pack := range starts {
-		if wf != send.WorkflowID(pack) {
+		if wf != sendwf.WorkflowID(pack) {
 			t.Errorf("run %s does not carry its first request's id", wf)
 		}
 		carried += len(pack)
@@ -146,7 +146,7 @@ func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
 		t.Fatalf("want one run after retries, got %v", starts)
 	}
 	for wf, pack := range starts {
-		if !slices.Equal(pack, []uuid.UUID{a, b}) || wf != send.WorkflowID([]uuid.UUID{a, b}) {
+		if !slices.Equal(pack, []uuid.UUID{a, b}) || wf != sendwf.WorkflowID([]uuid.UUID{a, b}) {
 			t.Errorf("retried run %s carries %v, want [%s %s]", wf, pack, a, b)
 		}
 	}
@@ -230,7 +230,7 @@ func TestRelayServesAppsRoundRobin(t *testing.T) {
 	starter := &startOrder{}
 	// One start at a time, so the starter sees them in the relay's order.
 	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
-	svc := notify.NewService(d, func() {})
+	svc := send.NewService(d, func() {})
 	accept := func(app int64) {
 		if _, err := svc.Accept(context.Background(), app, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), ""); err != nil {
 			t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
-	"github.com/heraldhq/herald/internal/send/notify"
 	"github.com/heraldhq/herald/workflows/schedule"
 )
 
@@ -29,7 +28,7 @@ type Scheduled struct {
 	WorkflowID     string         `json:"workflowId"`
 	SendAt         time.Time      `json:"sendAt"`
 	Status         string         `json:"status"`
-	Notification   notify.Content `json:"notification"`
+	Notification   herald.Content `json:"notification"`
 	RecipientCount int32          `json:"recipientCount"`
 	CreatedAt      time.Time      `json:"createdAt"`
 	CancelledAt    *time.Time     `json:"cancelledAt"`
@@ -59,7 +58,7 @@ func (s *Service) List(ctx context.Context, appID int64, page, limit int, all bo
 	}
 	out := make([]Scheduled, 0, len(rows))
 	for _, r := range rows {
-		var req notify.SendRequest
+		var req herald.SendRequest
 		_ = json.Unmarshal(r.Payload, &req)
 		out = append(out, Scheduled{
 			ID: r.ID, RequestID: r.RequestID.String(), WorkflowID: schedule.WorkflowID(r.RequestID),

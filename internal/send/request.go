@@ -1,4 +1,4 @@
-package notify
+package send
 
 import (
 	"encoding/json"
@@ -15,13 +15,13 @@ import (
 
 // Parse validates a send request body and returns its normalised form. Every violated
 // rule is reported, in the order of the fields.
-func Parse(body []byte) (*SendRequest, error) {
+func Parse(body []byte) (*herald.SendRequest, error) {
 	var p herald.Problems
 	top := js.Fields(body)
 	if top == nil {
 		return nil, herald.Invalid("body must be a JSON object")
 	}
-	req := &SendRequest{}
+	req := &herald.SendRequest{}
 
 	parseContent(top["notification"], req, &p)
 
@@ -39,8 +39,8 @@ func Parse(body []byte) (*SendRequest, error) {
 			switch {
 			case !ok:
 				p.Addf("sendTo.topics must be an array of strings")
-			case len(topics) > MaxTopics:
-				p.Addf("sendTo.topics must contain no more than %d elements", MaxTopics)
+			case len(topics) > herald.MaxTopics:
+				p.Addf("sendTo.topics must contain no more than %d elements", herald.MaxTopics)
 			default:
 				for _, t := range topics {
 					if strings.TrimSpace(t) == "" {
@@ -63,8 +63,8 @@ func Parse(body []byte) (*SendRequest, error) {
 	}
 	req.Recipients = dedupe(req.Recipients)
 	total := len(req.Recipients)
-	if total > MaxInlineRecipients {
-		p.Addf("a send may name at most %d recipients inline (got %d); use sendTo.topics for larger audiences", MaxInlineRecipients, total)
+	if total > herald.MaxInlineRecipients {
+		p.Addf("a send may name at most %d recipients inline (got %d); use sendTo.topics for larger audiences", herald.MaxInlineRecipients, total)
 	}
 	if len(p) == 0 && total == 0 && len(req.Topics) == 0 {
 		p.Addf("sendTo must name at least one recipient or topic")
@@ -102,7 +102,7 @@ func Parse(body []byte) (*SendRequest, error) {
 }
 
 // parseSendAt reads an ISO 8601 date-time. The caller decides what a past time means (send
-// now); a time beyond MaxSchedule is refused.
+// now); a time beyond herald.MaxSchedule is refused.
 func parseSendAt(raw json.RawMessage, p *herald.Problems) *time.Time {
 	v, ok := js.String(raw)
 	if !ok {
@@ -120,14 +120,14 @@ func parseSendAt(raw json.RawMessage, p *herald.Problems) *time.Time {
 		p.Addf("sendAt must be an ISO 8601 date-time with a time zone, e.g. 2026-12-24T18:00:00Z (got %q)", v)
 		return nil
 	}
-	if time.Until(at) > MaxSchedule {
+	if time.Until(at) > herald.MaxSchedule {
 		p.Addf("sendAt must be within 366 days")
 		return nil
 	}
 	return &at
 }
 
-func parseContent(raw json.RawMessage, req *SendRequest, p *herald.Problems) {
+func parseContent(raw json.RawMessage, req *herald.SendRequest, p *herald.Problems) {
 	n := js.Fields(raw)
 	if n == nil {
 		p.Addf("notification must be an object")
@@ -175,7 +175,7 @@ func parseContent(raw json.RawMessage, req *SendRequest, p *herald.Problems) {
 		if w == nil {
 			p.Addf("notification.workflow must be an object")
 		} else {
-			ref := &WorkflowRef{}
+			ref := &herald.FlowRef{}
 			id, ok := js.String(w["identifier"])
 			if !ok || strings.TrimSpace(id) == "" {
 				p.Addf("notification.workflow.identifier must be a non-empty string")
@@ -199,7 +199,7 @@ func parseContent(raw json.RawMessage, req *SendRequest, p *herald.Problems) {
 }
 
 // parseRecipients reads an array of identifiers, or of user objects when objects is true.
-func parseRecipients(raw json.RawMessage, field string, objects bool, p *herald.Problems) []Recipient {
+func parseRecipients(raw json.RawMessage, field string, objects bool, p *herald.Problems) []herald.Recipient {
 	if !js.Present(raw) {
 		return nil
 	}
@@ -212,13 +212,13 @@ func parseRecipients(raw json.RawMessage, field string, objects bool, p *herald.
 		}
 		return nil
 	}
-	out := make([]Recipient, 0, len(items))
+	out := make([]herald.Recipient, 0, len(items))
 	var badType, empty, tooLong bool
 	for _, it := range items {
 		switch js.Kind(it) {
 		case "string":
 			id, _ := js.String(it)
-			out = append(out, Recipient{Identifier: id})
+			out = append(out, herald.Recipient{Identifier: id})
 		case "object":
 			if !objects {
 				badType = true
@@ -235,7 +235,7 @@ func parseRecipients(raw json.RawMessage, field string, objects bool, p *herald.
 			if len(fs) > 0 {
 				profile, _ = json.Marshal(fs)
 			}
-			out = append(out, Recipient{Identifier: id, Profile: profile})
+			out = append(out, herald.Recipient{Identifier: id, Profile: profile})
 		default:
 			badType = true
 			continue
@@ -243,7 +243,7 @@ func parseRecipients(raw json.RawMessage, field string, objects bool, p *herald.
 		last := out[len(out)-1].Identifier
 		if strings.TrimSpace(last) == "" {
 			empty = true
-		} else if len(last) > MaxIdentifierLength {
+		} else if len(last) > herald.MaxIdentifierLength {
 			tooLong = true
 		}
 	}
@@ -258,18 +258,18 @@ func parseRecipients(raw json.RawMessage, field string, objects bool, p *herald.
 		p.Addf("each identifier in %s must be a non-empty string", field)
 	}
 	if tooLong {
-		p.Addf("each identifier in %s must be at most %d characters", field, MaxIdentifierLength)
+		p.Addf("each identifier in %s must be at most %d characters", field, herald.MaxIdentifierLength)
 	}
 	return out
 }
 
-func parseOverride(raw json.RawMessage, p *herald.Problems) *Override {
+func parseOverride(raw json.RawMessage, p *herald.Problems) *herald.Override {
 	o := js.Fields(raw)
 	if o == nil {
 		p.Addf("override must be an object")
 		return nil
 	}
-	out := &Override{Raw: raw}
+	out := &herald.Override{Raw: raw}
 	if v := o["channels"]; js.Present(v) {
 		chans, ok := js.Strings(v)
 		if !ok {
@@ -277,8 +277,8 @@ func parseOverride(raw json.RawMessage, p *herald.Problems) *Override {
 			return out
 		}
 		for _, ch := range chans {
-			if !IsChannel(ch) {
-				p.Addf("override.channels: unknown channel %q (known: %s)", ch, strings.Join(Channels, ", "))
+			if !herald.IsChannel(ch) {
+				p.Addf("override.channels: unknown channel %q (known: %s)", ch, strings.Join(herald.Channels, ", "))
 			}
 		}
 		out.Channels = chans
@@ -290,7 +290,7 @@ func parseOverride(raw json.RawMessage, p *herald.Problems) *Override {
 }
 
 // dedupe keeps the first occurrence of each identifier, merging later profiles into it.
-func dedupe(in []Recipient) []Recipient {
+func dedupe(in []herald.Recipient) []herald.Recipient {
 	if len(in) < 2 {
 		return in
 	}

@@ -1,4 +1,4 @@
-package notify_test
+package send_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/secrets"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
 )
 
@@ -41,7 +41,7 @@ func benchAccept(b *testing.B, schema json.RawMessage) {
 	if _, err := d.PublishFlow(ctx, dbsqlc.PublishFlowParams{AppID: app.AppID, Identifier: "order"}); err != nil {
 		b.Fatal(err)
 	}
-	svc := notify.NewService(d, func() {})
+	svc := send.NewService(d, func() {})
 	body := []byte(`{"notification":{"workflow":{"identifier":"order"}},"sendTo":{"recipients":["u1"]},
 		"data":{"order":{"id":"A-1","total":12.5,"items":[{"sku":"x","qty":2}]},"customer":{"name":"Ada"}}}`)
 	b.ResetTimer()

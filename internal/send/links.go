@@ -1,4 +1,4 @@
-package notify
+package send
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package notify_test
+package send_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/secrets"
-	"github.com/heraldhq/herald/internal/send/notify"
+	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
 )
 
@@ -48,7 +48,7 @@ func TestAcceptMarksCriticalRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	svc := notify.NewService(d, func() {})
+	svc := send.NewService(d, func() {})
 	for _, tc := range []struct {
 		name, notification, key string
 		want                    bool

@@ -1,4 +1,4 @@
-package notify
+package send
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func (c *schemaCache) put(k versionKey, s *payloadschema.Schema) {
 // checkPayload refuses (422, every problem listed with its JSON pointer) a send whose data
 // does not match the payload schema of the workflow version it will run. The schema is read
 // and compiled once per version; later sends only validate.
-func (s *Service) checkPayload(ctx context.Context, appID int64, v dbsqlc.FlowPublishedVersionRow, req *SendRequest) error {
+func (s *Service) checkPayload(ctx context.Context, appID int64, v dbsqlc.FlowPublishedVersionRow, req *herald.SendRequest) error {
 	if !v.HasPayloadSchema || v.PublishedVersion == nil {
 		return nil
 	}

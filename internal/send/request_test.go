@@ -1,4 +1,4 @@
-package notify
+package send
 
 import (
 	"encoding/json"
@@ -125,7 +125,7 @@ func TestParseDeprecatedForm(t *testing.T) {
 }
 
 func TestParseTooManyRecipients(t *testing.T) {
-	ids := make([]string, MaxInlineRecipients+1)
+	ids := make([]string, herald.MaxInlineRecipients+1)
 	for i := range ids {
 		ids[i] = "u" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + itoa(i)
 	}

@@ -1,4 +1,4 @@
-package notify
+package send
 
 import (
 	"context"
@@ -67,7 +67,7 @@ func NewService(d *db.DB, wake func()) *Service {
 // has no published version or is archived is refused with a 422, and so is one whose data
 // does not match the payload schema of the version it would run (every problem listed).
 func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempotencyKey string) (uuid.UUID, error) {
-	if len(idempotencyKey) > MaxIdempotencyKeyLength {
+	if len(idempotencyKey) > herald.MaxIdempotencyKeyLength {
 		return uuid.Nil, herald.Invalid("Idempotency-Key must be at most 255 characters")
 	}
 	req, err := Parse(body)
@@ -156,7 +156,7 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 // It also reports whether the send is critical: its workflow or its category is marked
 // critical now. The relay starts critical requests before any other backlog (issue 28, item
 // 4); delivery reads the marks again when it runs, so this only decides the queue.
-func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *SendRequest) (bool, error) {
+func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *herald.SendRequest) (bool, error) {
 	critical, err := s.criticalCategory(ctx, appID, req.Notification.Category)
 	if err != nil {
 		return false, err

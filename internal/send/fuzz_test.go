@@ -1,4 +1,4 @@
-package notify
+package send
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 // 400 that names at least one rule; and what it accepts has an audience within the limits
 // and survives the trip through the outbox (stored as JSON, read back by the worker).
 // Seeds are in testdata/fuzz/FuzzParse; `go test` runs them, and
-// `go test -fuzz FuzzParse ./internal/send/notify/` explores further.
+// `go test -fuzz FuzzParse ./internal/send/` explores further.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"notification":{"title":"Hi"},"sendTo":{"recipients":["ann"]}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -27,14 +27,14 @@ func FuzzParse(f *testing.F) {
 		if len(req.Recipients) == 0 && len(req.Topics) == 0 {
 			t.Fatalf("Parse(%q) accepted a send with no recipient and no topic", body)
 		}
-		if len(req.Recipients) > MaxInlineRecipients || len(req.Topics) > MaxTopics {
+		if len(req.Recipients) > herald.MaxInlineRecipients || len(req.Topics) > herald.MaxTopics {
 			t.Fatalf("Parse(%q) accepted %d recipients and %d topics", body, len(req.Recipients), len(req.Topics))
 		}
 		stored, err := json.Marshal(req)
 		if err != nil {
 			t.Fatalf("Parse(%q) accepted a request that cannot be stored: %v", body, err)
 		}
-		var back SendRequest
+		var back herald.SendRequest
 		if err := json.Unmarshal(stored, &back); err != nil {
 			t.Fatalf("the stored form %s of %q cannot be read back: %v", stored, body, err)
 		}
