@@ -56,8 +56,8 @@ func (a *Flows) DigestEnqueue(ctx context.Context, in flowrun.DigestEnqueueInput
 	_, err := a.Temporal.SignalWithStartWorkflow(ctx, in.CollectorID, flowrun.DigestSignal, in.Trigger,
 		client.StartWorkflowOptions{
 			ID: in.CollectorID, TaskQueue: a.TaskQueue,
-			TypedSearchAttributes: visibility.Run(run.AppID, run.RequestID, run.Workflow.Identifier, run.Recipient.Identifier),
-			StaticSummary:         fmt.Sprintf("Digest %s of workflow %s for %s", in.Collector.Step.ID, run.Workflow.Identifier, run.Recipient.Identifier),
+			TypedSearchAttributes: visibility.Run(run.AppID, run.RequestID, run.Flow.Identifier, run.Recipient.Identifier),
+			StaticSummary:         fmt.Sprintf("Digest %s of workflow %s for %s", in.Collector.Step.ID, run.Flow.Identifier, run.Recipient.Identifier),
 		}, flowrun.DigestWorkflowName, in.Collector)
 	return err
 }

@@ -54,7 +54,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 		t.Fatalf("second slice: %+v %v", rest, err)
 	}
 	run := rest.Runs[0]
-	if run.Workflow != (flowrun.Ref{Identifier: "welcome", Version: 1}) || run.Recipient.Identifier != "c" || run.CancellationKey != "order-1" || run.RequestID != req.String() || len(run.Definition.Steps) != 0 {
+	if run.Flow != (flowrun.Ref{Identifier: "welcome", Version: 1}) || run.Recipient.Identifier != "c" || run.CancellationKey != "order-1" || run.RequestID != req.String() || len(run.Definition.Steps) != 0 {
 		t.Errorf("run input %+v", run)
 	}
 	if n := count(t, d, `SELECT count(*) FROM flow_runs WHERE request_id = $1 AND cancellation_key = 'order-1' AND status = 'running'
@@ -73,7 +73,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 
 	// The run loads the pinned version, the data and the profile.
 	f := &Flows{Runs: &flow.Runs{DB: d}}
-	loaded, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
+	loaded, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Flow: run.Flow, UserID: run.Recipient.UserID,
 		WorkflowID: flowrun.WorkflowID("welcome", req.String(), "c")})
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 		t.Errorf("loaded %+v", loaded)
 	}
 	other := dbOtherApp(t, d)
-	if _, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: other, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID}); err == nil || !isNonRetryable(err) {
+	if _, err := f.LoadRun(ctx, flowrun.LoadRunInput{AppID: other, RequestID: req.String(), Flow: run.Flow, UserID: run.Recipient.UserID}); err == nil || !isNonRetryable(err) {
 		t.Errorf("another app loaded our workflow: %v", err)
 	}
 	if err := f.FinishRun(ctx, flowrun.FinishRunInput{AppID: appID, WorkflowID: flowrun.WorkflowID("welcome", req.String(), "a"), Outcome: "completed"}); err != nil {
@@ -93,7 +93,7 @@ func TestSendWithWorkflowStartsPinnedRuns(t *testing.T) {
 	if err != nil || out.Cancelled != 2 {
 		t.Errorf("cancel: %+v %v (a finished run is not cancelled)", out, err)
 	}
-	loaded, _ = f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Workflow: run.Workflow, UserID: run.Recipient.UserID,
+	loaded, _ = f.LoadRun(ctx, flowrun.LoadRunInput{AppID: appID, RequestID: req.String(), Flow: run.Flow, UserID: run.Recipient.UserID,
 		WorkflowID: flowrun.WorkflowID("welcome", req.String(), "c")})
 	if !loaded.Cancelled {
 		t.Error("a run cancelled before it started must know it")

@@ -107,7 +107,7 @@ func (a *Runs) Throttle(ctx context.Context, in flowrun.ThrottleInput) (bool, er
 // still queued (its retries ran out).
 func (a *Runs) RecordStep(ctx context.Context, r flowrun.StepRecord, wf string) error {
 	if wf == "" {
-		wf = flowrun.WorkflowID(r.Workflow.Identifier, r.RequestID, r.User)
+		wf = flowrun.WorkflowID(r.Flow.Identifier, r.RequestID, r.User)
 	}
 	if r.Outcome == "failed" && flowdef.IsChannelType(r.StepType, herald.Channels) {
 		if id, err := uuid.Parse(r.RequestID); err == nil {
@@ -119,7 +119,7 @@ func (a *Runs) RecordStep(ctx context.Context, r flowrun.StepRecord, wf string) 
 		}
 	}
 	return db.MapError(a.DB.InsertFlowLog(ctx, dbsqlc.InsertFlowLogParams{
-		AppID: r.AppID, RequestID: r.RequestID, FlowIdentifier: r.Workflow.Identifier, FlowVersion: int32(r.Workflow.Version),
+		AppID: r.AppID, RequestID: r.RequestID, FlowIdentifier: r.Flow.Identifier, FlowVersion: int32(r.Flow.Version),
 		UserIdentifier: r.User, StepID: r.StepID, StepType: r.StepType, Outcome: r.Outcome, Detail: r.Detail,
 		WorkflowID: wf, Input: stepInput(r), Evaluation: rundetail.EncodeEvaluation(r.Evaluation),
 	}))
@@ -150,9 +150,9 @@ func (a *Runs) Load(ctx context.Context, in flowrun.LoadRunInput) (flowrun.Loade
 	case err != nil && !errors.Is(err, pgx.ErrNoRows):
 		return flowrun.LoadedRun{}, db.MapError(err)
 	}
-	raw, err := a.DB.GetFlowVersion(ctx, dbsqlc.GetFlowVersionParams{AppID: in.AppID, Identifier: in.Workflow.Identifier, Version: int32(in.Workflow.Version)})
+	raw, err := a.DB.GetFlowVersion(ctx, dbsqlc.GetFlowVersionParams{AppID: in.AppID, Identifier: in.Flow.Identifier, Version: int32(in.Flow.Version)})
 	if errors.Is(err, pgx.ErrNoRows) {
-		return flowrun.LoadedRun{}, herald.Errorf(herald.ENOTFOUND, "workflow %q has no version %d", in.Workflow.Identifier, in.Workflow.Version)
+		return flowrun.LoadedRun{}, herald.Errorf(herald.ENOTFOUND, "workflow %q has no version %d", in.Flow.Identifier, in.Flow.Version)
 	}
 	if err != nil {
 		return flowrun.LoadedRun{}, db.MapError(err)

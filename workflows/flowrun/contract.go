@@ -63,9 +63,11 @@ type Ref struct {
 // send, whose inputs stay small in the parent's history) the input names the pinned
 // version and the run's first activity loads it with the data and the profile.
 type RunInput struct {
-	AppID           int64
-	RequestID       string
-	Workflow        Ref
+	AppID     int64
+	RequestID string
+	// Flow is the flow and version the run executes. Its JSON key stays "Workflow", as
+	// every recorded input carries it (so for each Flow field of this file).
+	Flow            Ref `json:"Workflow"`
 	CancellationKey string
 	Category        string
 	Definition      flowdef.Definition
@@ -95,7 +97,7 @@ type RunResult struct {
 type DeliverStepInput struct {
 	AppID     int64
 	RequestID string
-	Workflow  Ref
+	Flow      Ref `json:"Workflow"`
 	Category  string
 	Step      flowdef.Step
 	Recipient Recipient
@@ -201,7 +203,7 @@ type InboxState struct {
 type StepRecord struct {
 	AppID     int64
 	RequestID string
-	Workflow  Ref
+	Flow      Ref `json:"Workflow"`
 	User      string
 	StepID    string
 	StepType  string
@@ -270,7 +272,7 @@ type WaitEvaluation struct {
 type LoadRunInput struct {
 	AppID      int64
 	RequestID  string
-	Workflow   Ref
+	Flow       Ref `json:"Workflow"`
 	UserID     int64
 	WorkflowID string
 }

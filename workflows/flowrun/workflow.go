@@ -73,7 +73,7 @@ func load(ctx workflow.Context, in RunInput) (LoadedRun, error) {
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute, MaximumAttempts: 50},
 	})
 	return LoadRun.Execute(actx, LoadRunInput{
-		AppID: in.AppID, RequestID: in.RequestID, Workflow: in.Workflow, UserID: in.Recipient.UserID,
+		AppID: in.AppID, RequestID: in.RequestID, Flow: in.Flow, UserID: in.Recipient.UserID,
 		WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID,
 	}).Result(ctx)
 }
@@ -196,7 +196,7 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 		TaskQueue: taskqueue.ForChannel(workflow.GetInfo(ctx).TaskQueueName, s.Type),
 	})
 	in := DeliverStepInput{
-		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, Category: r.in.Category,
+		AppID: r.in.AppID, RequestID: r.in.RequestID, Flow: r.in.Flow, Category: r.in.Category,
 		Step: s, Recipient: r.in.Recipient, Data: r.in.Data, Batch: r.in.Batch,
 	}
 	quiet := s.Type != "inApp" && workflow.GetVersion(ctx, QuietHoursChange, workflow.DefaultVersion, 1) >= 1
@@ -423,9 +423,9 @@ func (r *run) fetch(ctx workflow.Context, s flowdef.Step) (string, string, error
 
 func (r *run) throttle(ctx workflow.Context, s flowdef.Step) (string, string, error) {
 	window, _ := flowdef.ParseDuration(s.Window)
-	key := r.in.Workflow.Identifier + "/" + r.in.Recipient.Identifier
+	key := r.in.Flow.Identifier + "/" + r.in.Recipient.Identifier
 	if s.Key != "" {
-		key = r.in.Workflow.Identifier + "/" + r.scope.Expand(s.Key)
+		key = r.in.Flow.Identifier + "/" + r.scope.Expand(s.Key)
 	}
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
@@ -458,7 +458,7 @@ func (r *run) digest(ctx workflow.Context, s flowdef.Step) (string, string, erro
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumInterval: time.Minute},
 	})
-	id := DigestWorkflowID(r.in.AppID, r.in.Workflow.Identifier, s.ID, key)
+	id := DigestWorkflowID(r.in.AppID, r.in.Flow.Identifier, s.ID, key)
 	if err := DigestEnqueue.Execute(actx, DigestEnqueueInput{
 		CollectorID: id, Collector: DigestInput{Run: cont, Step: s},
 		Trigger: Trigger{RequestID: r.in.RequestID, Data: r.in.Data},
@@ -490,7 +490,7 @@ func (r *run) recordWith(ctx workflow.Context, s flowdef.Step, outcome, detail s
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 3},
 	})
 	_ = RecordStep.ExecuteLocal(lctx, StepRecord{
-		AppID: r.in.AppID, RequestID: r.in.RequestID, Workflow: r.in.Workflow, User: r.in.Recipient.Identifier,
+		AppID: r.in.AppID, RequestID: r.in.RequestID, Flow: r.in.Flow, User: r.in.Recipient.Identifier,
 		StepID: s.ID, StepType: s.Type, Outcome: outcome, Detail: detail,
 		Data: r.in.Data, Batch: r.in.Batch, Evaluation: ev,
 	}).Wait(ctx)

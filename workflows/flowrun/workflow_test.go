@@ -117,7 +117,7 @@ func definition(t *testing.T, raw string) flowdef.Definition {
 
 func input(def flowdef.Definition) RunInput {
 	return RunInput{
-		AppID: 1, RequestID: "req-1", Workflow: Ref{Identifier: "wf", Version: 1}, Definition: def,
+		AppID: 1, RequestID: "req-1", Flow: Ref{Identifier: "wf", Version: 1}, Definition: def,
 		Recipient: Recipient{UserID: 7, Identifier: "ann", Profile: map[string]any{"timezone": "Europe/Berlin"}},
 		Data:      map[string]any{"plan": "pro"},
 	}
@@ -365,13 +365,13 @@ func TestRunStartedBySendLoadsItsVersionAndRecordsItsEnd(t *testing.T) {
 		{"id":"hi","type":"inApp","content":{"title":"Hi {{data.name}}"},"next":"mail"},
 		{"id":"mail","type":"email","content":{"subject":"s","text":"t"}}]}`)
 	f := &fakes{loaded: &LoadedRun{Definition: def, Data: map[string]any{"name": "Ann"}, Category: "news", Profile: map[string]any{"email": "a@x.test"}}}
-	in := RunInput{AppID: 1, RequestID: "req-1", Workflow: Ref{Identifier: "wf", Version: 3}, Recipient: Recipient{UserID: 7, Identifier: "ann"}}
+	in := RunInput{AppID: 1, RequestID: "req-1", Flow: Ref{Identifier: "wf", Version: 3}, Recipient: Recipient{UserID: 7, Identifier: "ann"}}
 	res, _ := runFlow(t, f, in, nil)
 	if res.Outcome != OutcomeCompleted || !equal(f.channels(), []string{"hi", "mail"}) {
 		t.Fatalf("outcome %s, delivered %v", res.Outcome, f.channels())
 	}
 	d := f.delivered[1]
-	if d.Data["name"] != "Ann" || d.Category != "news" || d.Recipient.Profile["email"] != "a@x.test" || d.Workflow.Version != 3 {
+	if d.Data["name"] != "Ann" || d.Category != "news" || d.Recipient.Profile["email"] != "a@x.test" || d.Flow.Version != 3 {
 		t.Errorf("loaded run not used: %+v", d)
 	}
 	if len(f.finished) != 1 || f.finished[0].Outcome != OutcomeCompleted {

@@ -517,11 +517,11 @@ func (r *run) startRuns() {
 		// Search attributes and summary are not part of the command the SDK compares on
 		// replay: adding them needed no version marker (docs/architecture.md).
 		cctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
-			WorkflowID:            flowrun.WorkflowID(in.Workflow.Identifier, in.RequestID, in.Recipient.Identifier),
+			WorkflowID:            flowrun.WorkflowID(in.Flow.Identifier, in.RequestID, in.Recipient.Identifier),
 			ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_ABANDON,
 			WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-			TypedSearchAttributes: visibility.Run(in.AppID, in.RequestID, in.Workflow.Identifier, in.Recipient.Identifier),
-			StaticSummary:         "Workflow " + in.Workflow.Identifier + " for " + in.Recipient.Identifier,
+			TypedSearchAttributes: visibility.Run(in.AppID, in.RequestID, in.Flow.Identifier, in.Recipient.Identifier),
+			StaticSummary:         "Workflow " + in.Flow.Identifier + " for " + in.Recipient.Identifier,
 		})
 		child := workflow.ExecuteChildWorkflow(cctx, flowrun.WorkflowName, in)
 		r.sel.AddFuture(child.GetChildWorkflowExecution(), func(f workflow.Future) {

@@ -247,7 +247,7 @@ func deliverRuns(total, perBatch int) func(context.Context, DeliverInput) (Deliv
 		for i := 0; i < perBatch && next < total; i++ {
 			next++
 			out.Runs = append(out.Runs, flowrun.RunInput{
-				AppID: 1, RequestID: "req", Workflow: flowrun.Ref{Identifier: "wf", Version: 2},
+				AppID: 1, RequestID: "req", Flow: flowrun.Ref{Identifier: "wf", Version: 2},
 				Recipient: flowrun.Recipient{UserID: int64(next), Identifier: fmt.Sprintf("u%d", next)},
 			})
 		}
@@ -276,7 +276,7 @@ func TestWorkflowStartsOneRunPerRecipient(t *testing.T) {
 	if len(started) != 250 {
 		t.Fatalf("%d runs started, want 250", len(started))
 	}
-	if in, ok := started["flow/wf/req/u17"]; !ok || in.Recipient.UserID != 17 || in.Workflow.Version != 2 {
+	if in, ok := started["flow/wf/req/u17"]; !ok || in.Recipient.UserID != 17 || in.Flow.Version != 2 {
 		t.Errorf("run of u17: %+v (ok %v)", in, ok)
 	}
 }

@@ -140,7 +140,7 @@ func (a *Service) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStep
 	}
 	critical := cat.Critical
 	if !critical && catID != nil && lg.Channel == herald.ChannelEmail {
-		if critical, err = a.FlowCritical(ctx, in.AppID, in.Workflow.Identifier); err != nil {
+		if critical, err = a.FlowCritical(ctx, in.AppID, in.Flow.Identifier); err != nil {
 			return later(err)
 		}
 	}

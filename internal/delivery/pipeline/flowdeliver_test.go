@@ -37,7 +37,7 @@ func flowSend(t *testing.T, d *db.DB, appID int64, body string) flowrun.DeliverS
 	var data map[string]any
 	_ = json.Unmarshal(parsed.Data, &data)
 	return flowrun.DeliverStepInput{
-		AppID: appID, RequestID: req.String(), Workflow: flowrun.Ref{Identifier: "wf", Version: 1},
+		AppID: appID, RequestID: req.String(), Flow: flowrun.Ref{Identifier: "wf", Version: 1},
 		Category: parsed.Notification.Category, Data: data,
 		Recipient: flowrun.Recipient{UserID: ids[0], Identifier: parsed.Recipients[0].Identifier},
 	}
@@ -251,7 +251,7 @@ func TestRecordingAFailedStepGivesUpItsMessage(t *testing.T) {
 		t.Fatalf("503 is retried: %v", err)
 	}
 	f := &flow.Runs{DB: d}
-	if err := f.RecordStep(context.Background(), flowrun.StepRecord{AppID: appID, RequestID: in.RequestID, Workflow: in.Workflow, User: "ann",
+	if err := f.RecordStep(context.Background(), flowrun.StepRecord{AppID: appID, RequestID: in.RequestID, Flow: in.Flow, User: "ann",
 		StepID: "hook", StepType: "webhook", Outcome: "failed", Detail: "retries ran out"}, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,7 @@ func (a *Service) registerRuns(ctx context.Context, sc *sendContext, page []reci
 	runs := make([]flowrun.RunInput, len(page))
 	for i, r := range page {
 		runs[i] = flowrun.RunInput{
-			AppID: sc.appID, RequestID: sc.requestID.String(), Workflow: flowrun.Ref{Identifier: ref.Identifier, Version: int(version)},
+			AppID: sc.appID, RequestID: sc.requestID.String(), Flow: flowrun.Ref{Identifier: ref.Identifier, Version: int(version)},
 			CancellationKey: ref.CancellationKey, Recipient: flowrun.Recipient{UserID: r.userID, Identifier: r.identifier, Channels: r.topicChannels},
 		}
 		params.UserIdentifiers = append(params.UserIdentifiers, r.identifier)

@@ -47,7 +47,7 @@ func (a *Service) HoldStep(ctx context.Context, in flowrun.DeliverStepInput, lg 
 			return false, flowrun.DeliverStepResult{}, db.MapError(err)
 		}
 		if len(rows) > 0 {
-			critical, err := a.FlowCritical(ctx, in.AppID, in.Workflow.Identifier)
+			critical, err := a.FlowCritical(ctx, in.AppID, in.Flow.Identifier)
 			if err != nil {
 				return false, flowrun.DeliverStepResult{}, err
 			}

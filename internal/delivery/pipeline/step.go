@@ -38,11 +38,11 @@ func (a *Service) StepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat
 	if err != nil {
 		return "", "", err
 	}
-	critical, err := a.FlowCritical(ctx, in.AppID, in.Workflow.Identifier)
+	critical, err := a.FlowCritical(ctx, in.AppID, in.Flow.Identifier)
 	if err != nil {
 		return "", "", err
 	}
-	flowRows, err := a.DB.DeliveryFlowPreferences(ctx, dbsqlc.DeliveryFlowPreferencesParams{AppID: in.AppID, UserID: user.ID, Identifier: in.Workflow.Identifier})
+	flowRows, err := a.DB.DeliveryFlowPreferences(ctx, dbsqlc.DeliveryFlowPreferencesParams{AppID: in.AppID, UserID: user.ID, Identifier: in.Flow.Identifier})
 	if err != nil {
 		return "", "", db.MapError(err)
 	}
@@ -64,12 +64,12 @@ func (a *Service) StepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat
 		Defaults:        cat.Defaults,
 		Category:        in.Category,
 		ChannelsOff:     off[user.ID],
-		Flow:            in.Workflow.Identifier,
+		Flow:            in.Flow.Identifier,
 		FlowPreferences: flowPrefs,
 		Missing:         func(ch string) string { return delivery.MissingAddress(ch, profile, reach) },
 	}
 	if critical {
-		r.Critical = "workflow " + in.Workflow.Identifier
+		r.Critical = "workflow " + in.Flow.Identifier
 	} else if cat.Critical {
 		r.Critical = "category " + in.Category
 	}
