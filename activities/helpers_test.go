@@ -35,7 +35,7 @@ func (r *recordingPublisher) Publish(_ context.Context, evs ...events.Event) {
 	r.events = append(r.events, evs...)
 }
 
-func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
+func setup(t *testing.T) (*db.DB, int64, *Pipeline, *recordingPublisher) {
 	t.Helper()
 	d := dbtest.New(t)
 	box, _ := secrets.NewBox("test-key-0123456789")
@@ -44,7 +44,7 @@ func setup(t *testing.T) (*db.DB, int64, *Delivery, *recordingPublisher) {
 		t.Fatal(err)
 	}
 	pub := &recordingPublisher{}
-	a := &Delivery{Service: NewService(&pipeline.Service{
+	a := &Pipeline{Service: NewService(&pipeline.Service{
 		DB: d, Publisher: pub, Log: slog.New(slog.DiscardHandler),
 		Channels:  channels.NewService(d, box, providers.NewCatalogue(webhook.Kind(), smtp.Kind()), providers.Deps{Guard: testGuard, HTTP: http.DefaultClient}),
 		Templates: templates.NewService(d),
@@ -89,7 +89,7 @@ func count(t *testing.T, d *db.DB, q string, args ...any) int {
 	return n
 }
 
-func drain(t *testing.T, a *Delivery, cursors []sendwf.Cursor) (int, []sendwf.Job) {
+func drain(t *testing.T, a *Pipeline, cursors []sendwf.Cursor) (int, []sendwf.Job) {
 	t.Helper()
 	in := sendwf.DeliverInput{Cursors: cursors}
 	calls := 0
@@ -116,7 +116,7 @@ func exec(t *testing.T, d *db.DB, q string, args ...any) {
 	}
 }
 
-func webhookInstance(t *testing.T, a *Delivery, appID int64, name, url string) channels.Instance {
+func webhookInstance(t *testing.T, a *Pipeline, appID int64, name, url string) channels.Instance {
 	t.Helper()
 	inst, err := a.Channels.CreateInstance(context.Background(), appID, "webhook", channels.InstanceInput{Provider: "webhook", Name: name,
 		Config: json.RawMessage(`{"url":"` + url + `","secret":"0123456789abcdef"}`)})

@@ -99,7 +99,7 @@ func (s *Set) Stop() {
 
 // Activities are the activity structs the worker runs.
 type Activities struct {
-	Delivery  *activities.Delivery
+	Pipeline  *activities.Pipeline
 	Schedules *activities.Schedules
 	// Flows backs user-defined workflows (their channel steps run on Delivery).
 	Flows *activities.Flows
@@ -118,13 +118,13 @@ func Register(r worker.Registry, a Activities) {
 // registerActivities adds every activity: a provider queue's worker runs only its kind's
 // (the workflows schedule nothing else there), but registering all keeps one list.
 func registerActivities(r worker.ActivityRegistry, a Activities) {
-	send.LoadQueuedJobs.Register(r, a.Delivery.LoadQueuedJobs)
-	send.DeliverBatch.Register(r, a.Delivery.DeliverBatch)
-	send.FailRequests.Register(r, a.Delivery.FailRequests)
-	send.SendMessage.Register(r, a.Delivery.SendMessage)
-	send.SendMessages.Register(r, a.Delivery.SendMessages)
-	send.RecordGiveUps.Register(r, a.Delivery.RecordGiveUps)
-	send.DropHeldMessages.Register(r, a.Delivery.DropHeldMessages)
+	send.LoadQueuedJobs.Register(r, a.Pipeline.LoadQueuedJobs)
+	send.DeliverBatch.Register(r, a.Pipeline.DeliverBatch)
+	send.FailRequests.Register(r, a.Pipeline.FailRequests)
+	send.SendMessage.Register(r, a.Pipeline.SendMessage)
+	send.SendMessages.Register(r, a.Pipeline.SendMessages)
+	send.RecordGiveUps.Register(r, a.Pipeline.RecordGiveUps)
+	send.DropHeldMessages.Register(r, a.Pipeline.DropHeldMessages)
 
 	schedule.LoadSchedule.Register(r, a.Schedules.LoadSchedule)
 	schedule.BeginScheduledSend.Register(r, a.Schedules.BeginScheduledSend)
@@ -154,8 +154,8 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 // registerFlows adds the activities of user-defined workflows (the interpreter, its digest
 // collector and its flow schedule).
 func registerFlows(r worker.ActivityRegistry, a Activities) {
-	flowrun.DeliverStep.Register(r, a.Delivery.DeliverStep)
-	flowrun.DropHeldStep.Register(r, a.Delivery.DropHeldStep)
+	flowrun.DeliverStep.Register(r, a.Pipeline.DeliverStep)
+	flowrun.DropHeldStep.Register(r, a.Pipeline.DropHeldStep)
 	flowrun.StepStates.Register(r, a.Flows.StepStates)
 	flowrun.Fetch.Register(r, a.Flows.Fetch)
 	flowrun.Throttle.Register(r, a.Flows.Throttle)

@@ -24,7 +24,7 @@ import (
 func TestLargeSendContinuesAsTheSendWorkflow(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
-	Register(env, Activities{Delivery: &activities.Delivery{}, Schedules: &activities.Schedules{}, Flows: &activities.Flows{}})
+	Register(env, Activities{Pipeline: &activities.Pipeline{}, Schedules: &activities.Schedules{}, Flows: &activities.Flows{}})
 	env.OnActivity(send.DeliverActivityName, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in send.DeliverInput) (send.DeliverResult, error) {
 			out := send.DeliverResult{Delivered: 1000}
@@ -58,7 +58,7 @@ func TestConfigQueueKindsAreTheTaskQueueKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s := New(c, "herald", Activities{Delivery: &activities.Delivery{}, Schedules: &activities.Schedules{}, Flows: &activities.Flows{}},
+	s := New(c, "herald", Activities{Pipeline: &activities.Pipeline{}, Schedules: &activities.Schedules{}, Flows: &activities.Flows{}},
 		Options{Queues: []string{taskqueue.Email, taskqueue.Orchestration}})
 	if q := s.Queues(); !slices.Equal(q, []string{"herald", "herald-email"}) {
 		t.Errorf("queues %v", q)

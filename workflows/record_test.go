@@ -186,7 +186,7 @@ func TestRecordHistories(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		t.Cleanup(cancel)
 		w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
-			Delivery:  &activities.Delivery{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 1, Log: e.Stack.Log})},
+			Pipeline:  &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 1, Log: e.Stack.Log})},
 			Schedules: &activities.Schedules{DB: e.Stack.DB},
 		}, herworker.Options{})
 		if err := w.Start(); err != nil {

@@ -281,7 +281,7 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 // RunWorker runs the Temporal worker until ctx ends; running activities get the shutdown
 // timeout to finish.
 func (s *Stack) RunWorker(ctx context.Context) error {
-	delivery := &activities.Delivery{Service: activities.NewService(&pipeline.Service{DB: s.DB, Publisher: s.Events, Channels: s.Channels,
+	delivery := &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: s.DB, Publisher: s.Events, Channels: s.Channels,
 		Templates: s.Templates, Log: s.Log.With("component", "delivery"), Metrics: s.deliveryMetrics(),
 		Throttle: s.instanceThrottle(), Unsubscribe: s.unsubscribeLinks()})}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
@@ -294,7 +294,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	}
 	wait := 500 * time.Millisecond
 	for {
-		acts := worker.Activities{Delivery: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities(),
+		acts := worker.Activities{Pipeline: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities(),
 			Retention: s.retentionActivities(),
 			Webhooks:  s.webhookActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, s.workerOptions())

@@ -16,9 +16,9 @@ import (
 	"github.com/heraldhq/herald/workflows/send"
 )
 
-// Delivery delivers send requests: the activities of the send workflow and of a flow's
+// Pipeline delivers send requests: the activities of the send workflow and of a flow's
 // channel steps, adapters over the delivery pipeline.
-type Delivery struct {
+type Pipeline struct {
 	*pipeline.Service
 }
 
@@ -45,44 +45,44 @@ func (temporalWorker) KeepAlive(ctx context.Context, beat func(context.Context) 
 
 // DeliverBatch delivers the next slice of recipients of the given requests
 // (pipeline.Service.DeliverBatch), heartbeating meanwhile.
-func (a *Delivery) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
+func (a *Pipeline) DeliverBatch(ctx context.Context, in send.DeliverInput) (send.DeliverResult, error) {
 	defer keepAlive(ctx, nil)()
 	res, err := a.Service.DeliverBatch(ctx, in)
 	return res, retryable(err)
 }
 
 // SendMessage delivers one queued recipient × channel (pipeline.Service.SendMessage).
-func (a *Delivery) SendMessage(ctx context.Context, job send.Job) (send.SendResult, error) {
+func (a *Pipeline) SendMessage(ctx context.Context, job send.Job) (send.SendResult, error) {
 	res, err := a.Service.SendMessage(ctx, job)
 	return res, retryable(err)
 }
 
 // SendMessages delivers a batch of queued messages of one channel
 // (pipeline.Service.SendMessages).
-func (a *Delivery) SendMessages(ctx context.Context, in send.SendBatchInput) (send.SendBatchResult, error) {
+func (a *Pipeline) SendMessages(ctx context.Context, in send.SendBatchInput) (send.SendBatchResult, error) {
 	res, err := a.Service.SendMessages(ctx, in)
 	return res, retryable(err)
 }
 
 // DeliverStep delivers one channel step of a workflow run to its recipient
 // (pipeline.Service.DeliverStep).
-func (a *Delivery) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
+func (a *Pipeline) DeliverStep(ctx context.Context, in flowrun.DeliverStepInput) (flowrun.DeliverStepResult, error) {
 	res, err := a.Service.DeliverStep(ctx, in)
 	return res, retryable(err)
 }
 
 // FailRequests records that requests could not be delivered.
-func (a *Delivery) FailRequests(ctx context.Context, in send.FailInput) error {
+func (a *Pipeline) FailRequests(ctx context.Context, in send.FailInput) error {
 	return retryable(a.Service.FailRequests(ctx, in))
 }
 
 // RecordGiveUps marks failed the messages whose retries ran out.
-func (a *Delivery) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
+func (a *Pipeline) RecordGiveUps(ctx context.Context, in send.GiveUpInput) error {
 	return retryable(a.Service.RecordGiveUps(ctx, in))
 }
 
 // DropHeldMessages records that a cancelled run's held messages will never be sent.
-func (a *Delivery) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
+func (a *Pipeline) DropHeldMessages(ctx context.Context, in send.DropHeldInput) error {
 	return retryable(a.Service.DropHeldMessages(ctx, in))
 }
 
@@ -95,13 +95,13 @@ func workflowID(ctx context.Context) string {
 }
 
 // DropHeldStep records that a cancelled run's held step will never be sent.
-func (a *Delivery) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
+func (a *Pipeline) DropHeldStep(ctx context.Context, in flowrun.DropHeldStepInput) error {
 	return retryable(a.Service.DropHeldStep(ctx, in))
 }
 
 // LoadQueuedJobs returns the next queued external messages of a send run's backlog
 // (pipeline.Service.LoadQueuedJobs).
-func (a *Delivery) LoadQueuedJobs(ctx context.Context, in send.LoadQueuedInput) (send.LoadQueuedResult, error) {
+func (a *Pipeline) LoadQueuedJobs(ctx context.Context, in send.LoadQueuedInput) (send.LoadQueuedResult, error) {
 	res, err := a.Service.LoadQueuedJobs(ctx, in)
 	return res, retryable(err)
 }
