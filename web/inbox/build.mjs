@@ -53,7 +53,7 @@ const served = await build({
   plugins: [squeezeCss],
 });
 await build({
-  entryPoints: ["src/index.ts", "src/client.ts", "src/element.ts", "src/state.ts", "src/i18n.ts", "src/safeurl.ts", "src/lazy.ts", "src/preferences-panel.ts", "src/preferences-quiet.ts", "src/preferences-strings.ts", "src/position.ts", "src/blocks.ts", "src/snooze-menu.ts"],
+  entryPoints: ["src/index.ts", "src/client.ts", "src/element.ts", "src/state.ts", "src/i18n.ts", "src/safeurl.ts", "src/lazy.ts", "src/preferences-panel.ts", "src/preferences-quiet.ts", "src/preferences-strings.ts", "src/position.ts", "src/blocks.ts", "src/snooze-menu.ts", "src/snooze-times.ts"],
   outdir: "dist/npm",
   bundle: false,
   format: "esm",

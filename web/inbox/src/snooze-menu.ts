@@ -5,28 +5,9 @@
 import { html, css, type TemplateResult } from "lit";
 import type { Notification } from "./client.js";
 import type { PartHost } from "./lazy.js";
+import { localValue, menuKeyTarget, presets } from "./snooze-times.js";
 
-/** The hour presets use for "morning". */
-export const MORNING = 9;
-
-/** The preset times from now: in one hour, tomorrow at 9:00, next Monday at 9:00 (local). */
-export function presets(now: Date): { key: "hour" | "tomorrow" | "week"; at: Date }[] {
-  const hour = new Date(now.getTime() + 60 * 60 * 1000);
-  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, MORNING);
-  const days = ((8 - now.getDay()) % 7) || 7; // the next Monday, a week ahead on a Monday
-  const week = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, MORNING);
-  return [
-    { key: "hour", at: hour },
-    { key: "tomorrow", at: tomorrow },
-    { key: "week", at: week },
-  ];
-}
-
-/** The value of a datetime-local input for a date (local time, minutes). */
-export function localValue(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+export { MORNING, presets, localValue } from "./snooze-times.js";
 
 export const styles = css`
   .snooze { margin: 0 12px 12px 64px; padding: 4px; border: 1px solid var(--herald-border); border-radius: 8px; background: var(--herald-bg); box-shadow: 0 4px 12px rgba(0, 0, 0, 0.08); }
@@ -70,32 +51,19 @@ class SnoozeMenu {
   private onKey = (e: KeyboardEvent) => {
     const items = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLElement>('[role="menuitem"]')];
     const i = items.indexOf(e.target as HTMLElement);
-    let next: HTMLElement | undefined;
     switch (e.key) {
       case "Escape":
         e.stopPropagation(); // the popover stays open
         this.close(false);
         return;
-      case "ArrowDown":
-        next = items[(i + 1) % items.length];
-        break;
-      case "ArrowUp":
-        next = items[(i - 1 + items.length) % items.length];
-        break;
-      case "Home":
-        next = items[0];
-        break;
-      case "End":
-        next = items[items.length - 1];
-        break;
       case "Tab":
         if (!this.custom) this.close(false); // a menu is left by Tab, as a select is
         return;
-      default:
-        return;
     }
+    const next = menuKeyTarget(items, i, e.key);
+    if (!next) return;
     e.preventDefault();
-    next?.focus();
+    next.focus();
   };
 
   render(): TemplateResult {

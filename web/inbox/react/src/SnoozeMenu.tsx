@@ -6,26 +6,12 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { Notification } from "@heraldhq/inbox/client";
 import type { Strings } from "@heraldhq/inbox/i18n";
+import { localValue, menuKeyTarget, presets } from "@heraldhq/inbox/snooze-times";
 
-/** The hour presets use for "morning" (as the widget's src/snooze-menu.ts). */
-const MORNING = 9;
+/** The Strings key of each preset's label. */
+const presetLabel = { hour: "snoozeHour", tomorrow: "snoozeTomorrow", week: "snoozeWeek" } as const;
 
-/** The preset times from now: in one hour, tomorrow at 9:00, next Monday at 9:00 (local). */
-export function presets(now: Date): { key: "snoozeHour" | "snoozeTomorrow" | "snoozeWeek"; at: Date }[] {
-  const days = (8 - now.getDay()) % 7 || 7; // the next Monday, a week ahead on a Monday
-  const at = (d: number) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + d, MORNING);
-  return [
-    { key: "snoozeHour", at: new Date(now.getTime() + 3_600_000) },
-    { key: "snoozeTomorrow", at: at(1) },
-    { key: "snoozeWeek", at: at(days) },
-  ];
-}
-
-/** The value of a datetime-local input for a date (local time, minutes). */
-export function localValue(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+export { presets, localValue };
 
 const css = `.herald-snooze{margin:0 12px 12px 64px;padding:4px;border:1px solid var(--herald-border);border-radius:8px;background:var(--herald-bg);box-shadow:0 4px 12px rgba(0,0,0,.08)}
 .herald-root .herald-snooze [role=menuitem]{display:flex;justify-content:space-between;gap:12px;width:100%;padding:6px 8px;border-radius:6px;font-size:13px;text-align:left}
@@ -64,7 +50,6 @@ export default function SnoozeMenu({ notification: n, t, locale, onSnooze, onClo
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const items = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]')];
     const i = items.indexOf(e.target as HTMLElement);
-    let next: HTMLElement | undefined;
     switch (e.key) {
       case "Escape":
         e.stopPropagation(); // the popover stays open
@@ -73,23 +58,11 @@ export default function SnoozeMenu({ notification: n, t, locale, onSnooze, onClo
       case "Tab":
         if (!custom) onClose(); // a menu is left by Tab, as a select is
         return;
-      case "ArrowDown":
-        next = items[(i + 1) % items.length];
-        break;
-      case "ArrowUp":
-        next = items[(i - 1 + items.length) % items.length];
-        break;
-      case "Home":
-        next = items[0];
-        break;
-      case "End":
-        next = items[items.length - 1];
-        break;
-      default:
-        return;
     }
+    const next = menuKeyTarget(items, i, e.key);
+    if (!next) return;
     e.preventDefault();
-    next?.focus();
+    next.focus();
   };
 
   const name = n.title || n.message;
@@ -131,7 +104,7 @@ export default function SnoozeMenu({ notification: n, t, locale, onSnooze, onClo
       {style}
       {presets(new Date()).map((p) => (
         <button key={p.key} role="menuitem" tabIndex={-1} onClick={() => snooze(p.at)}>
-          <span>{t[p.key]}</span>
+          <span>{t[presetLabel[p.key]]}</span>
           <span className="herald-when">{fmt.format(p.at)}</span>
         </button>
       ))}
