@@ -88,7 +88,7 @@ func TestWorkflowInlineContentCheckedAtSave(t *testing.T) {
 	var got struct{ Message []string }
 	res.JSON(t, &got)
 	want := []string{
-		"steps[0].content.colour is not a field of inApp content (fields: title, message, icon, url)",
+		"steps[0].content.colour is not a field of inApp content (fields: title, message, icon, url, blocks)",
 		"steps[0].content.message: line 1: {{#if}} is not closed (missing {{/if}})",
 		"steps[0]: inApp content needs title",
 		`steps[1].layout: no layout "theirs" in this app`,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
@@ -311,6 +312,7 @@ var validBodies = map[string]any{
 	"POST /v3/topics/:topicId/detachUsers":                 map[string]any{"users": []string{"user-a"}},
 	"PUT /v3/topics/:topicId/users/:userIdentifier":        map[string]any{"channels": []string{"email"}},
 	"PUT /v3/notifications/:notificationId/state":          map[string]any{"state": "read"},
+	"PUT /v3/notifications/:notificationId/snooze":         map[string]any{"until": time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)},
 	"PATCH /v1/apps/:appId/workflow-schedules/:scheduleId": map[string]any{"paused": true},
 	"POST /v1/apps/:appId/webhooks/:webhookId/replay":      map[string]any{"since": "2020-01-01T00:00:00Z"},
 }
