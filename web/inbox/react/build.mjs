@@ -17,7 +17,7 @@ import { gzipSync } from "node:zlib";
 export const GZIP_BUDGET = 10 * 1024;
 const external = ["react", "react-dom", "react/jsx-runtime", "@heraldhq/inbox", "@heraldhq/inbox/*"];
 
-const inboxModules = ["client", "state", "i18n", "safeurl", "api.gen", "preferences-strings"];
+const inboxModules = ["client", "state", "i18n", "safeurl", "api.gen", "preferences-strings", "snooze-times"];
 await build({
   entryPoints: inboxModules.map((m) => `../src/${m}.ts`),
   outdir: "../dist/npm",

@@ -15,7 +15,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: "@heraldhq/inbox-react", replacement: fileURLToPath(new URL("../src/index.ts", import.meta.url)) },
-      { find: /^@heraldhq\/inbox\/(client|i18n|safeurl|preferences-strings)$/, replacement: fileURLToPath(new URL("../../src/", import.meta.url)) + "$1.ts" },
+      { find: /^@heraldhq\/inbox\/(client|i18n|safeurl|preferences-strings|snooze-times)$/, replacement: fileURLToPath(new URL("../../src/", import.meta.url)) + "$1.ts" },
       ...(react18
         ? [
             { find: /^react-dom(\/.*)?$/, replacement: "react-dom-18$1" },
