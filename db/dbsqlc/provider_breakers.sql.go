@@ -30,7 +30,7 @@ type GetProviderBreakerRow struct {
 	ProbeUntil *time.Time
 }
 
-// The shared circuit breakers of provider instances (migration 00270, activities/breaker.go).
+// The shared circuit breakers of provider instances (migration 00270, internal/delivery/pipeline/breaker.go and shared.go).
 // The key is a provider instance id the worker took from its app's own routes.
 func (q *Queries) GetProviderBreaker(ctx context.Context, instanceID int64) (GetProviderBreakerRow, error) {
 	row := q.db.QueryRow(ctx, getProviderBreaker, instanceID)

@@ -1,4 +1,4 @@
--- The shared circuit breakers of provider instances (migration 00270, activities/breaker.go).
+-- The shared circuit breakers of provider instances (migration 00270, internal/delivery/pipeline/breaker.go and shared.go).
 -- The key is a provider instance id the worker took from its app's own routes.
 
 -- name: GetProviderBreaker :one
