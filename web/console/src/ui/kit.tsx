@@ -49,7 +49,7 @@ export function Button({
   ...rest
 }: { variant?: "primary" | "secondary" | "ghost" | "danger"; busy?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
-    <button className={`btn btn-${variant}`} aria-busy={busy || undefined} disabled={busy || rest.disabled} {...rest}>
+    <button className={`btn btn-${variant}`} {...rest} aria-busy={busy || undefined} disabled={busy || rest.disabled}>
       {children}
     </button>
   );
