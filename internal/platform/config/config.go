@@ -81,7 +81,7 @@ type Config struct {
 	TemporalCLI string `env:"HERALD_TEMPORAL_CLI" dflt:"bin/temporal, then $PATH" example:"/usr/local/bin/temporal" desc:"Temporal CLI that herald dev runs when no server answers"`
 	// DevTemporalDynamicConfig is the dynamic config of the dev server `herald dev` starts
 	// (devenv.DynamicConfigFrom); the test stacks read the same variable.
-	DevTemporalDynamicConfig string `env:"HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG" dflt:"matching.useNewMatcher=true,matching.enableFairness=true,system.enableActivityEagerExecution=true" example:"none" desc:"dynamic config of the Temporal dev server herald dev starts, key=value,… (none: the server's defaults); the default turns on priority, fairness between apps and eager activities (docs/deployment.md)"`
+	DevTemporalDynamicConfig string `env:"HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG" dflt:"system.enableActivityEagerExecution=true" example:"matching.useNewMatcher=true,matching.enableFairness=true,system.enableActivityEagerExecution=true" desc:"dynamic config of the Temporal dev server herald dev starts, key=value,… (none: the server's defaults); the default turns on eager activities; add matching.useNewMatcher=true,matching.enableFairness=true for priority and fairness between apps (experimental in the pinned server; docs/deployment.md)"`
 	// PrivateHosts are hosts that provider connections (HTTP APIs, webhooks, SMTP) may reach
 	// although they are or resolve to loopback, private or link-local addresses. Everything
 	// else internal is refused, at save and on every connection.

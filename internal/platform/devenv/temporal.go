@@ -41,15 +41,15 @@ type TemporalOptions struct {
 }
 
 // DevDynamicConfig is the dynamic config every dev server runs with unless told otherwise
-// (issue 28): the priority-aware matcher with fairness, so the fairness key (app-<id>) and
-// priority key (critical sends) the relay starts each run with are honoured inside every
-// task queue; and eager activities, so a run's DeliverBatch goes straight to the worker
-// that completed its workflow task when that worker has a free slot, without a trip
-// through the queue. The server's defaults leave both off: its matcher then dispatches a queue's
-// backlog in arrival order, and one app's burst of workflow tasks delays another app's
-// fresh sends (docs/decisions.md, "Fairness between apps"). HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG
-// (comma-separated key=value, or "none") replaces it.
-var DevDynamicConfig = []string{"matching.useNewMatcher=true", "matching.enableFairness=true", "system.enableActivityEagerExecution=true"}
+// (issue 28): eager activities, so a run's DeliverBatch goes straight to the worker that
+// completed its workflow task when that worker has a free slot, without a trip through the
+// queue. The priority-aware matcher with fairness (matching.useNewMatcher,
+// matching.enableFairness), which honours the relay's fairness key (app-<id>) and
+// priority key inside every task queue, is experimental in the pinned server (1.29) and
+// opt-in: with it on by default, one CI rehearsal saw the shared dev server stop
+// dispatching every task queue (docs/decisions.md, "Fairness between apps").
+// HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG (comma-separated key=value, or "none") replaces it.
+var DevDynamicConfig = []string{"system.enableActivityEagerExecution=true"}
 
 // dynamicConfig is o's dynamic config: o.DynamicConfig, else the environment's
 // HERALD_DEV_TEMPORAL_DYNAMIC_CONFIG (see DynamicConfigFrom).
