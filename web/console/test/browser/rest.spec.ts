@@ -185,7 +185,7 @@ test("user page: preferences changed from the matrix, the user's devices and inb
       await page.getByRole("tab", { name: "Devices" }).click();
       await page.getByRole("tab", { name: "Inbox" }).click();
       return page.getByRole("row", { name: /Weekly news/ }).count();
-    })
+    }, { timeout: 45_000 }) // a real send through Temporal, as the widget's journeys wait for
     .toBe(1);
   const note = page.getByRole("row", { name: /Weekly news/ });
   await expect(note).toContainText("Five things this week");
