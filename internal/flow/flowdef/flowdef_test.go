@@ -14,7 +14,7 @@ var ck = Checker{Channels: herald.Channels, TemplateExists: func(id string) bool
 
 func problems(t *testing.T, raw string) []string {
 	t.Helper()
-	_, err := Parse(json.RawMessage(raw), ck)
+	_, err := Compile(json.RawMessage(raw), ck)
 	var he *herald.Error
 	if !errors.As(err, &he) {
 		t.Fatalf("want validation error, got %v", err)
@@ -22,8 +22,8 @@ func problems(t *testing.T, raw string) []string {
 	return he.Details
 }
 
-func TestParseValidDefinition(t *testing.T) {
-	def, err := Parse(json.RawMessage(`{"steps":[
+func TestCompileValidDefinition(t *testing.T) {
+	def, err := Compile(json.RawMessage(`{"steps":[
 		{"id":"notify","type":"inApp","template":"welcome","next":"wait"},
 		{"id":"wait","type":"delay","duration":"1h","next":"check"},
 		{"id":"check","type":"branch","conditions":[{"if":{"step":"notify","is":"notRead"},"next":"mail"}]},
@@ -37,7 +37,7 @@ func TestParseValidDefinition(t *testing.T) {
 	}
 }
 
-func TestParseReportsEveryProblem(t *testing.T) {
+func TestCompileReportsEveryProblem(t *testing.T) {
 	cases := map[string]struct {
 		raw  string
 		want []string
@@ -195,7 +195,7 @@ func TestConditionsAndScope(t *testing.T) {
 		`{"and":[{"step":"inbox","is":"delivered"},{"field":"user.identifier","op":"eq","value":"u1"}]}`: true,
 		`{"or":[{"step":"inbox","is":"read"},{"not":{"field":"data.plan","op":"eq","value":"pro"}}]}`:    false,
 	} {
-		if got := cond(raw).Eval(s, states); got != want {
+		if got := compiled(t, cond(raw)).Eval(s, states); got != want {
 			t.Errorf("%s = %v, want %v", raw, got, want)
 		}
 	}
@@ -211,7 +211,7 @@ func TestExplainListsEveryLeafWithItsValues(t *testing.T) {
 		{Field: "profile.missing", Op: "exists"},
 	}}
 	s := Scope{Data: map[string]any{"total": float64(120)}, Profile: map[string]any{}}
-	got := c.Explain(s, map[string]StepState{"inapp-1": {Delivered: true}})
+	got := compiled(t, c).Explain(s, map[string]StepState{"inapp-1": {Delivered: true}})
 	if len(got) != 3 {
 		t.Fatalf("got %d leaves, want 3: %+v", len(got), got)
 	}
@@ -224,4 +224,17 @@ func TestExplainListsEveryLeafWithItsValues(t *testing.T) {
 	if got[2].Found || got[2].Result || got[2].Actual != nil {
 		t.Errorf("third leaf = %+v, want not found and false", got[2])
 	}
+}
+
+// compiled compiles a condition as a branch of a definition whose in-app steps are inbox
+// and inapp-1 (conditions evaluate compiled: their values decoded once).
+func compiled(t *testing.T, c Condition) Condition {
+	t.Helper()
+	def := &Definition{Steps: []Step{{ID: "inbox", Type: "inApp"}, {ID: "inapp-1", Type: "inApp"}}}
+	var p herald.Problems
+	out := compileCondition(def, map[string]int{"inbox": 1, "inapp-1": 2}, c, "if", &p)
+	if len(p) > 0 {
+		t.Fatalf("condition does not compile: %q", p)
+	}
+	return out
 }

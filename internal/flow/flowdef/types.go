@@ -111,6 +111,9 @@ type Condition struct {
 	And []Condition `json:"and,omitempty"`
 	Or  []Condition `json:"or,omitempty"`
 	Not *Condition  `json:"not,omitempty"`
+
+	// want is Value decoded (by Compile; never in JSON).
+	want any
 }
 
 // IsChannelType reports whether a step type is a delivery on a channel.
