@@ -22,8 +22,8 @@ func TestPublishRefusesADraftThatDoesNotCompile(t *testing.T) {
 		{"id": "b", "type": "email", "content": map[string]string{"subject": "Hi", "text": "Hello"}, "layout": "brand"},
 	}}
 	f.do(t, f.dev, "POST", app+"/workflows", map[string]any{"identifier": "onboarding", "name": "Onboarding", "definition": def}, 201)
-	f.do(t, f.dev, "DELETE", fmt.Sprintf("/v1/templates/%d", tpl), nil, 204)
-	f.do(t, f.dev, "DELETE", fmt.Sprintf("/v1/layouts/%d", layout), nil, 204)
+	f.do(t, f.dev, "DELETE", fmt.Sprintf("/v1/templates/%d", tpl), nil, 200)
+	f.do(t, f.dev, "DELETE", fmt.Sprintf("%s/layouts/%d", app, layout), nil, 200)
 	wf := app + "/workflows/onboarding"
 	send := map[string]any{"notification": map[string]any{"workflow": map[string]string{"identifier": "onboarding"}}, "sendTo": map[string]any{"recipients": []string{"ann"}}}
 	f.run(t, []call{
