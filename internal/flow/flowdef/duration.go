@@ -7,12 +7,13 @@ import (
 	"time"
 )
 
-// MaxDuration bounds delays, windows and timeouts.
+// MaxDuration bounds delays, windows and timeouts. Durations, times of day and clocks are
+// read only by Compile (their parsers are unexported): a run reads the typed Program.
 const MaxDuration = 366 * 24 * time.Hour
 
-// ParseDuration reads a duration such as 90s, 15m, 2h, 3d or 1d12h (Go durations plus a d
+// parseDuration reads a duration such as 90s, 15m, 2h, 3d or 1d12h (Go durations plus a d
 // suffix for days). It must be positive and at most MaxDuration.
-func ParseDuration(s string) (time.Duration, error) {
+func parseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, fmt.Errorf("empty duration")
@@ -43,12 +44,12 @@ func ParseDuration(s string) (time.Duration, error) {
 	return total, nil
 }
 
-// Clock is a time of day (24-hour clock), read by ParseTimeOfDay.
+// Clock is a time of day (24-hour clock): a compiled step's timeOfDay.
 type Clock struct{ Hour, Minute, Second int }
 
-// ParseTimeOfDay reads "HH:MM" or "HH:MM:SS" (24-hour clock; seconds let a test, or a
+// parseTimeOfDay reads "HH:MM" or "HH:MM:SS" (24-hour clock; seconds let a test, or a
 // precise schedule, name any second).
-func ParseTimeOfDay(s string) (Clock, error) {
+func parseTimeOfDay(s string) (Clock, error) {
 	v := strings.TrimSpace(s)
 	layout := "15:04"
 	if strings.Count(v, ":") == 2 {

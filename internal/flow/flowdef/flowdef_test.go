@@ -132,12 +132,12 @@ func TestCompileReportsEveryProblem(t *testing.T) {
 
 func TestParseDuration(t *testing.T) {
 	for in, want := range map[string]time.Duration{"90s": 90 * time.Second, "3d": 72 * time.Hour, "1d12h": 36 * time.Hour, "15m": 15 * time.Minute} {
-		if got, err := ParseDuration(in); err != nil || got != want {
+		if got, err := parseDuration(in); err != nil || got != want {
 			t.Errorf("%s: %v %v", in, got, err)
 		}
 	}
 	for _, bad := range []string{"", "x", "-1h", "400d", "d"} {
-		if _, err := ParseDuration(bad); err == nil {
+		if _, err := parseDuration(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -156,13 +156,13 @@ func TestNextTimeOfDay(t *testing.T) {
 		t.Errorf("11:00:05, five seconds ahead: %s", got.UTC())
 	}
 	for in, want := range map[string]Clock{"09:00": {9, 0, 0}, " 9:30 ": {9, 30, 0}, "23:59:59": {23, 59, 59}} {
-		if got, err := ParseTimeOfDay(in); err != nil || got != want {
-			t.Errorf("ParseTimeOfDay(%q) = %v, %v", in, got, err)
+		if got, err := parseTimeOfDay(in); err != nil || got != want {
+			t.Errorf("parseTimeOfDay(%q) = %v, %v", in, got, err)
 		}
 	}
 	for _, bad := range []string{"", "24:00", "9", "09:60", "09:00:60", "09:00:00:00"} {
-		if _, err := ParseTimeOfDay(bad); err == nil {
-			t.Errorf("ParseTimeOfDay(%q) accepted", bad)
+		if _, err := parseTimeOfDay(bad); err == nil {
+			t.Errorf("parseTimeOfDay(%q) accepted", bad)
 		}
 	}
 	if loc := Location(map[string]any{"timezone": "Nope/Nope"}, "Asia/Tokyo"); loc.String() != "Asia/Tokyo" {

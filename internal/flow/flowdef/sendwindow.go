@@ -20,8 +20,8 @@ type SendWindow struct {
 // WeekdayNames are the day names of send windows, by time.Weekday.
 var WeekdayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
 
-// ParseClock reads HH:MM or HH:MM:SS (24-hour clock) as seconds after midnight.
-func ParseClock(s string) (int, error) {
+// parseClock reads HH:MM or HH:MM:SS (24-hour clock) as seconds after midnight.
+func parseClock(s string) (int, error) {
 	for _, layout := range []string{"15:04:05", "15:04"} {
 		if len(s) == len(layout) {
 			if t, err := time.Parse(layout, s); err == nil {
@@ -47,7 +47,7 @@ func (w SendWindow) Compile() (Window, []string) {
 		if v == "" {
 			continue
 		}
-		sec, err := ParseClock(v)
+		sec, err := parseClock(v)
 		if err != nil {
 			add("sendWindow.%s: %v", []string{"start", "end"}[j], err)
 		}

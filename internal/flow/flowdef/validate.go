@@ -76,7 +76,7 @@ func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledSte
 			}
 			return 0
 		}
-		d, err := ParseDuration(v)
+		d, err := parseDuration(v)
 		if err != nil {
 			p.Addf("steps[%d].%s: %v", i, field, err)
 		}
@@ -86,7 +86,7 @@ func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledSte
 	clock := func(i int, s Step) *Clock {
 		var c *Clock
 		if s.TimeOfDay != "" {
-			if v, err := ParseTimeOfDay(s.TimeOfDay); err != nil {
+			if v, err := parseTimeOfDay(s.TimeOfDay); err != nil {
 				p.Addf("steps[%d].timeOfDay: %v", i, err)
 			} else {
 				c = &v
@@ -201,7 +201,7 @@ func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledSte
 			}
 			c.TimeoutAfter = DefaultFetchTimeout
 			if s.Timeout != "" {
-				if d, err := ParseDuration(s.Timeout); err != nil {
+				if d, err := parseDuration(s.Timeout); err != nil {
 					p.Addf("steps[%d].timeout: %v", i, err)
 				} else if d > MaxFetchWait {
 					p.Addf("steps[%d].timeout must be at most %s", i, MaxFetchWait)
