@@ -34,7 +34,7 @@ func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
 		// the recipient's time zone closes it (a continued collector's Pending triggers:
 		// the next 08:00 after it continued).
 		now := workflow.Now(ctx)
-		window = flowdef.NextTimeOfDay(now, *step.Clock, flowdef.Location(in.Run.Recipient.Profile, step.Timezone)).Sub(now)
+		window = flowdef.NextTimeOfDay(now, *step.Clock, step.Location(in.Run.Recipient.Profile)).Sub(now)
 	}
 	triggers := append([]Trigger(nil), in.Pending...)
 	tctx, cancel := workflow.WithCancel(ctx)

@@ -260,7 +260,7 @@ func (r *run) delayOf(ctx workflow.Context, s *flowdef.CompiledStep) time.Durati
 	case s.DelayFor != 0:
 		return s.DelayFor
 	case s.Clock != nil:
-		return flowdef.NextTimeOfDay(now, *s.Clock, flowdef.Location(r.in.Recipient.Profile, s.Timezone)).Sub(now)
+		return flowdef.NextTimeOfDay(now, *s.Clock, s.Location(r.in.Recipient.Profile)).Sub(now)
 	default:
 		// until is templated: it is read from the run's data when the step runs.
 		at, err := time.Parse(time.RFC3339, r.scope.Expand(s.Until))

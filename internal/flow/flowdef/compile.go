@@ -35,6 +35,9 @@ type CompiledStep struct {
 	DelayFor time.Duration
 	// Clock is the timeOfDay of a delay or digest step (nil: none).
 	Clock *Clock
+	// Zone is the step's timezone, the fallback of a recipient without one (UTC when the
+	// step names none).
+	Zone *time.Location
 	// WindowFor is a digest's window (0: none) or a throttle's.
 	WindowFor time.Duration
 	// TimeoutAfter is a waitForRead's timeout, or a fetch's (DefaultFetchTimeout when not set).

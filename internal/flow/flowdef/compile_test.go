@@ -59,6 +59,8 @@ func TestCompileTypesEveryField(t *testing.T) {
 		{"send window", *step("mail").OpenHours, Window{Start: 22 * 3600, End: 6*3600 + 30*60 + 15, Days: 1<<1 | 1<<5}},
 		{"no send window", step("in").OpenHours == nil, true},
 		{"no clock", step("wait").Clock == nil, true},
+		{"step time zone", step("clock").Zone.String(), "Europe/Paris"},
+		{"UTC without a time zone", step("dig2").Zone, time.UTC},
 	}
 	for _, c := range checks {
 		if c.got != c.want {

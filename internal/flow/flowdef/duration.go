@@ -73,16 +73,15 @@ func NextTimeOfDay(now time.Time, c Clock, loc *time.Location) time.Time {
 }
 
 // Location is the time zone a time-of-day step is read in: the recipient's profile key
-// timezone, else the step's timezone, else UTC (an unknown name is skipped).
-func Location(profile map[string]any, stepTimezone string) *time.Location {
-	name, _ := profile["timezone"].(string)
-	for _, n := range []string{name, stepTimezone} {
-		if n == "" {
-			continue
-		}
-		if loc, err := time.LoadLocation(n); err == nil {
+// timezone (an unknown name is skipped), else the step's compiled Zone.
+func (s *CompiledStep) Location(profile map[string]any) *time.Location {
+	if name, _ := profile["timezone"].(string); name != "" {
+		if loc, err := time.LoadLocation(name); err == nil {
 			return loc
 		}
 	}
-	return time.UTC
+	if s.Zone == nil {
+		return time.UTC
+	}
+	return s.Zone
 }

@@ -165,7 +165,8 @@ func TestNextTimeOfDay(t *testing.T) {
 			t.Errorf("parseTimeOfDay(%q) accepted", bad)
 		}
 	}
-	if loc := Location(map[string]any{"timezone": "Nope/Nope"}, "Asia/Tokyo"); loc.String() != "Asia/Tokyo" {
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	if loc := (&CompiledStep{Zone: tokyo}).Location(map[string]any{"timezone": "Nope/Nope"}); loc.String() != "Asia/Tokyo" {
 		t.Errorf("Location fell back to %s, want the step's zone", loc)
 	}
 }

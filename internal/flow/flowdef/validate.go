@@ -82,8 +82,9 @@ func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledSte
 		}
 		return d
 	}
-	// clock checks the time of day of a delay or digest step and its fallback time zone.
-	clock := func(i int, s Step) *Clock {
+	// clock checks the time of day of a delay or digest step and its fallback time zone,
+	// which it compiles into zone.
+	clock := func(i int, s Step, zone **time.Location) *Clock {
 		var c *Clock
 		if s.TimeOfDay != "" {
 			if v, err := parseTimeOfDay(s.TimeOfDay); err != nil {
@@ -92,9 +93,12 @@ func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledSte
 				c = &v
 			}
 		}
+		*zone = time.UTC
 		if s.Timezone != "" {
-			if _, err := time.LoadLocation(s.Timezone); err != nil {
+			if loc, err := time.LoadLocation(s.Timezone); err != nil {
 				p.Addf("steps[%d].timezone: unknown time zone %q", i, s.Timezone)
+			} else {
+				*zone = loc
 			}
 		}
 		return c
@@ -145,7 +149,7 @@ func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledSte
 					p.Addf("steps[%d].until must be an ISO 8601 time or a {{data.…}} reference", i)
 				}
 			}
-			c.Clock = clock(i, s)
+			c.Clock = clock(i, s, &c.Zone)
 		case s.Type == TypeDigest:
 			switch {
 			case s.Window == "" && s.TimeOfDay == "" && s.Count == 0:
@@ -154,7 +158,7 @@ func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledSte
 				p.Addf("steps[%d] (digest) takes a window or a timeOfDay, not both", i)
 			}
 			c.WindowFor = dur(i, "window", s.Window, false)
-			c.Clock = clock(i, s)
+			c.Clock = clock(i, s, &c.Zone)
 			if s.Count < 0 || s.Count > 1000 {
 				p.Addf("steps[%d].count must be between 1 and 1000", i)
 			}
