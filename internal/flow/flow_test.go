@@ -33,7 +33,7 @@ func code(err error) string { return herald.ErrorCode(err) }
 
 // published compiles the version sends run, as the run's load does.
 func published(ctx context.Context, s *Service, appID int64, identifier string) (*flowdef.Program, int32, error) {
-	v, err := runnable.Lookup(ctx, s.db, appID, identifier)
+	v, err := runnable.Lookup(ctx, s.db.Queries, appID, identifier)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -55,7 +55,7 @@ func TestCreatePublishAndVersions(t *testing.T) {
 	if f.PublishedVersion != nil {
 		t.Error("a new workflow has no published version")
 	}
-	if _, err := runnable.Lookup(ctx, s.db, app, "welcome"); !errors.Is(err, runnable.ErrNotPublished) {
+	if _, err := runnable.Lookup(ctx, s.db.Queries, app, "welcome"); !errors.Is(err, runnable.ErrNotPublished) {
 		t.Errorf("unpublished: %v", err)
 	}
 	if v, err := s.Publish(ctx, app, "welcome"); err != nil || v != 1 {
@@ -149,7 +149,7 @@ func TestPublishRefusesADraftThatDoesNotCompile(t *testing.T) {
 	if want := []string{`steps[2].template: no template "welcome-mail" in this app`}; !slices.Equal(he.Details, want) {
 		t.Errorf("problems = %q, want %q", he.Details, want)
 	}
-	if _, err := runnable.Lookup(ctx, d, a.AppID, "welcome"); !errors.Is(err, runnable.ErrNotPublished) {
+	if _, err := runnable.Lookup(ctx, d.Queries, a.AppID, "welcome"); !errors.Is(err, runnable.ErrNotPublished) {
 		t.Errorf("after a refused publish: %v, want no published version", err)
 	}
 	exists = true

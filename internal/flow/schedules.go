@@ -114,7 +114,7 @@ func (s *ScheduleService) parseSchedule(ctx context.Context, appID int64, body [
 		p = append(p, he.Details...)
 	}
 	if len(p) == 0 {
-		_, err := runnable.Lookup(ctx, s.db, appID, wf)
+		_, err := runnable.Lookup(ctx, s.db.Queries, appID, wf)
 		var un *runnable.UnavailableError
 		switch {
 		case errors.As(err, &un):

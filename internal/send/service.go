@@ -166,7 +166,7 @@ func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *herald.Se
 	if ref == nil {
 		return critical, nil
 	}
-	v, err := runnable.Lookup(ctx, s.db, appID, ref.Identifier)
+	v, err := runnable.Lookup(ctx, s.db.Queries, appID, ref.Identifier)
 	var un *runnable.UnavailableError
 	switch {
 	case errors.As(err, &un):

@@ -67,7 +67,7 @@ func (a *Service) deliverFlowRequest(ctx context.Context, call *batchCall, appID
 
 // publishedVersion returns the version a send runs, or FlowUnavailable and why not.
 func (a *Service) publishedVersion(ctx context.Context, appID int64, identifier string) (int32, string, error) {
-	v, err := runnable.Lookup(ctx, a.DB, appID, identifier)
+	v, err := runnable.Lookup(ctx, a.DB.Queries, appID, identifier)
 	var un *runnable.UnavailableError
 	switch {
 	case errors.As(err, &un):

@@ -52,15 +52,10 @@ func (e *UnavailableError) Error() string {
 // Unwrap returns the reason.
 func (e *UnavailableError) Unwrap() error { return e.Reason }
 
-// Querier is the one query Lookup runs: *db.DB, or the *dbsqlc.Queries of a transaction.
-type Querier interface {
-	FlowPublishedVersion(ctx context.Context, arg dbsqlc.FlowPublishedVersionParams) (dbsqlc.FlowPublishedVersionRow, error)
-}
-
 // Lookup returns the version of the app's flow that sends run, in one query on the
-// (app_id, identifier) unique index. A flow without one is an *UnavailableError; other
+// (app_id, identifier) unique index (q: a *db.DB's Queries, or a transaction's). A flow without one is an *UnavailableError; other
 // errors are the database's (mapped by db.MapError).
-func Lookup(ctx context.Context, q Querier, appID int64, identifier string) (Version, error) {
+func Lookup(ctx context.Context, q *dbsqlc.Queries, appID int64, identifier string) (Version, error) {
 	row, err := q.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: identifier})
 	if err != nil {
 		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {

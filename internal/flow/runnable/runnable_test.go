@@ -29,7 +29,7 @@ func TestLookupTellsEveryReasonApart(t *testing.T) {
 			t.Errorf("%s: err = %v, want %q", step, err, msg)
 		}
 	}
-	_, err := runnable.Lookup(ctx, d, a.AppID, "order")
+	_, err := runnable.Lookup(ctx, d.Queries, a.AppID, "order")
 	unavailable("unknown", err, runnable.ErrNotFound, `workflow "order" does not exist`)
 
 	body := `{"identifier":"order","name":"Order","critical":true,"payloadSchema":{"type":"object"},
@@ -38,14 +38,14 @@ func TestLookupTellsEveryReasonApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = runnable.Lookup(ctx, d, a.AppID, "order")
+	_, err = runnable.Lookup(ctx, d.Queries, a.AppID, "order")
 	unavailable("unpublished", err, runnable.ErrNotPublished, `workflow "order" has no published version`)
 
 	for want := int32(1); want <= 2; want++ {
 		if _, err := s.Publish(ctx, a.AppID, "order"); err != nil {
 			t.Fatal(err)
 		}
-		v, err := runnable.Lookup(ctx, d, a.AppID, "order")
+		v, err := runnable.Lookup(ctx, d.Queries, a.AppID, "order")
 		if err != nil || v != (runnable.Version{FlowID: created.ID, Number: want, Critical: true, HasPayloadSchema: true}) {
 			t.Errorf("published %d: %+v, %v", want, v, err)
 		}
@@ -53,14 +53,14 @@ func TestLookupTellsEveryReasonApart(t *testing.T) {
 	if _, err := s.Patch(ctx, a.AppID, "order", []byte(`{"archived":true}`)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = runnable.Lookup(ctx, d, a.AppID, "order")
+	_, err = runnable.Lookup(ctx, d.Queries, a.AppID, "order")
 	unavailable("archived", err, runnable.ErrArchived, `workflow "order" is archived`)
 	if _, err := s.Patch(ctx, a.AppID, "order", []byte(`{"archived":false}`)); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := runnable.Lookup(ctx, d, a.AppID, "order"); err != nil || v.Number != 2 {
+	if v, err := runnable.Lookup(ctx, d.Queries, a.AppID, "order"); err != nil || v.Number != 2 {
 		t.Errorf("unarchived: %+v, %v; want version 2 again", v, err)
 	}
-	_, err = runnable.Lookup(ctx, d, b.AppID, "order")
+	_, err = runnable.Lookup(ctx, d.Queries, b.AppID, "order")
 	unavailable("another app", err, runnable.ErrNotFound, `workflow "order" does not exist`)
 }
