@@ -1,6 +1,7 @@
 package herald_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	herald "github.com/heraldhq/herald"
@@ -37,5 +38,18 @@ func TestDecodeSendRequest(t *testing.T) {
 	}
 	if req.Notification.Title != "" {
 		t.Errorf("a failed decode left %+v", req)
+	}
+}
+
+// TestDecodeSendRequestCostsNoMoreThanUnmarshal keeps the delivery hot path as it was:
+// decoding through DecodeSendRequest allocates what json.Unmarshal into the caller's value
+// allocates, and nothing more.
+func TestDecodeSendRequestCostsNoMoreThanUnmarshal(t *testing.T) {
+	payload := []byte(`{"notification":{"title":"Hi","message":"Hello","category":"news"},"recipients":[{"identifier":"alice"},{"identifier":"bob"}],"data":{"order":{"id":42}}}`)
+	var req herald.SendRequest
+	plain := testing.AllocsPerRun(200, func() { req = herald.SendRequest{}; _ = json.Unmarshal(payload, &req) })
+	decoded := testing.AllocsPerRun(200, func() { req = herald.SendRequest{}; _ = herald.DecodeSendRequest(payload, &req) })
+	if decoded > plain {
+		t.Errorf("DecodeSendRequest allocates %.0f times, json.Unmarshal %.0f", decoded, plain)
 	}
 }
