@@ -70,3 +70,30 @@ type Override struct {
 	// Raw is the whole override object, for channel and provider specific settings.
 	Raw json.RawMessage `json:"raw,omitempty"`
 }
+
+// DecodeSendRequest reads a stored send request (notification_requests.payload, the JSON
+// that internal/send's Parse produced and the outbox stored) into req. It is the one reader
+// of that payload: delivery, flow runs and the schedule list all load a request through
+// it, so they see the same defaults. A payload that does not decode is an EINVALID error
+// saying so, with the decoder's message as its cause, and leaves req zero. Like
+// json.Unmarshal it fills the caller's value, so a request kept inside a larger struct
+// (the delivery pipeline's send cache) costs no allocation of its own.
+func DecodeSendRequest(payload []byte, req *SendRequest) error {
+	if err := json.Unmarshal(payload, req); err != nil {
+		*req = SendRequest{}
+		return &Error{Code: EINVALID, Message: "stored request is unreadable", Err: err}
+	}
+	// A JSON null is no value: the stored form omits empty members, and readers test length.
+	if isNull(req.Data) {
+		req.Data = nil
+	}
+	if isNull(req.Notification.Blocks) {
+		req.Notification.Blocks = nil
+	}
+	if req.Override != nil && isNull(req.Override.Raw) {
+		req.Override.Raw = nil
+	}
+	return nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(raw) == "null" }

@@ -10,6 +10,7 @@ import (
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/internal/flow"
+	"github.com/heraldhq/herald/internal/flow/fetch"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/visibility"
@@ -21,7 +22,7 @@ type Flows struct {
 	Runs      *flow.Runs
 	Temporal  client.Client
 	TaskQueue string
-	Fetcher   *Fetcher
+	Fetcher   *fetch.Client
 }
 
 // ScheduleSend sends one tick of a flow schedule (flow.Runs.ScheduleSend). A stored send
@@ -88,7 +89,13 @@ func (a *Flows) FinishRun(ctx context.Context, in flowrun.FinishRunInput) error 
 	return a.Runs.Finish(ctx, in)
 }
 
-// Fetch performs a fetch step's request.
+// Fetch performs a fetch step's request; a refusal (a 4xx, a host the policy refuses, an
+// answer that is not a JSON object) fails for good.
 func (a *Flows) Fetch(ctx context.Context, in flowrun.FetchInput) (map[string]any, error) {
-	return a.Fetcher.Fetch(ctx, in)
+	out, err := a.Fetcher.Fetch(ctx, in)
+	var r *fetch.Refusal
+	if errors.As(err, &r) {
+		return nil, temporal.NewNonRetryableApplicationError(r.Message, r.Kind, nil)
+	}
+	return out, err
 }

@@ -187,7 +187,7 @@ func TestRecordHistories(t *testing.T) {
 		t.Cleanup(cancel)
 		w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
 			Pipeline:  &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 1, Log: e.Stack.Log})},
-			Schedules: &activities.Schedules{DB: e.Stack.DB},
+			Schedules: &activities.Schedules{Scheduled: e.Stack.Schedules},
 		}, herworker.Options{})
 		if err := w.Start(); err != nil {
 			t.Fatal(err)

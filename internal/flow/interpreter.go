@@ -176,8 +176,8 @@ func (a *Runs) Load(ctx context.Context, in flowrun.LoadRunInput) (flowrun.Loade
 		return flowrun.LoadedRun{}, db.MapError(err)
 	}
 	var req herald.SendRequest
-	if err := json.Unmarshal(row.Payload, &req); err != nil {
-		return flowrun.LoadedRun{}, &herald.Error{Code: herald.EINVALID, Message: "stored request is unreadable", Err: err}
+	if err := herald.DecodeSendRequest(row.Payload, &req); err != nil {
+		return flowrun.LoadedRun{}, err
 	}
 	out.Category = req.Notification.Category
 	if len(req.Data) > 0 {

@@ -112,7 +112,7 @@ func (s *Service) Timeline(ctx context.Context, appID int64, identifier, request
 	if err != nil {
 		return Timeline{}, db.MapError(err)
 	}
-	messages := rundetail.Index(msgs, contents)
+	messages := rundetail.Index(loggedMessages(msgs), contentsByLog(contents))
 	t := Timeline{RequestID: id.String(), Workflow: identifier, Runs: make([]Run, 0, len(runs))}
 	byUser := map[string]int{}
 	for _, r := range runs {
@@ -130,4 +130,26 @@ func (s *Service) Timeline(ctx context.Context, appID int64, identifier, request
 			Input: rundetail.Raw(l.Input), Evaluation: rundetail.Raw(l.Evaluation), Message: messages.For(l.UserIdentifier, l.StepType, l.StepID)})
 	}
 	return t, nil
+}
+
+// loggedMessages maps message log rows to what rundetail indexes.
+func loggedMessages(rows []dbsqlc.MessageLog) []rundetail.Logged {
+	out := make([]rundetail.Logged, len(rows))
+	for i, l := range rows {
+		out[i] = rundetail.Logged{UserIdentifier: l.UserIdentifier, StepKey: l.StepKey, Message: rundetail.Message{
+			ID: l.ID, Channel: l.Channel, Status: l.Status, Reason: l.Reason, Error: l.Error,
+			ProviderIdentifier: l.Provider, ProviderMessageID: l.ProviderMessageID, ProviderResponse: l.ProviderResponse,
+			Attempts: l.Attempts, SentAt: l.SentAt, DeliveredAt: l.DeliveredAt, FailedAt: l.FailedAt,
+		}}
+	}
+	return out
+}
+
+// contentsByLog maps the contents of a request's steps to their message log ids.
+func contentsByLog(rows []dbsqlc.MessageContentsOfRequestRow) map[int64]json.RawMessage {
+	out := make(map[int64]json.RawMessage, len(rows))
+	for _, c := range rows {
+		out[c.MessageLogID] = c.Content
+	}
+	return out
 }

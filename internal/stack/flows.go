@@ -6,6 +6,7 @@ import (
 	"github.com/heraldhq/herald/activities"
 	v3 "github.com/heraldhq/herald/api/v3"
 	"github.com/heraldhq/herald/internal/flow"
+	"github.com/heraldhq/herald/internal/flow/fetch"
 )
 
 // FlowServices are the services of user-defined workflows.
@@ -31,7 +32,7 @@ func (s *Stack) openFlows(log *slog.Logger) {
 // flowActivities are the worker's activities of user-defined workflows.
 func (s *Stack) flowActivities() *activities.Flows {
 	return &activities.Flows{Runs: &flow.Runs{DB: s.DB, Sends: s.Notify}, Temporal: s.Temporal, TaskQueue: s.Cfg.TaskQueue,
-		Fetcher: activities.NewFetcher(s.Cfg.FetchAllowedHosts)}
+		Fetcher: fetch.New(s.Cfg.FetchAllowedHosts)}
 }
 
 // workflowHandlers are the services behind /v3/workflows.

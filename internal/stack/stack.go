@@ -294,7 +294,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	}
 	wait := 500 * time.Millisecond
 	for {
-		acts := worker.Activities{Pipeline: delivery, Schedules: &activities.Schedules{DB: s.DB}, Flows: s.flowActivities(),
+		acts := worker.Activities{Pipeline: delivery, Schedules: &activities.Schedules{Scheduled: s.Schedules}, Flows: s.flowActivities(),
 			Retention: s.retentionActivities(),
 			Webhooks:  s.webhookActivities()}
 		w := worker.New(s.Temporal, s.Cfg.TaskQueue, acts, s.workerOptions())

@@ -11,7 +11,6 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -143,8 +142,8 @@ func (a *Service) DeliverBatch(ctx context.Context, in sendwf.DeliverInput) (sen
 			continue
 		}
 		var req herald.SendRequest
-		if err := json.Unmarshal(row.Payload, &req); err != nil {
-			a.Fail(ctx, c.RequestID, fmt.Sprintf("stored request is unreadable: %v", err))
+		if err := herald.DecodeSendRequest(row.Payload, &req); err != nil {
+			a.Fail(ctx, c.RequestID, err.Error())
 			continue
 		}
 		var next sendwf.Cursor
@@ -213,8 +212,8 @@ func (a *Service) preResolveCall(ctx context.Context, call *batchCall, cursors [
 			continue
 		}
 		var req herald.SendRequest
-		if json.Unmarshal(row.Payload, &req) != nil {
-			continue
+		if herald.DecodeSendRequest(row.Payload, &req) != nil {
+			continue // Deliver fails the request with the decoder's error
 		}
 		reqs[i], appOf[i] = &req, row.AppID
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -169,6 +170,10 @@ func TestDeliverIsIdempotentAndKeepsRequestsIndependent(t *testing.T) {
 	}
 	if got := count(t, d, "SELECT delivered_count FROM notification_requests WHERE id = $1", good); got != 1 {
 		t.Errorf("delivered_count after retry = %d, want 1", got)
+	}
+	// The unreadable request says why, in herald.DecodeSendRequest's words.
+	if row, _ := d.GetRequest(context.Background(), broken); row.Error == nil || !strings.Contains(*row.Error, "stored request is unreadable") {
+		t.Errorf("broken request's error = %v, want it to say the stored request is unreadable", row.Error)
 	}
 }
 

@@ -113,7 +113,7 @@ func (a *Service) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStep
 		return later(err)
 	}
 	catID := cat.ID
-	reason, note, err := a.StepSkip(ctx, in, cat, bundle, user)
+	reason, note, err := a.stepSkip(ctx, in, cat, bundle, user)
 	if err != nil {
 		return later(err)
 	}
@@ -129,7 +129,7 @@ func (a *Service) deliverClaimedStep(ctx context.Context, in flowrun.DeliverStep
 		a.Decided(lg.Channel, delivery.StatusSkipped)
 		return flowrun.DeliverStepResult{Status: stepSkipped, Reason: reason}, nil
 	}
-	if held, res, err := a.HoldStep(ctx, in, lg, cat.Critical, user); err != nil {
+	if held, res, err := a.holdStep(ctx, in, lg, cat.Critical, user); err != nil {
 		return later(err)
 	} else if held {
 		return res, nil

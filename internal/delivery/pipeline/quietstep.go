@@ -14,11 +14,11 @@ import (
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
-// HoldStep holds a flow's external channel step when the run asks (HoldQuietHours, not on
+// holdStep holds a flow's external channel step when the run asks (HoldQuietHours, not on
 // Release) and the step is due outside its send window, or — unless the step is critical
 // (its category or workflow) — inside the recipient's quiet hours: the log row becomes held
 // with the reason, and the run sleeps until HeldUntil, when both allow it.
-func (a *Service) HoldStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, categoryCritical bool, user dbsqlc.DeliveryUsersRow) (bool, flowrun.DeliverStepResult, error) {
+func (a *Service) holdStep(ctx context.Context, in flowrun.DeliverStepInput, lg dbsqlc.MessageLog, categoryCritical bool, user dbsqlc.DeliveryUsersRow) (bool, flowrun.DeliverStepResult, error) {
 	if !in.HoldQuietHours || in.Release || lg.Channel == herald.ChannelInApp {
 		return false, flowrun.DeliverStepResult{}, nil
 	}

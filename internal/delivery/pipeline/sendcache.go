@@ -137,8 +137,8 @@ func newEntryLoad() *entryLoad {
 func (a *Service) loadEntry(ctx context.Context, requestID uuid.UUID, appID int64, payload []byte, load *entryLoad) (*sendEntry, error) {
 	appNames := load.appNames
 	e := &sendEntry{appID: appID}
-	if err := json.Unmarshal(payload, &e.req); err != nil {
-		return nil, fmt.Errorf("stored request %s is unreadable: %w", requestID, err)
+	if err := herald.DecodeSendRequest(payload, &e.req); err != nil {
+		return nil, fmt.Errorf("request %s: %w", requestID, err)
 	}
 	appName, ok := appNames[appID]
 	if !ok {

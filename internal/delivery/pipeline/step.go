@@ -13,13 +13,13 @@ import (
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
-// StepSkip returns why the recipient does not get the step ("" when it does), with the
+// stepSkip returns why the recipient does not get the step ("" when it does), with the
 // send's rules: a topic subscriber gets only its subscription's channels, the channel needs
 // a provider instance (in-app excepted) and template content, the user must not have opted
 // out of the channel (everywhere, for the workflow, or for the category) unless the workflow or its category
 // is critical, and the address must be there. note is what a delivered step's log row says
 // when a critical step ignored an opt-out.
-func (a *Service) StepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat StepCat, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (skip, note string, err error) {
+func (a *Service) stepSkip(ctx context.Context, in flowrun.DeliverStepInput, cat StepCat, b *templates.Bundle, user dbsqlc.DeliveryUsersRow) (skip, note string, err error) {
 	channel := in.Step.Type
 	if len(in.Recipient.Channels) > 0 && !slices.Contains(in.Recipient.Channels, channel) {
 		return delivery.ReasonTopicChannels, "", nil

@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"time"
 	"unicode/utf8"
-
-	"github.com/heraldhq/herald/db/dbsqlc"
 )
 
 // MaxContentBytes caps the rendered content stored for one step (message_logs.content).
@@ -146,9 +144,19 @@ type Message struct {
 	Content            json.RawMessage `json:"content"`
 }
 
+// Logged is one message log row of a send request as Index reads it: the recipient and the
+// step that wrote it, and its message (Content is filled from the contents, not from here).
+// Each reader maps its message_logs rows to it at its store.
+type Logged struct {
+	UserIdentifier string
+	// StepKey is the step's id; a row that no flow step wrote has none.
+	StepKey string
+	Message
+}
+
 // Messages finds the message log row of a run's channel step and its content.
 type Messages struct {
-	rows     map[key]dbsqlc.MessageLog
+	rows     map[key]Message
 	contents map[int64]json.RawMessage
 }
 
@@ -158,32 +166,27 @@ type key struct{ user, channel, step string }
 const MaxContents = 1000
 
 // Index indexes the message log rows of one send request by recipient, channel and step,
-// with the contents its steps rendered (MessageContentsOfRequest).
-func Index(logs []dbsqlc.MessageLog, contents []dbsqlc.MessageContentsOfRequestRow) Messages {
-	m := Messages{rows: make(map[key]dbsqlc.MessageLog, len(logs)), contents: make(map[int64]json.RawMessage, len(contents))}
+// with the contents its steps rendered by message log id (MessageContentsOfRequest).
+func Index(logs []Logged, contents map[int64]json.RawMessage) Messages {
+	m := Messages{rows: make(map[key]Message, len(logs)), contents: contents}
 	for _, l := range logs {
 		if l.StepKey != "" {
-			m.rows[key{l.UserIdentifier, l.Channel, l.StepKey}] = l
+			m.rows[key{l.UserIdentifier, l.Channel, l.StepKey}] = l.Message
 		}
-	}
-	for _, c := range contents {
-		m.contents[c.MessageLogID] = c.Content
 	}
 	return m
 }
 
-// For returns the message of a recipient's step (nil when the step wrote none).
+// For returns the message of a recipient's step (nil when the step wrote none), its times
+// in UTC.
 func (m Messages) For(user, stepType, stepID string) *Message {
 	l, ok := m.rows[key{user, stepType, stepID}]
 	if !ok {
 		return nil
 	}
-	out := &Message{
-		ID: l.ID, Channel: l.Channel, Status: l.Status, Reason: l.Reason, Error: l.Error,
-		ProviderIdentifier: l.Provider, ProviderMessageID: l.ProviderMessageID, ProviderResponse: l.ProviderResponse,
-		Attempts: l.Attempts, SentAt: utc(l.SentAt), DeliveredAt: utc(l.DeliveredAt), FailedAt: utc(l.FailedAt),
-		Content: m.contents[l.ID],
-	}
+	out := &l
+	out.SentAt, out.DeliveredAt, out.FailedAt = utc(l.SentAt), utc(l.DeliveredAt), utc(l.FailedAt)
+	out.Content = m.contents[l.ID]
 	if len(out.Content) == 0 {
 		out.Content = nil
 	}

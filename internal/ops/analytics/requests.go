@@ -245,7 +245,7 @@ func (s *Service) RequestDetail(ctx context.Context, appID int64, requestID stri
 	if err != nil {
 		return out, db.MapError(err)
 	}
-	messages := rundetail.Index(logs, contents)
+	messages := rundetail.Index(loggedMessages(out.Messages), contentsByLog(contents))
 	byRun := map[string]int{}
 	for _, r := range runs {
 		byRun[r.FlowIdentifier+"\x00"+r.UserIdentifier] = len(out.Runs)
@@ -328,4 +328,26 @@ func decodeRequestCursor(s string) (time.Time, uuid.UUID, bool) {
 		return time.Time{}, uuid.UUID{}, false
 	}
 	return time.UnixMicro(us).UTC(), id, true
+}
+
+// loggedMessages maps the request's message log entries to what rundetail indexes.
+func loggedMessages(logs []LogEntry) []rundetail.Logged {
+	out := make([]rundetail.Logged, len(logs))
+	for i, l := range logs {
+		out[i] = rundetail.Logged{UserIdentifier: l.UserIdentifier, StepKey: l.StepKey, Message: rundetail.Message{
+			ID: l.ID, Channel: l.Channel, Status: l.Status, Reason: l.Reason, Error: l.Error,
+			ProviderIdentifier: l.ProviderIdentifier, ProviderMessageID: l.ProviderMessageID, ProviderResponse: l.ProviderResponse,
+			Attempts: l.Attempts, SentAt: l.SentAt, DeliveredAt: l.DeliveredAt, FailedAt: l.FailedAt,
+		}}
+	}
+	return out
+}
+
+// contentsByLog maps the contents of a request's steps to their message log ids.
+func contentsByLog(rows []dbsqlc.MessageContentsOfRequestRow) map[int64]json.RawMessage {
+	out := make(map[int64]json.RawMessage, len(rows))
+	for _, c := range rows {
+		out[c.MessageLogID] = c.Content
+	}
+	return out
 }

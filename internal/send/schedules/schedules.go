@@ -4,7 +4,6 @@ package schedules
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"time"
 
@@ -58,8 +57,9 @@ func (s *Service) List(ctx context.Context, appID int64, page, limit int, all bo
 	}
 	out := make([]Scheduled, 0, len(rows))
 	for _, r := range rows {
+		// A payload that does not decode lists with no content rather than hiding the row.
 		var req herald.SendRequest
-		_ = json.Unmarshal(r.Payload, &req)
+		_ = herald.DecodeSendRequest(r.Payload, &req)
 		out = append(out, Scheduled{
 			ID: r.ID, RequestID: r.RequestID.String(), WorkflowID: schedule.WorkflowID(r.RequestID),
 			SendAt: r.SendAt, Status: r.Status, Notification: req.Notification, RecipientCount: r.RecipientCount,

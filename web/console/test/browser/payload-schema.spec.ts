@@ -61,6 +61,15 @@ test("payload schema: declared in the designer, prefills the test run, a violati
   await expect(data).toHaveValue(/"order": \{\s*"id": "sample id",\s*"total": 9.99,\s*"count": 1\s*\}/);
   await shoot(page, "workflow-payload-test-run");
 
+  // Opening a published version as the draft brings back that version's payload schema too.
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await page.getByRole("textbox", { name: "Schema JSON" }).fill('{"type": "object"}');
+  await expect(page.getByRole("textbox", { name: "Schema JSON" })).not.toHaveValue(/"customer"/);
+  await page.getByRole("tab", { name: "Versions" }).click();
+  await page.getByRole("button", { name: "Open v1 as the draft" }).click();
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await expect(page.getByRole("textbox", { name: "Schema JSON" })).toHaveValue(/"customer"/);
+
   // A send whose data breaks the schema: 422, every problem with its pointer, nothing stored.
   const api = { "X-SERVICE-API-KEY": app.apiKey, "X-SERVICE-API-SECRET": app.apiSecret };
   expectFailedRequests(1);

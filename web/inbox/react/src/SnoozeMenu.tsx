@@ -19,7 +19,7 @@ const css = `.herald-snooze{margin:0 12px 12px 64px;padding:4px;border:1px solid
 .herald-snooze .herald-when{color:var(--herald-muted);font-size:12px}
 .herald-snooze form{display:flex;flex-wrap:wrap;align-items:center;gap:8px;padding:6px 8px;font-size:13px}
 .herald-snooze input{font:inherit;color:inherit;background:var(--herald-bg);border:1px solid var(--herald-border);border-radius:6px;padding:4px 6px;color-scheme:light dark}
-.herald-root .herald-snooze .herald-go{background:var(--herald-accent);color:#fff;border-radius:6px;padding:4px 10px;font-weight:600}
+.herald-root .herald-snooze .herald-go{background:var(--herald-accent);color:var(--herald-bg);border-radius:6px;padding:4px 10px;font-weight:600}
 .herald-snooze .herald-error{color:#dc2626;font-size:12px;width:100%;margin:0}`;
 
 /** Props of SnoozeMenu. */

@@ -42,7 +42,7 @@ export const css = `.herald-root{--herald-accent:#4f46e5;--herald-bg:#fff;--hera
 .herald-actor{display:flex;align-items:center;gap:8px}.herald-actor img{width:24px;height:24px;border-radius:50%}
 .herald-buttons{display:flex;flex-wrap:wrap;gap:8px}
 .herald-btn{padding:4px 12px;border-radius:8px;font-size:13px;font-weight:600;text-decoration:none;border:1px solid var(--herald-accent);cursor:pointer}
-.herald-root .herald-btn.herald-primary{background:var(--herald-accent);color:#fff}.herald-root .herald-btn.herald-secondary{color:var(--herald-accent)}
+.herald-root .herald-btn.herald-primary{background:var(--herald-accent);color:var(--herald-bg)}.herald-root .herald-btn.herald-secondary{color:var(--herald-accent)}
 .herald-btn:disabled{opacity:.6}
 .herald-root .herald-main{display:flex;gap:12px;align-items:flex-start;padding:12px 8px 12px 16px;text-align:left;min-width:0}
 .herald-avatar{flex:none;width:36px;height:36px;border-radius:50%;object-fit:cover;background:var(--herald-hover)}

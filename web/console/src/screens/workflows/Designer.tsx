@@ -211,7 +211,7 @@ function Editor({ app, flow, components }: { app: App; flow: Flow; components: C
           <JsonView json={json} readOnly={!canEdit} onApply={openDefinition} />
         </Tabs.Content>
         <Tabs.Content value="versions" className="tab-panel">
-          <Versions appId={app.id!} identifier={flow.identifier} draft={definition} onLoad={canEdit ? (def) => (openDefinition(def), setTab("canvas")) : undefined} />
+          <Versions appId={app.id!} identifier={flow.identifier} draft={definition} onLoad={canEdit ? (def, schema) => (openDefinition(def), setPayloadSchema(schema), setTab("canvas")) : undefined} />
         </Tabs.Content>
         <Tabs.Content value="test" className="tab-panel">
           <TestRun appId={app.id!} identifier={flow.identifier} published={flow.publishedVersion ?? null} dirty={dirty} payloadSchema={payloadSchema} />

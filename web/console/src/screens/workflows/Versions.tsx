@@ -4,9 +4,10 @@ import { useState } from "react";
 import { Button, Empty, ErrorState, Loading } from "../../ui/kit";
 import { canonical, diffLines, pretty } from "./diff";
 import type { Definition } from "./graph";
+import type { JsonSchema } from "./payloadSchema";
 import { useVersions } from "./api";
 
-export function Versions({ appId, identifier, draft, onLoad }: { appId: number; identifier: string; draft: Definition; onLoad?: (d: Definition) => void }) {
+export function Versions({ appId, identifier, draft, onLoad }: { appId: number; identifier: string; draft: Definition; onLoad?: (d: Definition, payloadSchema: JsonSchema | null) => void }) {
   const versions = useVersions(appId, identifier);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("draft");
@@ -38,7 +39,7 @@ export function Versions({ appId, identifier, draft, onLoad }: { appId: number; 
                 <td>{(v.definition as Definition).steps.length}</td>
                 <td className="actions">
                   <Button variant="secondary" onClick={() => (setFrom(String(v.version)), setTo("draft"))}>Compare v{v.version} with the draft</Button>
-                  {onLoad && <Button variant="ghost" onClick={() => onLoad(v.definition as Definition)}>Open v{v.version} as the draft</Button>}
+                  {onLoad && <Button variant="ghost" onClick={() => onLoad(v.definition as Definition, (v.payloadSchema as JsonSchema | null | undefined) ?? null)}>Open v{v.version} as the draft</Button>}
                 </td>
               </tr>
             ))}
