@@ -240,6 +240,11 @@ func (s *Service) Publish(ctx context.Context, appID int64, identifier string) (
 	}
 	var version int32
 	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		// Publishes of one app (and commits published into it) take turns: two at once
+		// would both number their version max+1.
+		if _, err := q.LockAppConfig(ctx, appID); err != nil {
+			return notFound(err)
+		}
 		row, err := q.GetFlow(ctx, dbsqlc.GetFlowParams{AppID: appID, Identifier: identifier})
 		if err != nil {
 			return notFound(err)
