@@ -102,7 +102,8 @@ func (h *Configuration) cancelWorkflowRun(c *fiber.Ctx, s appScope) error {
 	return c.JSON(out)
 }
 
-// publishWorkflow makes the draft the next immutable version, the one sends run.
+// publishWorkflow makes the draft the next immutable version, the one sends run; a draft
+// that does not compile is refused (400, every problem listed).
 func (h *Configuration) publishWorkflow(c *fiber.Ctx, s appScope) error {
 	v, err := h.Flows.Publish(c.UserContext(), s.AppID, param(c, "identifier"))
 	if err != nil {

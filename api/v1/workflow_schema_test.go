@@ -17,7 +17,7 @@ import (
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
 
-// semantic are the problems of flowdef.Parse that a JSON Schema cannot express: references
+// semantic are the problems of flowdef.Compile that a JSON Schema cannot express: references
 // between steps, the shape of the graph, the bounds of durations, time zones. Every other
 // problem is structural, and the published schema must agree with the validator on it.
 var semantic = regexp.MustCompile(`no step with id|is used twice|form a cycle|is unreachable|does not always run before|` +
@@ -141,7 +141,7 @@ func definitionCorpus(t *testing.T) map[string]string {
 }
 
 // TestWorkflowDefinitionSchemaAgreesWithTheValidator feeds every definition of the corpus
-// to the published JSON Schema and to flowdef.Parse: a definition the validator accepts
+// to the published JSON Schema and to flowdef.Compile: a definition the validator accepts
 // must match the schema, and one it refuses must fail the schema exactly when one of its
 // problems is structural (a rule the schema expresses).
 func TestWorkflowDefinitionSchemaAgreesWithTheValidator(t *testing.T) {
@@ -154,7 +154,7 @@ func TestWorkflowDefinitionSchemaAgreesWithTheValidator(t *testing.T) {
 		if schemaErr == nil {
 			schemaErr = doc.ValidateSchemaJSON(schema, value)
 		}
-		_, err := flowdef.Parse(json.RawMessage(raw), ck)
+		_, err := flowdef.Compile(json.RawMessage(raw), ck)
 		var problems []string
 		if err != nil {
 			he, ok := err.(*herald.Error)

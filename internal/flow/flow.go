@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -66,6 +68,8 @@ var identifierRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,99}$`)
 type input struct {
 	identifier, name string
 	definition       json.RawMessage
+	// program is the definition compiled (nil when it has problems).
+	program *flowdef.Program
 	// positions is nil when the body has none (an update keeps the stored ones).
 	positions json.RawMessage
 	// critical is nil when the body has none (an update keeps the stored mark).
@@ -141,8 +145,7 @@ func parseWith(body []byte, create bool, templateExists, layoutExists func(strin
 	if js.Kind(raw) != "object" {
 		p.Addf("definition must be an object")
 	} else {
-		ck := flowdef.Checker{Channels: herald.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists, LayoutExists: layoutExists}
-		def, err := flowdef.Parse(raw, ck)
+		prog, err := compile(raw, templateExists, layoutExists)
 		if err != nil {
 			var he *herald.Error
 			if !errors.As(err, &he) {
@@ -150,10 +153,10 @@ func parseWith(body []byte, create bool, templateExists, layoutExists func(strin
 			}
 			p = append(p, he.Details...)
 		}
-		in.definition = raw
-		if def != nil {
-			steps = make([]string, len(def.Steps))
-			for i, st := range def.Steps {
+		in.definition, in.program = raw, prog
+		if prog != nil {
+			steps = make([]string, len(prog.Steps))
+			for i, st := range prog.Steps {
 				steps[i] = st.ID
 			}
 		}
@@ -178,6 +181,12 @@ func parseWith(body []byte, create bool, templateExists, layoutExists func(strin
 		}
 	}
 	return in, p.Err()
+}
+
+// compile compiles a definition with every check a save and a publish make: Herald's
+// channels, inline content, and the app's templates and layouts (nil skips either).
+func compile(raw json.RawMessage, templateExists, layoutExists func(string) bool) (*flowdef.Program, error) {
+	return flowdef.Compile(raw, flowdef.Checker{Channels: herald.Channels, CheckContent: templates.CheckContent, TemplateExists: templateExists, LayoutExists: layoutExists})
 }
 
 // Create saves a new workflow's draft.
@@ -216,16 +225,52 @@ func (s *Service) Update(ctx context.Context, appID int64, identifier string, bo
 	return fromRow(row), nil
 }
 
-// Publish makes the draft the next immutable version and the one new sends run.
+// Publish makes the draft the next immutable version and the one new sends run. The draft
+// is compiled first, with the checks of a save: one that no longer compiles (a template it
+// names was deleted since) is refused with every problem (400), and nothing is published.
+// The version published is the draft that compiled (a save meanwhile waits for the next
+// publish), with its payload schema, written in one transaction.
 func (s *Service) Publish(ctx context.Context, appID int64, identifier string) (int32, error) {
-	v, err := s.db.PublishFlow(ctx, dbsqlc.PublishFlowParams{AppID: appID, Identifier: identifier})
-	if err != nil {
-		return 0, notFound(err)
+	var exists, layouts func(string) bool
+	if s.templates != nil {
+		exists = func(id string) bool { return s.templates(ctx, appID, id) }
 	}
-	if v == nil {
-		return 0, herald.NotFound("workflow")
+	if s.LayoutExists != nil {
+		layouts = func(id string) bool { return s.LayoutExists(ctx, appID, id) }
 	}
-	return *v, nil
+	var version int32
+	err := s.db.InTx(ctx, func(q *dbsqlc.Queries, _ pgx.Tx) error {
+		// Publishes of one app (and commits published into it) take turns: two at once
+		// would both number their version max+1.
+		if _, err := q.LockAppConfig(ctx, appID); err != nil {
+			return notFound(err)
+		}
+		row, err := q.GetFlow(ctx, dbsqlc.GetFlowParams{AppID: appID, Identifier: identifier})
+		if err != nil {
+			return notFound(err)
+		}
+		if _, err := compile(row.Draft, exists, layouts); err != nil {
+			var he *herald.Error
+			if errors.As(err, &he) && he.Code == herald.EINVALID {
+				return &herald.Error{Code: herald.EINVALID, Message: "the draft does not compile, so it cannot be published", Details: he.Details}
+			}
+			return err
+		}
+		// The draft that compiled is the one published, whatever a save does meanwhile.
+		if err := q.PublishFlowDefinition(ctx, dbsqlc.PublishFlowDefinitionParams{AppID: appID, ID: row.ID, Definition: row.Draft, PayloadSchema: row.PayloadSchema}); err != nil {
+			return db.MapError(err)
+		}
+		after, err := q.GetFlow(ctx, dbsqlc.GetFlowParams{AppID: appID, Identifier: identifier})
+		if err != nil {
+			return notFound(err)
+		}
+		if after.PublishedVersion == nil {
+			return herald.NotFound("workflow")
+		}
+		version = *after.PublishedVersion
+		return nil
+	})
+	return version, err
 }
 
 // Get returns one workflow.
@@ -249,23 +294,6 @@ func (s *Service) List(ctx context.Context, appID int64, publishedOnly, includeA
 		out[i] = fromRow(r)
 	}
 	return out, nil
-}
-
-// Published returns the version sends run, parsed.
-func (s *Service) Published(ctx context.Context, appID int64, identifier string) (flowdef.Definition, int32, error) {
-	row, err := s.db.GetPublishedFlow(ctx, dbsqlc.GetPublishedFlowParams{AppID: appID, Identifier: identifier})
-	if err != nil {
-		if err = db.MapError(err); herald.ErrorCode(err) == herald.ENOTFOUND {
-			return flowdef.Definition{}, 0, herald.Errorf(herald.ENOTFOUND, "workflow %q has no published version", identifier)
-		}
-		return flowdef.Definition{}, 0, err
-	}
-	// Published versions were valid when saved; parse again without the template check.
-	def, err := flowdef.Parse(row.Definition, flowdef.Checker{Channels: herald.Channels})
-	if err != nil {
-		return flowdef.Definition{}, 0, err
-	}
-	return *def, row.Version, nil
 }
 
 // LogEntry is one step outcome of a run.

@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	herald "github.com/heraldhq/herald"
+	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/flow/flowdef"
+	"github.com/heraldhq/herald/internal/flow/runnable"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/testkit/dbtest"
 )
@@ -28,6 +31,20 @@ func setup(t *testing.T) (*Service, int64, int64) {
 
 func code(err error) string { return herald.ErrorCode(err) }
 
+// published compiles the version sends run, as the run's load does.
+func published(ctx context.Context, s *Service, appID int64, identifier string) (*flowdef.Program, int32, error) {
+	v, err := runnable.Lookup(ctx, s.db.Queries, appID, identifier)
+	if err != nil {
+		return nil, 0, err
+	}
+	raw, err := s.db.GetFlowVersion(ctx, dbsqlc.GetFlowVersionParams{AppID: appID, Identifier: identifier, Version: v.Number})
+	if err != nil {
+		return nil, 0, err
+	}
+	prog, err := flowdef.Compile(raw, flowdef.Checker{Channels: herald.Channels})
+	return prog, v.Number, err
+}
+
 func TestCreatePublishAndVersions(t *testing.T) {
 	s, app, other := setup(t)
 	ctx := context.Background()
@@ -38,7 +55,7 @@ func TestCreatePublishAndVersions(t *testing.T) {
 	if f.PublishedVersion != nil {
 		t.Error("a new workflow has no published version")
 	}
-	if _, _, err := s.Published(ctx, app, "welcome"); code(err) != herald.ENOTFOUND {
+	if _, err := runnable.Lookup(ctx, s.db.Queries, app, "welcome"); !errors.Is(err, runnable.ErrNotPublished) {
 		t.Errorf("unpublished: %v", err)
 	}
 	if v, err := s.Publish(ctx, app, "welcome"); err != nil || v != 1 {
@@ -49,14 +66,14 @@ func TestCreatePublishAndVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, v, err := s.Published(ctx, app, "welcome")
+	def, v, err := published(ctx, s, app, "welcome")
 	if err != nil || v != 1 || len(def.Steps) != 3 {
 		t.Fatalf("published after a draft change: v%d %d steps %v", v, len(def.Steps), err)
 	}
 	if v, _ := s.Publish(ctx, app, "welcome"); v != 2 {
 		t.Errorf("second publish = %d", v)
 	}
-	def, v, _ = s.Published(ctx, app, "welcome")
+	def, v, _ = published(ctx, s, app, "welcome")
 	if v != 2 || def.Steps[0].ID != "only" {
 		t.Errorf("published v%d %+v", v, def.Steps)
 	}
@@ -108,5 +125,38 @@ func TestCreateRejectsBadDefinitions(t *testing.T) {
 	}
 	if list, _ := s.List(context.Background(), app, false, false); len(list) != 0 {
 		t.Errorf("a rejected workflow was stored")
+	}
+}
+
+// TestPublishRefusesADraftThatDoesNotCompile: a draft that was valid when saved but names a
+// template deleted since is refused at publish with every problem, and nothing is published.
+func TestPublishRefusesADraftThatDoesNotCompile(t *testing.T) {
+	d := dbtest.New(t)
+	ctx := context.Background()
+	box, _ := secrets.NewBox("test-key-0123456789")
+	a, _ := apps.NewService(d, box).Create(ctx, "a")
+	exists := true
+	s := NewService(d, func(context.Context, int64, string) bool { return exists })
+	if _, err := s.Create(ctx, a.AppID, []byte(v1)); err != nil {
+		t.Fatal(err)
+	}
+	exists = false // the template welcome-mail is deleted
+	_, err := s.Publish(ctx, a.AppID, "welcome")
+	var he *herald.Error
+	if !errors.As(err, &he) || he.Code != herald.EINVALID {
+		t.Fatalf("publish = %v, want a 400", err)
+	}
+	if want := []string{`steps[2].template: no template "welcome-mail" in this app`}; !slices.Equal(he.Details, want) {
+		t.Errorf("problems = %q, want %q", he.Details, want)
+	}
+	if _, err := runnable.Lookup(ctx, d.Queries, a.AppID, "welcome"); !errors.Is(err, runnable.ErrNotPublished) {
+		t.Errorf("after a refused publish: %v, want no published version", err)
+	}
+	exists = true
+	if v, err := s.Publish(ctx, a.AppID, "welcome"); err != nil || v != 1 {
+		t.Errorf("publish once the template is back = %d, %v; want version 1", v, err)
+	}
+	if _, err := s.Publish(ctx, a.AppID, "nope"); code(err) != herald.ENOTFOUND {
+		t.Errorf("publish of an unknown workflow = %v, want 404", err)
 	}
 }

@@ -157,11 +157,13 @@ func (a *Runs) Load(ctx context.Context, in flowrun.LoadRunInput) (flowrun.Loade
 	if err != nil {
 		return flowrun.LoadedRun{}, db.MapError(err)
 	}
-	def, err := flowdef.Parse(raw, flowdef.Checker{Channels: herald.Channels})
+	// The run compiles what it loads (flowdef.Definition.Compile); refusing here names the
+	// problem before the run starts.
+	prog, err := flowdef.Compile(raw, flowdef.Checker{Channels: herald.Channels})
 	if err != nil {
-		return flowrun.LoadedRun{}, herald.Errorf(herald.EINVALID, "stored definition is invalid: %s", err.Error())
+		return flowrun.LoadedRun{}, herald.Errorf(herald.EINVALID, "workflow %q version %d does not compile: %s", in.Flow.Identifier, in.Flow.Version, err.Error())
 	}
-	out := flowrun.LoadedRun{Definition: *def}
+	out := flowrun.LoadedRun{Definition: prog.Definition}
 	requestID, err := uuid.Parse(in.RequestID)
 	if err != nil {
 		return flowrun.LoadedRun{}, herald.Errorf(herald.EINVALID, "bad request id %s", in.RequestID)

@@ -16,6 +16,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/flow/flowdef"
+	"github.com/heraldhq/herald/internal/flow/runnable"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/send"
@@ -113,16 +114,13 @@ func (s *ScheduleService) parseSchedule(ctx context.Context, appID int64, body [
 		p = append(p, he.Details...)
 	}
 	if len(p) == 0 {
-		v, err := s.db.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: wf})
+		_, err := runnable.Lookup(ctx, s.db.Queries, appID, wf)
+		var un *runnable.UnavailableError
 		switch {
-		case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
-			p.Addf("workflow %q does not exist", wf)
+		case errors.As(err, &un):
+			p.Addf("%s", un.Error())
 		case err != nil:
-			return scheduleInput{}, db.MapError(err)
-		case v.Archived:
-			p.Addf("workflow %q is archived", wf)
-		case v.PublishedVersion == nil:
-			p.Addf("workflow %q has no published version", wf)
+			return scheduleInput{}, err
 		}
 	}
 	return in, p.Err()

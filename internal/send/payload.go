@@ -8,6 +8,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/flow/runnable"
 	"github.com/heraldhq/herald/internal/platform/payloadschema"
 )
 
@@ -48,14 +49,14 @@ func (c *schemaCache) put(k versionKey, s *payloadschema.Schema) {
 // checkPayload refuses (422, every problem listed with its JSON pointer) a send whose data
 // does not match the payload schema of the workflow version it will run. The schema is read
 // and compiled once per version; later sends only validate.
-func (s *Service) checkPayload(ctx context.Context, appID int64, v dbsqlc.FlowPublishedVersionRow, req *herald.SendRequest) error {
-	if !v.HasPayloadSchema || v.PublishedVersion == nil {
+func (s *Service) checkPayload(ctx context.Context, appID int64, v runnable.Version, req *herald.SendRequest) error {
+	if !v.HasPayloadSchema {
 		return nil
 	}
-	k := versionKey{flowID: v.ID, version: *v.PublishedVersion}
+	k := versionKey{flowID: v.FlowID, version: v.Number}
 	sch, ok := s.schemas.get(k)
 	if !ok {
-		raw, err := s.db.FlowVersionPayloadSchema(ctx, dbsqlc.FlowVersionPayloadSchemaParams{AppID: appID, FlowID: v.ID, Version: k.version})
+		raw, err := s.db.FlowVersionPayloadSchema(ctx, dbsqlc.FlowVersionPayloadSchemaParams{AppID: appID, FlowID: v.FlowID, Version: k.version})
 		if err != nil {
 			return db.MapError(err)
 		}

@@ -12,6 +12,7 @@ import (
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/flow/runnable"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 )
 
@@ -165,16 +166,14 @@ func (s *Service) checkWorkflow(ctx context.Context, appID int64, req *herald.Se
 	if ref == nil {
 		return critical, nil
 	}
-	v, err := s.db.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: ref.Identifier})
+	v, err := runnable.Lookup(ctx, s.db.Queries, appID, ref.Identifier)
+	var un *runnable.UnavailableError
 	switch {
-	case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
-		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q does not exist in this app", ref.Identifier)
+	case errors.As(err, &un):
+		hint := map[error]string{runnable.ErrNotFound: " in this app", runnable.ErrArchived: " (unarchive it first)", runnable.ErrNotPublished: " (publish it first)"}[un.Reason]
+		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: %s%s", un.Error(), hint)
 	case err != nil:
-		return false, db.MapError(err)
-	case v.Archived:
-		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q is archived (unarchive it first)", ref.Identifier)
-	case v.PublishedVersion == nil:
-		return false, herald.Errorf(herald.EUNPROCESSABLE, "notification.workflow: workflow %q has no published version (publish it first)", ref.Identifier)
+		return false, err
 	}
 	if err := s.checkPayload(ctx, appID, v, req); err != nil {
 		return false, err

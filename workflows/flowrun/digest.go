@@ -2,7 +2,6 @@ package flowrun
 
 import (
 	"fmt"
-	"time"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -21,17 +20,21 @@ import (
 func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
 	defer drainInbox(ctx)
 	ch := workflow.GetSignalChannel(ctx, DigestSignal)
-	var window time.Duration
-	if in.Step.Window != "" {
-		window, _ = flowdef.ParseDuration(in.Step.Window)
+	prog, err := in.Run.Definition.Compile()
+	if err != nil {
+		return refuse(ctx, in.Run, err)
 	}
-	if in.Step.TimeOfDay != "" && workflow.GetVersion(ctx, DigestTimeOfDayChange, workflow.DefaultVersion, 1) >= 1 {
+	step, ok := prog.StepByID(in.Step.ID)
+	if !ok || step.Type != flowdef.TypeDigest {
+		return refuse(ctx, in.Run, fmt.Errorf("no digest step %q", in.Step.ID))
+	}
+	window := step.WindowFor
+	if step.Clock != nil && workflow.GetVersion(ctx, DigestTimeOfDayChange, workflow.DefaultVersion, 1) >= 1 {
 		// "Digest at 08:00 local": the first trigger opens the digest, the next 08:00 in
 		// the recipient's time zone closes it (a continued collector's Pending triggers:
 		// the next 08:00 after it continued).
-		c, _ := flowdef.ParseTimeOfDay(in.Step.TimeOfDay)
 		now := workflow.Now(ctx)
-		window = flowdef.NextTimeOfDay(now, c, flowdef.Location(in.Run.Recipient.Profile, in.Step.Timezone)).Sub(now)
+		window = flowdef.NextTimeOfDay(now, *step.Clock, step.Location(in.Run.Recipient.Profile)).Sub(now)
 	}
 	triggers := append([]Trigger(nil), in.Pending...)
 	tctx, cancel := workflow.WithCancel(ctx)
@@ -71,10 +74,9 @@ func DigestWorkflow(ctx workflow.Context, in DigestInput) (RunResult, error) {
 		run.Data = triggers[len(triggers)-1].Data
 		run.RequestID = triggers[len(triggers)-1].RequestID
 	}
-	r := newRun(ctx, run)
+	r := newRun(ctx, run, prog)
 	r.record(ctx, in.Step, "digested", fmt.Sprintf("collected %d", len(triggers)))
 	res := RunResult{Outcome: OutcomeCompleted}
-	var err error
 	if run.StartAt != "" {
 		res, err = r.walk(ctx, run.StartAt)
 	}

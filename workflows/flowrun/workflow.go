@@ -31,7 +31,7 @@ func Workflow(ctx workflow.Context, in RunInput) (RunResult, error) {
 	if len(in.Definition.Steps) == 0 {
 		loaded, err := load(ctx, in)
 		if err != nil {
-			r := newRun(ctx, in)
+			r := newRun(ctx, in, nil)
 			res, _ := r.fail(ctx, "", "cannot load the run: "+err.Error())
 			r.finish(ctx, res.Outcome)
 			return res, nil
@@ -41,7 +41,11 @@ func Workflow(ctx workflow.Context, in RunInput) (RunResult, error) {
 		}
 		in.Definition, in.Data, in.Category, in.Recipient.Profile = loaded.Definition, loaded.Data, loaded.Category, loaded.Profile
 	}
-	r := newRun(ctx, in)
+	prog, err := in.Definition.Compile()
+	if err != nil {
+		return refuse(ctx, in, err)
+	}
+	r := newRun(ctx, in, prog)
 	res, err := r.walk(ctx, in.StartAt)
 	if temporal.IsCanceledError(err) {
 		// Cancelled by key: the database says so already; the log says where it stopped.
@@ -54,6 +58,22 @@ func Workflow(ctx workflow.Context, in RunInput) (RunResult, error) {
 	}
 	r.finish(ctx, res.Outcome)
 	return res, err
+}
+
+// DefinitionInvalid is the type of the non-retryable error of a run whose definition does
+// not compile (a version stored before publish compiled definitions).
+const DefinitionInvalid = "FlowDefinitionInvalid"
+
+// refuse ends a run whose definition does not compile: the run is recorded failed with the
+// problems, and the workflow fails with a non-retryable error naming them. Nothing a
+// published version holds gets here (publish compiles); a run recorded before compiling
+// existed had a definition that validated, so compiles, and replays unchanged.
+func refuse(ctx workflow.Context, in RunInput, err error) (RunResult, error) {
+	why := fmt.Sprintf("the definition of workflow %q version %d does not compile: %v", in.Flow.Identifier, in.Flow.Version, err)
+	r := newRun(ctx, in, nil)
+	res, _ := r.fail(ctx, "", why)
+	r.finish(ctx, res.Outcome)
+	return res, temporal.NewNonRetryableApplicationError(why, DefinitionInvalid, nil)
 }
 
 // drainInbox reads the inbox-state signals no waitForRead step consumed (a notification read
@@ -100,6 +120,7 @@ func (r *run) finish(ctx workflow.Context, outcome string) {
 // run is the interpreter's state for one recipient.
 type run struct {
 	in     RunInput
+	prog   *flowdef.Program // nil only for a run that fails before it has one
 	scope  flowdef.Scope
 	notes  map[string]int64 // inApp notification id per step
 	states map[string]flowdef.StepState
@@ -107,9 +128,10 @@ type run struct {
 	inbox  workflow.ReceiveChannel
 }
 
-func newRun(ctx workflow.Context, in RunInput) *run {
+func newRun(ctx workflow.Context, in RunInput, prog *flowdef.Program) *run {
 	r := &run{
 		in:     in,
+		prog:   prog,
 		notes:  map[string]int64{},
 		states: map[string]flowdef.StepState{},
 		inbox:  workflow.GetSignalChannel(ctx, InboxStateSignal),
@@ -130,16 +152,15 @@ func newRun(ctx workflow.Context, in RunInput) *run {
 }
 
 func (r *run) walk(ctx workflow.Context, start string) (RunResult, error) {
-	def := r.in.Definition
 	cur := start
 	if cur == "" {
-		cur = def.Start
+		cur = r.prog.Start
 	}
 	for n := 0; cur != ""; n++ {
 		if n == maxStepsPerRun {
 			return r.fail(ctx, cur, "too many steps")
 		}
-		step, ok := def.StepByID(cur)
+		step, ok := r.prog.StepByID(cur)
 		if !ok {
 			return r.fail(ctx, cur, fmt.Sprintf("no step %q", cur))
 		}
@@ -159,7 +180,7 @@ func (r *run) walk(ctx workflow.Context, start string) (RunResult, error) {
 }
 
 // step executes one step and says where to go, or that the run stops with an outcome.
-func (r *run) step(ctx workflow.Context, s flowdef.Step) (next, stop string, err error) {
+func (r *run) step(ctx workflow.Context, s *flowdef.CompiledStep) (next, stop string, err error) {
 	switch s.Type {
 	case flowdef.TypeDelay:
 		d := r.delayOf(ctx, s)
@@ -168,7 +189,7 @@ func (r *run) step(ctx workflow.Context, s flowdef.Step) (next, stop string, err
 				return "", "", err
 			}
 		}
-		r.record(ctx, s, "waited", d.String())
+		r.record(ctx, s.Step, "waited", d.String())
 		return s.Next, "", nil
 	case flowdef.TypeBranch:
 		return r.branch(ctx, s), "", nil
@@ -185,7 +206,7 @@ func (r *run) step(ctx workflow.Context, s flowdef.Step) (next, stop string, err
 	}
 }
 
-func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+func (r *run) deliver(ctx workflow.Context, s *flowdef.CompiledStep) (string, string, error) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout:    2 * time.Minute,
 		ScheduleToCloseTimeout: 6 * time.Hour,
@@ -197,7 +218,7 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 	})
 	in := DeliverStepInput{
 		AppID: r.in.AppID, RequestID: r.in.RequestID, Flow: r.in.Flow, Category: r.in.Category,
-		Step: s, Recipient: r.in.Recipient, Data: r.in.Data, Batch: r.in.Batch,
+		Step: s.Step, Recipient: r.in.Recipient, Data: r.in.Data, Batch: r.in.Batch,
 	}
 	quiet := s.Type != "inApp" && workflow.GetVersion(ctx, QuietHoursChange, workflow.DefaultVersion, 1) >= 1
 	in.HoldQuietHours = quiet
@@ -224,7 +245,7 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 		// log row when retries ran out with the row still queued.
 		res = DeliverStepResult{Status: "failed", Reason: err.Error()}
 	}
-	r.record(ctx, s, res.Status, res.Reason)
+	r.record(ctx, s.Step, res.Status, res.Reason)
 	st := flowdef.StepState{Delivered: res.Status == "sent"}
 	if res.NotificationID != 0 {
 		r.notes[s.ID] = res.NotificationID
@@ -233,26 +254,25 @@ func (r *run) deliver(ctx workflow.Context, s flowdef.Step) (string, string, err
 	return s.Next, "", nil
 }
 
-func (r *run) delayOf(ctx workflow.Context, s flowdef.Step) time.Duration {
+func (r *run) delayOf(ctx workflow.Context, s *flowdef.CompiledStep) time.Duration {
 	now := workflow.Now(ctx)
 	switch {
-	case s.Duration != "":
-		d, _ := flowdef.ParseDuration(s.Duration)
-		return d
-	case s.Until != "":
+	case s.DelayFor != 0:
+		return s.DelayFor
+	case s.Clock != nil:
+		return flowdef.NextTimeOfDay(now, *s.Clock, s.Location(r.in.Recipient.Profile)).Sub(now)
+	default:
+		// until is templated: it is read from the run's data when the step runs.
 		at, err := time.Parse(time.RFC3339, r.scope.Expand(s.Until))
 		if err != nil {
-			r.record(ctx, s, "skipped", "until is not an ISO 8601 time: "+r.scope.Expand(s.Until))
+			r.record(ctx, s.Step, "skipped", "until is not an ISO 8601 time: "+r.scope.Expand(s.Until))
 			return 0
 		}
 		return at.Sub(now)
-	default:
-		c, _ := flowdef.ParseTimeOfDay(s.TimeOfDay)
-		return flowdef.NextTimeOfDay(now, c, flowdef.Location(r.in.Recipient.Profile, s.Timezone)).Sub(now)
 	}
 }
 
-func (r *run) branch(ctx workflow.Context, s flowdef.Step) string {
+func (r *run) branch(ctx workflow.Context, s *flowdef.CompiledStep) string {
 	if needsStates(s) {
 		r.refreshStates(ctx)
 	}
@@ -264,11 +284,11 @@ func (r *run) branch(ctx workflow.Context, s flowdef.Step) string {
 		ev.Conditions = append(ev.Conditions, ConditionEvaluation{Index: i, Next: orEnd(c.Next), Result: ok, Comparisons: c.If.Explain(r.scope, r.states)})
 		if ok {
 			ev.Matched, ev.Next = i, orEnd(c.Next)
-			r.recordWith(ctx, s, "branched", fmt.Sprintf("condition %d → %s", i, c.Next), &Evaluation{Branch: ev})
+			r.recordWith(ctx, s.Step, "branched", fmt.Sprintf("condition %d → %s", i, c.Next), &Evaluation{Branch: ev})
 			return c.Next
 		}
 	}
-	r.recordWith(ctx, s, "branched", "else → "+orEnd(s.Else), &Evaluation{Branch: ev})
+	r.recordWith(ctx, s.Step, "branched", "else → "+orEnd(s.Else), &Evaluation{Branch: ev})
 	return s.Else
 }
 
@@ -279,7 +299,7 @@ func orEnd(id string) string {
 	return id
 }
 
-func needsStates(s flowdef.Step) bool {
+func needsStates(s *flowdef.CompiledStep) bool {
 	for _, c := range s.Conditions {
 		if len(c.If.StepRefs()) > 0 {
 			return true
@@ -310,15 +330,16 @@ func (r *run) refreshStates(ctx workflow.Context) {
 // waitForRead waits for the inbox signal naming the step's notification in the wanted
 // state, or the timeout; at the timeout it reads the state once more, so a missed signal
 // never takes the wrong path.
-func (r *run) waitForRead(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+func (r *run) waitForRead(ctx workflow.Context, s *flowdef.CompiledStep) (string, string, error) {
 	want := s.State
 	if want == "" {
 		want = "read"
 	}
-	id := r.notes[s.Step]
-	timeout, _ := flowdef.ParseDuration(s.Timeout)
-	reached := func() bool { return stateIs(r.states[s.Step], want) }
-	ev := &WaitEvaluation{Step: s.Step, State: want, Timeout: s.Timeout, NotificationID: id, Released: ReleasedNoNotification}
+	target := s.Step.Step // the inApp step waited on
+	id := r.notes[target]
+	timeout := s.TimeoutAfter
+	reached := func() bool { return stateIs(r.states[target], want) }
+	ev := &WaitEvaluation{Step: target, State: want, Timeout: s.Step.Timeout, NotificationID: id, Released: ReleasedNoNotification}
 	if id != 0 && reached() {
 		ev.Released = ReleasedAlready
 	}
@@ -333,7 +354,7 @@ func (r *run) waitForRead(ctx workflow.Context, s flowdef.Step) (string, string,
 				c.Receive(ctx, &sig)
 				if sig.NotificationID == id {
 					sig.State.Delivered = true
-					r.states[s.Step] = sig.State
+					r.states[target] = sig.State
 					if stateIs(sig.State, want) {
 						ev.Released = ReleasedByEvent
 					}
@@ -350,15 +371,15 @@ func (r *run) waitForRead(ctx workflow.Context, s flowdef.Step) (string, string,
 			}
 		}
 	}
-	ev.At, ev.Observed = workflow.Now(ctx).UTC(), r.states[s.Step]
+	ev.At, ev.Observed = workflow.Now(ctx).UTC(), r.states[target]
 	if reached() {
-		r.recordWith(ctx, s, "waited", want, &Evaluation{Wait: ev})
+		r.recordWith(ctx, s.Step, "waited", want, &Evaluation{Wait: ev})
 		return s.Next, "", nil
 	}
 	if id != 0 {
 		ev.Released = ReleasedTimedOut
 	}
-	r.recordWith(ctx, s, "waited", "timed out", &Evaluation{Wait: ev})
+	r.recordWith(ctx, s.Step, "waited", "timed out", &Evaluation{Wait: ev})
 	return s.TimeoutNext, "", nil
 }
 
@@ -375,15 +396,8 @@ func stateIs(st flowdef.StepState, want string) bool {
 	}
 }
 
-func (r *run) fetch(ctx workflow.Context, s flowdef.Step) (string, string, error) {
-	timeout := 10 * time.Second
-	if s.Timeout != "" {
-		timeout, _ = flowdef.ParseDuration(s.Timeout)
-	}
-	method := s.Method
-	if method == "" {
-		method = "GET"
-	}
+func (r *run) fetch(ctx workflow.Context, s *flowdef.CompiledStep) (string, string, error) {
+	timeout, method := s.TimeoutAfter, s.HTTPMethod
 	headers := make(map[string]string, len(s.Headers))
 	for k, v := range s.Headers {
 		headers[k] = r.scope.Expand(v)
@@ -400,7 +414,7 @@ func (r *run) fetch(ctx workflow.Context, s flowdef.Step) (string, string, error
 		Body: r.scope.Expand(s.Body), TimeoutSeconds: int(timeout.Seconds()),
 	}).Result(ctx)
 	if err != nil {
-		r.record(ctx, s, "failed", err.Error())
+		r.record(ctx, s.Step, "failed", err.Error())
 		if s.OnError != "" {
 			return s.OnError, "", nil
 		}
@@ -417,12 +431,12 @@ func (r *run) fetch(ctx workflow.Context, s flowdef.Step) (string, string, error
 		}
 	}
 	r.scope.Data = r.in.Data
-	r.record(ctx, s, "fetched", "")
+	r.record(ctx, s.Step, "fetched", "")
 	return s.Next, "", nil
 }
 
-func (r *run) throttle(ctx workflow.Context, s flowdef.Step) (string, string, error) {
-	window, _ := flowdef.ParseDuration(s.Window)
+func (r *run) throttle(ctx workflow.Context, s *flowdef.CompiledStep) (string, string, error) {
+	window := s.WindowFor
 	key := r.in.Flow.Identifier + "/" + r.in.Recipient.Identifier
 	if s.Key != "" {
 		key = r.in.Flow.Identifier + "/" + r.scope.Expand(s.Key)
@@ -438,16 +452,16 @@ func (r *run) throttle(ctx workflow.Context, s flowdef.Step) (string, string, er
 		return "", "", err
 	}
 	if !allowed {
-		r.record(ctx, s, "throttled", fmt.Sprintf("more than %d per %s for %s", s.Limit, s.Window, key))
+		r.record(ctx, s.Step, "throttled", fmt.Sprintf("more than %d per %s for %s", s.Limit, s.Window, key))
 		return "", OutcomeThrottled, nil
 	}
-	r.record(ctx, s, "passed", "")
+	r.record(ctx, s.Step, "passed", "")
 	return s.Next, "", nil
 }
 
 // digest hands this trigger to the collector of its key and ends this run: the collector
 // continues the workflow once with everything it collected.
-func (r *run) digest(ctx workflow.Context, s flowdef.Step) (string, string, error) {
+func (r *run) digest(ctx workflow.Context, s *flowdef.CompiledStep) (string, string, error) {
 	key := r.in.Recipient.Identifier
 	if s.Key != "" {
 		key += "/" + r.scope.Expand(s.Key)
@@ -460,12 +474,12 @@ func (r *run) digest(ctx workflow.Context, s flowdef.Step) (string, string, erro
 	})
 	id := DigestWorkflowID(r.in.AppID, r.in.Flow.Identifier, s.ID, key)
 	if err := DigestEnqueue.Execute(actx, DigestEnqueueInput{
-		CollectorID: id, Collector: DigestInput{Run: cont, Step: s},
+		CollectorID: id, Collector: DigestInput{Run: cont, Step: s.Step},
 		Trigger: Trigger{RequestID: r.in.RequestID, Data: r.in.Data},
 	}).Wait(ctx); err != nil {
 		return "", "", err
 	}
-	r.record(ctx, s, "digested", id)
+	r.record(ctx, s.Step, "digested", id)
 	return "", OutcomeDigested, nil
 }
 

@@ -108,11 +108,11 @@ func (f *fakes) channels() []string {
 
 func definition(t *testing.T, raw string) flowdef.Definition {
 	t.Helper()
-	def, err := flowdef.Parse(json.RawMessage(raw), flowdef.Checker{Channels: herald.Channels})
+	prog, err := flowdef.Compile(json.RawMessage(raw), flowdef.Checker{Channels: herald.Channels})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return *def
+	return prog.Definition
 }
 
 func input(def flowdef.Definition) RunInput {
@@ -525,5 +525,40 @@ func TestDigestAtATimeOfDayWithACountClosesWhenFull(t *testing.T) {
 	}
 	if len(f.delivered) != 1 || f.delivered[0].Batch.Count != 2 || f.deliveredAt[0].Sub(start) > time.Minute {
 		t.Fatalf("delivered %+v after %v, want a digest of 2 when the second arrived", f.delivered, f.deliveredAt)
+	}
+}
+
+// TestRunRefusesADefinitionThatDoesNotCompile: a stored version from before publish compiled
+// definitions (here a delay whose duration is not one) fails the run at once, recorded with
+// the problem, with a non-retryable error naming it; no step runs and no duration is
+// silently read as zero.
+func TestRunRefusesADefinitionThatDoesNotCompile(t *testing.T) {
+	f := &fakes{loaded: &LoadedRun{Definition: flowdef.Definition{Steps: []flowdef.Step{
+		{ID: "hello", Type: herald.ChannelInApp, Content: json.RawMessage(`{"title":"Hi"}`), Next: "wait"},
+		{ID: "wait", Type: flowdef.TypeDelay, Duration: "soon", Next: "mail"},
+		{ID: "mail", Type: herald.ChannelEmail, Content: json.RawMessage(`{"subject":"S"}`)},
+	}}}}
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	f.register(env)
+	in := input(flowdef.Definition{})
+	env.ExecuteWorkflow(WorkflowName, in)
+	err := env.GetWorkflowError()
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || !app.NonRetryable() || app.Type() != DefinitionInvalid {
+		t.Fatalf("err = %v, want a non-retryable %s", err, DefinitionInvalid)
+	}
+	want := `steps[1].duration: "soon" is not a duration`
+	if !strings.Contains(app.Error(), want) {
+		t.Errorf("error %q does not name the problem %q", app.Error(), want)
+	}
+	if len(f.delivered) != 0 {
+		t.Errorf("delivered %v, want no step run", f.channels())
+	}
+	if len(f.records) != 1 || f.records[0].Outcome != "failed" || !strings.Contains(f.records[0].Detail, want) {
+		t.Errorf("records = %+v, want one failed record naming the problem", f.records)
+	}
+	if len(f.finished) != 1 || f.finished[0].Outcome != OutcomeFailed {
+		t.Errorf("finished = %+v, want the run finished failed", f.finished)
 	}
 }

@@ -3,13 +3,16 @@ package commits
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 
+	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery/channels"
+	"github.com/heraldhq/herald/internal/flow/flowdef"
 )
 
 // apply makes an app's configuration equal to a snapshot, inside the caller's transaction.
@@ -155,6 +158,26 @@ func applyTemplates(ctx context.Context, q *dbsqlc.Queries, appID int64, tpls []
 }
 
 func applyWorkflows(ctx context.Context, q *dbsqlc.Queries, appID int64, flows []Workflow) error {
+	// A published definition runs: one that does not compile (a version published before
+	// publish compiled) is refused with every problem, and nothing is applied.
+	var p herald.Problems
+	for _, f := range flows {
+		if f.Published == nil {
+			continue
+		}
+		if _, err := flowdef.Compile(f.Published, flowdef.Checker{Channels: herald.Channels}); err != nil {
+			var he *herald.Error
+			if !errors.As(err, &he) || len(he.Details) == 0 {
+				return err
+			}
+			for _, d := range he.Details {
+				p.Addf("workflow %q, published version: %s", f.Identifier, d)
+			}
+		}
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
 	keep := make([]string, len(flows))
 	for i, f := range flows {
 		keep[i] = f.Identifier

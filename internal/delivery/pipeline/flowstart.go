@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -11,6 +12,7 @@ import (
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery"
+	"github.com/heraldhq/herald/internal/flow/runnable"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	sendwf "github.com/heraldhq/herald/workflows/send"
 )
@@ -65,18 +67,15 @@ func (a *Service) deliverFlowRequest(ctx context.Context, call *batchCall, appID
 
 // publishedVersion returns the version a send runs, or FlowUnavailable and why not.
 func (a *Service) publishedVersion(ctx context.Context, appID int64, identifier string) (int32, string, error) {
-	v, err := a.DB.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: identifier})
+	v, err := runnable.Lookup(ctx, a.DB.Queries, appID, identifier)
+	var un *runnable.UnavailableError
 	switch {
-	case herald.ErrorCode(db.MapError(err)) == herald.ENOTFOUND:
-		return sendwf.FlowUnavailable, fmt.Sprintf("workflow %q does not exist", identifier), nil
+	case errors.As(err, &un):
+		return sendwf.FlowUnavailable, un.Error(), nil
 	case err != nil:
-		return 0, "", db.MapError(err)
-	case v.Archived:
-		return sendwf.FlowUnavailable, fmt.Sprintf("workflow %q is archived", identifier), nil
-	case v.PublishedVersion == nil:
-		return sendwf.FlowUnavailable, fmt.Sprintf("workflow %q has no published version", identifier), nil
+		return 0, "", err
 	}
-	return *v.PublishedVersion, "", nil
+	return v.Number, "", nil
 }
 
 // registerRuns records the runs of a page and queues them for the send workflow.

@@ -33,11 +33,15 @@ func (a *Service) holdStep(ctx context.Context, in flowrun.DeliverStepInput, lg 
 	_ = json.Unmarshal(user.Profile, &profile)
 	loc := quiethours.Location(profile.Timezone)
 	if w := in.Step.SendWindow; w != nil {
-		start, end, days := w.Seconds()
+		cw, probs := w.Compile()
+		if len(probs) > 0 {
+			// Published steps compiled; a window that does not is not worth a retry.
+			return false, flowrun.DeliverStepResult{}, herald.Invalid(probs...)
+		}
 		// Held outside the window: its complement is quiet.
-		q := quiethours.QuietHours{Start: end, End: start}
-		if days != 0 {
-			q.Days = ^days & 0x7f
+		q := quiethours.QuietHours{Start: cw.End, End: cw.Start}
+		if cw.Days != 0 {
+			q.Days = ^cw.Days & 0x7f
 		}
 		rules = append(rules, rule{q, "outside the send window"})
 	}

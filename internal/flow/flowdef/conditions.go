@@ -1,7 +1,6 @@
 package flowdef
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,7 +21,8 @@ type StepState struct {
 	Interacted bool `json:"interacted"`
 }
 
-// Eval evaluates c against the scope and the states of earlier steps.
+// Eval evaluates c against the scope and the states of earlier steps. c is a condition of a
+// Program (compiled: its value decoded); an uncompiled one compares with a null value.
 func (c Condition) Eval(s Scope, states map[string]StepState) bool {
 	switch {
 	case len(c.And) > 0:
@@ -60,10 +60,7 @@ func (c Condition) Eval(s Scope, states map[string]StepState) bool {
 		return got != negate
 	}
 	v, ok := s.Lookup(c.Field)
-	var want any
-	if len(c.Value) > 0 {
-		_ = json.Unmarshal(c.Value, &want)
-	}
+	want := c.want
 	switch c.Op {
 	case "exists":
 		return ok && v != nil

@@ -7,12 +7,13 @@ import (
 	"time"
 )
 
-// MaxDuration bounds delays, windows and timeouts.
+// MaxDuration bounds delays, windows and timeouts. Durations, times of day and clocks are
+// read only by Compile (their parsers are unexported): a run reads the typed Program.
 const MaxDuration = 366 * 24 * time.Hour
 
-// ParseDuration reads a duration such as 90s, 15m, 2h, 3d or 1d12h (Go durations plus a d
+// parseDuration reads a duration such as 90s, 15m, 2h, 3d or 1d12h (Go durations plus a d
 // suffix for days). It must be positive and at most MaxDuration.
-func ParseDuration(s string) (time.Duration, error) {
+func parseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, fmt.Errorf("empty duration")
@@ -43,12 +44,12 @@ func ParseDuration(s string) (time.Duration, error) {
 	return total, nil
 }
 
-// Clock is a time of day (24-hour clock), read by ParseTimeOfDay.
+// Clock is a time of day (24-hour clock): a compiled step's timeOfDay.
 type Clock struct{ Hour, Minute, Second int }
 
-// ParseTimeOfDay reads "HH:MM" or "HH:MM:SS" (24-hour clock; seconds let a test, or a
+// parseTimeOfDay reads "HH:MM" or "HH:MM:SS" (24-hour clock; seconds let a test, or a
 // precise schedule, name any second).
-func ParseTimeOfDay(s string) (Clock, error) {
+func parseTimeOfDay(s string) (Clock, error) {
 	v := strings.TrimSpace(s)
 	layout := "15:04"
 	if strings.Count(v, ":") == 2 {
@@ -72,16 +73,15 @@ func NextTimeOfDay(now time.Time, c Clock, loc *time.Location) time.Time {
 }
 
 // Location is the time zone a time-of-day step is read in: the recipient's profile key
-// timezone, else the step's timezone, else UTC (an unknown name is skipped).
-func Location(profile map[string]any, stepTimezone string) *time.Location {
-	name, _ := profile["timezone"].(string)
-	for _, n := range []string{name, stepTimezone} {
-		if n == "" {
-			continue
-		}
-		if loc, err := time.LoadLocation(n); err == nil {
+// timezone (an unknown name is skipped), else the step's compiled Zone.
+func (s *CompiledStep) Location(profile map[string]any) *time.Location {
+	if name, _ := profile["timezone"].(string); name != "" {
+		if loc, err := time.LoadLocation(name); err == nil {
 			return loc
 		}
 	}
-	return time.UTC
+	if s.Zone == nil {
+		return time.UTC
+	}
+	return s.Zone
 }

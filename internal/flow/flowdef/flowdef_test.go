@@ -14,7 +14,7 @@ var ck = Checker{Channels: herald.Channels, TemplateExists: func(id string) bool
 
 func problems(t *testing.T, raw string) []string {
 	t.Helper()
-	_, err := Parse(json.RawMessage(raw), ck)
+	_, err := Compile(json.RawMessage(raw), ck)
 	var he *herald.Error
 	if !errors.As(err, &he) {
 		t.Fatalf("want validation error, got %v", err)
@@ -22,8 +22,8 @@ func problems(t *testing.T, raw string) []string {
 	return he.Details
 }
 
-func TestParseValidDefinition(t *testing.T) {
-	def, err := Parse(json.RawMessage(`{"steps":[
+func TestCompileValidDefinition(t *testing.T) {
+	def, err := Compile(json.RawMessage(`{"steps":[
 		{"id":"notify","type":"inApp","template":"welcome","next":"wait"},
 		{"id":"wait","type":"delay","duration":"1h","next":"check"},
 		{"id":"check","type":"branch","conditions":[{"if":{"step":"notify","is":"notRead"},"next":"mail"}]},
@@ -37,7 +37,7 @@ func TestParseValidDefinition(t *testing.T) {
 	}
 }
 
-func TestParseReportsEveryProblem(t *testing.T) {
+func TestCompileReportsEveryProblem(t *testing.T) {
 	cases := map[string]struct {
 		raw  string
 		want []string
@@ -132,12 +132,12 @@ func TestParseReportsEveryProblem(t *testing.T) {
 
 func TestParseDuration(t *testing.T) {
 	for in, want := range map[string]time.Duration{"90s": 90 * time.Second, "3d": 72 * time.Hour, "1d12h": 36 * time.Hour, "15m": 15 * time.Minute} {
-		if got, err := ParseDuration(in); err != nil || got != want {
+		if got, err := parseDuration(in); err != nil || got != want {
 			t.Errorf("%s: %v %v", in, got, err)
 		}
 	}
 	for _, bad := range []string{"", "x", "-1h", "400d", "d"} {
-		if _, err := ParseDuration(bad); err == nil {
+		if _, err := parseDuration(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -156,16 +156,17 @@ func TestNextTimeOfDay(t *testing.T) {
 		t.Errorf("11:00:05, five seconds ahead: %s", got.UTC())
 	}
 	for in, want := range map[string]Clock{"09:00": {9, 0, 0}, " 9:30 ": {9, 30, 0}, "23:59:59": {23, 59, 59}} {
-		if got, err := ParseTimeOfDay(in); err != nil || got != want {
-			t.Errorf("ParseTimeOfDay(%q) = %v, %v", in, got, err)
+		if got, err := parseTimeOfDay(in); err != nil || got != want {
+			t.Errorf("parseTimeOfDay(%q) = %v, %v", in, got, err)
 		}
 	}
 	for _, bad := range []string{"", "24:00", "9", "09:60", "09:00:60", "09:00:00:00"} {
-		if _, err := ParseTimeOfDay(bad); err == nil {
-			t.Errorf("ParseTimeOfDay(%q) accepted", bad)
+		if _, err := parseTimeOfDay(bad); err == nil {
+			t.Errorf("parseTimeOfDay(%q) accepted", bad)
 		}
 	}
-	if loc := Location(map[string]any{"timezone": "Nope/Nope"}, "Asia/Tokyo"); loc.String() != "Asia/Tokyo" {
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	if loc := (&CompiledStep{Zone: tokyo}).Location(map[string]any{"timezone": "Nope/Nope"}); loc.String() != "Asia/Tokyo" {
 		t.Errorf("Location fell back to %s, want the step's zone", loc)
 	}
 }
@@ -195,7 +196,7 @@ func TestConditionsAndScope(t *testing.T) {
 		`{"and":[{"step":"inbox","is":"delivered"},{"field":"user.identifier","op":"eq","value":"u1"}]}`: true,
 		`{"or":[{"step":"inbox","is":"read"},{"not":{"field":"data.plan","op":"eq","value":"pro"}}]}`:    false,
 	} {
-		if got := cond(raw).Eval(s, states); got != want {
+		if got := compiled(t, cond(raw)).Eval(s, states); got != want {
 			t.Errorf("%s = %v, want %v", raw, got, want)
 		}
 	}
@@ -211,7 +212,7 @@ func TestExplainListsEveryLeafWithItsValues(t *testing.T) {
 		{Field: "profile.missing", Op: "exists"},
 	}}
 	s := Scope{Data: map[string]any{"total": float64(120)}, Profile: map[string]any{}}
-	got := c.Explain(s, map[string]StepState{"inapp-1": {Delivered: true}})
+	got := compiled(t, c).Explain(s, map[string]StepState{"inapp-1": {Delivered: true}})
 	if len(got) != 3 {
 		t.Fatalf("got %d leaves, want 3: %+v", len(got), got)
 	}
@@ -224,4 +225,17 @@ func TestExplainListsEveryLeafWithItsValues(t *testing.T) {
 	if got[2].Found || got[2].Result || got[2].Actual != nil {
 		t.Errorf("third leaf = %+v, want not found and false", got[2])
 	}
+}
+
+// compiled compiles a condition as a branch of a definition whose in-app steps are inbox
+// and inapp-1 (conditions evaluate compiled: their values decoded once).
+func compiled(t *testing.T, c Condition) Condition {
+	t.Helper()
+	def := &Definition{Steps: []Step{{ID: "inbox", Type: "inApp"}, {ID: "inapp-1", Type: "inApp"}}}
+	var p herald.Problems
+	out := compileCondition(def, map[string]int{"inbox": 1, "inapp-1": 2}, c, "if", &p)
+	if len(p) > 0 {
+		t.Fatalf("condition does not compile: %q", p)
+	}
+	return out
 }

@@ -20,8 +20,8 @@ type SendWindow struct {
 // WeekdayNames are the day names of send windows, by time.Weekday.
 var WeekdayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
 
-// ParseClock reads HH:MM or HH:MM:SS (24-hour clock) as seconds after midnight.
-func ParseClock(s string) (int, error) {
+// parseClock reads HH:MM or HH:MM:SS (24-hour clock) as seconds after midnight.
+func parseClock(s string) (int, error) {
 	for _, layout := range []string{"15:04:05", "15:04"} {
 		if len(s) == len(layout) {
 			if t, err := time.Parse(layout, s); err == nil {
@@ -32,54 +32,59 @@ func ParseClock(s string) (int, error) {
 	return 0, fmt.Errorf("%q is not a time of day (use HH:MM or HH:MM:SS, e.g. 09:00)", s)
 }
 
-// Seconds returns the window's bounds in seconds after midnight and its days as bits by
-// time.Weekday (0: every day); call it on a checked window.
-func (w SendWindow) Seconds() (start, end int, days uint8) {
-	start, _ = ParseClock(w.Start)
-	end, _ = ParseClock(w.End)
-	if w.Start == "" {
-		start, end = 0, 0
-	}
-	for _, d := range w.Days {
-		if i := slices.Index(WeekdayNames, d); i >= 0 {
-			days |= 1 << i
-		}
-	}
-	return start, end, days
-}
-
-// checkSendWindow records the problems of a step's send window.
-func checkSendWindow(i int, s Step, add func(format string, args ...any)) {
-	w := s.SendWindow
-	if w == nil {
-		return
-	}
-	if s.Type == "inApp" {
-		add("steps[%d].sendWindow: in-app steps are written at once; only external channel steps take a send window", i)
-	}
+// Compile reads the window's bounds and days, with every problem (worded for the field,
+// "start and end go together", "sendWindow.days: …"): the validation of a step's window
+// and the delivery's reading of it are one path.
+func (w SendWindow) Compile() (Window, []string) {
+	var out Window
+	var probs []string
+	add := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
 	if (w.Start == "") != (w.End == "") {
-		add("steps[%d].sendWindow: start and end go together", i)
+		add("sendWindow: start and end go together")
 	}
 	var bounds [2]int
 	for j, v := range []string{w.Start, w.End} {
 		if v == "" {
 			continue
 		}
-		sec, err := ParseClock(v)
+		sec, err := parseClock(v)
 		if err != nil {
-			add("steps[%d].sendWindow.%s: %v", i, []string{"start", "end"}[j], err)
+			add("sendWindow.%s: %v", []string{"start", "end"}[j], err)
 		}
 		bounds[j] = sec
 	}
 	if w.Start != "" && w.Start == w.End || w.Start != "" && w.End != "" && bounds[0] == bounds[1] {
-		add("steps[%d].sendWindow: start and end must differ", i)
+		add("sendWindow: start and end must differ")
 	}
 	for _, d := range w.Days {
-		if !slices.Contains(WeekdayNames, d) {
-			add("steps[%d].sendWindow.days: %q is not a day (sunday … saturday)", i, d)
+		if i := slices.Index(WeekdayNames, d); i >= 0 {
+			out.Days |= 1 << i
+		} else {
+			add("sendWindow.days: %q is not a day (sunday … saturday)", d)
 		}
 	}
 	if w.Start == "" && len(w.Days) == 0 {
-		add("steps[%d].sendWindow needs days, a start and end, or both", i)
+		add("sendWindow needs days, a start and end, or both")
 	}
+	if w.Start != "" && w.End != "" {
+		out.Start, out.End = bounds[0], bounds[1]
+	}
+	return out, probs
+}
+
+// compileSendWindow records the problems of a step's send window and returns it compiled
+// (nil: the step has none).
+func compileSendWindow(i int, s Step, add func(format string, args ...any)) *Window {
+	w := s.SendWindow
+	if w == nil {
+		return nil
+	}
+	if s.Type == "inApp" {
+		add("steps[%d].sendWindow: in-app steps are written at once; only external channel steps take a send window", i)
+	}
+	cw, probs := w.Compile()
+	for _, msg := range probs {
+		add("steps[%d].%s", i, msg)
+	}
+	return &cw
 }

@@ -1,7 +1,8 @@
 // Package flowdef is the model of a user-defined notification workflow: a JSON graph of
 // steps (channel deliveries, delays, digests, branches, waits, fetches, throttles), its
-// validation with every problem reported, and the pure evaluation helpers (durations,
-// conditions, templated values) the interpreter workflow uses deterministically.
+// compilation (Compile: validation with every problem reported, and the typed Program the
+// interpreter runs, one path) and the pure evaluation helpers (times of day, conditions,
+// templated values) the interpreter workflow uses deterministically.
 package flowdef
 
 import (
@@ -23,7 +24,8 @@ const (
 // controlTypes are the step types that are not deliveries.
 var controlTypes = []string{TypeDelay, TypeDigest, TypeBranch, TypeWaitForRead, TypeFetch, TypeThrottle}
 
-// Definition is a validated workflow graph.
+// Definition is a workflow graph in its JSON form (what versions store and runs carry);
+// Compile makes the Program a run executes.
 type Definition struct {
 	// Start is the id of the first step (the first of Steps when not given).
 	Start string `json:"start,omitempty"`
@@ -111,6 +113,9 @@ type Condition struct {
 	And []Condition `json:"and,omitempty"`
 	Or  []Condition `json:"or,omitempty"`
 	Not *Condition  `json:"not,omitempty"`
+
+	// want is Value decoded (by Compile; never in JSON).
+	want any
 }
 
 // IsChannelType reports whether a step type is a delivery on a channel.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	herald "github.com/heraldhq/herald"
-	js "github.com/heraldhq/herald/internal/platform/jsonshape"
 )
 
 // Limits of a definition.
@@ -41,67 +40,6 @@ var fieldKinds = map[string]string{
 	"content": "object", "headers": "object", "conditions": "array", "sendWindow": "object",
 }
 
-// Parse validates a definition and returns it. Every problem is reported: unknown step
-// types, wrong field types, missing or dangling references, cycles, unreachable steps, bad
-// durations, missing templates.
-func Parse(raw json.RawMessage, ck Checker) (*Definition, error) {
-	var p herald.Problems
-	top := js.Fields(raw)
-	if top == nil {
-		return nil, herald.Invalid("definition must be an object")
-	}
-	items, ok := js.Elements(top["steps"])
-	if !ok || len(items) == 0 {
-		return nil, herald.Invalid("definition.steps must be a non-empty array")
-	}
-	if len(items) > MaxSteps {
-		p.Addf("definition.steps must contain no more than %d steps", MaxSteps)
-	}
-	def := &Definition{}
-	if v := top["start"]; js.Present(v) {
-		if s, ok := js.String(v); ok {
-			def.Start = s
-		} else {
-			p.Addf("definition.start must be a string")
-		}
-	}
-	for i, it := range items {
-		fs := js.Fields(it)
-		if fs == nil {
-			p.Addf("steps[%d] must be an object", i)
-			continue
-		}
-		typeOK := true
-		for name, want := range fieldKinds {
-			if v, present := fs[name]; present && js.Present(v) && js.Kind(v) != want {
-				p.Addf("steps[%d].%s must be a%s %s", i, name, article(want), want)
-				typeOK = false
-			}
-		}
-		var st Step
-		if typeOK {
-			if err := json.Unmarshal(it, &st); err != nil {
-				p.Addf("steps[%d]: %v", i, err)
-			}
-		}
-		def.Steps = append(def.Steps, st)
-	}
-	if len(p) > 0 {
-		return nil, p.Err()
-	}
-	validateSteps(def, ck, &p)
-	if len(p) == 0 {
-		validateGraph(def, &p)
-	}
-	if err := p.Err(); err != nil {
-		return nil, err
-	}
-	if def.Start == "" {
-		def.Start = def.Steps[0].ID
-	}
-	return def, nil
-}
-
 func article(kind string) string {
 	if kind == "object" || kind == "array" {
 		return "n"
@@ -109,7 +47,10 @@ func article(kind string) string {
 	return ""
 }
 
-func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
+// compileSteps checks every step and reads its typed fields (compiled only when it has
+// no problem: the caller uses them only then).
+func compileSteps(def *Definition, ck Checker, p *herald.Problems) []CompiledStep {
+	out := make([]CompiledStep, len(def.Steps))
 	ids := map[string]int{}
 	for i, s := range def.Steps {
 		switch {
@@ -128,35 +69,47 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			p.Addf("steps[%d].%s: no step with id %q", i, field, id)
 		}
 	}
-	dur := func(i int, field, v string, required bool) {
+	dur := func(i int, field, v string, required bool) time.Duration {
 		if v == "" {
 			if required {
 				p.Addf("steps[%d].%s is required", i, field)
 			}
-			return
+			return 0
 		}
-		if _, err := ParseDuration(v); err != nil {
+		d, err := parseDuration(v)
+		if err != nil {
 			p.Addf("steps[%d].%s: %v", i, field, err)
 		}
+		return d
 	}
-	// clock checks the time of day of a delay or digest step and its fallback time zone.
-	clock := func(i int, s Step) {
+	// clock checks the time of day of a delay or digest step and its fallback time zone,
+	// which it compiles into zone.
+	clock := func(i int, s Step, zone **time.Location) *Clock {
+		var c *Clock
 		if s.TimeOfDay != "" {
-			if _, err := ParseTimeOfDay(s.TimeOfDay); err != nil {
+			if v, err := parseTimeOfDay(s.TimeOfDay); err != nil {
 				p.Addf("steps[%d].timeOfDay: %v", i, err)
+			} else {
+				c = &v
 			}
 		}
+		*zone = time.UTC
 		if s.Timezone != "" {
-			if _, err := time.LoadLocation(s.Timezone); err != nil {
+			if loc, err := time.LoadLocation(s.Timezone); err != nil {
 				p.Addf("steps[%d].timezone: unknown time zone %q", i, s.Timezone)
+			} else {
+				*zone = loc
 			}
 		}
+		return c
 	}
 	for i, s := range def.Steps {
+		c := &out[i]
+		c.Step = s
 		ref(i, "next", s.Next)
 		switch {
 		case IsChannelType(s.Type, ck.Channels):
-			checkSendWindow(i, s, p.Addf)
+			c.OpenHours = compileSendWindow(i, s, p.Addf)
 			switch {
 			case s.Layout == "":
 			case s.Type != "email" || len(s.Content) == 0:
@@ -190,13 +143,13 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			if set != 1 {
 				p.Addf("steps[%d] (delay) needs exactly one of duration, until, timeOfDay", i)
 			}
-			dur(i, "duration", s.Duration, false)
+			c.DelayFor = dur(i, "duration", s.Duration, false)
 			if s.Until != "" && !strings.Contains(s.Until, "{{") {
 				if _, err := time.Parse(time.RFC3339, s.Until); err != nil {
 					p.Addf("steps[%d].until must be an ISO 8601 time or a {{data.…}} reference", i)
 				}
 			}
-			clock(i, s)
+			c.Clock = clock(i, s, &c.Zone)
 		case s.Type == TypeDigest:
 			switch {
 			case s.Window == "" && s.TimeOfDay == "" && s.Count == 0:
@@ -204,8 +157,8 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			case s.Window != "" && s.TimeOfDay != "":
 				p.Addf("steps[%d] (digest) takes a window or a timeOfDay, not both", i)
 			}
-			dur(i, "window", s.Window, false)
-			clock(i, s)
+			c.WindowFor = dur(i, "window", s.Window, false)
+			c.Clock = clock(i, s, &c.Zone)
 			if s.Count < 0 || s.Count > 1000 {
 				p.Addf("steps[%d].count must be between 1 and 1000", i)
 			}
@@ -213,12 +166,13 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			if len(s.Conditions) == 0 {
 				p.Addf("steps[%d] (branch) needs at least one condition", i)
 			}
-			for j, c := range s.Conditions {
-				ref(i, fmt.Sprintf("conditions[%d].next", j), c.Next)
-				if c.Next == "" {
+			c.Conditions = make([]Case, len(s.Conditions))
+			for j, cs := range s.Conditions {
+				ref(i, fmt.Sprintf("conditions[%d].next", j), cs.Next)
+				if cs.Next == "" {
 					p.Addf("steps[%d].conditions[%d].next is required", i, j)
 				}
-				validateCondition(def, ids, c.If, fmt.Sprintf("steps[%d].conditions[%d].if", i, j), p)
+				c.Conditions[j] = Case{If: compileCondition(def, ids, cs.If, fmt.Sprintf("steps[%d].conditions[%d].if", i, j), p), Next: cs.Next}
 			}
 			ref(i, "else", s.Else)
 		case s.Type == TypeWaitForRead:
@@ -234,21 +188,29 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			if s.State != "" && !slices.Contains([]string{"read", "clicked", "seen", "interacted"}, s.State) {
 				p.Addf("steps[%d].state must be one of read, clicked, seen, interacted", i)
 			}
-			dur(i, "timeout", s.Timeout, true)
+			c.TimeoutAfter = dur(i, "timeout", s.Timeout, true)
 			ref(i, "timeoutNext", s.TimeoutNext)
 		case s.Type == TypeFetch:
 			u, err := url.Parse(s.URL)
 			if s.URL == "" || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 				p.Addf("steps[%d].url must be an absolute http(s) URL", i)
 			}
-			if s.Method != "" && s.Method != "GET" && s.Method != "POST" {
+			c.HTTPMethod = s.Method
+			switch s.Method {
+			case "":
+				c.HTTPMethod = "GET"
+			case "GET", "POST":
+			default:
 				p.Addf("steps[%d].method must be GET or POST", i)
 			}
+			c.TimeoutAfter = DefaultFetchTimeout
 			if s.Timeout != "" {
-				if d, err := ParseDuration(s.Timeout); err != nil {
+				if d, err := parseDuration(s.Timeout); err != nil {
 					p.Addf("steps[%d].timeout: %v", i, err)
 				} else if d > MaxFetchWait {
 					p.Addf("steps[%d].timeout must be at most %s", i, MaxFetchWait)
+				} else {
+					c.TimeoutAfter = d
 				}
 			}
 			if s.Retries < 0 || s.Retries > 10 {
@@ -259,7 +221,7 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 			if s.Limit < 1 {
 				p.Addf("steps[%d].limit must be at least 1", i)
 			}
-			dur(i, "window", s.Window, true)
+			c.WindowFor = dur(i, "window", s.Window, true)
 		case s.Type == "":
 			p.Addf("steps[%d].type is required", i)
 		default:
@@ -267,9 +229,12 @@ func validateSteps(def *Definition, ck Checker, p *herald.Problems) {
 				strings.Join(ck.Channels, ", "), strings.Join(controlTypes, ", "))
 		}
 	}
+	return out
 }
 
-func validateCondition(def *Definition, ids map[string]int, c Condition, at string, p *herald.Problems) {
+// compileCondition checks a condition and returns it compiled: its value decoded once, and
+// so for every condition below it.
+func compileCondition(def *Definition, ids map[string]int, c Condition, at string, p *herald.Problems) Condition {
 	forms := 0
 	if c.Field != "" {
 		forms++
@@ -288,8 +253,9 @@ func validateCondition(def *Definition, ids map[string]int, c Condition, at stri
 	}
 	if forms != 1 {
 		p.Addf("%s must have exactly one of field, step, and, or, not", at)
-		return
+		return c
 	}
+	out := c
 	switch {
 	case c.Field != "":
 		root, _, _ := strings.Cut(c.Field, ".")
@@ -298,6 +264,11 @@ func validateCondition(def *Definition, ids map[string]int, c Condition, at stri
 		}
 		if !slices.Contains(fieldOps, c.Op) {
 			p.Addf("%s.op must be one of %s", at, strings.Join(fieldOps, ", "))
+		}
+		if len(c.Value) > 0 {
+			if err := json.Unmarshal(c.Value, &out.want); err != nil {
+				p.Addf("%s.value: %v", at, err)
+			}
 		}
 	case c.StepID != "":
 		if ids[c.StepID] == 0 {
@@ -309,16 +280,20 @@ func validateCondition(def *Definition, ids map[string]int, c Condition, at stri
 			p.Addf("%s.is must be one of %s", at, strings.Join(stepStates, ", "))
 		}
 	case len(c.And) > 0:
+		out.And = make([]Condition, len(c.And))
 		for k, sub := range c.And {
-			validateCondition(def, ids, sub, fmt.Sprintf("%s.and[%d]", at, k), p)
+			out.And[k] = compileCondition(def, ids, sub, fmt.Sprintf("%s.and[%d]", at, k), p)
 		}
 	case len(c.Or) > 0:
+		out.Or = make([]Condition, len(c.Or))
 		for k, sub := range c.Or {
-			validateCondition(def, ids, sub, fmt.Sprintf("%s.or[%d]", at, k), p)
+			out.Or[k] = compileCondition(def, ids, sub, fmt.Sprintf("%s.or[%d]", at, k), p)
 		}
 	default:
-		validateCondition(def, ids, *c.Not, at+".not", p)
+		not := compileCondition(def, ids, *c.Not, at+".not", p)
+		out.Not = &not
 	}
+	return out
 }
 
 // validateGraph reports cycles and unreachable steps, and conditions or waits that read a
