@@ -11,6 +11,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	// The time-zone database, for a host or image without one: flow steps, quiet hours and
+	// send windows name IANA zones, and workflow code loads them, so every worker of a build
+	// must resolve the same names (the system database is still preferred when present).
+	_ "time/tzdata"
 
 	v1 "github.com/heraldhq/herald/api/v1"
 	"github.com/heraldhq/herald/internal/cli"
