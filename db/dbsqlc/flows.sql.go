@@ -387,7 +387,7 @@ func (q *Queries) FlowLogsOfRequest(ctx context.Context, arg FlowLogsOfRequestPa
 }
 
 const flowPublishedVersion = `-- name: FlowPublishedVersion :one
-SELECT f.id, f.published_version, f.archived_at IS NOT NULL AS archived, f.critical,
+SELECT f.id, f.published_version, (f.archived_at IS NOT NULL)::bool AS archived, f.critical,
        (v.payload_schema IS NOT NULL)::bool AS has_payload_schema
 FROM flows f LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
 WHERE f.app_id = $1 AND f.identifier = $2
@@ -401,7 +401,7 @@ type FlowPublishedVersionParams struct {
 type FlowPublishedVersionRow struct {
 	ID               int64
 	PublishedVersion *int32
-	Archived         interface{}
+	Archived         bool
 	Critical         bool
 	HasPayloadSchema bool
 }

@@ -182,7 +182,7 @@ SELECT id FROM notifications WHERE request_id = @request_id AND user_id = @user_
 -- The version sends run, whether the workflow is archived (then it takes no sends), whether
 -- it is critical (its sends jump the relay's queue), and whether that version declares a
 -- payload schema (accept then reads it once per version: FlowVersionPayloadSchema).
-SELECT f.id, f.published_version, f.archived_at IS NOT NULL AS archived, f.critical,
+SELECT f.id, f.published_version, (f.archived_at IS NOT NULL)::bool AS archived, f.critical,
        (v.payload_schema IS NOT NULL)::bool AS has_payload_schema
 FROM flows f LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
 WHERE f.app_id = @app_id AND f.identifier = @identifier;

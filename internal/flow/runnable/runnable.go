@@ -53,8 +53,9 @@ func (e *UnavailableError) Error() string {
 func (e *UnavailableError) Unwrap() error { return e.Reason }
 
 // Lookup returns the version of the app's flow that sends run, in one query on the
-// (app_id, identifier) unique index (q: a *db.DB's Queries, or a transaction's). A flow without one is an *UnavailableError; other
-// errors are the database's (mapped by db.MapError).
+// (app_id, identifier) unique index (q: a *db.DB's Queries, or a transaction's). A flow
+// without one is an *UnavailableError; other errors are the database's (mapped by
+// db.MapError).
 func Lookup(ctx context.Context, q *dbsqlc.Queries, appID int64, identifier string) (Version, error) {
 	row, err := q.FlowPublishedVersion(ctx, dbsqlc.FlowPublishedVersionParams{AppID: appID, Identifier: identifier})
 	if err != nil {
@@ -63,8 +64,7 @@ func Lookup(ctx context.Context, q *dbsqlc.Queries, appID int64, identifier stri
 		}
 		return Version{}, err
 	}
-	// archived_at IS NOT NULL comes back untyped from the generated code.
-	if archived, _ := row.Archived.(bool); archived {
+	if row.Archived {
 		return Version{}, &UnavailableError{Identifier: identifier, Reason: ErrArchived}
 	}
 	if row.PublishedVersion == nil {
