@@ -534,6 +534,12 @@ type QuietHour struct {
 	UpdatedAt   time.Time
 }
 
+type RateLease struct {
+	Key       string
+	Holder    string
+	ExpiresAt time.Time
+}
+
 type RateLimitBucket struct {
 	Key    string
 	Tokens float64

@@ -10,12 +10,60 @@ import (
 	"time"
 )
 
+const acquireRateLease = `-- name: AcquireRateLease :one
+SELECT acquire_rate_lease($1::text, $2::text, $3::bigint, $4::bigint)::bool AS ok
+`
+
+type AcquireRateLeaseParams struct {
+	Key    string
+	Holder string
+	Lim    int64
+	TtlMs  int64
+}
+
+// Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when fewer than @lim
+// others hold one (acquire_rate_lease, migration 00285).
+func (q *Queries) AcquireRateLease(ctx context.Context, arg AcquireRateLeaseParams) (bool, error) {
+	row := q.db.QueryRow(ctx, acquireRateLease,
+		arg.Key,
+		arg.Holder,
+		arg.Lim,
+		arg.TtlMs,
+	)
+	var ok bool
+	err := row.Scan(&ok)
+	return ok, err
+}
+
 const deleteExpiredRateCounters = `-- name: DeleteExpiredRateCounters :exec
 DELETE FROM rate_limit_counters WHERE expires_at < now()
 `
 
 func (q *Queries) DeleteExpiredRateCounters(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, deleteExpiredRateCounters)
+	return err
+}
+
+const deleteExpiredRateLeases = `-- name: DeleteExpiredRateLeases :exec
+DELETE FROM rate_leases WHERE expires_at < now()
+`
+
+func (q *Queries) DeleteExpiredRateLeases(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, deleteExpiredRateLeases)
+	return err
+}
+
+const releaseRateLease = `-- name: ReleaseRateLease :exec
+DELETE FROM rate_leases WHERE key = $1 AND holder = $2
+`
+
+type ReleaseRateLeaseParams struct {
+	Key    string
+	Holder string
+}
+
+func (q *Queries) ReleaseRateLease(ctx context.Context, arg ReleaseRateLeaseParams) error {
+	_, err := q.db.Exec(ctx, releaseRateLease, arg.Key, arg.Holder)
 	return err
 }
 

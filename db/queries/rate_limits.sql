@@ -30,3 +30,14 @@ RETURNING n;
 
 -- name: DeleteExpiredRateCounters :exec
 DELETE FROM rate_limit_counters WHERE expires_at < now();
+
+-- name: AcquireRateLease :one
+-- Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when fewer than @lim
+-- others hold one (acquire_rate_lease, migration 00285).
+SELECT acquire_rate_lease(@key::text, @holder::text, @lim::bigint, @ttl_ms::bigint)::bool AS ok;
+
+-- name: ReleaseRateLease :exec
+DELETE FROM rate_leases WHERE key = @key AND holder = @holder;
+
+-- name: DeleteExpiredRateLeases :exec
+DELETE FROM rate_leases WHERE expires_at < now();
