@@ -100,7 +100,8 @@ type outcome struct {
 	text string
 	// err is a failure of Herald's own (the database) that left the message queued.
 	err error
-	// hold: every route's breaker is open; the message waits for wait (Retry.Hold).
+	// hold: every route's breaker is open, or the app is at its plan's provider call
+	// limit; the message waits for wait (Retry.Hold).
 	hold bool
 }
 
@@ -122,6 +123,14 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 	var wait time.Duration
 	var held time.Time
 	skipped := 0
+	// The app's provider call lease (its plan's maxProviderCalls), taken before the first
+	// call and kept through failover; released once the outcome is recorded.
+	var appCall func()
+	defer func() {
+		if appCall != nil {
+			appCall()
+		}
+	}()
 	for i := range plan {
 		c := &plan[i]
 		// The instance's breaker open: no call, the next route is tried, and the message
@@ -139,6 +148,13 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 		if blocked, retryAt := a.breakerHeld(ctx, c.InstanceID, brk, time.Now()); blocked {
 			hold(retryAt)
 			continue
+		}
+		if appCall == nil && a.AppCalls != nil {
+			release, ok := a.AppCalls.Acquire(ctx, lg.AppID, callHolder(lg.ID))
+			if !ok {
+				return a.holdForApp(ctx, lg, c)
+			}
+			appCall = release
 		}
 		m := msg
 		m.Override = e.providerOverride(lg.Channel, c.Provider)

@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"context"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/delivery/channels"
+)
+
+// AppCalls bounds each app's provider calls in flight across every worker (its plan's
+// maxProviderCalls, issue 28 item 5). The stack builds it on the shared limiter's leases;
+// it is nil when no plan sets the limit, and the send path then pays nothing for it.
+type AppCalls interface {
+	// Acquire takes one of app's provider call leases for holder (a message); ok is false
+	// when the app is at its limit. release gives the lease back (a no-op when the app has
+	// no limit); it is called once the call's outcome is recorded.
+	Acquire(ctx context.Context, appID int64, holder string) (release func(), ok bool)
+}
+
+// AppRuns keeps the leases the relay takes for each send run of an app with a plan limit
+// on its runs in flight (maxSendsInFlight, see outbox.RunLimit): each slice of the run
+// renews its lease, and the slice that finishes its requests releases it. Nil when no plan
+// sets the limit.
+type AppRuns interface {
+	Renew(ctx context.Context, appID int64, workflowID string)
+	Release(ctx context.Context, appID int64, workflowID string)
+}
+
+// keepRunLease renews the lease of a send run with requests still pending, and releases
+// it once none are (a retried last slice releases again, which does nothing).
+func (a *Service) keepRunLease(ctx context.Context, appID int64, workflowID string, pending bool) {
+	if a.AppRuns == nil || workflowID == "" || appID == 0 {
+		return
+	}
+	if pending {
+		a.AppRuns.Renew(ctx, appID, workflowID)
+	} else {
+		a.AppRuns.Release(ctx, appID, workflowID)
+	}
+}
+
+// appLimitWait is how long a message held by its app's call limit waits before it is
+// tried again, plus up to appLimitJitter so the held messages of a batch do not all come
+// back on the same instant.
+const (
+	appLimitWait   = 2 * time.Second
+	appLimitJitter = time.Second
+)
+
+// callHolder names a message's provider call lease: one per message, so a retried attempt
+// of the same message renews the lease its dead attempt left instead of taking a second.
+func callHolder(logID int64) string { return "log:" + strconv.FormatInt(logID, 10) }
+
+// holdForApp leaves a message queued, untried, because its app has as many provider calls
+// in flight as its plan allows: it waits on the run's durable timer (Retry.Hold, the
+// breaker's mechanism), counts no attempt, and the message log says why.
+func (a *Service) holdForApp(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate) outcome {
+	wait := appLimitWait + rand.N(appLimitJitter)
+	text := appLimitText(time.Now().Add(wait))
+	if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{
+		ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, Error: &text,
+	}); err != nil {
+		a.Log.Error("could not record a held message", "logId", lg.ID, "error", err)
+	}
+	return outcome{wait: wait, text: text, hold: true}
+}
+
+// appLimitText is the message log's note for a message held by its app's call limit.
+func appLimitText(retryAt time.Time) string {
+	return "app concurrency limit reached, retrying at " + retryAt.UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,176 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/heraldhq/herald/internal/console/apps"
+	"github.com/heraldhq/herald/internal/platform/ratelimit"
+	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/workflows/send"
+)
+
+// planCalls is AppCalls as the stack builds it, over real leases in Postgres, with the
+// plans' limits given per app.
+type planCalls struct {
+	leases *ratelimit.Leases
+	limit  map[int64]int
+}
+
+func (p planCalls) Acquire(ctx context.Context, appID int64, holder string) (func(), bool) {
+	n := p.limit[appID]
+	if n == 0 {
+		return func() {}, true
+	}
+	if !p.leases.Acquire(ctx, appID, holder, n) {
+		return nil, false
+	}
+	return func() { p.leases.Release(context.WithoutCancel(ctx), appID, holder) }, true
+}
+
+// gauge is a slow webhook endpoint counting the calls in flight (and their peak) per path
+// and the calls per recipient.
+type gauge struct {
+	mu       sync.Mutex
+	inFlight map[string]int
+	peak     map[string]int
+	calls    map[string]int
+}
+
+func newGauge(t *testing.T, delay time.Duration) (*gauge, *httptest.Server) {
+	g := &gauge{inFlight: map[string]int{}, peak: map[string]int{}, calls: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := make([]byte, 4096)
+		n, _ := r.Body.Read(body)
+		who := ""
+		if i := strings.Index(string(body[:n]), `"identifier":"`); i >= 0 {
+			rest := string(body[i+len(`"identifier":"`) : n])
+			who = rest[:strings.Index(rest, `"`)]
+		}
+		g.mu.Lock()
+		g.calls[who]++
+		g.inFlight[r.URL.Path]++
+		g.peak[r.URL.Path] = max(g.peak[r.URL.Path], g.inFlight[r.URL.Path])
+		g.mu.Unlock()
+		time.Sleep(delay)
+		g.mu.Lock()
+		g.inFlight[r.URL.Path]--
+		g.mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	return g, srv
+}
+
+// App A's plan allows 3 provider calls at a time; app B's has no limit. A's messages over
+// its limit are held (untried, on the run's timer, with the reason in the message log) and
+// sent once retried; B, sharing the provider and the worker, is not slowed; nothing is lost
+// or sent twice.
+func TestAppProviderCallLimitHoldsOnlyThatApp(t *testing.T) {
+	d, appA, a, _ := setup(t)
+	box, _ := secrets.NewBox("test-key-0123456789")
+	credsB, err := apps.NewService(d, box).Create(context.Background(), "app B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	appB := credsB.AppID
+	g, srv := newGauge(t, 40*time.Millisecond)
+	webhookInstance(t, a, appA, "hook", srv.URL+"/a")
+	webhookInstance(t, a, appB, "hook", srv.URL+"/b")
+	// Two "processes": the leases of each batch go through their own store over the same
+	// database, as two workers' would.
+	limits := map[int64]int{appA: 3}
+	procs := [2]planCalls{
+		{ratelimit.NewLeases(ratelimit.NewPostgres(d.Queries), "calls:app:", time.Minute), limits},
+		{ratelimit.NewLeases(ratelimit.NewPostgres(d.Queries), "calls:app:", time.Minute), limits},
+	}
+	a.AppCalls = procs[0]
+	other := &Service{DB: a.DB, Publisher: a.Publisher, Log: a.Log, Channels: a.Channels, Templates: a.Templates, AppCalls: procs[1]}
+
+	recipients := func(prefix string, n int) string {
+		rs := make([]string, n)
+		for i := range rs {
+			rs[i] = fmt.Sprintf(`"%s%02d"`, prefix, i)
+		}
+		return strings.Join(rs, ",")
+	}
+	reqA := accept(t, d, appA, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":[`+recipients("a", 24)+`]}}`)
+	reqB := accept(t, d, appB, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":[`+recipients("b", 24)+`]}}`)
+	_, jobsA := drain(t, a, []send.Cursor{{RequestID: reqA}})
+	_, jobsB := drain(t, a, []send.Cursor{{RequestID: reqB}})
+
+	// A's messages in two batches on two workers, B's beside them.
+	var wg sync.WaitGroup
+	results := make([]send.SendBatchResult, 3)
+	run := func(i int, s *Service, jobs []send.Job) {
+		defer wg.Done()
+		res, err := s.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})
+		if err != nil {
+			t.Error(err)
+		}
+		results[i] = res
+	}
+	wg.Add(3)
+	start := time.Now()
+	go run(0, a, jobsA[:12])
+	go run(1, other, jobsA[12:])
+	go run(2, a, jobsB)
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if results[2].Sent != 24 || len(results[2].Retries) != 0 {
+		t.Errorf("app B (no limit): %+v, want all 24 sent at once", results[2])
+	}
+	if g.peak["/b"] <= 3 {
+		t.Errorf("app B had at most %d calls in flight; it has no limit and must not be held to A's", g.peak["/b"])
+	}
+	held := append(results[0].Retries, results[1].Retries...)
+	if results[0].Sent+results[1].Sent == 0 || len(held) == 0 {
+		t.Fatalf("app A: %+v %+v, want some sent and the rest held", results[0], results[1])
+	}
+	for _, rt := range held {
+		if !rt.Hold || rt.After < appLimitWait || !strings.HasPrefix(rt.Error, "app concurrency limit reached, retrying at ") {
+			t.Fatalf("held message %+v, want a hold of at least %s with the reason", rt, appLimitWait)
+		}
+	}
+	if l := logOf(t, d, held[0].LogID); l.Status != "queued" || !strings.HasPrefix(l.Error, "app concurrency limit reached, retrying at ") {
+		t.Errorf("message log of a held message %+v, want queued with the reason", l)
+	}
+	// The run's timer fires: the held messages are tried again until all are sent.
+	sent := results[0].Sent + results[1].Sent
+	for round := 0; len(held) > 0 && round < 50; round++ {
+		jobs := make([]send.Job, len(held))
+		for i, rt := range held {
+			jobs[i] = send.Job{LogID: rt.LogID, Channel: rt.Channel}
+		}
+		res, err := a.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent += res.Sent
+		held = res.Retries
+	}
+	if sent != 24 || len(held) != 0 {
+		t.Fatalf("app A: %d of 24 sent, %d still held", sent, len(held))
+	}
+	if g.peak["/a"] > 3 {
+		t.Errorf("app A had %d provider calls in flight across two workers, its plan allows 3", g.peak["/a"])
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for who, n := range g.calls {
+		if n != 1 {
+			t.Errorf("%s got %d calls, want exactly 1", who, n)
+		}
+	}
+	if len(g.calls) != 48 {
+		t.Errorf("%d recipients called, want 48", len(g.calls))
+	}
+	t.Logf("B's 24 sends took %s beside A's held batch", time.Since(start))
+}
