@@ -536,7 +536,8 @@ type QuietHour struct {
 
 type RateLease struct {
 	Key       string
-	Holder    string
+	Slot      int32
+	Holder    *string
 	ExpiresAt time.Time
 }
 

@@ -21,8 +21,8 @@ type AcquireRateLeaseParams struct {
 	TtlMs  int64
 }
 
-// Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when fewer than @lim
-// others hold one (acquire_rate_lease, migration 00285).
+// Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when one of its @lim
+// slots is free (acquire_rate_lease, migration 00285).
 func (q *Queries) AcquireRateLease(ctx context.Context, arg AcquireRateLeaseParams) (bool, error) {
 	row := q.db.QueryRow(ctx, acquireRateLease,
 		arg.Key,
@@ -45,16 +45,17 @@ func (q *Queries) DeleteExpiredRateCounters(ctx context.Context) error {
 }
 
 const deleteExpiredRateLeases = `-- name: DeleteExpiredRateLeases :exec
-DELETE FROM rate_leases WHERE expires_at < now()
+DELETE FROM rate_leases WHERE expires_at < now() - interval '1 hour'
 `
 
+// Drops the slots of keys unused for an hour (they are created again on use).
 func (q *Queries) DeleteExpiredRateLeases(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, deleteExpiredRateLeases)
 	return err
 }
 
 const releaseRateLease = `-- name: ReleaseRateLease :exec
-DELETE FROM rate_leases WHERE key = $1 AND holder = $2
+UPDATE rate_leases SET holder = NULL, expires_at = '-infinity' WHERE key = $1 AND holder = $2::text
 `
 
 type ReleaseRateLeaseParams struct {
@@ -62,6 +63,7 @@ type ReleaseRateLeaseParams struct {
 	Holder string
 }
 
+// Frees @holder's slot of @key for the next holder (an update, no new row).
 func (q *Queries) ReleaseRateLease(ctx context.Context, arg ReleaseRateLeaseParams) error {
 	_, err := q.db.Exec(ctx, releaseRateLease, arg.Key, arg.Holder)
 	return err

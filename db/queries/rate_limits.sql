@@ -32,12 +32,14 @@ RETURNING n;
 DELETE FROM rate_limit_counters WHERE expires_at < now();
 
 -- name: AcquireRateLease :one
--- Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when fewer than @lim
--- others hold one (acquire_rate_lease, migration 00285).
+-- Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when one of its @lim
+-- slots is free (acquire_rate_lease, migration 00285).
 SELECT acquire_rate_lease(@key::text, @holder::text, @lim::bigint, @ttl_ms::bigint)::bool AS ok;
 
 -- name: ReleaseRateLease :exec
-DELETE FROM rate_leases WHERE key = @key AND holder = @holder;
+-- Frees @holder's slot of @key for the next holder (an update, no new row).
+UPDATE rate_leases SET holder = NULL, expires_at = '-infinity' WHERE key = @key AND holder = @holder::text;
 
 -- name: DeleteExpiredRateLeases :exec
-DELETE FROM rate_leases WHERE expires_at < now();
+-- Drops the slots of keys unused for an hour (they are created again on use).
+DELETE FROM rate_leases WHERE expires_at < now() - interval '1 hour';
