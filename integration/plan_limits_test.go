@@ -131,3 +131,37 @@ func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 	t.Logf("A (2 calls at a time, peak %d): 10 webhooks of 300 ms in %s; B (no limit, peak %d): 10 in %s",
 		hooks.peak["/a"], aTook.Round(time.Millisecond), hooks.peak["/b"], bTook.Round(time.Millisecond))
 }
+
+// TestPlanLimitsSendsInFlightPerApp: the free plan allows one send run in flight per app.
+// Six sends of one app, accepted at once, all land: each run's last slice gives its lease
+// back (a run that kept it would hold the next one for the lease's 15 minutes), and they
+// went one run at a time.
+func TestPlanLimitsSendsInFlightPerApp(t *testing.T) {
+	e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: func(c *config.Config) {
+		c.RelayPackSize = 1
+		c.Ops.Plans = config.Plans{{ID: config.FreePlan, Name: "Free", Currency: "usd", MaxSendsInFlight: 1}}
+	}})
+	ctx := context.Background()
+	for i := range 6 {
+		sendNotification(t, e, fmt.Sprintf(`{"notification":{"title":"N %d"},"sendTo":{"recipients":["bob"]}}`, i))
+	}
+	count := func(q string, args ...any) int {
+		var n int
+		if err := e.Stack.DB.Pool.QueryRow(ctx, q, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	most := 0
+	e.Eventually(60*time.Second, "6 notifications in bob's inbox", func() bool {
+		// Started and not finished: the runs in flight (at most one, the plan says).
+		most = max(most, count(`SELECT count(DISTINCT workflow_id) FROM notification_requests WHERE app_id = $1 AND status = 'started'`, e.App.AppID))
+		return count(`SELECT count(*) FROM notifications WHERE app_id = $1`, e.App.AppID) == 6
+	})
+	if most > 1 {
+		t.Errorf("%d runs of the app in flight at once; its plan allows 1", most)
+	}
+	if n := count(`SELECT count(*) FROM notification_requests WHERE app_id = $1 AND status <> 'completed'`, e.App.AppID); n != 0 {
+		t.Errorf("%d requests not completed", n)
+	}
+}
