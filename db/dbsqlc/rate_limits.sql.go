@@ -69,6 +69,26 @@ func (q *Queries) ReleaseRateLease(ctx context.Context, arg ReleaseRateLeasePara
 	return err
 }
 
+const renewRateLease = `-- name: RenewRateLease :execrows
+UPDATE rate_leases SET expires_at = clock_timestamp() + make_interval(secs => ($1::bigint)::float8 / 1000)
+WHERE key = $2 AND holder = $3::text
+`
+
+type RenewRateLeaseParams struct {
+	TtlMs  int64
+	Key    string
+	Holder string
+}
+
+// Extends @holder's lease of @key to @ttl_ms milliseconds from now; no row when it has none.
+func (q *Queries) RenewRateLease(ctx context.Context, arg RenewRateLeaseParams) (int64, error) {
+	result, err := q.db.Exec(ctx, renewRateLease, arg.TtlMs, arg.Key, arg.Holder)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const reserveRateCounter = `-- name: ReserveRateCounter :one
 INSERT INTO rate_limit_counters AS c (key, n, expires_at)
 SELECT $1, greatest($2::bigint, 0) + $3::bigint, $4::timestamptz

@@ -111,7 +111,7 @@ func (a *appRunLimit) Acquire(ctx context.Context, appID int64, workflowID strin
 // Renew implements pipeline.AppRuns.
 func (a *appRunLimit) Renew(ctx context.Context, appID int64, workflowID string) {
 	if n, leases := a.limit(ctx, appID); n > 0 {
-		leases.Acquire(ctx, appID, workflowID, n)
+		leases.Renew(ctx, appID, workflowID)
 	}
 }
 

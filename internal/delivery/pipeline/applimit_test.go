@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/platform/secrets"
@@ -173,4 +175,58 @@ func TestAppProviderCallLimitHoldsOnlyThatApp(t *testing.T) {
 		t.Errorf("%d recipients called, want 48", len(g.calls))
 	}
 	t.Logf("B's 24 sends took %s beside A's held batch", time.Since(start))
+}
+
+// runWorker is a Worker whose activities all belong to one run.
+type runWorker struct{ id string }
+
+func (w runWorker) WorkflowID(context.Context) string { return w.id }
+func (runWorker) Stopping(context.Context) bool       { return false }
+func (runWorker) KeepAlive(context.Context, func(context.Context) []any) func() {
+	return func() {}
+}
+
+// runLeases records what the run's slices do with its lease.
+type runLeases struct {
+	mu  sync.Mutex
+	ops []string
+}
+
+func (r *runLeases) Renew(_ context.Context, app int64, wf string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ops = append(r.ops, fmt.Sprintf("renew %d %s", app, wf))
+}
+
+func (r *runLeases) Release(_ context.Context, app int64, wf string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ops = append(r.ops, fmt.Sprintf("release %d %s", app, wf))
+}
+
+// A run's slices renew its lease of the app's runs in flight while recipients are left,
+// and the last one gives it back; so does a run that fails.
+func TestSendRunsRenewAndReleaseTheirLease(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	a.BatchSize = 2
+	leases := &runLeases{}
+	a.AppRuns, a.Worker = leases, runWorker{"run-1"}
+	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"sendTo":{"recipients":["u1","u2","u3","u4","u5"]}}`)
+	calls, _ := drain(t, a, []send.Cursor{{RequestID: req}})
+	want := []string{}
+	for range calls - 1 {
+		want = append(want, fmt.Sprintf("renew %d run-1", appID))
+	}
+	want = append(want, fmt.Sprintf("release %d run-1", appID))
+	if calls < 3 || fmt.Sprint(leases.ops) != fmt.Sprint(want) {
+		t.Errorf("%d slices did %v, want %v", calls, leases.ops, want)
+	}
+	leases.ops = nil
+	failed := accept(t, d, appID, `{"notification":{"title":"Hi"},"sendTo":{"recipients":["u1"]}}`)
+	if err := a.FailRequests(context.Background(), send.FailInput{RequestIDs: []uuid.UUID{failed}, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(leases.ops) != fmt.Sprint([]string{fmt.Sprintf("release %d run-1", appID)}) {
+		t.Errorf("a failed run did %v, want its lease released", leases.ops)
+	}
 }

@@ -258,11 +258,21 @@ func (a *Service) deliverRequest(ctx context.Context, call *batchCall, sc *sendC
 	return c, used, false, nil
 }
 
-// FailRequests records that requests could not be delivered.
+// FailRequests records that requests could not be delivered. The run ends: its lease of
+// its app's runs in flight (AppRuns) is given back.
 func (a *Service) FailRequests(ctx context.Context, in sendwf.FailInput) error {
 	for _, id := range in.RequestIDs {
 		if err := a.DB.FailRequest(ctx, dbsqlc.FailRequestParams{ID: id, Error: &in.Reason}); err != nil {
 			return db.MapError(err)
+		}
+	}
+	if a.AppRuns != nil && len(in.RequestIDs) > 0 {
+		rows, err := a.DB.GetRequestsByIDs(ctx, in.RequestIDs[:1])
+		if err != nil {
+			return db.MapError(err)
+		}
+		if len(rows) > 0 {
+			a.keepRunLease(ctx, rows[0].AppID, a.workflowID(ctx), false)
 		}
 	}
 	return nil

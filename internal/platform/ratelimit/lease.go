@@ -51,6 +51,17 @@ func (l *Leases) Acquire(ctx context.Context, key int64, holder string, limit in
 	return ok
 }
 
+// Renew extends holder's lease of key by the TTL, if it has one: a holder that never
+// took a lease (or lost it to expiry) does not get one this way.
+func (l *Leases) Renew(ctx context.Context, key int64, holder string) {
+	if l == nil {
+		return
+	}
+	if _, err := l.store.Renew(ctx, l.prefix+strconv.FormatInt(key, 10), holder, l.ttl); err != nil {
+		l.fail(err)
+	}
+}
+
 // Release gives holder's lease of key back. A failure is reported to OnError: the lease
 // then ends with its TTL.
 func (l *Leases) Release(ctx context.Context, key int64, holder string) {

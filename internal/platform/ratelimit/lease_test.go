@@ -41,6 +41,19 @@ func TestLeases(t *testing.T) {
 				if err := b.Release(ctx, k, "nobody"); err != nil {
 					t.Errorf("releasing a lease never held: %v", err)
 				}
+				if ok, err := b.Renew(ctx, k, "run-1", time.Minute); !ok || err != nil {
+					t.Errorf("renewing a held lease through the other process: %v %v", ok, err)
+				}
+				if ok, err := a.Renew(ctx, k, "run-9", time.Minute); ok || err != nil {
+					t.Errorf("renewing a lease never taken: %v %v, want false", ok, err)
+				}
+				// run-1 and run-3 hold 2 of 3: one is left, unless the renewal took it.
+				if ok, _ := a.Acquire(ctx, k, "run-10", 3, time.Minute); !ok {
+					t.Error("a renewal of a lease never taken took a slot")
+				}
+				if ok, _ := a.Acquire(ctx, k, "run-11", 3, time.Minute); ok {
+					t.Error("a fourth holder got a lease past the limit of 3")
+				}
 			})
 			t.Run("a dead holder's lease expires", func(t *testing.T) {
 				k := key("expiry")

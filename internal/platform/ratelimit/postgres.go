@@ -56,6 +56,15 @@ func (p *Postgres) Acquire(ctx context.Context, key, holder string, limit int64,
 	return ok, nil
 }
 
+// Renew implements Store.
+func (p *Postgres) Renew(ctx context.Context, key, holder string, ttl time.Duration) (bool, error) {
+	n, err := p.q.RenewRateLease(ctx, dbsqlc.RenewRateLeaseParams{Key: key, Holder: holder, TtlMs: max(ttl.Milliseconds(), 1)})
+	if err != nil {
+		return false, storeErr("postgres", err)
+	}
+	return n > 0, nil
+}
+
 // Release implements Store.
 func (p *Postgres) Release(ctx context.Context, key, holder string) error {
 	if err := p.q.ReleaseRateLease(ctx, dbsqlc.ReleaseRateLeaseParams{Key: key, Holder: holder}); err != nil {

@@ -25,6 +25,9 @@ type Store interface {
 	// already has; false when limit unexpired leases are held by others. A lease ends with
 	// Release or when ttl passes without a renewal (its holder died).
 	Acquire(ctx context.Context, key, holder string, limit int64, ttl time.Duration) (bool, error)
+	// Renew extends holder's lease of key by ttl from now; false when it has none (it
+	// never had one, or it expired and was taken).
+	Renew(ctx context.Context, key, holder string, ttl time.Duration) (bool, error)
 	// Release ends holder's lease of key (nothing when it has none).
 	Release(ctx context.Context, key, holder string) error
 	// Name is "postgres" or "redis", for logs and figures.

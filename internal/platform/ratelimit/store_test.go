@@ -264,6 +264,10 @@ func (brokenStore) Acquire(context.Context, string, string, int64, time.Duration
 	return false, context.DeadlineExceeded
 }
 
+func (brokenStore) Renew(context.Context, string, string, time.Duration) (bool, error) {
+	return false, context.DeadlineExceeded
+}
+
 func (brokenStore) Release(context.Context, string, string) error { return context.DeadlineExceeded }
 
 func (brokenStore) Name() string { return "broken" }
