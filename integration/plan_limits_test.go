@@ -49,9 +49,10 @@ func newSlowHooks(t *testing.T, delay time.Duration) (*slowHooks, *httptest.Serv
 // TestPlanLimitsProviderCallsPerApp (issue 28, item 5): app A's plan (the free plan here)
 // allows 2 provider calls at a time; app B's client subscribes to a plan without a limit.
 // Both send 10 webhooks through a slow endpoint at once, over the real Temporal dev
-// server. A never has more than 2 calls in flight, its messages over the limit wait on
-// their run's timer with the reason in the message log, and every one of them is delivered
-// exactly once; B's are not held.
+// server. A never has more than 2 calls in flight (its batch sends at that pace: a message
+// over the limit waits for the batch's own calls, and one no call of its batch can free
+// waits on the run's timer with the reason in the message log), every message is
+// delivered exactly once, and B's are not held.
 func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 	e := stacktest.New(t, stacktest.Options{Temporal: true, Configure: func(c *config.Config) {
 		c.Ops.Plans = config.Plans{
@@ -94,12 +95,10 @@ func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 		return n
 	}
 	var bTook time.Duration
-	sawHold := false
+	held := 0
 	e.Eventually(90*time.Second, "all 20 webhooks sent", func() bool {
-		if count(`SELECT count(*) FROM message_logs WHERE app_id = $1 AND status = 'queued'
-			AND error LIKE 'app concurrency limit reached, retrying at %'`, e.App.AppID) > 0 {
-			sawHold = true
-		}
+		held = max(held, count(`SELECT count(*) FROM message_logs WHERE app_id = $1 AND status = 'queued'
+			AND error LIKE 'app concurrency limit reached, retrying at %'`, e.App.AppID))
 		if bTook == 0 && count(`SELECT count(*) FROM message_logs WHERE app_id = $1 AND channel = 'webhook' AND status = 'sent'`, b.AppID) == 10 {
 			bTook = time.Since(start)
 		}
@@ -114,9 +113,6 @@ func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 	if hooks.peak["/b"] <= 2 {
 		t.Errorf("app B had at most %d calls in flight: held to A's limit, though its plan has none", hooks.peak["/b"])
 	}
-	if !sawHold {
-		t.Error("no message of A was seen held with the reason in the message log")
-	}
 	for who, n := range hooks.calls {
 		if n != 1 {
 			t.Errorf("%s got %d calls, want 1", who, n)
@@ -128,8 +124,8 @@ func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 	if n := count(`SELECT count(*) FROM message_logs WHERE app_id IN ($1, $2) AND status <> 'sent'`, e.App.AppID, b.AppID); n != 0 {
 		t.Errorf("%d messages not sent", n)
 	}
-	t.Logf("A (2 calls at a time, peak %d): 10 webhooks of 300 ms in %s; B (no limit, peak %d): 10 in %s",
-		hooks.peak["/a"], aTook.Round(time.Millisecond), hooks.peak["/b"], bTook.Round(time.Millisecond))
+	t.Logf("A (2 calls at a time, peak %d, at most %d seen held for the timer): 10 webhooks of 300 ms in %s; B (no limit, peak %d): 10 in %s",
+		hooks.peak["/a"], held, aTook.Round(time.Millisecond), hooks.peak["/b"], bTook.Round(time.Millisecond))
 }
 
 // TestPlanLimitsSendsInFlightPerApp: the free plan allows one send run in flight per app.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -39,6 +40,93 @@ func (a *Service) keepRunLease(ctx context.Context, appID int64, workflowID stri
 		a.AppRuns.Renew(ctx, appID, workflowID)
 	} else {
 		a.AppRuns.Release(ctx, appID, workflowID)
+	}
+}
+
+// appCall takes the message's provider call lease of its app and returns its release, or
+// nil when the app is at its limit. In a batch (turns set) a message over the limit first
+// waits for the batch's own calls of the app to end, and takes the lease one frees: the
+// batch's activity is running those calls anyway, so the wait holds no slot that would
+// otherwise be free, and a batch over its app's limit sends at the limit's pace instead of
+// handing most of its messages back to the timer. With none of the app's calls in the
+// batch (the leases are other workers'), the message is held.
+func (a *Service) appCall(ctx context.Context, lg dbsqlc.MessageLog, turns *appTurns) func() {
+	for {
+		var ended chan struct{}
+		if turns != nil {
+			ended = turns.next() // before the acquire, so an end in between is not missed
+		}
+		release, ok := a.AppCalls.Acquire(ctx, lg.AppID, callHolder(lg.ID))
+		if ok {
+			if turns == nil {
+				return release
+			}
+			turns.started(lg.AppID)
+			return func() {
+				release()
+				turns.ended(lg.AppID)
+			}
+		}
+		if turns == nil || !turns.wait(ctx, lg.AppID, ended) {
+			return nil
+		}
+	}
+}
+
+// appTurns counts a batch's provider calls in flight per app (those holding an app
+// lease), and wakes the batch's messages waiting for one of them to end.
+type appTurns struct {
+	mu       sync.Mutex
+	inFlight map[int64]int
+	// ended is closed (and replaced) each time a call ends.
+	endedCh chan struct{}
+}
+
+func newAppTurns() *appTurns {
+	return &appTurns{inFlight: map[int64]int{}, endedCh: make(chan struct{})}
+}
+
+func (t *appTurns) started(app int64) {
+	t.mu.Lock()
+	t.inFlight[app]++
+	t.mu.Unlock()
+}
+
+func (t *appTurns) ended(app int64) {
+	t.mu.Lock()
+	t.inFlight[app]--
+	close(t.endedCh)
+	t.endedCh = make(chan struct{})
+	t.mu.Unlock()
+}
+
+// next returns the channel closed when the batch's next call ends.
+func (t *appTurns) next() chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.endedCh
+}
+
+// wait reports true once ended (from next) is closed: a call ended since, try again. It
+// reports false at once when the batch has no call of app in flight and none ended (or
+// when ctx ends).
+func (t *appTurns) wait(ctx context.Context, app int64, ended chan struct{}) bool {
+	select {
+	case <-ended:
+		return true
+	default:
+	}
+	t.mu.Lock()
+	n := t.inFlight[app]
+	t.mu.Unlock()
+	if n <= 0 {
+		return false
+	}
+	select {
+	case <-ended:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

@@ -78,7 +78,7 @@ func (a *Service) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog,
 
 // dispatch tries the planned instances in order until one accepts the message.
 func (a *Service) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
-	o := a.deliver(ctx, e, lg, msg, plan, nil, nil)
+	o := a.deliver(ctx, e, lg, msg, plan, nil, nil, nil)
 	switch {
 	case o.err != nil:
 		return send.SendResult{}, o.err
@@ -117,7 +117,7 @@ type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
 // the outcome: sent with the instance that took it (and the failures before it), failed
 // when every instance failed permanently, else the attempt's error with the message left
 // queued for a retry.
-func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker) outcome {
+func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker, turns *appTurns) outcome {
 	var failures []string
 	permanent, optedOut := true, false
 	var wait time.Duration
@@ -150,11 +150,9 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 			continue
 		}
 		if appCall == nil && a.AppCalls != nil {
-			release, ok := a.AppCalls.Acquire(ctx, lg.AppID, callHolder(lg.ID))
-			if !ok {
+			if appCall = a.appCall(ctx, lg, turns); appCall == nil {
 				return a.holdForApp(ctx, lg, c)
 			}
-			appCall = release
 		}
 		m := msg
 		m.Override = e.providerOverride(lg.Channel, c.Provider)
