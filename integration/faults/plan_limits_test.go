@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -48,7 +49,18 @@ func TestPlanCallLimitHoldsAcrossWorkersAndAKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := s.Start("worker")
-	s.Start("worker")
+	second := s.Start("worker")
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, p := range []string{first.Log(), second.Log()} {
+				for _, l := range strings.Split(p, "\n") {
+					if strings.Contains(l, "level=WARN") || strings.Contains(l, "level=ERROR") {
+						t.Log(l)
+					}
+				}
+			}
+		}
+	})
 	body, _ := json.Marshal(map[string]any{
 		"notification": map[string]any{"title": "Limited"},
 		"override":     map[string]any{"channels": []string{"webhook"}},
@@ -74,7 +86,7 @@ func TestPlanCallLimitHoldsAcrossWorkersAndAKill(t *testing.T) {
 	for _, n := range calls {
 		duplicates += n - 1
 	}
-	t.Logf("%d webhooks of 400 ms at %d calls at a time over 2 workers, one SIGKILLed with %d sent: all sent %s after the send (peak %d in flight, %d duplicates, %d messages claimed more than once)",
+	t.Logf("%d webhooks of 400 ms at %d calls at a time over 2 workers, one SIGKILLed with %d sent: all sent %s after the kill (peak %d in flight, %d duplicates, %d messages claimed more than once)",
 		recipients, limit, killedAt, took.Round(100*time.Millisecond), peak, duplicates, retried)
 	if len(calls) != recipients {
 		t.Errorf("the endpoint saw %d messages, want %d", len(calls), recipients)

@@ -52,10 +52,6 @@ func (a *Service) keepRunLease(ctx context.Context, appID int64, workflowID stri
 // batch (the leases are other workers'), the message is held.
 func (a *Service) appCall(ctx context.Context, lg dbsqlc.MessageLog, turns *appTurns) func() {
 	for {
-		var ended chan struct{}
-		if turns != nil {
-			ended = turns.next() // before the acquire, so an end in between is not missed
-		}
 		release, ok := a.AppCalls.Acquire(ctx, lg.AppID, callHolder(lg.ID))
 		if ok {
 			if turns == nil {
@@ -67,23 +63,35 @@ func (a *Service) appCall(ctx context.Context, lg dbsqlc.MessageLog, turns *appT
 				turns.ended(lg.AppID)
 			}
 		}
-		if turns == nil || !turns.wait(ctx, lg.AppID, ended) {
+		if turns == nil || !turns.wait(ctx, lg.AppID) {
 			return nil
 		}
 	}
 }
 
 // appTurns counts a batch's provider calls in flight per app (those holding an app
-// lease), and wakes the batch's messages waiting for one of them to end.
+// lease) and passes each app a turn when one of them ends: one waiting message tries the
+// lease again, not all of them (each try is a round trip to the shared store).
 type appTurns struct {
 	mu       sync.Mutex
 	inFlight map[int64]int
-	// ended is closed (and replaced) each time a call ends.
-	endedCh chan struct{}
+	turn     map[int64]chan struct{}
 }
 
 func newAppTurns() *appTurns {
-	return &appTurns{inFlight: map[int64]int{}, endedCh: make(chan struct{})}
+	return &appTurns{inFlight: map[int64]int{}, turn: map[int64]chan struct{}{}}
+}
+
+// turnOf is app's turn: a token, buffered so an end before the wait is not missed.
+func (t *appTurns) turnOf(app int64) chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.turn[app]
+	if c == nil {
+		c = make(chan struct{}, 1)
+		t.turn[app] = c
+	}
+	return c
 }
 
 func (t *appTurns) started(app int64) {
@@ -95,24 +103,25 @@ func (t *appTurns) started(app int64) {
 func (t *appTurns) ended(app int64) {
 	t.mu.Lock()
 	t.inFlight[app]--
-	close(t.endedCh)
-	t.endedCh = make(chan struct{})
 	t.mu.Unlock()
+	t.pass(app)
 }
 
-// next returns the channel closed when the batch's next call ends.
-func (t *appTurns) next() chan struct{} {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.endedCh
-}
-
-// wait reports true once ended (from next) is closed: a call ended since, try again. It
-// reports false at once when the batch has no call of app in flight and none ended (or
-// when ctx ends).
-func (t *appTurns) wait(ctx context.Context, app int64, ended chan struct{}) bool {
+// pass gives app's turn to the next waiter (or leaves it for the next to wait).
+func (t *appTurns) pass(app int64) {
 	select {
-	case <-ended:
+	case t.turnOf(app) <- struct{}{}:
+	default:
+	}
+}
+
+// wait reports true when the message has a turn to try the lease again: one of the
+// batch's calls of app ended. It reports false when none is in flight (the message is
+// then held, and passes the turn on so the other waiters find that out too) or ctx ends.
+func (t *appTurns) wait(ctx context.Context, app int64) bool {
+	c := t.turnOf(app)
+	select {
+	case <-c:
 		return true
 	default:
 	}
@@ -120,10 +129,11 @@ func (t *appTurns) wait(ctx context.Context, app int64, ended chan struct{}) boo
 	n := t.inFlight[app]
 	t.mu.Unlock()
 	if n <= 0 {
+		t.pass(app)
 		return false
 	}
 	select {
-	case <-ended:
+	case <-c:
 		return true
 	case <-ctx.Done():
 		return false
