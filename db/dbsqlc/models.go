@@ -534,6 +534,13 @@ type QuietHour struct {
 	UpdatedAt   time.Time
 }
 
+type RateLease struct {
+	Key       string
+	Slot      int32
+	Holder    *string
+	ExpiresAt time.Time
+}
+
 type RateLimitBucket struct {
 	Key    string
 	Tokens float64

@@ -10,6 +10,31 @@ import (
 	"time"
 )
 
+const acquireRateLease = `-- name: AcquireRateLease :one
+SELECT acquire_rate_lease($1::text, $2::text, $3::bigint, $4::bigint)::bool AS ok
+`
+
+type AcquireRateLeaseParams struct {
+	Key    string
+	Holder string
+	Lim    int64
+	TtlMs  int64
+}
+
+// Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when one of its @lim
+// slots is free (acquire_rate_lease, migration 00285).
+func (q *Queries) AcquireRateLease(ctx context.Context, arg AcquireRateLeaseParams) (bool, error) {
+	row := q.db.QueryRow(ctx, acquireRateLease,
+		arg.Key,
+		arg.Holder,
+		arg.Lim,
+		arg.TtlMs,
+	)
+	var ok bool
+	err := row.Scan(&ok)
+	return ok, err
+}
+
 const deleteExpiredRateCounters = `-- name: DeleteExpiredRateCounters :exec
 DELETE FROM rate_limit_counters WHERE expires_at < now()
 `
@@ -17,6 +42,51 @@ DELETE FROM rate_limit_counters WHERE expires_at < now()
 func (q *Queries) DeleteExpiredRateCounters(ctx context.Context) error {
 	_, err := q.db.Exec(ctx, deleteExpiredRateCounters)
 	return err
+}
+
+const deleteExpiredRateLeases = `-- name: DeleteExpiredRateLeases :exec
+DELETE FROM rate_leases WHERE expires_at < now() - interval '1 hour'
+`
+
+// Drops the slots of keys unused for an hour (they are created again on use).
+func (q *Queries) DeleteExpiredRateLeases(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, deleteExpiredRateLeases)
+	return err
+}
+
+const releaseRateLease = `-- name: ReleaseRateLease :exec
+UPDATE rate_leases SET holder = NULL, expires_at = '-infinity' WHERE key = $1 AND holder = $2::text
+`
+
+type ReleaseRateLeaseParams struct {
+	Key    string
+	Holder string
+}
+
+// Frees @holder's slot of @key for the next holder (an update, no new row).
+func (q *Queries) ReleaseRateLease(ctx context.Context, arg ReleaseRateLeaseParams) error {
+	_, err := q.db.Exec(ctx, releaseRateLease, arg.Key, arg.Holder)
+	return err
+}
+
+const renewRateLease = `-- name: RenewRateLease :execrows
+UPDATE rate_leases SET expires_at = clock_timestamp() + make_interval(secs => ($1::bigint)::float8 / 1000)
+WHERE key = $2 AND holder = $3::text
+`
+
+type RenewRateLeaseParams struct {
+	TtlMs  int64
+	Key    string
+	Holder string
+}
+
+// Extends @holder's lease of @key to @ttl_ms milliseconds from now; no row when it has none.
+func (q *Queries) RenewRateLease(ctx context.Context, arg RenewRateLeaseParams) (int64, error) {
+	result, err := q.db.Exec(ctx, renewRateLease, arg.TtlMs, arg.Key, arg.Holder)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const reserveRateCounter = `-- name: ReserveRateCounter :one

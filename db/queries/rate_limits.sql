@@ -30,3 +30,21 @@ RETURNING n;
 
 -- name: DeleteExpiredRateCounters :exec
 DELETE FROM rate_limit_counters WHERE expires_at < now();
+
+-- name: AcquireRateLease :one
+-- Takes (or renews) @holder's lease of @key for @ttl_ms milliseconds when one of its @lim
+-- slots is free (acquire_rate_lease, migration 00285).
+SELECT acquire_rate_lease(@key::text, @holder::text, @lim::bigint, @ttl_ms::bigint)::bool AS ok;
+
+-- name: RenewRateLease :execrows
+-- Extends @holder's lease of @key to @ttl_ms milliseconds from now; no row when it has none.
+UPDATE rate_leases SET expires_at = clock_timestamp() + make_interval(secs => (@ttl_ms::bigint)::float8 / 1000)
+WHERE key = @key AND holder = @holder::text;
+
+-- name: ReleaseRateLease :exec
+-- Frees @holder's slot of @key for the next holder (an update, no new row).
+UPDATE rate_leases SET holder = NULL, expires_at = '-infinity' WHERE key = @key AND holder = @holder::text;
+
+-- name: DeleteExpiredRateLeases :exec
+-- Drops the slots of keys unused for an hour (they are created again on use).
+DELETE FROM rate_leases WHERE expires_at < now() - interval '1 hour';

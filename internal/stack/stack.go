@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,6 +39,7 @@ import (
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/internal/inbox"
 	"github.com/heraldhq/herald/internal/inbox/events"
+	"github.com/heraldhq/herald/internal/ops/billing"
 	"github.com/heraldhq/herald/internal/platform/config"
 	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/platform/secrets"
@@ -98,7 +100,13 @@ type Stack struct {
 	// Limits keeps the state every process shares: the send rate limits, the provider
 	// instances' send rates and the quota reservations (Postgres, or Redis).
 	Limits ratelimit.Store
-	redis  *ratelimit.Redis
+	// appLimitsCache holds the apps' plan concurrency limits (see appLimits).
+	appLimitsCache *billing.AppLimits
+	appLimitsOnce  sync.Once
+	// runLimitVal is the limit of the apps' send runs in flight (see runLimit).
+	runLimitVal  runLimits
+	runLimitOnce sync.Once
+	redis        *ratelimit.Redis
 	ConsoleServices
 	FlowServices
 	OperationsServices
@@ -159,7 +167,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	s.Relay = outbox.New(d, starter, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
 		BusyRuns: cfg.RelayBusyRuns, BusyWindow: cfg.RelayBusyWindow,
-		Trace: s.relayTrace(),
+		Trace: s.relayTrace(), Runs: s.runLimit(),
 	})
 	s.Notify = send.NewService(d, s.Relay.Wake)
 	// The bus first: every service that changes inboxes publishes through it; the inbox
@@ -283,7 +291,7 @@ func (s *Stack) ServeHTTP(ctx context.Context, ln net.Listener) error {
 func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: s.DB, Publisher: s.Events, Channels: s.Channels,
 		Templates: s.Templates, Log: s.Log.With("component", "delivery"), Metrics: s.deliveryMetrics(),
-		Throttle: s.instanceThrottle(), Unsubscribe: s.unsubscribeLinks()})}
+		Throttle: s.instanceThrottle(), AppCalls: s.appCalls(), AppRuns: s.runLimit(), Unsubscribe: s.unsubscribeLinks()})}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	go s.sweepLimits(ctx)

@@ -64,6 +64,12 @@ type Service struct {
 	// with a token bucket shared by every worker. An error fails the call as a transient
 	// failure of Herald's.
 	Throttle func(ctx context.Context, c *channels.Candidate) error
+	// AppCalls, when set, bounds each app's provider calls in flight across workers (its
+	// plan's maxProviderCalls): a message over it is held on the run's timer, untried.
+	AppCalls AppCalls
+	// AppRuns, when set, renews and releases the leases of send runs of apps whose plan
+	// bounds their runs in flight (maxSendsInFlight; the relay takes them).
+	AppRuns AppRuns
 	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
 	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
 	Unsubscribe *unsubscribe.Links
@@ -180,6 +186,10 @@ func (a *Service) DeliverBatch(ctx context.Context, in sendwf.DeliverInput) (sen
 	if err := flush(); err != nil {
 		return sendwf.DeliverResult{}, err
 	}
+	if len(rows) > 0 {
+		// The relay packs one app's requests per run: its lease is that app's.
+		a.keepRunLease(ctx, rows[0].AppID, call.workflowID, len(res.Pending) > 0)
+	}
 	if in.Spill && len(res.Jobs) > 0 {
 		// The run's backlog reads these from the message log (LoadQueuedJobs).
 		res.Spilled, res.SpillFrom = len(res.Jobs), res.Jobs[0].LogID
@@ -247,11 +257,21 @@ func (a *Service) deliverRequest(ctx context.Context, call *batchCall, sc *sendC
 	return c, used, false, nil
 }
 
-// FailRequests records that requests could not be delivered.
+// FailRequests records that requests could not be delivered. The run ends: its lease of
+// its app's runs in flight (AppRuns) is given back.
 func (a *Service) FailRequests(ctx context.Context, in sendwf.FailInput) error {
 	for _, id := range in.RequestIDs {
 		if err := a.DB.FailRequest(ctx, dbsqlc.FailRequestParams{ID: id, Error: &in.Reason}); err != nil {
 			return db.MapError(err)
+		}
+	}
+	if a.AppRuns != nil && len(in.RequestIDs) > 0 {
+		rows, err := a.DB.GetRequestsByIDs(ctx, in.RequestIDs[:1])
+		if err != nil {
+			return db.MapError(err)
+		}
+		if len(rows) > 0 {
+			a.keepRunLease(ctx, rows[0].AppID, a.workflowID(ctx), false)
 		}
 	}
 	return nil

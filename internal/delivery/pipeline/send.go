@@ -78,7 +78,7 @@ func (a *Service) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog,
 
 // dispatch tries the planned instances in order until one accepts the message.
 func (a *Service) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
-	o := a.deliver(ctx, e, lg, msg, plan, nil, nil)
+	o := a.deliver(ctx, e, lg, msg, plan, nil, nil, nil)
 	switch {
 	case o.err != nil:
 		return send.SendResult{}, o.err
@@ -100,7 +100,8 @@ type outcome struct {
 	text string
 	// err is a failure of Herald's own (the database) that left the message queued.
 	err error
-	// hold: every route's breaker is open; the message waits for wait (Retry.Hold).
+	// hold: every route's breaker is open, or the app is at its plan's provider call
+	// limit; the message waits for wait (Retry.Hold).
 	hold bool
 }
 
@@ -116,12 +117,20 @@ type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
 // the outcome: sent with the instance that took it (and the failures before it), failed
 // when every instance failed permanently, else the attempt's error with the message left
 // queued for a retry.
-func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker) outcome {
+func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker, turns *appTurns) outcome {
 	var failures []string
 	permanent, optedOut := true, false
 	var wait time.Duration
 	var held time.Time
 	skipped := 0
+	// The app's provider call lease (its plan's maxProviderCalls), taken before the first
+	// call and kept through failover; released once the outcome is recorded.
+	var appCall func()
+	defer func() {
+		if appCall != nil {
+			appCall()
+		}
+	}()
 	for i := range plan {
 		c := &plan[i]
 		// The instance's breaker open: no call, the next route is tried, and the message
@@ -139,6 +148,11 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 		if blocked, retryAt := a.breakerHeld(ctx, c.InstanceID, brk, time.Now()); blocked {
 			hold(retryAt)
 			continue
+		}
+		if appCall == nil && a.AppCalls != nil {
+			if appCall = a.appCall(ctx, lg, turns); appCall == nil {
+				return a.holdForApp(ctx, lg, c)
+			}
 		}
 		m := msg
 		m.Override = e.providerOverride(lg.Channel, c.Provider)

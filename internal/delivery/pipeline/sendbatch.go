@@ -53,7 +53,7 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 	if len(claimed) == 0 {
 		return res, nil
 	}
-	b := &batch{a: a, held: make(map[int64]int32, len(claimed)), res: &res}
+	b := &batch{a: a, held: make(map[int64]int32, len(claimed)), res: &res, turns: newAppTurns()}
 	for _, lg := range claimed {
 		b.held[lg.ID] = lg.Attempts
 	}
@@ -83,7 +83,7 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b.settle(w.lg, a.deliver(ctx, w.entry, w.lg, w.msg, w.plan, a.admit, b.mark))
+			b.settle(w.lg, a.deliver(ctx, w.entry, w.lg, w.msg, w.plan, a.admit, b.mark, b.turns))
 		}()
 	}
 	wg.Wait()
@@ -266,6 +266,9 @@ type batch struct {
 	held map[int64]int32
 	res  *send.SendBatchResult
 	done int
+	// turns lets a message over its app's call limit wait for the batch's own calls of
+	// the app (see appTurns).
+	turns *appTurns
 	// marks feeds the recorder of sent messages (see startMarks); marked closes when it
 	// has recorded the last.
 	marks  chan markReq

@@ -22,6 +22,12 @@ type Plan struct {
 	Price    int64  `json:"price"`
 	Currency string `json:"currency"`
 	Interval string `json:"interval"`
+	// MaxSendsInFlight bounds each of the client's apps' send runs in flight across all
+	// processes; 0 is no limit (config.PlanConfig). Not shown by the API (yet).
+	MaxSendsInFlight int `json:"-"`
+	// MaxProviderCalls bounds each of the client's apps' provider calls in flight across
+	// all processes; 0 is no limit.
+	MaxProviderCalls int `json:"-"`
 
 	priceID string
 }
@@ -36,7 +42,8 @@ func NewCatalog(cfg []config.PlanConfig) *Catalog {
 	c := &Catalog{}
 	for _, p := range cfg {
 		c.plans = append(c.plans, Plan{ID: p.ID, Name: p.Name, MonthlyQuota: p.MonthlyQuota, Price: p.Price,
-			Currency: p.Currency, Interval: "month", priceID: p.StripePriceID})
+			Currency: p.Currency, Interval: "month", MaxSendsInFlight: p.MaxSendsInFlight, MaxProviderCalls: p.MaxProviderCalls,
+			priceID: p.StripePriceID})
 	}
 	slices.SortStableFunc(c.plans, func(a, b Plan) int {
 		switch {

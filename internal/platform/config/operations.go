@@ -32,7 +32,7 @@ type OperationsConfig struct {
 	StripePublishableKey string `env:"HERALD_STRIPE_PUBLISHABLE_KEY" example:"pk_live_example" desc:"handed to the console with setup intents"`
 	StripeAPIURL         string `env:"HERALD_STRIPE_API_URL" format:"url" dflt:"Stripe's" example:"http://127.0.0.1:12111" desc:"another base URL for the Stripe API (tests, proxies)"`
 	// Plans are the plans on offer; one must be "free".
-	Plans Plans `env:"HERALD_PLANS" envDefault:"[{\"id\":\"free\",\"name\":\"Free\",\"monthlyQuota\":10000,\"currency\":\"usd\"},{\"id\":\"pro\",\"name\":\"Pro\",\"monthlyQuota\":100000,\"price\":4900,\"currency\":\"usd\"},{\"id\":\"business\",\"name\":\"Business\",\"monthlyQuota\":1000000,\"price\":24900,\"currency\":\"usd\"}]" dflt:"free 10,000 · pro 100,000 ($49) · business 1,000,000 ($249)" example:"[{\"id\":\"free\",\"name\":\"Free\",\"monthlyQuota\":100},{\"id\":\"team\",\"name\":\"Team\",\"monthlyQuota\":null,\"price\":900,\"stripePriceId\":\"price_1\"}]" desc:"the plans on offer, a JSON array of {id, name, monthlyQuota (null: unlimited), price (cents), currency, stripePriceId}; one must be free"`
+	Plans Plans `env:"HERALD_PLANS" envDefault:"[{\"id\":\"free\",\"name\":\"Free\",\"monthlyQuota\":10000,\"currency\":\"usd\"},{\"id\":\"pro\",\"name\":\"Pro\",\"monthlyQuota\":100000,\"price\":4900,\"currency\":\"usd\"},{\"id\":\"business\",\"name\":\"Business\",\"monthlyQuota\":1000000,\"price\":24900,\"currency\":\"usd\"}]" dflt:"free 10,000 · pro 100,000 ($49) · business 1,000,000 ($249)" example:"[{\"id\":\"free\",\"name\":\"Free\",\"monthlyQuota\":100,\"maxProviderCalls\":4},{\"id\":\"team\",\"name\":\"Team\",\"monthlyQuota\":null,\"price\":900,\"stripePriceId\":\"price_1\",\"maxSendsInFlight\":8,\"maxProviderCalls\":32}]" desc:"the plans on offer, a JSON array of {id, name, monthlyQuota (null: unlimited), price (cents), currency, stripePriceId, maxSendsInFlight, maxProviderCalls}; one must be free. maxSendsInFlight bounds an app's send runs in flight and maxProviderCalls its provider calls in flight, across all processes (0 or absent: no limit); over them sends wait, nothing is dropped"`
 	// LicenseSigningKey issues licenses (base64 Ed25519 seed or private key; only on the
 	// licensing server). LicensePublicKey verifies them (base64 Ed25519 public key; defaults
 	// to the signing key's).
@@ -73,6 +73,25 @@ type PlanConfig struct {
 	Currency string `json:"currency"`
 	// StripePriceID is the Stripe price of a paid plan.
 	StripePriceID string `json:"stripePriceId,omitempty"`
+	// MaxSendsInFlight bounds the send runs of one app started and not finished (recipients
+	// not all resolved yet) at a time, across every relay; 0 means no limit. Over it the
+	// app's further requests stay queued at the relay while other apps' go on.
+	MaxSendsInFlight int `json:"maxSendsInFlight,omitempty"`
+	// MaxProviderCalls bounds one app's provider calls (email, SMS, push, chat, webhook) in
+	// flight at a time, across every worker; 0 means no limit. Over it the app's messages
+	// wait on a durable timer (the message log says why) and are tried again.
+	MaxProviderCalls int `json:"maxProviderCalls,omitempty"`
+}
+
+// HasConcurrencyLimits reports whether any plan bounds its apps' sends in flight or
+// provider calls: without one, the send path never looks a plan up for them.
+func (ps Plans) HasConcurrencyLimits() bool {
+	for _, p := range ps {
+		if p.MaxSendsInFlight > 0 || p.MaxProviderCalls > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // FreePlan is the id of the plan every client has without a subscription or license.
@@ -88,7 +107,7 @@ func parsePlans(v string) (Plans, error) {
 		if err == nil {
 			err = errors.New("got null")
 		}
-		return nil, problems{" must be a JSON array of {id, name, monthlyQuota, price, currency, stripePriceId}: " + err.Error()}
+		return nil, problems{" must be a JSON array of {id, name, monthlyQuota, price, currency, stripePriceId, maxSendsInFlight, maxProviderCalls}: " + err.Error()}
 	}
 	return plans, nil
 }
@@ -169,6 +188,12 @@ func checkPlans(o *OperationsConfig, p *herald.Problems) {
 		}
 		if pl.Price < 0 {
 			p.Addf("HERALD_PLANS[%d].price must be at least 0", i)
+		}
+		if pl.MaxSendsInFlight < 0 {
+			p.Addf("HERALD_PLANS[%d].maxSendsInFlight must be at least 0 (0: no limit), got %d", i, pl.MaxSendsInFlight)
+		}
+		if pl.MaxProviderCalls < 0 {
+			p.Addf("HERALD_PLANS[%d].maxProviderCalls must be at least 0 (0: no limit), got %d", i, pl.MaxProviderCalls)
 		}
 		if pl.ID == FreePlan && pl.Price != 0 {
 			p.Addf("HERALD_PLANS: the free plan must have price 0")

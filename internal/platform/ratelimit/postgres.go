@@ -46,7 +46,38 @@ func (p *Postgres) Reserve(ctx context.Context, key string, n, floor, limit int6
 	return true, nil
 }
 
+// Acquire implements Store: one call of acquire_rate_lease (migration 00285), which
+// serialises the callers of a key on an advisory lock.
+func (p *Postgres) Acquire(ctx context.Context, key, holder string, limit int64, ttl time.Duration) (bool, error) {
+	ok, err := p.q.AcquireRateLease(ctx, dbsqlc.AcquireRateLeaseParams{Key: key, Holder: holder, Lim: limit, TtlMs: max(ttl.Milliseconds(), 1)})
+	if err != nil {
+		return false, storeErr("postgres", err)
+	}
+	return ok, nil
+}
+
+// Renew implements Store.
+func (p *Postgres) Renew(ctx context.Context, key, holder string, ttl time.Duration) (bool, error) {
+	n, err := p.q.RenewRateLease(ctx, dbsqlc.RenewRateLeaseParams{Key: key, Holder: holder, TtlMs: max(ttl.Milliseconds(), 1)})
+	if err != nil {
+		return false, storeErr("postgres", err)
+	}
+	return n > 0, nil
+}
+
+// Release implements Store.
+func (p *Postgres) Release(ctx context.Context, key, holder string) error {
+	if err := p.q.ReleaseRateLease(ctx, dbsqlc.ReleaseRateLeaseParams{Key: key, Holder: holder}); err != nil {
+		return storeErr("postgres", err)
+	}
+	return nil
+}
+
 // Sweep deletes the expired counters (a few rows a month per client).
 func (p *Postgres) Sweep(ctx context.Context) error {
-	return p.q.DeleteExpiredRateCounters(ctx)
+	if err := p.q.DeleteExpiredRateCounters(ctx); err != nil {
+		return err
+	}
+	// And the leases of holders that died (a live key drops its own on each acquire).
+	return p.q.DeleteExpiredRateLeases(ctx)
 }

@@ -111,3 +111,61 @@ func (r *Redis) Reserve(ctx context.Context, key string, n, floor, limit int64, 
 	}
 	return v >= 0, nil
 }
+
+// leaseScript is the semaphore: KEYS[1] a sorted set of holders scored by the expiry of
+// their lease (server time, ms); ARGV holder, limit, ttl in ms. It drops the expired
+// leases, renews holder's or adds it when fewer than limit remain, and returns 1, else 0.
+var leaseScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], tonumber(last[2]) + 1000)
+return 1
+`)
+
+// Acquire implements Store.
+func (r *Redis) Acquire(ctx context.Context, key, holder string, limit int64, ttl time.Duration) (bool, error) {
+	v, err := leaseScript.Run(ctx, r.c, []string{r.Prefix + "lease:" + key}, holder, limit, max(ttl.Milliseconds(), 1)).Int64()
+	if err != nil {
+		return false, storeErr("redis", err)
+	}
+	return v == 1, nil
+}
+
+// renewScript extends a holder's lease: KEYS[1] the sorted set; ARGV holder, ttl in ms.
+// It returns 1, or 0 when the holder has no live lease.
+var renewScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not s or tonumber(s) < now then
+  return 0
+end
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], tonumber(last[2]) + 1000)
+return 1
+`)
+
+// Renew implements Store.
+func (r *Redis) Renew(ctx context.Context, key, holder string, ttl time.Duration) (bool, error) {
+	v, err := renewScript.Run(ctx, r.c, []string{r.Prefix + "lease:" + key}, holder, max(ttl.Milliseconds(), 1)).Int64()
+	if err != nil {
+		return false, storeErr("redis", err)
+	}
+	return v == 1, nil
+}
+
+// Release implements Store.
+func (r *Redis) Release(ctx context.Context, key, holder string) error {
+	if err := r.c.ZRem(ctx, r.Prefix+"lease:"+key, holder).Err(); err != nil {
+		return storeErr("redis", err)
+	}
+	return nil
+}

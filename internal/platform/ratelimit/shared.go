@@ -21,6 +21,15 @@ type Store interface {
 	// Reserve adds n to key's counter when the sum stays at most limit; the counter never
 	// reads below floor (the caller's true count), and is forgotten after ttl.
 	Reserve(ctx context.Context, key string, n, floor, limit int64, ttl time.Duration) (bool, error)
+	// Acquire gives holder one of key's limit leases for ttl, or renews the one holder
+	// already has; false when limit unexpired leases are held by others. A lease ends with
+	// Release or when ttl passes without a renewal (its holder died).
+	Acquire(ctx context.Context, key, holder string, limit int64, ttl time.Duration) (bool, error)
+	// Renew extends holder's lease of key by ttl from now; false when it has none (it
+	// never had one, or it expired and was taken).
+	Renew(ctx context.Context, key, holder string, ttl time.Duration) (bool, error)
+	// Release ends holder's lease of key (nothing when it has none).
+	Release(ctx context.Context, key, holder string) error
 	// Name is "postgres" or "redis", for logs and figures.
 	Name() string
 }

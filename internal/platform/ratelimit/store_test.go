@@ -260,6 +260,16 @@ func (brokenStore) Take(context.Context, string, float64, float64) (bool, time.D
 func (brokenStore) Reserve(context.Context, string, int64, int64, int64, time.Duration) (bool, error) {
 	return false, context.DeadlineExceeded
 }
+func (brokenStore) Acquire(context.Context, string, string, int64, time.Duration) (bool, error) {
+	return false, context.DeadlineExceeded
+}
+
+func (brokenStore) Renew(context.Context, string, string, time.Duration) (bool, error) {
+	return false, context.DeadlineExceeded
+}
+
+func (brokenStore) Release(context.Context, string, string) error { return context.DeadlineExceeded }
+
 func (brokenStore) Name() string { return "broken" }
 
 // BenchmarkStoreTake measures one shared Take, the cost the send path pays per request

@@ -53,10 +53,28 @@ type Options struct {
 	// (DefaultMaxStarts when 0): the relay claims the next app's requests while earlier
 	// starts wait for Temporal, so one app's starts do not hold another's back.
 	MaxStarts int
+	// Runs, when set, bounds each app's send runs in flight (its plan's maxSendsInFlight)
+	// across every relay: an app at its limit is skipped, its requests left waiting, until
+	// one of its runs ends (nil: no limit, and no lookup).
+	Runs RunLimit
 	// Trace, when set, returns the context to start a workflow in (carrying the trace of
 	// the requests) and a function that ends the span it opened.
 	Trace func(ctx context.Context, requestIDs []uuid.UUID) (context.Context, func(error))
 }
+
+// RunLimit bounds the send runs in flight of each app (issue 28, item 5).
+type RunLimit interface {
+	// Acquire takes one of app's run leases for the run workflowID; false when the app
+	// has as many runs in flight as its plan allows. The run's activities renew the lease
+	// and release it when its requests are done.
+	Acquire(ctx context.Context, appID int64, workflowID string) bool
+}
+
+// fullRetry is how long the relay leaves an app at its run limit before trying it again.
+const fullRetry = time.Second
+
+// errAtLimit rolls back a claim of an app at its run limit: its requests stay waiting.
+var errAtLimit = errors.New("the app has as many send runs in flight as its plan allows")
 
 // DefaultMaxStarts is Options.MaxStarts by default.
 const DefaultMaxStarts = 8
@@ -70,6 +88,9 @@ type Relay struct {
 	starting map[int64]int
 	// lastApp is the app whose requests were claimed last (round-robin, see nextApp).
 	lastApp int64
+	// full holds the apps found at their run limit (Options.Runs), until when they are
+	// skipped.
+	full map[int64]time.Time
 
 	// slots bounds the starts in flight (MaxStarts); starts tracks them.
 	slots  chan struct{}
@@ -100,7 +121,7 @@ func New(d *db.DB, starter Starter, log *slog.Logger, opts Options) *Relay {
 		opts.MaxStarts = DefaultMaxStarts
 	}
 	return &Relay{db: d, starter: starter, log: log, opts: opts, wake: make(chan struct{}, 1), apps: map[int64]*appClaims{},
-		starting: map[int64]int{}, slots: make(chan struct{}, opts.MaxStarts)}
+		starting: map[int64]int{}, full: map[int64]time.Time{}, slots: make(chan struct{}, opts.MaxStarts)}
 }
 
 // appClaims are an app's claims of the last second and its last partial pack.
@@ -317,6 +338,11 @@ func (r *Relay) startFresh(ctx context.Context, spawn func(func())) (int, bool, 
 			ids[i], appIDs[i] = row.ID, row.AppID
 		}
 		workflowID = send.WorkflowID(ids)
+		// Over its plan's runs in flight the app's requests stay waiting (the claim rolls
+		// back) and the round-robin moves on. Critical runs are not held (nor counted).
+		if r.opts.Runs != nil && !critical && !r.opts.Runs.Acquire(ctx, app, workflowID) {
+			return errAtLimit
+		}
 		if err := q.AssignWorkflow(ctx, dbsqlc.AssignWorkflowParams{
 			WorkflowID: &workflowID, LeaseSeconds: r.opts.Lease.Seconds(), Ids: ids,
 		}); err != nil {
@@ -325,6 +351,12 @@ func (r *Relay) startFresh(ctx context.Context, spawn func(func())) (int, bool, 
 		// Claimed requests are counted once, here (see package usage).
 		return q.CountRequestUsage(ctx, ids)
 	})
+	if errors.Is(err, errAtLimit) {
+		r.mu.Lock()
+		r.full[app] = time.Now().Add(fullRetry)
+		r.mu.Unlock()
+		return 0, true, nil
+	}
 	if err != nil || len(ids) == 0 {
 		return 0, true, err
 	}
@@ -383,11 +415,20 @@ func (r *Relay) nextApp(ctx context.Context) (int64, bool, error) {
 			return 0, false, err
 		}
 		rest, until := r.resting(app, time.Now())
+		now := time.Now()
 		r.mu.Lock()
 		busy := r.starting[app] > 0
+		full, isFull := r.full[app]
+		if isFull && !now.Before(full) {
+			delete(r.full, app)
+			isFull = false
+		}
 		r.mu.Unlock()
-		if !rest && !busy {
+		if !rest && !busy && !isFull {
 			break
+		}
+		if isFull && !rest {
+			rest, until = true, full
 		}
 		if seen[app] {
 			// A start ending wakes the relay; a rest ending needs a timer.
