@@ -232,7 +232,11 @@ func run(ctx context.Context) error {
 			default:
 				members = 20_000
 			}
-			fmt.Fprintf(os.Stderr, "== 9. isolation: app B at 10 sends/s beside app A's broadcast to %d, burst and hung SMTP server (herald dev) ...\n", members)
+			stack := "herald dev"
+			if *split {
+				stack = "herald api + herald worker"
+			}
+			fmt.Fprintf(os.Stderr, "== 9. isolation: app B at 10 sends/s beside app A's broadcast to %d, burst and hung SMTP server (%s) ...\n", members, stack)
 			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal, Split: *split})
 			if err != nil {
 				return err
