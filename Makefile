@@ -53,6 +53,11 @@ test-cluster: build $(BIN)/temporal $(BIN)/temporal-server $(BIN)/temporal-sql-t
 	$(GO) run ./cmd/temporal-cluster -bin $(BIN) -schema $(TEMPORAL_SCHEMA) -- \
 		bash -c '$(MAKE) test-scale && $(GO) run ./cmd/herald-bench -bin $(BIN) -quick -scenarios delivery,email -temporal "$$HERALD_CLUSTER_ADDRESS" -out -'
 
+.PHONY: bench-isolation-cluster
+bench-isolation-cluster: build $(BIN)/temporal $(BIN)/temporal-server $(BIN)/temporal-sql-tool ## the isolation benchmark (issue 28) on a Temporal server with Postgres persistence and the dynamic config deployment.md recommends, herald api and herald worker as separate processes; ISOLATION_FLAGS=-quick for the short form (builds the server; not part of make test)
+	$(GO) run ./cmd/temporal-cluster -bin $(BIN) -schema $(TEMPORAL_SCHEMA) -- \
+		bash -c '$(GO) run ./cmd/herald-bench -bin $(BIN) -scenarios isolation -split -temporal "$$HERALD_CLUSTER_ADDRESS" -out - $(ISOLATION_FLAGS)'
+
 .PHONY: test-cluster-tls
 test-cluster-tls: $(BIN)/temporal $(BIN)/temporal-server $(BIN)/temporal-sql-tool ## the scale test through a Temporal server (Postgres persistence) that requires mutual TLS, with certificates made by the run (builds the server; not part of make test)
 	$(GO) run ./cmd/temporal-cluster -tls -dir .data/temporal-cluster-tls -bin $(BIN) -schema $(TEMPORAL_SCHEMA) -- $(MAKE) test-scale

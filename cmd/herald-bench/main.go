@@ -41,7 +41,11 @@ func run(ctx context.Context) error {
 	sendRate := flag.Float64("send-rate", 50, "config.sendRate of the rate scenario's SMTP instance (messages per second)")
 	fanMembers := flag.Int("fanout", 10_000, "topic size of the fan-out scenario (in-app + email + webhook)")
 	temporal := flag.String("temporal", "", "address of a running Temporal server (a cluster, `make test-cluster`) to use instead of the dev server")
+	split := flag.Bool("split", false, "with -temporal: run `herald api` and `herald worker` as separate processes, as a production deployment does (the relay's eager start then finds no local worker), instead of `herald dev`")
 	flag.Parse()
+	if *split && *temporal == "" {
+		return fmt.Errorf("-split needs -temporal (a running Temporal server)")
+	}
 
 	acceptDur, loadDur, latDur := 20*time.Second, 60*time.Second, 20*time.Second
 	mode := "full"
@@ -57,6 +61,9 @@ func run(ctx context.Context) error {
 	report := bench.NewReport(mode)
 	if *temporal != "" {
 		report.Notes = append(report.Notes, fmt.Sprintf("Temporal: the server at %s (`make test-cluster`: Postgres persistence), not the dev server.", *temporal))
+		if *split {
+			report.Notes = append(report.Notes, "Herald: `herald api` (API and relay) and `herald worker` (every queue, default slots) as separate processes, as in production, not `herald dev`.")
+		}
 	}
 
 	failed := 0
@@ -80,7 +87,7 @@ func run(ctx context.Context) error {
 	if want["delivery"] {
 		failed += scenario(report, "delivery", func() error {
 			fmt.Fprintln(os.Stderr, "== 2. sustained delivery (herald dev: API + worker + relay + Temporal dev server) ...")
-			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal, Split: *split})
 			if err != nil {
 				return err
 			}
@@ -105,7 +112,7 @@ func run(ctx context.Context) error {
 				members = 100_000
 			}
 			fmt.Fprintf(os.Stderr, "== 3. broadcast to a topic of %d users (herald dev) ...\n", members)
-			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal})
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Temporal: *temporal, Split: *split})
 			if err != nil {
 				return err
 			}
@@ -175,7 +182,7 @@ func run(ctx context.Context) error {
 				sends = 10_000
 			}
 			fmt.Fprintf(os.Stderr, "== %s: %d single-recipient sends, then a broadcast to %d (herald dev) ...\n", channel, sends, *extMembers)
-			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal, Split: *split})
 			if err != nil {
 				return err
 			}
@@ -197,7 +204,7 @@ func run(ctx context.Context) error {
 	if want["fanout"] {
 		failed += scenario(report, "fanout", func() error {
 			fmt.Fprintf(os.Stderr, "== 7. fan-out: one send to %d users over in-app + email + webhook (herald dev) ...\n", *fanMembers)
-			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal, Split: *split})
 			if err != nil {
 				return err
 			}
@@ -225,8 +232,12 @@ func run(ctx context.Context) error {
 			default:
 				members = 20_000
 			}
-			fmt.Fprintf(os.Stderr, "== 9. isolation: app B at 10 sends/s beside app A's broadcast to %d, burst and hung SMTP server (herald dev) ...\n", members)
-			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			stack := "herald dev"
+			if *split {
+				stack = "herald api + herald worker"
+			}
+			fmt.Fprintf(os.Stderr, "== 9. isolation: app B at 10 sends/s beside app A's broadcast to %d, burst and hung SMTP server (%s) ...\n", members, stack)
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal, Split: *split})
 			if err != nil {
 				return err
 			}
@@ -249,7 +260,7 @@ func run(ctx context.Context) error {
 		failed += scenario(report, "rate", func() error {
 			n := int(*sendRate * 10) // ten seconds at the configured rate
 			fmt.Fprintf(os.Stderr, "== 8. provider send rate: %d emails through an instance limited to %g/s (herald dev) ...\n", n, *sendRate)
-			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal})
+			l, err := bench.StartLocal(ctx, bench.LocalOptions{Bin: binDir, DataDir: data, Full: true, Env: bench.ExternalEnv, Temporal: *temporal, Split: *split})
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,8 @@
 // persistence (`make test-cluster`): it sets up the schema on scratch databases with the
 // server's own SQL tool, starts the server, runs the command with HERALD_TEST_TEMPORAL_ADDRESS
 // (the tests) and HERALD_CLUSTER_ADDRESS (the benchmark) set to its frontend, then stops it.
+// The server runs with the dynamic config docs/deployment.md asks production servers for
+// (priority and fairness, eager activities, eager start); -dynamic-config replaces it.
 //
 // With -tls the frontend requires mutual TLS (`make test-cluster-tls`): the run makes a CA,
 // the frontend's certificate and client certificates with crypto/x509, checks that a
@@ -20,9 +22,11 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/platform/devenv"
 	"github.com/heraldhq/herald/internal/testkit/temporalcluster"
 )
 
@@ -44,6 +48,8 @@ func run(ctx context.Context) (int, error) {
 	dir := flag.String("dir", filepath.Join(".data", "temporal-cluster"), "folder for the generated configuration and the server log")
 	keep := flag.Bool("keep", false, "keep the scratch databases afterwards")
 	useTLS := flag.Bool("tls", false, "make the frontend require mutual TLS, with certificates made for the run")
+	dynamic := flag.String("dynamic-config", strings.Join(temporalcluster.RecommendedDynamicConfig, ","),
+		"the server's dynamic config, key=value,… (default: what docs/deployment.md asks production servers for: priority and fairness, eager activities, eager start; none: the server's defaults)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		return 2, fmt.Errorf("no command to run: temporal-cluster [flags] -- COMMAND [ARGS]")
@@ -73,7 +79,7 @@ func run(ctx context.Context) (int, error) {
 	fmt.Fprintf(os.Stderr, "temporal-cluster: setting up the schema and starting the server (log: %s) ...\n", logPath)
 	c, err := temporalcluster.Start(ctx, temporalcluster.Options{
 		Server: filepath.Join(*bin, "temporal-server"), SQLTool: filepath.Join(*bin, "temporal-sql-tool"), SchemaDir: *schema,
-		PostgresURL: *pg, Dir: *dir, Output: log, TLS: certs,
+		PostgresURL: *pg, Dir: *dir, Output: log, TLS: certs, DynamicConfig: devenv.DynamicConfigFrom(*dynamic),
 	})
 	if err != nil {
 		return 1, fmt.Errorf("%w (log: %s)", err, logPath)
@@ -86,7 +92,7 @@ func run(ctx context.Context) (int, error) {
 			}
 		}
 	}()
-	fmt.Fprintf(os.Stderr, "temporal-cluster: Temporal (Postgres persistence, databases %v) answers at %s\n", c.Databases, c.Address)
+	fmt.Fprintf(os.Stderr, "temporal-cluster: Temporal (Postgres persistence, databases %v, dynamic config %v) answers at %s\n", c.Databases, devenv.DynamicConfigFrom(*dynamic), c.Address)
 	if certs != nil {
 		if err := checkMutualTLS(ctx, c.Address, env); err != nil {
 			return 1, err

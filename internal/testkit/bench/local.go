@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+
 	"github.com/heraldhq/herald/db"
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/config"
@@ -64,10 +67,17 @@ type LocalOptions struct {
 	// Temporal is the address of a running Temporal server (a cluster) to use instead of
 	// the dev server `herald dev` starts.
 	Temporal string
+	// Split runs the full stack as a production deployment does: `herald api` (API and
+	// relay) and `herald worker` in separate processes, so the relay's eager start finds
+	// no local worker (needs Temporal; with Full).
+	Split bool
 }
 
 // StartLocal starts a stack and creates an app on it.
 func StartLocal(ctx context.Context, o LocalOptions) (*Local, error) {
+	if o.Split && (!o.Full || o.Temporal == "") {
+		return nil, fmt.Errorf("a split stack (herald api + herald worker) needs the full stack and a running Temporal server")
+	}
 	base := os.Getenv("HERALD_DATABASE_URL")
 	if base == "" {
 		base = config.Defaults().DatabaseURL
@@ -131,26 +141,42 @@ func StartLocal(ctx context.Context, o LocalOptions) (*Local, error) {
 	}
 	l.APIKey, l.APISecret = creds.APIKey, creds.APISecret
 
-	mode := "api"
-	if o.Full {
-		mode = "dev"
+	modes := []string{"api"}
+	switch {
+	case o.Full && o.Split:
+		modes = []string{"api", "worker"}
+	case o.Full:
+		modes = []string{"dev"}
 	}
-	l.Log = filepath.Join(o.DataDir, "herald-"+mode+".log")
-	logFile, err := os.Create(l.Log)
-	if err != nil {
-		return nil, err
+	for _, mode := range modes {
+		log := filepath.Join(o.DataDir, "herald-"+mode+".log")
+		if l.Log == "" {
+			l.Log = log
+		}
+		logFile, err := os.Create(log)
+		if err != nil {
+			l.Stop()
+			return nil, err
+		}
+		cmd := exec.Command(herald, mode)
+		cmd.Env = env
+		cmd.Stdout, cmd.Stderr = logFile, logFile
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			l.Stop()
+			return nil, err
+		}
+		l.procs = append(l.procs, cmd)
 	}
-	cmd := exec.Command(herald, mode)
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	l.procs = append(l.procs, cmd)
 	if err := l.waitHTTP(ctx, 2*time.Minute); err != nil {
 		l.Stop()
 		return nil, fmt.Errorf("%w (log: %s)", err, l.Log)
+	}
+	if o.Split {
+		if err := waitPollers(ctx, l.TemporalAddr, 2*time.Minute); err != nil {
+			l.Stop()
+			return nil, fmt.Errorf("%w (log: %s)", err, filepath.Join(o.DataDir, "herald-worker.log"))
+		}
 	}
 	return l, nil
 }
@@ -173,8 +199,9 @@ func (l *Local) waitHTTP(ctx context.Context, limit time.Duration) error {
 	return fmt.Errorf("herald did not answer at %s within %s", l.BaseURL, limit)
 }
 
-// PID returns the process id of the herald process (for RSS readings).
-func (l *Local) PID() int { return l.procs[0].Process.Pid }
+// PID returns the process id of the herald process that delivers: `herald dev`, or
+// `herald worker` with Split (for the worker's RSS readings); `herald api` when alone.
+func (l *Local) PID() int { return l.procs[len(l.procs)-1].Process.Pid }
 
 // Stop ends the processes (SIGTERM, then SIGKILL) and drops the database.
 func (l *Local) Stop() {
@@ -192,4 +219,31 @@ func (l *Local) Stop() {
 	if os.Getenv("HERALD_BENCH_KEEP_DB") == "" {
 		dropDatabase(l.DatabaseURL)
 	}
+}
+
+// waitPollers waits until a worker polls the orchestration queue's workflow tasks at addr,
+// so a split stack's first sends do not wait for the worker to start.
+func waitPollers(ctx context.Context, addr string, limit time.Duration) error {
+	queue := os.Getenv("HERALD_TASK_QUEUE")
+	if queue == "" {
+		queue = config.Defaults().TaskQueue
+	}
+	c, err := client.Dial(client.Options{HostPort: addr, Logger: silent{}})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		res, err := c.DescribeTaskQueue(ctx, queue, enums.TASK_QUEUE_TYPE_WORKFLOW)
+		if err == nil && len(res.GetPollers()) > 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("no worker polls the task queue %s at %s within %s", queue, addr, limit)
 }

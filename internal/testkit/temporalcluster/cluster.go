@@ -50,6 +50,10 @@ type Options struct {
 	Namespace string
 	// Output receives the server's and the tool's logs.
 	Output io.Writer
+	// DynamicConfig are dynamic config values (key=value, values in YAML) added to the
+	// raised rate limits every cluster runs with: RecommendedDynamicConfig is what
+	// docs/deployment.md asks production servers for.
+	DynamicConfig []string
 	// TLS, when set, makes the frontend require mutual TLS: it presents the server
 	// certificate and accepts only clients with a certificate of the CA (the system worker
 	// presents its own). The namespace is registered through it.
@@ -146,7 +150,11 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if err := os.WriteFile(filepath.Join(o.Dir, "config", "cluster.yaml"), []byte(cfg.String()), 0o644); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(o.Dir, "config", "dynamicconfig", "cluster.yaml"), []byte(dynamicConfig), 0o644); err != nil {
+	dyn, err := renderDynamicConfig(o.DynamicConfig)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(o.Dir, "config", "dynamicconfig", "cluster.yaml"), []byte(dyn), 0o644); err != nil {
 		return nil, err
 	}
 	c.Address = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports["frontend"]))
@@ -300,6 +308,43 @@ limit.maxIDLength:
 system.forceSearchAttributesCacheRefreshOnRead:
   - value: true
 `
+
+// RecommendedDynamicConfig is the dynamic config docs/deployment.md ("Temporal server
+// settings for isolation") asks production servers for (issue 28): the priority-aware
+// matcher with fairness, so the relay's priority and fairness keys (app-<id>) are honoured
+// inside every task queue; eager activities; eager workflow start (already the default).
+var RecommendedDynamicConfig = []string{
+	"matching.useNewMatcher=true",
+	"matching.enableFairness=true",
+	"system.enableActivityEagerExecution=true",
+	"system.enableEagerWorkflowStart=true",
+}
+
+// renderDynamicConfig is the dynamic config file: the raised limits, then each key=value
+// of extra (a key the limits set already is refused).
+func renderDynamicConfig(extra []string) (string, error) {
+	var b strings.Builder
+	b.WriteString(dynamicConfig)
+	seen := map[string]bool{}
+	for _, line := range strings.Split(dynamicConfig, "\n") {
+		if k, ok := strings.CutSuffix(line, ":"); ok && !strings.HasPrefix(line, " ") {
+			seen[k] = true
+		}
+	}
+	for _, kv := range extra {
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" {
+			return "", fmt.Errorf("dynamic config %q: want key=value", kv)
+		}
+		if seen[k] {
+			return "", fmt.Errorf("dynamic config %q: %s is set twice", kv, k)
+		}
+		seen[k] = true
+		fmt.Fprintf(&b, "%s:\n  - value: %s\n", k, v)
+	}
+	return b.String(), nil
+}
 
 var configTemplate = template.Must(template.New("cluster").Parse(`log:
   stdout: true
