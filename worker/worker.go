@@ -28,6 +28,9 @@ type Options struct {
 	Slots map[string]int
 	// StopTimeout is how long running activities get to finish on shutdown.
 	StopTimeout time.Duration
+	// WorkflowPollers is how many workflow-task polls the orchestration worker keeps open
+	// (0: the SDK's default).
+	WorkflowPollers int
 }
 
 // Set is the Temporal workers of one process: one per task queue it polls (see package
@@ -62,6 +65,7 @@ func New(c client.Client, base string, acts Activities, opts Options) *Set {
 			MaxConcurrentActivityExecutionSize: slots,
 			WorkerStopTimeout:                  opts.StopTimeout,
 			DisableWorkflowWorker:              kind != taskqueue.Orchestration,
+			MaxConcurrentWorkflowTaskPollers:   opts.WorkflowPollers,
 		})
 		if kind == taskqueue.Orchestration {
 			Register(w, acts)

@@ -326,7 +326,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 // workerOptions are the queues this process polls and their slots (HERALD_WORKER_QUEUES,
 // HERALD_WORKER_SLOTS).
 func (s *Stack) workerOptions() worker.Options {
-	opts := worker.Options{Queues: s.Cfg.WorkerQueues, Slots: map[string]int{}, StopTimeout: s.Cfg.ShutdownTimeout}
+	opts := worker.Options{Queues: s.Cfg.WorkerQueues, Slots: map[string]int{}, StopTimeout: s.Cfg.ShutdownTimeout, WorkflowPollers: s.Cfg.WorkflowTaskPollers}
 	for _, kind := range taskqueue.Kinds {
 		opts.Slots[kind] = s.Cfg.WorkerSlots.Of(kind)
 	}
