@@ -25,6 +25,7 @@ var temporalClientsWithoutCodec = map[string]string{
 	"internal/testkit/bench/broadcast.go:histories":        "benchmark: ListWorkflow for history lengths only",
 	"internal/testkit/bench/delivery.go:TrivialWorkflows":  "benchmark reference: Temporal alone running a no-op workflow of its own, no Herald data",
 	"internal/testkit/bench/isolation_trace.go:traceSends": "benchmark: reads the event types and times of a run's history, never a payload",
+	"internal/testkit/bench/local.go:waitPollers":          "benchmark: DescribeTaskQueue for the pollers of a split stack, no payload",
 }
 
 // TestEveryTemporalClientEncrypts reads every Go file of the module (tests aside) for the
