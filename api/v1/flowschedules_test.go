@@ -95,4 +95,28 @@ func TestFlowScheduleRoutes(t *testing.T) {
 	if _, err := se.Stack.Temporal.ScheduleClient().GetHandle(context.Background(), created.ScheduleID).Describe(context.Background()); err == nil {
 		t.Error("the Temporal schedule outlived its deletion")
 	}
+
+	// A workflow with a payload schema: every tick would send the same data, so data the
+	// published version's schema refuses is refused at creation, every problem listed, and
+	// nothing is stored.
+	schema := map[string]any{"type": "object", "required": []string{"order"},
+		"properties": map[string]any{"order": map[string]any{"type": "object", "properties": map[string]any{"total": map[string]any{"type": "number"}}}}}
+	f.do(t, f.dev, "POST", app+"/workflows", map[string]any{"identifier": "orders", "name": "Orders", "payloadSchema": schema,
+		"definition": map[string]any{"steps": []map[string]any{{"id": "hi", "type": "inApp", "content": map[string]string{"title": "Hi"}}}}}, 201)
+	f.do(t, f.dev, "POST", app+"/workflows/orders/publish", nil, 200)
+	withData := func(data map[string]any) map[string]any {
+		return map[string]any{"workflow": "orders", "cron": "0 9 * * *", "timezone": "UTC", "sendTo": map[string]any{"recipients": []string{"ann"}}, "data": data}
+	}
+	f.run(t, []call{
+		{name: "data without a required field", method: "POST", path: sp, as: f.dev, status: 400, body: withData(map[string]any{"note": "x"}),
+			msgs: []string{`data: missing property 'order' (the payload schema of workflow "orders" version 1)`}},
+		{name: "data of the wrong type", method: "POST", path: sp, as: f.dev, status: 400, body: withData(map[string]any{"order": map[string]any{"total": "lots"}}),
+			msgs: []string{`data/order/total: got string, want number (the payload schema of workflow "orders" version 1)`}},
+		{name: "still empty", method: "GET", path: sp, as: f.viewer, status: 200, check: func(t *testing.T, res *stacktest.Response) {
+			if string(res.Body) != "[]" {
+				t.Errorf("%s", res.Body)
+			}
+		}},
+		{name: "data the schema accepts", method: "POST", path: sp, as: f.dev, status: 201, body: withData(map[string]any{"order": map[string]any{"total": 3}})},
+	})
 }

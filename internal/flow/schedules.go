@@ -18,6 +18,7 @@ import (
 	"github.com/heraldhq/herald/internal/flow/flowdef"
 	"github.com/heraldhq/herald/internal/flow/runnable"
 	js "github.com/heraldhq/herald/internal/platform/jsonshape"
+	"github.com/heraldhq/herald/internal/platform/payloadschema"
 	"github.com/heraldhq/herald/internal/platform/secrets"
 	"github.com/heraldhq/herald/internal/send"
 	"github.com/heraldhq/herald/workflows/flowrun"
@@ -114,16 +115,46 @@ func (s *ScheduleService) parseSchedule(ctx context.Context, appID int64, body [
 		p = append(p, he.Details...)
 	}
 	if len(p) == 0 {
-		_, err := runnable.Lookup(ctx, s.db.Queries, appID, wf)
+		v, err := runnable.Lookup(ctx, s.db.Queries, appID, wf)
 		var un *runnable.UnavailableError
 		switch {
 		case errors.As(err, &un):
 			p.Addf("%s", un.Error())
 		case err != nil:
 			return scheduleInput{}, err
+		case v.HasPayloadSchema:
+			// Every tick sends the same data: data the version's payload schema refuses
+			// would fail each tick, so it is refused now, every problem listed.
+			probs, err := s.checkData(ctx, appID, wf, v, top["data"])
+			if err != nil {
+				return scheduleInput{}, err
+			}
+			for _, f := range probs {
+				p.Addf("%s: %s (the payload schema of workflow %q version %d)", strings.TrimPrefix(f.Pointer, "/"), f.Message, wf, v.Number)
+			}
 		}
 	}
 	return in, p.Err()
+}
+
+// checkData validates a trigger's data against the payload schema of the version it runs.
+func (s *ScheduleService) checkData(ctx context.Context, appID int64, wf string, v runnable.Version, data json.RawMessage) ([]herald.FieldProblem, error) {
+	raw, err := s.db.FlowVersionPayloadSchema(ctx, dbsqlc.FlowVersionPayloadSchemaParams{AppID: appID, FlowID: v.FlowID, Version: v.Number})
+	if err != nil {
+		return nil, db.MapError(err)
+	}
+	if raw == nil {
+		return nil, nil
+	}
+	sch, probs := payloadschema.Compile(raw)
+	if sch == nil {
+		// Checked at save; a schema that no longer compiles is a bug, not the caller's.
+		return nil, fmt.Errorf("payload schema of workflow %q version %d: %v", wf, v.Number, probs)
+	}
+	if !js.Present(data) {
+		data = nil
+	}
+	return sch.Validate(data, "/data"), nil
 }
 
 // Create validates a trigger, stores it and creates its Temporal Schedule. Nothing stays
