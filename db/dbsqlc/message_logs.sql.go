@@ -666,6 +666,34 @@ func (q *Queries) RecordMessageAttemptError(ctx context.Context, arg RecordMessa
 	return err
 }
 
+const recordMessageAttemptErrors = `-- name: RecordMessageAttemptErrors :exec
+UPDATE message_logs AS m
+SET provider = COALESCE(NULLIF(r.provider, ''), m.provider), instance_id = COALESCE(NULLIF(r.instance_id, 0), m.instance_id),
+    error = r.error, locked_until = NULL, updated_at = now()
+FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS provider, unnest($3::bigint[]) AS instance_id,
+             unnest($4::text[]) AS error) AS r
+WHERE m.id = r.id
+`
+
+type RecordMessageAttemptErrorsParams struct {
+	Ids         []int64
+	Providers   []string
+	InstanceIds []int64
+	Errors      []string
+}
+
+// RecordMessageAttemptError for the attempts of a batch that failed or were held together
+// (one commit): a provider of ” or an instance of 0 leaves the row's own.
+func (q *Queries) RecordMessageAttemptErrors(ctx context.Context, arg RecordMessageAttemptErrorsParams) error {
+	_, err := q.db.Exec(ctx, recordMessageAttemptErrors,
+		arg.Ids,
+		arg.Providers,
+		arg.InstanceIds,
+		arg.Errors,
+	)
+	return err
+}
+
 const renewMessageLease = `-- name: RenewMessageLease :execrows
 UPDATE message_logs
 SET locked_until = now() + make_interval(secs => $1::float8)

@@ -59,6 +59,16 @@ SET provider = COALESCE(@provider, provider), instance_id = COALESCE(@instance_i
     error = @error, locked_until = NULL, updated_at = now()
 WHERE id = @id;
 
+-- name: RecordMessageAttemptErrors :exec
+-- RecordMessageAttemptError for the attempts of a batch that failed or were held together
+-- (one commit): a provider of '' or an instance of 0 leaves the row's own.
+UPDATE message_logs AS m
+SET provider = COALESCE(NULLIF(r.provider, ''), m.provider), instance_id = COALESCE(NULLIF(r.instance_id, 0), m.instance_id),
+    error = r.error, locked_until = NULL, updated_at = now()
+FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@providers::text[]) AS provider, unnest(@instance_ids::bigint[]) AS instance_id,
+             unnest(@errors::text[]) AS error) AS r
+WHERE m.id = r.id;
+
 -- name: GiveUpMessageLogs :exec
 UPDATE message_logs
 SET status = 'failed', error = COALESCE(error, '') || CASE WHEN error IS NULL THEN '' ELSE ' — ' END || @reason::text,

@@ -155,14 +155,12 @@ func callHolder(logID int64) string { return "log:" + strconv.FormatInt(logID, 1
 // holdForApp leaves a message queued, untried, because its app has as many provider calls
 // in flight as its plan allows: it waits on the run's durable timer (Retry.Hold, the
 // breaker's mechanism), counts no attempt, and the message log says why.
-func (a *Service) holdForApp(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate) outcome {
+func (a *Service) holdForApp(ctx context.Context, lg dbsqlc.MessageLog, c *channels.Candidate, b *batch) outcome {
 	wait := appLimitWait + rand.N(appLimitJitter)
 	text := appLimitText(time.Now().Add(wait))
-	if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{
+	a.recordAttempt(ctx, b, dbsqlc.RecordMessageAttemptErrorParams{
 		ID: lg.ID, Provider: &c.Provider, InstanceID: &c.InstanceID, Error: &text,
-	}); err != nil {
-		a.Log.Error("could not record a held message", "logId", lg.ID, "error", err)
-	}
+	})
 	return outcome{wait: wait, text: text, hold: true}
 }
 

@@ -78,7 +78,7 @@ func (a *Service) route(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog,
 
 // dispatch tries the planned instances in order until one accepts the message.
 func (a *Service) dispatch(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate) (send.SendResult, error) {
-	o := a.deliver(ctx, e, lg, msg, plan, nil, nil, nil)
+	o := a.deliver(ctx, e, lg, msg, plan, nil)
 	switch {
 	case o.err != nil:
 		return send.SendResult{}, o.err
@@ -110,14 +110,18 @@ type outcome struct {
 // the wait for its record.
 type gate func(ctx context.Context, c *channels.Candidate) (called, recorded func(), err error)
 
-// marker records a sent message (a batch commits several at once); nil means recordSent.
-type marker func(ctx context.Context, params dbsqlc.MarkMessageSentParams)
-
 // deliver tries the planned instances in order until one accepts the message, and records
 // the outcome: sent with the instance that took it (and the failures before it), failed
 // when every instance failed permanently, else the attempt's error with the message left
-// queued for a retry.
-func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, admit gate, mark marker, turns *appTurns) outcome {
+// queued for a retry. In a batch (b set) the calls are admitted by the batch, and the
+// outcomes recorded with the batch's other messages (group commits); alone, one
+// statement each.
+func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLog, msg providers.Message, plan []channels.Candidate, b *batch) outcome {
+	var admit gate
+	var turns *appTurns
+	if b != nil {
+		admit, turns = a.admit, b.turns
+	}
 	var failures []string
 	permanent, optedOut := true, false
 	var wait time.Duration
@@ -151,7 +155,7 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 		}
 		if appCall == nil && a.AppCalls != nil {
 			if appCall = a.appCall(ctx, lg, turns); appCall == nil {
-				return a.holdForApp(ctx, lg, c)
+				return a.holdForApp(ctx, lg, c, b)
 			}
 		}
 		m := msg
@@ -185,8 +189,8 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 		if err == nil {
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
 			params := sentParams(lg, c, res, strings.Join(failures, "; "))
-			if mark != nil {
-				mark(ctx, params)
+			if b != nil {
+				b.sent.add(params)
 			} else {
 				a.recordSent(ctx, params)
 			}
@@ -212,11 +216,9 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 	if skipped == len(plan) {
 		// Every route is held by its breaker: the message waits without counting an
 		// attempt against its retry window (Retry.Hold).
-		if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{
+		a.recordAttempt(ctx, b, dbsqlc.RecordMessageAttemptErrorParams{
 			ID: lg.ID, Provider: &last.Provider, InstanceID: &last.InstanceID, Error: &text,
-		}); err != nil {
-			a.Log.Error("could not record a held message", "logId", lg.ID, "error", err)
-		}
+		})
 		return outcome{wait: max(time.Until(held), time.Second), text: text, hold: true}
 	}
 	if !held.IsZero() {
@@ -231,12 +233,22 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 		}
 		return outcome{status: delivery.StatusFailed, text: text}
 	}
-	if err := a.DB.RecordMessageAttemptError(ctx, dbsqlc.RecordMessageAttemptErrorParams{
+	a.recordAttempt(ctx, b, dbsqlc.RecordMessageAttemptErrorParams{
 		ID: lg.ID, Provider: &last.Provider, InstanceID: &last.InstanceID, Error: &text,
-	}); err != nil {
-		a.Log.Error("could not record a failed attempt", "logId", lg.ID, "error", err)
-	}
+	})
 	return outcome{wait: wait, text: text}
+}
+
+// recordAttempt records an attempt that failed or was held, leaving the message queued:
+// with the batch's others when b is set, else on its own.
+func (a *Service) recordAttempt(ctx context.Context, b *batch, params dbsqlc.RecordMessageAttemptErrorParams) {
+	if b != nil {
+		b.attempts.add(params)
+		return
+	}
+	if err := a.DB.RecordMessageAttemptError(ctx, params); err != nil {
+		a.Log.Error("could not record a failed attempt", "logId", params.ID, "error", err)
+	}
 }
 
 // providerOptOut turns the message's channel off for its user when the provider says the

@@ -59,8 +59,10 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 	}
 	stop := a.keepAlive(ctx, b.beat)
 	defer stop()
-	b.startMarks(ctx)
-	defer b.stopMarks()
+	b.sent = startGroupCommit(ctx, a.commitSent)
+	defer b.sent.stop()
+	b.attempts = startGroupCommit(ctx, a.commitAttempts)
+	defer b.attempts.stop()
 	work, err := a.prepareBatch(ctx, claimed)
 	if err != nil {
 		for _, lg := range claimed {
@@ -83,7 +85,7 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b.settle(w.lg, a.deliver(ctx, w.entry, w.lg, w.msg, w.plan, a.admit, b.mark, b.turns))
+			b.settle(w.lg, a.deliver(ctx, w.entry, w.lg, w.msg, w.plan, b))
 		}()
 	}
 	wg.Wait()
@@ -269,10 +271,12 @@ type batch struct {
 	// turns lets a message over its app's call limit wait for the batch's own calls of
 	// the app (see appTurns).
 	turns *appTurns
-	// marks feeds the recorder of sent messages (see startMarks); marked closes when it
-	// has recorded the last.
-	marks  chan markReq
-	marked chan struct{}
+	// sent records the messages sent, attempts those that failed or were held: a
+	// sender waits for the commit of its message before it takes the next, so a worker
+	// that dies leaves at most one message per provider call in flight sent but not
+	// recorded, as it would one at a time.
+	sent     *groupCommit[dbsqlc.MarkMessageSentParams]
+	attempts *groupCommit[dbsqlc.RecordMessageAttemptErrorParams]
 }
 
 // settle counts a message's outcome and stops renewing its lease.
@@ -288,87 +292,6 @@ func (b *batch) settle(lg dbsqlc.MessageLog, o outcome) {
 		b.res.Failed++
 	default:
 		b.res.Retries = append(b.res.Retries, send.Retry{LogID: lg.ID, Channel: lg.Channel, After: o.wait, Error: shorten(o.text, maxRetryText), Hold: o.hold})
-	}
-}
-
-// markReq is a sent message waiting for its commit.
-type markReq struct {
-	params dbsqlc.MarkMessageSentParams
-	done   chan struct{}
-}
-
-// maxMarksPerCommit bounds the messages one commit records.
-const maxMarksPerCommit = 500
-
-// startMarks starts the batch's recorder of sent messages: it commits every message sent
-// since its last commit in one statement (group commit). A sender waits for the commit of
-// its message before it takes the next, so a worker that dies leaves at most one message
-// per provider call in flight sent but not recorded, as it would one at a time.
-func (b *batch) startMarks(ctx context.Context) {
-	b.marks = make(chan markReq, maxMarksPerCommit)
-	b.marked = make(chan struct{})
-	// The provider has the messages: record them even when the activity is being cancelled.
-	ctx = context.WithoutCancel(ctx)
-	go func() {
-		defer close(b.marked)
-		for first := range b.marks {
-			reqs := []markReq{first}
-		more:
-			for len(reqs) < maxMarksPerCommit {
-				select {
-				case r, ok := <-b.marks:
-					if !ok {
-						break more
-					}
-					reqs = append(reqs, r)
-				default:
-					break more
-				}
-			}
-			b.a.commitSent(ctx, reqs)
-			for _, r := range reqs {
-				close(r.done)
-			}
-		}
-	}()
-}
-
-func (b *batch) stopMarks() {
-	close(b.marks)
-	<-b.marked
-}
-
-// mark records a sent message with the others sent meanwhile, and returns once committed.
-func (b *batch) mark(_ context.Context, params dbsqlc.MarkMessageSentParams) {
-	done := make(chan struct{})
-	b.marks <- markReq{params: params, done: done}
-	<-done
-}
-
-// commitSent marks messages sent in one statement, retrying briefly like recordSent.
-func (a *Service) commitSent(ctx context.Context, reqs []markReq) {
-	var p dbsqlc.MarkMessagesSentParams
-	for _, r := range reqs {
-		x := r.params
-		p.Ids = append(p.Ids, x.ID)
-		p.Providers = append(p.Providers, deref(x.Provider))
-		p.InstanceIds = append(p.InstanceIds, *x.InstanceID)
-		p.ProviderMessageIds = append(p.ProviderMessageIds, x.ProviderMessageID)
-		p.ProviderResponses = append(p.ProviderResponses, deref(x.ProviderResponse))
-		p.Errors = append(p.Errors, x.Error)
-	}
-	delay := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := a.DB.MarkMessagesSent(ctx, p)
-		if err == nil {
-			return
-		}
-		if attempt == 3 {
-			a.Log.Error("could not record sent messages; their log rows stay queued", "messages", len(reqs), "error", err)
-			return
-		}
-		time.Sleep(delay)
-		delay *= 4
 	}
 }
 

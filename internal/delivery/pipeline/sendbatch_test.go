@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -276,5 +277,58 @@ func TestSendMessagesRetriesWhatTheThrottleRefuses(t *testing.T) {
 	}
 	if l := logOf(t, d, jobs[0].LogID); l.Status != "queued" || !strings.Contains(l.Error, "over the instance's rate") {
 		t.Errorf("log %+v, want queued with the reason", l)
+	}
+}
+
+// A batch whose instance's breaker is open holds every message untried, and records them
+// in a few commits, not one each: one commit per held message made a hung provider's
+// 20,000 messages a storm of WAL flushes every other app's commits waited behind (issue 28).
+func TestSendMessagesRecordsHeldMessagesTogether(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	rc := newReceiver(t)
+	inst := webhookInstance(t, a, appID, "hook", rc.srv.URL)
+	var users []string
+	for i := range 60 {
+		users = append(users, `"held-`+strconv.Itoa(i)+`"`)
+	}
+	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":[`+strings.Join(users, ",")+`]}}`)
+	_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})
+	if len(jobs) != 60 {
+		t.Fatalf("%d jobs, want 60", len(jobs))
+	}
+	brk, now := a.breakerOf(inst.ID), time.Now()
+	for range breakerTrips {
+		brk.record(false, now)
+	}
+
+	res, err := a.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sent != 0 || res.Failed != 0 || len(res.Retries) != 60 {
+		t.Fatalf("result %d sent, %d failed, %d retries; want 60 held", res.Sent, res.Failed, len(res.Retries))
+	}
+	for _, r := range res.Retries {
+		if !r.Hold || !strings.Contains(r.Error, "provider unavailable, retrying at") {
+			t.Fatalf("retry %+v, want held for the breaker", r)
+		}
+	}
+	ids := make([]int64, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.LogID
+	}
+	var recorded, leased, commits int
+	if err := d.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE status = 'queued' AND error LIKE 'hook (webhook): provider unavailable%'),
+		count(*) FILTER (WHERE locked_until IS NOT NULL), count(DISTINCT xmin::text) FROM message_logs WHERE id = ANY($1)`, ids).Scan(&recorded, &leased, &commits); err != nil {
+		t.Fatal(err)
+	}
+	if recorded != 60 || leased != 0 {
+		t.Errorf("%d of 60 rows queued with the breaker's note, %d still leased; want 60 and 0", recorded, leased)
+	}
+	if commits > 10 {
+		t.Errorf("the 60 held messages were recorded in %d transactions, want a few (group commit)", commits)
+	}
+	if n := len(rc.calls); n != 0 {
+		t.Errorf("%d recipients called through an open breaker", n)
 	}
 }

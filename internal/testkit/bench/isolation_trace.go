@@ -31,10 +31,12 @@ type stageStats struct {
 	P50, P99, Max time.Duration
 }
 
-// sendTrace is one send's time per stage (stageNames order) and its total.
+// sendTrace is one send's time per stage (stageNames order) and its total, and when it
+// was sent, from the phase's first send (for app A's noise: about from its broadcast).
 type sendTrace struct {
 	Total  time.Duration
 	Stages []time.Duration
+	At     time.Duration
 }
 
 // traceSends reads the stages of each send (request id → POST start, inbox row time) from
@@ -49,6 +51,12 @@ func traceSends(ctx context.Context, pool *pgxpool.Pool, addr string, starts, ro
 		return nil, nil, err
 	}
 	defer c.Close()
+	var first time.Time
+	for _, start := range starts {
+		if first.IsZero() || start.Before(first) {
+			first = start
+		}
+	}
 	var traces []sendTrace
 	for id, start := range starts {
 		row, ok := rows[id]
@@ -99,7 +107,7 @@ func traceSends(ctx context.Context, pool *pgxpool.Pool, addr string, starts, ro
 		if started.IsZero() || wtStarted.IsZero() || wtCompleted.IsZero() || actScheduled.IsZero() || actStarted.IsZero() {
 			continue
 		}
-		traces = append(traces, sendTrace{Total: row.Sub(start), Stages: []time.Duration{
+		traces = append(traces, sendTrace{Total: row.Sub(start), At: start.Sub(first), Stages: []time.Duration{
 			created.Sub(start), started.Sub(created), wtStarted.Sub(started), wtCompleted.Sub(wtStarted),
 			actStarted.Sub(actScheduled), row.Sub(actStarted),
 		}})
@@ -142,5 +150,10 @@ func writeStages(w io.Writer, phase string, stats []stageStats, slowest []sendTr
 	for _, t := range slowest {
 		totals = append(totals, ms(t.Total))
 	}
-	fmt.Fprintf(w, "| total | | | | %s |\n\n", strings.Join(totals, ", "))
+	fmt.Fprintf(w, "| total | | | | %s |\n", strings.Join(totals, ", "))
+	var at []string
+	for _, t := range slowest {
+		at = append(at, fmt.Sprintf("%.1f s", t.At.Seconds()))
+	}
+	fmt.Fprintf(w, "| sent, from the phase's first send | | | | %s |\n\n", strings.Join(at, ", "))
 }

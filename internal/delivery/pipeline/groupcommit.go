@@ -1,0 +1,125 @@
+package pipeline
+
+import (
+	"context"
+	"time"
+
+	"github.com/heraldhq/herald/db/dbsqlc"
+)
+
+// maxPerCommit bounds the records one group commit writes.
+const maxPerCommit = 500
+
+// groupCommit gathers the records of a batch's concurrent senders into one statement per
+// commit: a record waits for the commit that carries it, and a commit carries every record
+// that arrived while the one before it was being written. A batch of a few hundred messages
+// then costs a few commits where one per message made each of them wait for its own WAL
+// flush, which every other app's commits wait behind as well (issue 28: a hung provider's
+// batches recorded 20,000 held messages one commit each, and app B's sends slowed to a
+// second meanwhile).
+type groupCommit[T any] struct {
+	reqs     chan groupReq[T]
+	finished chan struct{}
+}
+
+type groupReq[T any] struct {
+	v    T
+	done chan struct{}
+}
+
+// startGroupCommit starts the recorder: commit writes the records given (it must not fail:
+// it logs what it could not write). ctx is kept past cancellation, since what is recorded
+// has happened.
+func startGroupCommit[T any](ctx context.Context, commit func(ctx context.Context, vs []T)) *groupCommit[T] {
+	g := &groupCommit[T]{reqs: make(chan groupReq[T], maxPerCommit), finished: make(chan struct{})}
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		defer close(g.finished)
+		for first := range g.reqs {
+			reqs := []groupReq[T]{first}
+		more:
+			for len(reqs) < maxPerCommit {
+				select {
+				case r, ok := <-g.reqs:
+					if !ok {
+						break more
+					}
+					reqs = append(reqs, r)
+				default:
+					break more
+				}
+			}
+			vs := make([]T, len(reqs))
+			for i, r := range reqs {
+				vs[i] = r.v
+			}
+			commit(ctx, vs)
+			for _, r := range reqs {
+				close(r.done)
+			}
+		}
+	}()
+	return g
+}
+
+// add records v with the others that arrive meanwhile, and returns once it is committed.
+func (g *groupCommit[T]) add(v T) {
+	done := make(chan struct{})
+	g.reqs <- groupReq[T]{v: v, done: done}
+	<-done
+}
+
+// stop ends the recorder once it has committed every record added.
+func (g *groupCommit[T]) stop() {
+	close(g.reqs)
+	<-g.finished
+}
+
+// retryCommit runs write up to three times, 100 ms then 400 ms apart, and reports the last
+// error.
+func retryCommit(write func() error) error {
+	delay := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := write()
+		if err == nil || attempt == 3 {
+			return err
+		}
+		time.Sleep(delay)
+		delay *= 4
+	}
+}
+
+// commitSent marks messages sent in one statement.
+func (a *Service) commitSent(ctx context.Context, sent []dbsqlc.MarkMessageSentParams) {
+	var p dbsqlc.MarkMessagesSentParams
+	for _, x := range sent {
+		p.Ids = append(p.Ids, x.ID)
+		p.Providers = append(p.Providers, deref(x.Provider))
+		p.InstanceIds = append(p.InstanceIds, *x.InstanceID)
+		p.ProviderMessageIds = append(p.ProviderMessageIds, x.ProviderMessageID)
+		p.ProviderResponses = append(p.ProviderResponses, deref(x.ProviderResponse))
+		p.Errors = append(p.Errors, x.Error)
+	}
+	if err := retryCommit(func() error { return a.DB.MarkMessagesSent(ctx, p) }); err != nil {
+		a.Log.Error("could not record sent messages; their log rows stay queued", "messages", len(sent), "error", err)
+	}
+}
+
+// commitAttempts records failed or held attempts in one statement. A row left unrecorded
+// keeps its lease until it ends, and the attempt's retry waits that long to claim it.
+func (a *Service) commitAttempts(ctx context.Context, attempts []dbsqlc.RecordMessageAttemptErrorParams) {
+	var p dbsqlc.RecordMessageAttemptErrorsParams
+	for _, x := range attempts {
+		var instance int64
+		if x.InstanceID != nil {
+			instance = *x.InstanceID
+		}
+		p.Ids = append(p.Ids, x.ID)
+		p.Providers = append(p.Providers, deref(x.Provider))
+		p.InstanceIds = append(p.InstanceIds, instance)
+		p.Errors = append(p.Errors, deref(x.Error))
+	}
+	if err := retryCommit(func() error { return a.DB.RecordMessageAttemptErrors(ctx, p) }); err != nil {
+		a.Log.Error("could not record failed attempts; their log rows stay leased until the lease ends", "messages", len(attempts), "error", err)
+	}
+}
