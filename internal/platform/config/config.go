@@ -67,12 +67,12 @@ type Config struct {
 	// workflowId their request and message-log rows carry. 50 makes every request searchable.
 	RelayPackSize   int           `env:"HERALD_RELAY_PACK_SIZE" envDefault:"100" min:"1" example:"20" desc:"most send requests carried by one workflow run; the run's HeraldRequestId search attribute lists the first 50 (Temporal refuses longer values), so 50 makes every request findable by it at about 30% less delivery throughput under load"`
 	RelayPackWindow time.Duration `env:"HERALD_RELAY_PACK_WINDOW" envDefault:"5ms" example:"2ms" desc:"how long the relay gathers requests into one run"`
-	// RelayBusyRuns and RelayBusyWindow: an app whose requests filled more than
-	// RelayBusyRuns workflow runs in the last second waits RelayBusyWindow after a partial
-	// pack before its next run, so its runs carry more sends each under load; other apps
-	// are not held by it (0 runs turns it off).
-	RelayBusyRuns     int           `env:"HERALD_RELAY_BUSY_RUNS" envDefault:"20" min:"0" example:"50" desc:"an app past this many workflow runs in the last second gathers its next requests for HERALD_RELAY_BUSY_WINDOW, so each of its runs carries more sends under load; other apps are claimed meanwhile (0: off)"`
-	RelayBusyWindow   time.Duration `env:"HERALD_RELAY_BUSY_WINDOW" envDefault:"40ms" example:"100ms" desc:"how long a busy app gathers requests between runs"`
+	// RelayBusySends and RelayBusyWindow: an app that sent more than RelayBusySends
+	// requests in the last second waits RelayBusyWindow after a partial pack before its
+	// next run, so its runs carry more sends each under load; other apps are not held by
+	// it (0 turns it off).
+	RelayBusySends    int           `env:"HERALD_RELAY_BUSY_SENDS" envDefault:"20" min:"0" example:"50" desc:"an app past this many sends in the last second gathers its next requests for HERALD_RELAY_BUSY_WINDOW, so each of its runs carries more sends under load; other apps are claimed meanwhile (0: off)"`
+	RelayBusyWindow   time.Duration `env:"HERALD_RELAY_BUSY_WINDOW" envDefault:"100ms" example:"200ms" desc:"how long a busy app gathers requests between runs"`
 	RelayPollInterval time.Duration `env:"HERALD_RELAY_POLL_INTERVAL" envDefault:"1s" min:"1ns" example:"5s" desc:"how often the relay retries failed starts and picks up other processes' requests"`
 	// RequestTimeout bounds the handling of one API request: past it, work waiting on
 	// Postgres is cancelled and the caller gets 503. Realtime streams are exempt; 0 disables it.
@@ -128,6 +128,13 @@ type Config struct {
 	Webhooks WebhooksConfig
 }
 
+// renamed are the variables renamed since an earlier release, with their new names: a
+// deployment still setting one is told, rather than have it ignored.
+var renamed = map[string]string{
+	// It counted workflow runs; it counts sends now (issue 28).
+	"HERALD_RELAY_BUSY_RUNS": "HERALD_RELAY_BUSY_SENDS",
+}
+
 // Defaults returns the configuration used when no variable is set.
 func Defaults() Config {
 	c, err := Load(func(string) string { return "" })
@@ -158,6 +165,11 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.SecretKey != "" {
 		if err := CheckSecretKey(c.SecretKey); err != nil {
 			p.Addf("%s", err.Error())
+		}
+	}
+	for old, now := range renamed {
+		if getenv(old) != "" {
+			p.Addf("%s was renamed %s; set that instead", old, now)
 		}
 	}
 	c.Console.finish(&p, c.PublicURL, c.HTTPAddr)

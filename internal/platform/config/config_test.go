@@ -28,6 +28,7 @@ func TestEveryBadValueIsReported(t *testing.T) {
 		"HERALD_TRUSTED_PROXIES":     "10.0.0.1, 10.1.0.0/16, proxy.local",
 		"HERALD_RELAY_POLL_INTERVAL": "0s",
 		"HERALD_PRIVATE_HOSTS":       "mail.internal, https://hooks.internal/x, relay.internal:smtp, [::1]:2525",
+		"HERALD_RELAY_BUSY_RUNS":     "20",
 	}))
 	if err == nil {
 		t.Fatal("bad values accepted")
@@ -44,6 +45,7 @@ func TestEveryBadValueIsReported(t *testing.T) {
 		`HERALD_RELAY_POLL_INTERVAL must be a positive duration such as 15m or 720h, got "0s"`,
 		`HERALD_PRIVATE_HOSTS: "https://hooks.internal/x" is not a host (write a host name or address, without scheme or path)`,
 		`HERALD_PRIVATE_HOSTS: "relay.internal:smtp": the port must be a number from 1 to 65535`,
+		`HERALD_RELAY_BUSY_RUNS was renamed HERALD_RELAY_BUSY_SENDS; set that instead`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)

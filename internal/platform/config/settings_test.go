@@ -134,6 +134,12 @@ func TestMessagesNameRealVariables(t *testing.T) {
 	for _, s := range Settings() {
 		names[s.Name] = true
 	}
+	for old, now := range renamed {
+		if !names[now] {
+			t.Errorf("%s was renamed %s, which is no setting", old, now)
+		}
+		names[old] = true // named only to say it was renamed
+	}
 	files, _ := filepath.Glob("*.go")
 	re := regexp.MustCompile(`HERALD_[A-Z0-9_]*[A-Z0-9]`)
 	for _, f := range files {

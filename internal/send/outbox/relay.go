@@ -36,11 +36,11 @@ type Options struct {
 	PackSize int
 	// PackWindow is how long to wait after a wake-up for more requests to pack.
 	PackWindow time.Duration
-	// BusyRuns and BusyWindow: an app that had more than BusyRuns runs started in the last
-	// second, the last of them not a full pack, waits BusyWindow after that start before
-	// its next claim, so its runs carry more sends each (0: never). Other apps are claimed
+	// BusySends and BusyWindow: an app that had more than BusySends requests claimed in the
+	// last second, its last claim not a full pack, waits BusyWindow after that claim before
+	// its next one, so its runs carry more sends each (0: never). Other apps are claimed
 	// meanwhile.
-	BusyRuns   int
+	BusySends  int
 	BusyWindow time.Duration
 	// PollInterval is how often to look for work without a wake-up: requests accepted by
 	// another process, and starts that failed.
@@ -124,10 +124,18 @@ func New(d *db.DB, starter Starter, log *slog.Logger, opts Options) *Relay {
 		starting: map[int64]int{}, full: map[int64]time.Time{}, slots: make(chan struct{}, opts.MaxStarts)}
 }
 
-// appClaims are an app's claims of the last second and its last partial pack.
+// appClaims are an app's claims of the last second, the requests they carried, and its
+// last partial pack.
 type appClaims struct {
-	recent  []time.Time
+	recent  []claim
+	sends   int
 	partial time.Time
+}
+
+// claim is one claim of an app's requests: when, and how many.
+type claim struct {
+	at time.Time
+	n  int
 }
 
 // Wake tells the relay that a request was committed. It never blocks.
@@ -202,14 +210,19 @@ func (r *Relay) startScheduled(ctx context.Context) {
 }
 
 // resting reports whether app waits before its next claim, and until when: past
-// BusyRuns claims in the last second, the last of them not a full pack, it waits until
-// BusyWindow after that claim. Each workflow run has a fixed cost in Temporal, so an app
-// sending fast gathers its requests into fewer, larger runs; where this wait was one for
-// every app after each wake-up, an app sending a few requests a second beside a busy one
-// waited for the busy one's window too (issue 28). An app working through a backlog (full
-// packs) never waits.
+// BusySends requests claimed in the last second, the last claim not a full pack, it waits
+// until BusyWindow after that claim. Each workflow run has a fixed cost in Temporal, so an
+// app sending fast gathers its requests into fewer, larger runs; where this wait was one
+// for every app after each wake-up, an app sending a few requests a second beside a busy
+// one waited for the busy one's window too (issue 28). An app working through a backlog
+// (full packs) never waits.
+//
+// The threshold counts requests, not runs: counting runs, an app that gathered into fewer
+// runs fell under the threshold a second later and went back to a run per request, so a
+// longer window only made it alternate (issue 28: app A's 50 sends a second were still 25
+// runs a second, and app B's median under them was 3 times its idle one).
 func (r *Relay) resting(app int64, now time.Time) (bool, time.Time) {
-	if r.opts.BusyRuns <= 0 || r.opts.BusyWindow <= 0 {
+	if r.opts.BusySends <= 0 || r.opts.BusyWindow <= 0 {
 		return false, time.Time{}
 	}
 	r.mu.Lock()
@@ -220,7 +233,7 @@ func (r *Relay) resting(app int64, now time.Time) (bool, time.Time) {
 	}
 	a.prune(now)
 	until := a.partial.Add(r.opts.BusyWindow)
-	if len(a.recent) > r.opts.BusyRuns && now.Before(until) {
+	if a.sends > r.opts.BusySends && now.Before(until) {
 		return true, until
 	}
 	return false, time.Time{}
@@ -228,7 +241,7 @@ func (r *Relay) resting(app int64, now time.Time) (bool, time.Time) {
 
 // claimed records a claim of n requests of app for resting.
 func (r *Relay) claimed(app int64, n int, now time.Time) {
-	if r.opts.BusyRuns <= 0 || r.opts.BusyWindow <= 0 {
+	if r.opts.BusySends <= 0 || r.opts.BusyWindow <= 0 {
 		return
 	}
 	r.mu.Lock()
@@ -239,7 +252,8 @@ func (r *Relay) claimed(app int64, n int, now time.Time) {
 		r.apps[app] = a
 	}
 	a.prune(now)
-	a.recent = append(a.recent, now)
+	a.recent = append(a.recent, claim{at: now, n: n})
+	a.sends += n
 	if n < r.opts.PackSize {
 		a.partial = now
 	}
@@ -255,7 +269,8 @@ func (r *Relay) claimed(app int64, n int, now time.Time) {
 func (a *appClaims) prune(now time.Time) {
 	cut := now.Add(-time.Second)
 	i := 0
-	for i < len(a.recent) && a.recent[i].Before(cut) {
+	for i < len(a.recent) && a.recent[i].at.Before(cut) {
+		a.sends -= a.recent[i].n
 		i++
 	}
 	a.recent = a.recent[i:]

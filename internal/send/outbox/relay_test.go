@@ -164,10 +164,11 @@ func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
 	}
 }
 
-// An app past BusyRuns claims in the last second rests BusyWindow after a partial pack;
-// other apps, and an app claiming full packs (a backlog), do not.
+// An app past BusySends requests claimed in the last second rests BusyWindow after a
+// partial pack; other apps, an app sending fewer, and an app claiming full packs (a
+// backlog) do not.
 func TestRelayGathersLongerUnderLoad(t *testing.T) {
-	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, PackWindow: 5 * time.Millisecond, BusyRuns: 3, BusyWindow: 40 * time.Millisecond})
+	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, PackWindow: 5 * time.Millisecond, BusySends: 3, BusyWindow: 40 * time.Millisecond})
 	now := time.Unix(1000, 0)
 	for i := range 4 {
 		r.claimed(1, 1, now.Add(time.Duration(i)*100*time.Millisecond))
@@ -185,6 +186,18 @@ func TestRelayGathersLongerUnderLoad(t *testing.T) {
 	if rest, _ := r.resting(1, now.Add(1500*time.Millisecond)); rest {
 		t.Error("still resting a second later")
 	}
+	// Requests count, not runs: two claims of 2 requests each are past 3.
+	r.claimed(4, 2, now)
+	if rest, _ := r.resting(4, now.Add(time.Millisecond)); rest {
+		t.Error("an app that sent 2 requests rests")
+	}
+	r.claimed(4, 2, now.Add(10*time.Millisecond))
+	if rest, until := r.resting(4, now.Add(20*time.Millisecond)); !rest || !until.Equal(now.Add(50*time.Millisecond)) {
+		t.Errorf("after 4 requests in 2 runs: resting %v until %s, want until 40 ms after the last claim", rest, until)
+	}
+	if rest, _ := r.resting(4, now.Add(1100*time.Millisecond)); rest {
+		t.Error("its requests of more than a second ago still count")
+	}
 	for i := range 5 {
 		r.claimed(3, 10, now.Add(time.Duration(i)*time.Millisecond))
 	}
@@ -196,7 +209,7 @@ func TestRelayGathersLongerUnderLoad(t *testing.T) {
 		off.claimed(1, 1, now)
 	}
 	if rest, _ := off.resting(1, now); rest || len(off.apps) != 0 {
-		t.Error("with BusyRuns off the relay keeps no history and never rests")
+		t.Error("with BusySends off the relay keeps no history and never rests")
 	}
 }
 
