@@ -119,6 +119,34 @@ func TestRecordHistories(t *testing.T) {
 		r.save("digest-collector-time-of-day", flowrun.DigestWorkflowID(e.App.AppID, "morning", "collect", "hana"), "")
 	})
 
+	// A channel on hold (change channel-hold of the send workflow): an SMTP server that
+	// accepts connections and never answers trips the instance's breaker, the run holds
+	// its email until the cool-down ends, and the server answers by then.
+	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/channelHold'`.
+	t.Run("channelHold", func(t *testing.T) {
+		e := stacktest.New(t, stacktest.Options{Temporal: true})
+		r.e = e
+		srv := smtptest.Start(t)
+		hung := srv.Hang(t)
+		cfg, _ := json.Marshal(map[string]any{"host": hung.Host, "port": hung.Port, "security": "none", "from": "noreply@herald.test", "timeoutSeconds": 1})
+		if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "email", channels.InstanceInput{Provider: "smtp", Name: "hung smtp", Config: cfg}); err != nil {
+			t.Fatal(err)
+		}
+		var to []string
+		for i := range 30 {
+			to = append(to, fmt.Sprintf(`{"identifier":"held-%d","email":"held-%d@example.com"}`, i, i))
+		}
+		id := r.send(`{"notification":{"title":"Held","message":"while the server hangs"},"override":{"channels":["email"]},"sendTo":{"recipients":[` + strings.Join(to, ",") + `]}}`)
+		wf := send.WorkflowID([]uuid.UUID{uuid.MustParse(id)})
+		r.waitStarted(wf)
+		r.waitEvent(wf, enumspb.EVENT_TYPE_TIMER_STARTED)
+		hung.Answer()
+		r.save("send-channel-hold", wf, "")
+		if n := len(srv.Messages()); n != 30 {
+			t.Errorf("%d emails delivered, want 30", n)
+		}
+	})
+
 	t.Run("send", func(t *testing.T) {
 		e := stacktest.New(t, stacktest.Options{Temporal: true})
 		r.e = e

@@ -46,14 +46,20 @@ func (r *run) spilled(cursors []Cursor, from int64) {
 // It never runs beside a DeliverBatch call: a slice's rows commit in parallel transactions,
 // and a load between two of them could step past rows not yet visible.
 func (r *run) loadBacklog() {
+	waiting := len(r.queue)
+	if r.channelHolds != nil {
+		// Messages waiting on a channel's hold (or a retry) count: the backlog stays in the
+		// message log meanwhile instead of all moving into the run.
+		waiting += len(r.retries)
+	}
 	if r.backlog == nil || !r.backlogMore || r.fetching || r.loading || r.failure != nil ||
-		len(r.queue) >= maxQueuedJobs/2 || r.batches >= maxBatchesPerRun {
+		waiting >= maxQueuedJobs/2 || r.batches >= maxBatchesPerRun {
 		return
 	}
 	r.loading = true
 	r.backlogMore = false
 	r.batches++
-	limit := maxQueuedJobs - len(r.queue)
+	limit := maxQueuedJobs - waiting
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout:    time.Minute,
 		ScheduleToCloseTimeout: 24 * time.Hour,

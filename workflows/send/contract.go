@@ -48,6 +48,16 @@ const InAppFirstChange = "inapp-first"
 // (DeliverInput.HoldQuietHours), so their recorded histories replay unchanged.
 const QuietHoursChange = "quiet-hours"
 
+// ChannelHoldChange is the workflow.GetVersion change id of runs that hold a channel's
+// queue while its provider is unavailable: once a batch of a channel comes back with
+// messages held (Retry.Hold: every route's circuit breaker open) and none sent, the run
+// starts no further batch of that channel until the earliest of their retry times, and its
+// other queued messages of the channel wait on the same timer. Runs of earlier versions
+// send every queued batch, each coming back held at once: a broadcast's hundred batches
+// of a hung provider's email cost a hundred activities within a second of the breaker
+// opening, which loaded the Temporal server every other app's runs wait on (issue 28).
+const ChannelHoldChange = "channel-hold"
+
 // DropHeldActivityName records that a cancelled run's held messages will never be sent
 // (QuietHoursChange).
 const DropHeldActivityName = "DropHeldMessages"

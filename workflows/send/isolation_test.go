@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/heraldhq/herald/workflows/taskqueue"
 )
@@ -261,4 +263,60 @@ func TestFailedRunGivesUpItsBacklog(t *testing.T) {
 	if given == nil || given.FromLogID != 1 {
 		t.Fatalf("backlog given up: %+v, want the one from log id 1", given)
 	}
+}
+
+// heldBroadcast runs a 12,000-email broadcast whose provider is unavailable (every batch
+// comes back held, for 15 s at a time) for the first 100 s of workflow time, then answers;
+// it returns the batches that came back held. Every message must be sent once.
+func heldBroadcast(t *testing.T, oldVersion bool) int {
+	t.Helper()
+	env := newEnv(t)
+	env.SetTestTimeout(time.Minute)
+	if oldVersion {
+		env.OnGetVersion(ChannelHoldChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	}
+	l := &fakeLog{queued: map[int64]string{}, sent: map[int64]int{}, written: make(chan struct{})}
+	const total = 12000
+	var up atomic.Bool
+	env.RegisterDelayedCallback(func() { up.Store(true) }, 100*time.Second)
+	env.RegisterActivityWithOptions(l.deliver(total, 1500), activity.RegisterOptions{Name: DeliverActivityName})
+	env.RegisterActivityWithOptions(l.load, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	var held atomic.Int64
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		if !up.Load() {
+			held.Add(1)
+			var res SendBatchResult
+			for _, j := range in.Jobs {
+				res.Retries = append(res.Retries, Retry{LogID: j.LogID, Channel: j.Channel, After: 15 * time.Second, Hold: true,
+					Error: "smtp (smtp): provider unavailable"})
+			}
+			return res, nil
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, j := range in.Jobs {
+			l.sent[j.LogID]++
+			delete(l.queued, j.LogID)
+		}
+		return SendBatchResult{Sent: len(in.Jobs)}, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	assertAllSentOnce(t, env, l, total)
+	return int(held.Load())
+}
+
+// While a channel's provider is unavailable, a run sends at most one round of batches of
+// it per hold (the batches in flight when the first came back held), not every queued
+// batch to come back held at once: each is an activity on the Temporal server that every
+// other app's runs share (issue 28). Nothing is lost or sent twice either way.
+func TestHeldChannelWaitsInsteadOfSendingEveryBatch(t *testing.T) {
+	before, after := heldBroadcast(t, true), heldBroadcast(t, false)
+	// 100 s of holds of 15 s: 7 rounds, each at most maxBatchesInFlight batches.
+	if most := 7 * maxBatchesInFlight; after > most {
+		t.Errorf("%d batches came back held, want at most %d (one round per hold)", after, most)
+	}
+	if after*2 > before {
+		t.Errorf("%d batches came back held, and %d in runs of the earlier version; want far fewer", after, before)
+	}
+	t.Logf("batches held: %d before ChannelHoldChange, %d after", before, after)
 }

@@ -139,6 +139,9 @@ func Workflow(ctx workflow.Context, in Input) error {
 				r.held = in.Held
 			}
 		}
+		if workflow.GetVersion(ctx, ChannelHoldChange, workflow.DefaultVersion, 1) >= 1 {
+			r.channelHolds = map[string]int64{}
+		}
 		// Jobs handed over by continue-as-new wait for their retry time again.
 		r.queue = nil
 		for _, j := range in.Jobs {
@@ -177,6 +180,10 @@ type run struct {
 	// times (Unix ms) of the pending timers that bring them back to the queue.
 	retries []Job
 	timers  map[int64]bool
+	// channelHolds are the channels whose provider is unavailable, until when (Unix ms):
+	// their queued messages wait among the retries instead of going to a batch
+	// (ChannelHoldChange; nil in runs of earlier versions).
+	channelHolds map[string]int64
 
 	pending []Cursor
 	queue   []Job
@@ -300,6 +307,9 @@ func (r *run) fillBatched() {
 	r.startRuns()
 	for len(r.queue) > 0 && r.inFlight < maxBatchesInFlight && r.sends < maxSendsPerRun {
 		jobs := r.takeBatch()
+		if r.holdChannel(jobs) {
+			continue
+		}
 		r.inFlight++
 		r.sends++
 		bctx := workflow.WithTaskQueue(r.batchCtx, taskqueue.ForChannel(r.base, jobs[0].Channel))
@@ -324,6 +334,7 @@ func (r *run) fillBatched() {
 					r.retry(j, rt, now)
 				}
 			}
+			r.noteHold(jobs[0].Channel, res, now)
 		})
 	}
 	if len(r.queue) == 0 {
@@ -378,6 +389,51 @@ func (r *run) takeBatch() []Job {
 	}
 	r.queue = rest
 	return batch
+}
+
+// holdChannel moves a batch of a channel on hold to the retries, due when the hold ends,
+// and reports whether it did; a hold whose time has come is lifted.
+func (r *run) holdChannel(jobs []Job) bool {
+	ch := jobs[0].Channel
+	until, ok := r.channelHolds[ch]
+	if !ok {
+		return false
+	}
+	if until <= workflow.Now(r.ctx).UnixMilli() {
+		delete(r.channelHolds, ch)
+		return false
+	}
+	for _, j := range jobs {
+		j.Due = until
+		r.retries = append(r.retries, j)
+	}
+	return true
+}
+
+// noteHold puts a channel on hold when a batch of it sent nothing and held messages for
+// their breakers (until the earliest of their retry times), and lifts the hold when a
+// batch of it sent something.
+func (r *run) noteHold(ch string, res SendBatchResult, now time.Time) {
+	if r.channelHolds == nil {
+		return
+	}
+	if res.Sent > 0 {
+		delete(r.channelHolds, ch)
+		return
+	}
+	var until int64
+	for _, rt := range res.Retries {
+		if !rt.Hold {
+			continue
+		}
+		due := (now.Add(max(rt.After, RetryInitial)).UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+		if until == 0 || due < until {
+			until = due
+		}
+	}
+	if until > r.channelHolds[ch] {
+		r.channelHolds[ch] = until
+	}
 }
 
 // retry schedules a message's next attempt: after the provider's Retry-After (or another
