@@ -212,6 +212,10 @@ type Job struct {
 	Attempts int   `json:",omitempty"`
 	Since    int64 `json:",omitempty"`
 	Due      int64 `json:",omitempty"`
+	// Held marks a message waiting for its channel's provider (Retry.Hold, or the channel's
+	// hold): runs of ChannelHoldChange send it as soon as a batch of its channel gets
+	// through, rather than at Due.
+	Held bool `json:",omitempty"`
 }
 
 // SendBatchInput is a batch of queued messages of one channel.

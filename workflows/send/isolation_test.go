@@ -320,3 +320,47 @@ func TestHeldChannelWaitsInsteadOfSendingEveryBatch(t *testing.T) {
 	}
 	t.Logf("batches held: %d before ChannelHoldChange, %d after", before, after)
 }
+
+// Once its provider answers again, a channel's held messages go at once: those held beside
+// the breaker's probe (given a whole cool-down) do not wait for it once a batch got through.
+func TestHeldChannelResumesWhenABatchGetsThrough(t *testing.T) {
+	env := newEnv(t)
+	env.SetTestTimeout(time.Minute)
+	l := &fakeLog{queued: map[int64]string{}, sent: map[int64]int{}, written: make(chan struct{})}
+	const total = 1600
+	var up atomic.Bool
+	env.RegisterDelayedCallback(func() { up.Store(true) }, 20*time.Second)
+	env.RegisterActivityWithOptions(l.deliver(total, total), activity.RegisterOptions{Name: DeliverActivityName})
+	env.RegisterActivityWithOptions(l.load, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	var probed atomic.Bool
+	var last time.Time
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		var res SendBatchResult
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for i, j := range in.Jobs {
+			// Down until 20 s; then the first message tried is the probe, and the rest of
+			// its batch is held for a cool-down while it is out.
+			if !up.Load() || (i > 0 && !probed.Load()) {
+				res.Retries = append(res.Retries, Retry{LogID: j.LogID, Channel: j.Channel, After: 15 * time.Second, Hold: true})
+				continue
+			}
+			l.sent[j.LogID]++
+			delete(l.queued, j.LogID)
+			res.Sent++
+		}
+		if up.Load() {
+			probed.Store(true)
+		}
+		last = env.Now()
+		return res, nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	start := env.Now()
+	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	assertAllSentOnce(t, env, l, total)
+	// Held at 0 s and 15 s; up at 20 s; the probe goes at 30 s, and its batch's others
+	// with it, not at 45 s when their cool-down ends.
+	if took := last.Sub(start); took >= 45*time.Second {
+		t.Errorf("the last batch went %s after the start, want before the probe's cool-down ended (45 s)", took)
+	}
+}

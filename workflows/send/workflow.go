@@ -404,7 +404,7 @@ func (r *run) holdChannel(jobs []Job) bool {
 		return false
 	}
 	for _, j := range jobs {
-		j.Due = until
+		j.Due, j.Held = until, true
 		r.retries = append(r.retries, j)
 	}
 	return true
@@ -412,13 +412,25 @@ func (r *run) holdChannel(jobs []Job) bool {
 
 // noteHold puts a channel on hold when a batch of it sent nothing and held messages for
 // their breakers (until the earliest of their retry times), and lifts the hold when a
-// batch of it sent something.
+// batch of it sent something: its provider answers again (the breaker's probe got
+// through), so the messages of the channel held meanwhile go now, not at their retry
+// time (messages held beside the probe were given a whole cool-down).
 func (r *run) noteHold(ch string, res SendBatchResult, now time.Time) {
 	if r.channelHolds == nil {
 		return
 	}
 	if res.Sent > 0 {
 		delete(r.channelHolds, ch)
+		waiting := r.retries[:0]
+		for _, j := range r.retries {
+			if j.Held && j.Channel == ch {
+				j.Due, j.Held = 0, false
+				r.queue = append(r.queue, j)
+			} else {
+				waiting = append(waiting, j)
+			}
+		}
+		r.retries = waiting
 		return
 	}
 	var until int64
@@ -443,6 +455,7 @@ func (r *run) retry(j Job, rt Retry, now time.Time) {
 	if rt.Hold {
 		// Held by open circuit breakers: wait on the timer, no attempt counted.
 		j.Due = (now.Add(max(rt.After, RetryInitial)).UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+		j.Held = r.channelHolds != nil
 		r.retries = append(r.retries, j)
 		return
 	}
@@ -508,7 +521,7 @@ func (r *run) armTimer() {
 		waiting := r.retries[:0]
 		for _, j := range r.retries {
 			if j.Due <= now {
-				j.Due = 0
+				j.Due, j.Held = 0, false
 				r.queue = append(r.queue, j)
 			} else {
 				waiting = append(waiting, j)
