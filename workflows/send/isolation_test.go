@@ -108,6 +108,17 @@ func (l *fakeLog) deliver(total, perCall int) func(context.Context, DeliverInput
 	}
 }
 
+// send marks jobs sent, as a batch whose provider takes them all.
+func (l *fakeLog) send(jobs []Job) SendBatchResult {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, j := range jobs {
+		l.sent[j.LogID]++
+		delete(l.queued, j.LogID)
+	}
+	return SendBatchResult{Sent: len(jobs)}
+}
+
 func (l *fakeLog) load(_ context.Context, in LoadQueuedInput) (LoadQueuedResult, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -143,13 +154,7 @@ func TestBroadcastResolvesEverySliceWhileEmailIsStuck(t *testing.T) {
 		case <-ctx.Done():
 			return SendBatchResult{}, ctx.Err()
 		}
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		for _, j := range in.Jobs {
-			l.sent[j.LogID]++
-			delete(l.queued, j.LogID)
-		}
-		return SendBatchResult{Sent: len(in.Jobs)}, nil
+		return l.send(in.Jobs), nil
 	}, activity.RegisterOptions{Name: SendBatchActivityName})
 	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
 	assertAllSentOnce(t, env, l, total)
@@ -188,13 +193,7 @@ func TestBacklogCarriedOverContinueAsNew(t *testing.T) {
 	l.queued[50] = "email" // before the backlog: another batch's, never loaded by it
 	env.RegisterActivityWithOptions(l.load, activity.RegisterOptions{Name: LoadQueuedActivityName})
 	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		for _, j := range in.Jobs {
-			l.sent[j.LogID]++
-			delete(l.queued, j.LogID)
-		}
-		return SendBatchResult{Sent: len(in.Jobs)}, nil
+		return l.send(in.Jobs), nil
 	}, activity.RegisterOptions{Name: SendBatchActivityName})
 	env.ExecuteWorkflow(WorkflowName, Input{Backlog: &Backlog{RequestIDs: []uuid.UUID{uuid.New()}, FromLogID: 100}})
 	delete(l.queued, 50)
@@ -292,13 +291,7 @@ func heldBroadcast(t *testing.T, oldVersion bool) int {
 			}
 			return res, nil
 		}
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		for _, j := range in.Jobs {
-			l.sent[j.LogID]++
-			delete(l.queued, j.LogID)
-		}
-		return SendBatchResult{Sent: len(in.Jobs)}, nil
+		return l.send(in.Jobs), nil
 	}, activity.RegisterOptions{Name: SendBatchActivityName})
 	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
 	assertAllSentOnce(t, env, l, total)
