@@ -4,47 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/platform/config"
+	"github.com/heraldhq/herald/internal/testkit/hooktest"
 	"github.com/heraldhq/herald/internal/testkit/stacktest"
 )
-
-// slowHooks is a webhook endpoint that answers after a delay, counting the calls in flight
-// (and their peak) per path and the calls per recipient.
-type slowHooks struct {
-	mu                    sync.Mutex
-	inFlight, peak, calls map[string]int
-}
-
-func newSlowHooks(t *testing.T, delay time.Duration) (*slowHooks, *httptest.Server) {
-	h := &slowHooks{inFlight: map[string]int{}, peak: map[string]int{}, calls: map[string]int{}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Recipient struct{ Identifier string } `json:"recipient"`
-		}
-		raw, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(raw, &body)
-		h.mu.Lock()
-		h.calls[r.URL.Path+" "+body.Recipient.Identifier]++
-		h.inFlight[r.URL.Path]++
-		h.peak[r.URL.Path] = max(h.peak[r.URL.Path], h.inFlight[r.URL.Path])
-		h.mu.Unlock()
-		time.Sleep(delay)
-		h.mu.Lock()
-		h.inFlight[r.URL.Path]--
-		h.mu.Unlock()
-	}))
-	t.Cleanup(srv.Close)
-	return h, srv
-}
 
 // TestPlanLimitsProviderCallsPerApp (issue 28, item 5): app A's plan (the free plan here)
 // allows 2 provider calls at a time; app B's client subscribes to a plan without a limit.
@@ -61,7 +29,7 @@ func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 		}
 	}})
 	ctx := context.Background()
-	hooks, srv := newSlowHooks(t, 300*time.Millisecond)
+	hooks := hooktest.NewSlow(t, 300*time.Millisecond)
 	b := e.NewApp("app b")
 	sql(t, e, `WITH c AS (INSERT INTO clients (name) VALUES ('B Inc') RETURNING id),
 		s AS (INSERT INTO subscriptions (client_id, provider, external_id, plan, status, state_at)
@@ -71,7 +39,7 @@ func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 		id   int64
 		path string
 	}{{e.App.AppID, "/a"}, {b.AppID, "/b"}} {
-		cfg, _ := json.Marshal(map[string]any{"url": srv.URL + app.path, "secret": "0123456789abcdef"})
+		cfg, _ := json.Marshal(map[string]any{"url": hooks.URL + app.path, "secret": "0123456789abcdef"})
 		if _, err := e.Stack.Channels.CreateInstance(ctx, app.id, "webhook", channels.InstanceInput{Provider: "webhook", Name: "slow hook", Config: cfg}); err != nil {
 			t.Fatal(err)
 		}
@@ -105,27 +73,26 @@ func TestPlanLimitsProviderCallsPerApp(t *testing.T) {
 		return count(`SELECT count(*) FROM message_logs WHERE app_id IN ($1, $2) AND channel = 'webhook' AND status = 'sent'`, e.App.AppID, b.AppID) == 20
 	})
 	aTook := time.Since(start)
-	hooks.mu.Lock()
-	defer hooks.mu.Unlock()
-	if hooks.peak["/a"] > 2 {
-		t.Errorf("app A had %d provider calls in flight; its plan allows 2", hooks.peak["/a"])
+	calls := hooks.Calls()
+	if hooks.Peak("/a") > 2 {
+		t.Errorf("app A had %d provider calls in flight; its plan allows 2", hooks.Peak("/a"))
 	}
-	if hooks.peak["/b"] <= 2 {
-		t.Errorf("app B had at most %d calls in flight: held to A's limit, though its plan has none", hooks.peak["/b"])
+	if hooks.Peak("/b") <= 2 {
+		t.Errorf("app B had at most %d calls in flight: held to A's limit, though its plan has none", hooks.Peak("/b"))
 	}
-	for who, n := range hooks.calls {
+	for who, n := range calls {
 		if n != 1 {
 			t.Errorf("%s got %d calls, want 1", who, n)
 		}
 	}
-	if len(hooks.calls) != 20 {
-		t.Errorf("%d recipients called, want 20", len(hooks.calls))
+	if len(calls) != 20 {
+		t.Errorf("%d recipients called, want 20", len(calls))
 	}
 	if n := count(`SELECT count(*) FROM message_logs WHERE app_id IN ($1, $2) AND status <> 'sent'`, e.App.AppID, b.AppID); n != 0 {
 		t.Errorf("%d messages not sent", n)
 	}
 	t.Logf("A (2 calls at a time, peak %d, at most %d seen held for the timer): 10 webhooks of 300 ms in %s; B (no limit, peak %d): 10 in %s",
-		hooks.peak["/a"], held, aTook.Round(time.Millisecond), hooks.peak["/b"], bTook.Round(time.Millisecond))
+		hooks.Peak("/a"), held, aTook.Round(time.Millisecond), hooks.Peak("/b"), bTook.Round(time.Millisecond))
 }
 
 // TestPlanLimitsSendsInFlightPerApp: the free plan allows one send run in flight per app.

@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/heraldhq/herald/internal/console/apps"
 	"github.com/heraldhq/herald/internal/platform/ratelimit"
 	"github.com/heraldhq/herald/internal/platform/secrets"
+	"github.com/heraldhq/herald/internal/testkit/hooktest"
 	"github.com/heraldhq/herald/workflows/send"
 )
 
@@ -36,39 +35,6 @@ func (p planCalls) Acquire(ctx context.Context, appID int64, holder string) (fun
 	return func() { p.leases.Release(context.WithoutCancel(ctx), appID, holder) }, true
 }
 
-// gauge is a slow webhook endpoint counting the calls in flight (and their peak) per path
-// and the calls per recipient.
-type gauge struct {
-	mu       sync.Mutex
-	inFlight map[string]int
-	peak     map[string]int
-	calls    map[string]int
-}
-
-func newGauge(t *testing.T, delay time.Duration) (*gauge, *httptest.Server) {
-	g := &gauge{inFlight: map[string]int{}, peak: map[string]int{}, calls: map[string]int{}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body := make([]byte, 4096)
-		n, _ := r.Body.Read(body)
-		who := ""
-		if i := strings.Index(string(body[:n]), `"identifier":"`); i >= 0 {
-			rest := string(body[i+len(`"identifier":"`) : n])
-			who = rest[:strings.Index(rest, `"`)]
-		}
-		g.mu.Lock()
-		g.calls[who]++
-		g.inFlight[r.URL.Path]++
-		g.peak[r.URL.Path] = max(g.peak[r.URL.Path], g.inFlight[r.URL.Path])
-		g.mu.Unlock()
-		time.Sleep(delay)
-		g.mu.Lock()
-		g.inFlight[r.URL.Path]--
-		g.mu.Unlock()
-	}))
-	t.Cleanup(srv.Close)
-	return g, srv
-}
-
 // App A's plan allows 3 provider calls at a time; app B's has no limit. A's messages over
 // its limit are held (untried, on the run's timer, with the reason in the message log) and
 // sent once retried; B, sharing the provider and the worker, is not slowed; nothing is lost
@@ -81,9 +47,9 @@ func TestAppProviderCallLimitHoldsOnlyThatApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	appB := credsB.AppID
-	g, srv := newGauge(t, 40*time.Millisecond)
-	webhookInstance(t, a, appA, "hook", srv.URL+"/a")
-	webhookInstance(t, a, appB, "hook", srv.URL+"/b")
+	g := hooktest.NewSlow(t, 40*time.Millisecond)
+	webhookInstance(t, a, appA, "hook", g.URL+"/a")
+	webhookInstance(t, a, appB, "hook", g.URL+"/b")
 	// Two "processes": the leases of each batch go through their own store over the same
 	// database, as two workers' would.
 	limits := map[int64]int{appA: 3}
@@ -126,9 +92,8 @@ func TestAppProviderCallLimitHoldsOnlyThatApp(t *testing.T) {
 	if l := logOf(t, d, res.Retries[0].LogID); l.Status != "queued" || !strings.HasPrefix(l.Error, "app concurrency limit reached, retrying at ") {
 		t.Errorf("message log of a held message %+v, want queued with the reason", l)
 	}
-	g.mu.Lock()
-	early := g.calls["a00"] + g.calls["a01"] + g.calls["a02"] + g.calls["a03"]
-	g.mu.Unlock()
+	calls := g.Calls()
+	early := calls["/a a00"] + calls["/a a01"] + calls["/a a02"] + calls["/a a03"]
 	if early != 0 {
 		t.Fatal("a held message was sent")
 	}
@@ -159,8 +124,8 @@ func TestAppProviderCallLimitHoldsOnlyThatApp(t *testing.T) {
 	if results[2].Sent != 24 || len(results[2].Retries) != 0 {
 		t.Errorf("app B (no limit): %+v, want all 24 sent at once", results[2])
 	}
-	if g.peak["/b"] <= 3 {
-		t.Errorf("app B had at most %d calls in flight; it has no limit and must not be held to A's", g.peak["/b"])
+	if g.Peak("/b") <= 3 {
+		t.Errorf("app B had at most %d calls in flight; it has no limit and must not be held to A's", g.Peak("/b"))
 	}
 	// A batch waits for its own calls of the app to end and takes the freed lease; what
 	// it cannot (the other worker's batch had all of them) is held.
@@ -190,19 +155,18 @@ func TestAppProviderCallLimitHoldsOnlyThatApp(t *testing.T) {
 	if sent != 24 || len(held) != 0 {
 		t.Fatalf("app A: %d of 24 sent, %d still held", sent, len(held))
 	}
-	if g.peak["/a"] > 3 {
-		t.Errorf("app A had %d provider calls in flight across two workers, its plan allows 3", g.peak["/a"])
+	if g.Peak("/a") > 3 {
+		t.Errorf("app A had %d provider calls in flight across two workers, its plan allows 3", g.Peak("/a"))
 	}
 	t.Logf("A's 24 sends of 40 ms at 3 at a time over two workers: %d held for the timer; B's 24 in %s beside them", len(results[0].Retries)+len(results[1].Retries), time.Since(start).Round(time.Millisecond))
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for who, n := range g.calls {
+	calls = g.Calls()
+	for who, n := range calls {
 		if n != 1 {
 			t.Errorf("%s got %d calls, want exactly 1", who, n)
 		}
 	}
-	if len(g.calls) != 48 {
-		t.Errorf("%d recipients called, want 48", len(g.calls))
+	if len(calls) != 48 {
+		t.Errorf("%d recipients called, want 48", len(calls))
 	}
 }
 
