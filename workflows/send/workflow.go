@@ -438,7 +438,7 @@ func (r *run) noteHold(ch string, res SendBatchResult, now time.Time) {
 		if !rt.Hold {
 			continue
 		}
-		due := (now.Add(max(rt.After, RetryInitial)).UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+		due := holdDue(now, rt)
 		if until == 0 || due < until {
 			until = due
 		}
@@ -454,7 +454,7 @@ func (r *run) noteHold(ch string, res SendBatchResult, now time.Time) {
 func (r *run) retry(j Job, rt Retry, now time.Time) {
 	if rt.Hold {
 		// Held by open circuit breakers: wait on the timer, no attempt counted.
-		j.Due = (now.Add(max(rt.After, RetryInitial)).UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+		j.Due = holdDue(now, rt)
 		j.Held = r.channelHolds != nil
 		r.retries = append(r.retries, j)
 		return
@@ -472,9 +472,19 @@ func (r *run) retry(j Job, rt Retry, now time.Time) {
 		r.giveUp(j.LogID, rt.Error)
 		return
 	}
-	// Rounded up, so the timer never fires before the full delay.
-	j.Due = (due.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+	j.Due = ceilMillis(due)
 	r.retries = append(r.retries, j)
+}
+
+// holdDue is when a message held for its breakers (Retry.Hold) is due again: after the
+// batch's wait, and no sooner than RetryInitial.
+func holdDue(now time.Time, rt Retry) int64 {
+	return ceilMillis(now.Add(max(rt.After, RetryInitial)))
+}
+
+// ceilMillis is t in Unix milliseconds, rounded up so a timer never fires before it.
+func ceilMillis(t time.Time) int64 {
+	return (t.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
 }
 
 // Backoff is the wait before the retry that follows a message's n-th failed attempt.

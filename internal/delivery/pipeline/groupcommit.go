@@ -75,17 +75,21 @@ func (g *groupCommit[T]) stop() {
 	<-g.finished
 }
 
-// retryCommit runs write up to three times, 100 ms then 400 ms apart, and reports the last
-// error.
-func retryCommit(write func() error) error {
+// retryCommit runs write up to three times, 100 ms then 400 ms apart (sooner when ctx
+// ends), and reports the last error.
+func retryCommit(ctx context.Context, write func() error) error {
 	delay := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := write()
 		if err == nil || attempt == 3 {
 			return err
 		}
-		time.Sleep(delay)
-		delay *= 4
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(delay):
+			delay *= 4
+		}
 	}
 }
 
@@ -100,7 +104,7 @@ func (a *Service) commitSent(ctx context.Context, sent []dbsqlc.MarkMessageSentP
 		p.ProviderResponses = append(p.ProviderResponses, deref(x.ProviderResponse))
 		p.Errors = append(p.Errors, x.Error)
 	}
-	if err := retryCommit(func() error { return a.DB.MarkMessagesSent(ctx, p) }); err != nil {
+	if err := retryCommit(ctx, func() error { return a.DB.MarkMessagesSent(ctx, p) }); err != nil {
 		a.Log.Error("could not record sent messages; their log rows stay queued", "messages", len(sent), "error", err)
 	}
 }
@@ -119,7 +123,7 @@ func (a *Service) commitAttempts(ctx context.Context, attempts []dbsqlc.RecordMe
 		p.InstanceIds = append(p.InstanceIds, instance)
 		p.Errors = append(p.Errors, deref(x.Error))
 	}
-	if err := retryCommit(func() error { return a.DB.RecordMessageAttemptErrors(ctx, p) }); err != nil {
+	if err := retryCommit(ctx, func() error { return a.DB.RecordMessageAttemptErrors(ctx, p) }); err != nil {
 		a.Log.Error("could not record failed attempts; their log rows stay leased until the lease ends", "messages", len(attempts), "error", err)
 	}
 }

@@ -283,22 +283,8 @@ func sentParams(lg dbsqlc.MessageLog, c *channels.Candidate, res providers.Resul
 // recordSent marks the message sent, retrying briefly: the provider has accepted it, so the
 // activity succeeds either way (failing it would send the message again).
 func (a *Service) recordSent(ctx context.Context, params dbsqlc.MarkMessageSentParams) {
-	delay := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := a.DB.MarkMessageSent(ctx, params)
-		if err == nil {
-			return
-		}
-		if attempt == 3 {
-			a.Log.Error("could not record a sent message; its log row stays queued", "logId", params.ID, "error", err)
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(delay):
-			delay *= 4
-		}
+	if err := retryCommit(ctx, func() error { return a.DB.MarkMessageSent(ctx, params) }); err != nil {
+		a.Log.Error("could not record a sent message; its log row stays queued", "logId", params.ID, "error", err)
 	}
 }
 
