@@ -320,6 +320,9 @@ test("two-factor set-up with the QR code, recovery codes, and a sign-in with one
 
   await page.getByRole("button", { name: "Account" }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
+  // Wait for the sign-out's answer (it clears the refresh cookie) before loading a page:
+  // navigating sooner presents the revoked session's cookie, which the API answers 401.
+  await expect(page.getByRole("heading", { name: "Sign in to Herald" })).toBeVisible();
   await signIn(page, email, password, false);
   await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
   await page.getByRole("button", { name: "Use a recovery code instead" }).click();
