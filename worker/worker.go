@@ -61,12 +61,15 @@ func New(c client.Client, base string, acts Activities, opts Options) *Set {
 			slots = 64
 		}
 		q := taskqueue.Name(base, kind)
-		w := worker.New(c, q, worker.Options{
+		wo := worker.Options{
 			MaxConcurrentActivityExecutionSize: slots,
 			WorkerStopTimeout:                  opts.StopTimeout,
 			DisableWorkflowWorker:              kind != taskqueue.Orchestration,
-			MaxConcurrentWorkflowTaskPollers:   opts.WorkflowPollers,
-		})
+		}
+		if kind == taskqueue.Orchestration && opts.WorkflowPollers > 0 {
+			wo.WorkflowTaskPollerBehavior = workflowPollers(opts.WorkflowPollers)
+		}
+		w := worker.New(c, q, wo)
 		if kind == taskqueue.Orchestration {
 			Register(w, acts)
 		} else {
@@ -76,6 +79,19 @@ func New(c client.Client, base string, acts Activities, opts Options) *Set {
 		s.queues = append(s.queues, q)
 	}
 	return s
+}
+
+// workflowPollers keeps n workflow-task polls open on the task queue and n on the worker's
+// sticky queue, each set on its own. With one shared set (the SDK's "simple maximum"), the
+// SDK sends every poll to the sticky queue while the server reports a backlog there: when
+// a burst of one app's running workflows queued there (a provider's breaker opening under
+// a hundred of its runs at once), no poll asked for another app's new run's first
+// workflow task, which waits on the task queue itself, for seconds. The SDK's autoscaling
+// behaviour polls the two queues with separate pollers; minimum = maximum keeps each at n.
+func workflowPollers(n int) worker.PollerBehavior {
+	return worker.NewPollerBehaviorAutoscaling(worker.PollerBehaviorAutoscalingOptions{
+		InitialNumberOfPollers: n, MinimumNumberOfPollers: n, MaximumNumberOfPollers: n,
+	})
 }
 
 // Queues names the task queues the set polls.

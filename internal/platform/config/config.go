@@ -38,10 +38,12 @@ type Config struct {
 	// WorkerSlots are the activity slots per kind of queue in one worker process.
 	WorkerSlots QueueSlots `env:"HERALD_WORKER_SLOTS" dflt:"orchestration=64,email=32,sms=16,push=16,chat=16,webhook=16" example:"orchestration=128,email=8" desc:"activities running at once per kind of task queue in one worker process, kind=count,… (kinds not listed keep their default): a hung provider holds at most its own kind's slots"`
 	// WorkflowTaskPollers is how many workflow-task polls the orchestration worker keeps open
-	// at once (0: the Temporal SDK's default, 2). With the SDK's 2, another app's runs queued
-	// ahead kept one app's first workflow tasks waiting seconds on a Temporal cluster
-	// (docs/benchmarks.md, isolation on the cluster).
-	WorkflowTaskPollers int `env:"HERALD_WORKFLOW_TASK_POLLERS" envDefault:"8" min:"0" example:"16" desc:"workflow-task polls the orchestration worker keeps open at once (0: the Temporal SDK's default, 2); with 2, a burst of one app's runs kept another app's first workflow tasks waiting seconds on a Temporal cluster"`
+	// on its task queue, and as many again on its sticky queue (0: the Temporal SDK's
+	// default, 2 shared by both). With the SDK's 2, another app's runs queued ahead kept one
+	// app's first workflow tasks waiting seconds on a Temporal cluster; with one shared set,
+	// a backlog on the sticky queue took every poll (docs/benchmarks.md, isolation on the
+	// cluster).
+	WorkflowTaskPollers int `env:"HERALD_WORKFLOW_TASK_POLLERS" envDefault:"8" min:"0" example:"16" desc:"workflow-task polls the orchestration worker keeps open on its task queue, and as many again on its sticky queue (0: the Temporal SDK's default, 2 shared by both); new runs' first workflow tasks wait on the task queue, so a backlog of one app's running workflows on the sticky queue does not hold them"`
 	// SecretKey encrypts stored secrets. Never logged.
 	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"$(openssl rand -base64 32)" desc:"encrypts stored secrets (API secrets, provider credentials, keys), signs tokens and, unless HERALD_TEMPORAL_CODEC_KEYS is set, encrypts the payloads Herald writes to Temporal; at least 32 characters, never a value published in docs or examples (Herald refuses to start); the same on every process; keep it stable"`
 	// HeaderPrefix prefixes the credential headers; it must end with "-".
