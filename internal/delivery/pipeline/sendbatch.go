@@ -39,6 +39,7 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 	for i, j := range in.Jobs {
 		ids[i] = j.LogID
 	}
+	leased := time.Now()
 	claimed, err := a.DB.ClaimMessageLogs(ctx, dbsqlc.ClaimMessageLogsParams{Ids: ids, LeaseSeconds: send.SendLease.Seconds()})
 	if err != nil {
 		return res, db.MapError(err)
@@ -53,7 +54,7 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 	if len(claimed) == 0 {
 		return res, nil
 	}
-	b := &batch{a: a, held: make(map[int64]int32, len(claimed)), res: &res, turns: newAppTurns()}
+	b := &batch{a: a, held: make(map[int64]int32, len(claimed)), leased: leased, res: &res, turns: newAppTurns()}
 	for _, lg := range claimed {
 		b.held[lg.ID] = lg.Attempts
 	}
@@ -264,10 +265,12 @@ type instanceSlots struct {
 type batch struct {
 	a  *Service
 	mu sync.Mutex
-	// held are the claimed messages not settled yet, with their attempt numbers.
-	held map[int64]int32
-	res  *send.SendBatchResult
-	done int
+	// held are the claimed messages not settled yet, with their attempt numbers; leased
+	// is when their leases (send.SendLease) were last set, by the claim or a renewal.
+	held   map[int64]int32
+	leased time.Time
+	res    *send.SendBatchResult
+	done   int
 	// turns lets a message over its app's call limit wait for the batch's own calls of
 	// the app (see appTurns).
 	turns *appTurns
@@ -304,20 +307,39 @@ func (b *batch) giveBack(ctx context.Context, lg dbsqlc.MessageLog) {
 	b.mu.Unlock()
 }
 
-// beat renews the leases of the messages the batch holds and returns its progress, the
-// details of each heartbeat (see keepAlive).
+// renewAfter is how much of a lease passes before a batch renews it. Heartbeats come every
+// two seconds, so a lease renewed at half its length never has less than a few seconds
+// left while the worker lives; renewing at every beat rewrote each row of a batch waiting
+// on a hung provider five times in ten seconds, every other app's writes waiting behind
+// them (issue 28).
+const renewAfter = send.SendLease / 2
+
+// beat renews the leases of the messages the batch holds once half of them has passed,
+// and returns its progress, the details of each heartbeat (see keepAlive).
 func (b *batch) beat(ctx context.Context) []any {
+	now := time.Now()
 	b.mu.Lock()
 	progress := b.done
-	ids := make([]int64, 0, len(b.held))
-	attempts := make([]int32, 0, len(b.held))
-	for id, n := range b.held {
-		ids, attempts = append(ids, id), append(attempts, n)
+	due := now.Sub(b.leased) >= renewAfter
+	var ids []int64
+	var attempts []int32
+	if due {
+		ids = make([]int64, 0, len(b.held))
+		attempts = make([]int32, 0, len(b.held))
+		for id, n := range b.held {
+			ids, attempts = append(ids, id), append(attempts, n)
+		}
 	}
 	b.mu.Unlock()
 	if len(ids) > 0 {
-		if _, err := b.a.DB.RenewMessageLeases(ctx, dbsqlc.RenewMessageLeasesParams{Ids: ids, Attempts: attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil && ctx.Err() == nil {
-			b.a.Log.Warn("could not renew message leases", "messages", len(ids), "error", err)
+		if _, err := b.a.DB.RenewMessageLeases(ctx, dbsqlc.RenewMessageLeasesParams{Ids: ids, Attempts: attempts, LeaseSeconds: send.SendLease.Seconds()}); err != nil {
+			if ctx.Err() == nil {
+				b.a.Log.Warn("could not renew message leases", "messages", len(ids), "error", err)
+			}
+		} else {
+			b.mu.Lock()
+			b.leased = now
+			b.mu.Unlock()
 		}
 	}
 	return []any{progress}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/heraldhq/herald/db/dbsqlc"
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/templates"
 	"github.com/heraldhq/herald/workflows/send"
@@ -330,5 +332,67 @@ func TestSendMessagesRecordsHeldMessagesTogether(t *testing.T) {
 	}
 	if n := len(rc.calls); n != 0 {
 		t.Errorf("%d recipients called through an open breaker", n)
+	}
+}
+
+// A batch's heartbeat renews its messages' leases once half a lease has passed since they
+// were set, not at every beat: a batch waiting on a hung provider rewrote each of its rows
+// every two seconds.
+func TestBatchRenewsLeasesOnceHalfHasPassed(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	rc := newReceiver(t)
+	webhookInstance(t, a, appID, "hook", rc.srv.URL)
+	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["lease-1","lease-2"]}}`)
+	_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})
+	if len(jobs) != 2 {
+		t.Fatalf("%d jobs, want 2", len(jobs))
+	}
+	ctx := context.Background()
+	ids := []int64{jobs[0].LogID, jobs[1].LogID}
+	claimed, err := a.DB.ClaimMessageLogs(ctx, dbsqlc.ClaimMessageLogsParams{Ids: ids, LeaseSeconds: send.SendLease.Seconds()})
+	if err != nil || len(claimed) != 2 {
+		t.Fatalf("claimed %d, %v", len(claimed), err)
+	}
+	leases := func() map[int64]time.Time {
+		t.Helper()
+		got := map[int64]time.Time{}
+		rows, err := d.Pool.Query(ctx, `SELECT id, locked_until FROM message_logs WHERE id = ANY($1)`, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var until time.Time
+			if err := rows.Scan(&id, &until); err != nil {
+				t.Fatal(err)
+			}
+			got[id] = until
+		}
+		return got
+	}
+	b := &batch{a: a, held: map[int64]int32{}, leased: time.Now()}
+	for _, lg := range claimed {
+		b.held[lg.ID] = lg.Attempts
+	}
+	before := leases()
+	b.beat(ctx)
+	if after := leases(); !maps.Equal(after, before) {
+		t.Fatalf("a beat right after the claim renewed the leases: %v → %v", before, after)
+	}
+
+	// Half a lease later the beat renews what the batch still holds, and only that.
+	delete(b.held, claimed[1].ID)
+	b.leased = time.Now().Add(-renewAfter)
+	b.beat(ctx)
+	after := leases()
+	if !after[claimed[0].ID].After(before[claimed[0].ID]) {
+		t.Errorf("held message's lease %v, want renewed past %v", after[claimed[0].ID], before[claimed[0].ID])
+	}
+	if !after[claimed[1].ID].Equal(before[claimed[1].ID]) {
+		t.Errorf("settled message's lease moved from %v to %v", before[claimed[1].ID], after[claimed[1].ID])
+	}
+	if time.Since(b.leased) > time.Second {
+		t.Errorf("leased %v after the renewal, want now", b.leased)
 	}
 }
