@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,7 +42,15 @@ type latencies struct {
 	// Stages and Slowest break the latency down by stage (isolation_trace.go).
 	Stages  []stageStats
 	Slowest []sendTrace
+	// Windows are the p50 and the max of the sends of each 2 s of the phase, in order.
+	Windows []window
 }
+
+// window is the latency of the sends of 2 s of a phase.
+type window struct{ P50, Max time.Duration }
+
+// windowOf is the length of a window of latencies.
+const windowOf = 2 * time.Second
 
 // Isolation runs the scenario on a stack started with ExternalEnv (b sends as the second
 // app; t is app A).
@@ -204,6 +213,7 @@ func streamB(ctx context.Context, pool *pgxpool.Pool, b *Target, title string, r
 		time.Sleep(200 * time.Millisecond)
 	}
 	var lat []time.Duration
+	var byWindow [][]time.Duration
 	for _, s := range sends {
 		at, ok := got[s.id]
 		if !ok {
@@ -211,6 +221,19 @@ func streamB(ctx context.Context, pool *pgxpool.Pool, b *Target, title string, r
 			continue
 		}
 		lat = append(lat, at.Sub(s.start))
+		i := int(s.start.Sub(sends[0].start) / windowOf)
+		for len(byWindow) <= i {
+			byWindow = append(byWindow, nil)
+		}
+		byWindow[i] = append(byWindow[i], at.Sub(s.start))
+	}
+	for _, l := range byWindow {
+		slices.Sort(l)
+		var w window
+		if len(l) > 0 {
+			w = window{P50: l[len(l)/2], Max: l[len(l)-1]}
+		}
+		out.Windows = append(out.Windows, w)
 	}
 	starts := make(map[string]time.Time, len(sends))
 	for _, s := range sends {
@@ -250,4 +273,25 @@ func (r *IsolationResult) write(w io.Writer) {
 		verdict(r.Distinct == r.HeldEmails && r.Delivered == r.HeldEmails))
 	writeStages(w, "idle", r.Idle.Stages, r.Idle.Slowest)
 	writeStages(w, "under A's noise", r.Noisy.Stages, r.Noisy.Slowest)
+	fmt.Fprintf(w, "B's latency by %s of the phase, p50 / max (ms):\n\n| phase | %s |\n|---|%s\n", windowOf, windowHeads(r.Idle.Windows, r.Noisy.Windows), strings.Repeat("---|", max(len(r.Idle.Windows), len(r.Noisy.Windows))))
+	for _, p := range []struct {
+		name string
+		ws   []window
+	}{{"idle", r.Idle.Windows}, {"under A's noise", r.Noisy.Windows}} {
+		var cells []string
+		for _, x := range p.ws {
+			cells = append(cells, fmt.Sprintf("%.0f / %.0f", float64(x.P50)/float64(time.Millisecond), float64(x.Max)/float64(time.Millisecond)))
+		}
+		fmt.Fprintf(w, "| %s | %s |\n", p.name, strings.Join(cells, " | "))
+	}
+	fmt.Fprintln(w)
+}
+
+// windowHeads names the windows of the longer phase: "0–2 s", "2–4 s", ….
+func windowHeads(a, b []window) string {
+	var heads []string
+	for i := range max(len(a), len(b)) {
+		heads = append(heads, fmt.Sprintf("%d–%d s", i*int(windowOf/time.Second), (i+1)*int(windowOf/time.Second)))
+	}
+	return strings.Join(heads, " | ")
 }
