@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +145,44 @@ func TestRecordHistories(t *testing.T) {
 		r.save("send-channel-hold", wf, "")
 		if n := len(srv.Messages()); n != 30 {
 			t.Errorf("%d emails delivered, want 30", n)
+		}
+	})
+
+	// A channel held from the start (change shared-hold of the send workflow): a first run
+	// trips the breaker of an SMTP server that accepts connections and never answers; a
+	// second run, sent while it is open, is told so by DeliverBatch and holds its email on a
+	// timer without a batch, then sends it once the cool-down ends and the server answers.
+	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/sharedHold'`.
+	t.Run("sharedHold", func(t *testing.T) {
+		e := stacktest.New(t, stacktest.Options{Temporal: true})
+		r.e = e
+		srv := smtptest.Start(t)
+		hung := srv.Hang(t)
+		cfg, _ := json.Marshal(map[string]any{"host": hung.Host, "port": hung.Port, "security": "none", "from": "noreply@herald.test", "timeoutSeconds": 1})
+		if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "email", channels.InstanceInput{Provider: "smtp", Name: "hung smtp", Config: cfg}); err != nil {
+			t.Fatal(err)
+		}
+		var to []string
+		for i := range 30 {
+			to = append(to, fmt.Sprintf(`{"identifier":"trip-%d","email":"trip-%d@example.com"}`, i, i))
+		}
+		first := send.WorkflowID([]uuid.UUID{uuid.MustParse(r.send(`{"notification":{"title":"Trips","message":"the breaker"},"override":{"channels":["email"]},"sendTo":{"recipients":[` + strings.Join(to, ",") + `]}}`))})
+		r.waitStarted(first)
+		r.waitEvent(first, enumspb.EVENT_TYPE_TIMER_STARTED)
+		id := r.send(`{"notification":{"title":"Told","message":"while the breaker is open"},"override":{"channels":["email","inApp"]},"sendTo":{"recipients":[{"identifier":"told","email":"told@example.com"}]}}`)
+		wf := send.WorkflowID([]uuid.UUID{uuid.MustParse(id)})
+		r.waitStarted(wf)
+		r.waitEvent(wf, enumspb.EVENT_TYPE_TIMER_STARTED)
+		hung.Answer()
+		r.save("send-shared-hold", wf, "")
+		told := 0
+		for _, m := range srv.Messages() {
+			if slices.Contains(m.To, "told@example.com") {
+				told++
+			}
+		}
+		if told != 1 {
+			t.Errorf("the told run's email delivered %d times, want once", told)
 		}
 	})
 

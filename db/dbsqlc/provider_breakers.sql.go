@@ -39,6 +39,52 @@ func (q *Queries) GetProviderBreaker(ctx context.Context, instanceID int64) (Get
 	return i, err
 }
 
+const heldChannels = `-- name: HeldChannels :many
+SELECT i.channel, i.name, i.provider, b.open_until
+FROM provider_instances i JOIN provider_breakers b ON b.instance_id = i.id AND b.open_until > now()
+WHERE i.app_id = $1 AND i.enabled
+  AND NOT EXISTS (
+    SELECT 1 FROM provider_instances o
+    LEFT JOIN provider_breakers ob ON ob.instance_id = o.id AND ob.open_until > now()
+    WHERE o.app_id = i.app_id AND o.channel = i.channel AND o.enabled AND ob.instance_id IS NULL)
+ORDER BY i.channel, i.priority, i.id
+`
+
+type HeldChannelsRow struct {
+	Channel   string
+	Name      string
+	Provider  string
+	OpenUntil time.Time
+}
+
+// The app's channels whose every enabled instance has an open breaker whose cool-down is not
+// over, one row per instance (name, provider, until when): a send run holds its new
+// messages of those channels until the earliest, without a batch to learn it.
+func (q *Queries) HeldChannels(ctx context.Context, appID int64) ([]HeldChannelsRow, error) {
+	rows, err := q.db.Query(ctx, heldChannels, appID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []HeldChannelsRow{}
+	for rows.Next() {
+		var i HeldChannelsRow
+		if err := rows.Scan(
+			&i.Channel,
+			&i.Name,
+			&i.Provider,
+			&i.OpenUntil,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const openProviderBreaker = `-- name: OpenProviderBreaker :exec
 INSERT INTO provider_breakers AS b (instance_id, open_until, cooldown_ms, probe_until, updated_at)
 VALUES ($1, $2, $3, NULL, now())

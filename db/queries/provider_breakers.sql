@@ -25,3 +25,16 @@ UPDATE provider_breakers
 SET probe_until = now() + make_interval(secs => @lease_seconds::float8), updated_at = now()
 WHERE instance_id = @instance_id AND open_until <= now() AND (probe_until IS NULL OR probe_until <= now())
 RETURNING instance_id;
+
+-- name: HeldChannels :many
+-- The app's channels whose every enabled instance has an open breaker whose cool-down is not
+-- over, one row per instance (name, provider, until when): a send run holds its new
+-- messages of those channels until the earliest, without a batch to learn it.
+SELECT i.channel, i.name, i.provider, b.open_until
+FROM provider_instances i JOIN provider_breakers b ON b.instance_id = i.id AND b.open_until > now()
+WHERE i.app_id = @app_id AND i.enabled
+  AND NOT EXISTS (
+    SELECT 1 FROM provider_instances o
+    LEFT JOIN provider_breakers ob ON ob.instance_id = o.id AND ob.open_until > now()
+    WHERE o.app_id = i.app_id AND o.channel = i.channel AND o.enabled AND ob.instance_id IS NULL)
+ORDER BY i.channel, i.priority, i.id;

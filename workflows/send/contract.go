@@ -58,6 +58,15 @@ const QuietHoursChange = "quiet-hours"
 // opening, which loaded the Temporal server every other app's runs wait on (issue 28).
 const ChannelHoldChange = "channel-hold"
 
+// SharedHoldChange is the workflow.GetVersion change id of runs that learn a channel's hold
+// from DeliverBatch: the activity reports the channels whose every enabled instance of the
+// app has an open circuit breaker (DeliverResult.Holds, asked by DeliverInput.HoldChannels),
+// and the run holds its new messages of those channels until the earliest cool-down ends
+// (as ChannelHoldChange does after a batch came back held). Runs of earlier versions send a
+// batch to learn it, one activity per run: while a hung provider's breaker was open, every
+// new run of its app paid an activity and a workflow task for nothing (issue 28).
+const SharedHoldChange = "shared-hold"
+
 // DropHeldActivityName records that a cancelled run's held messages will never be sent
 // (QuietHoursChange).
 const DropHeldActivityName = "DropHeldMessages"
@@ -176,6 +185,9 @@ type DeliverInput struct {
 	// HoldQuietHours asks the activity to hold the non-critical external messages of
 	// recipients in their quiet hours and return them as Held (QuietHoursChange).
 	HoldQuietHours bool `json:",omitempty"`
+	// HoldChannels asks the activity to report the channels held by open circuit breakers
+	// (DeliverResult.Holds), and to note the hold on their new messages (SharedHoldChange).
+	HoldChannels bool `json:",omitempty"`
 }
 
 // DeliverResult tells the workflow what is left. Requests that completed or failed are not
@@ -199,6 +211,10 @@ type DeliverResult struct {
 	// Held are the slice's messages held for quiet hours (DeliverInput.HoldQuietHours),
 	// neither in Jobs nor in the backlog: the run queues them when their group's time comes.
 	Held []Held `json:",omitempty"`
+	// Holds are the channels whose every enabled instance has an open circuit breaker, each
+	// with the earliest end of their cool-downs (Unix ms): the run starts no batch of them
+	// until then (DeliverInput.HoldChannels).
+	Holds map[string]int64 `json:",omitempty"`
 }
 
 // Job is one external delivery: a queued message log row (recipient × channel). The

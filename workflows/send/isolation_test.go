@@ -357,3 +357,61 @@ func TestHeldChannelResumesWhenABatchGetsThrough(t *testing.T) {
 		t.Errorf("the last batch went %s after the start, want before the probe's cool-down ended (45 s)", took)
 	}
 }
+
+// A run told by DeliverBatch that its channel is held (SharedHoldChange) sends no batch of
+// it until the hold ends, then sends every message once; a run of the earlier version
+// sends a batch to learn it, which comes back held. Runs that do not know the change do
+// not ask DeliverBatch (HoldChannels), so their histories replay.
+func TestRunToldOfAHeldChannelSendsNoBatchUntilItEnds(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		old            bool
+		wantBeforeHold int
+	}{{"told", false, 0}, {"earlier version", true, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newEnv(t)
+			env.SetTestTimeout(time.Minute)
+			if tc.old {
+				env.OnGetVersion(SharedHoldChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+			}
+			start := env.Now()
+			holdEnds := start.Add(20 * time.Second)
+			var asked atomic.Bool
+			env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+				asked.Store(in.HoldChannels)
+				out := DeliverResult{Delivered: 3, Jobs: []Job{{LogID: 1, Channel: "email"}, {LogID: 2, Channel: "email"}}}
+				if in.HoldChannels {
+					out.Holds = map[string]int64{"email": holdEnds.UnixMilli()}
+				}
+				return out, nil
+			}, activity.RegisterOptions{Name: DeliverActivityName})
+			var before, sent atomic.Int64
+			env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+				// (A second of slack: the run's clock and the test's round differently.)
+				if env.Now().Before(holdEnds.Add(-time.Second)) {
+					before.Add(1)
+					var res SendBatchResult
+					for _, j := range in.Jobs {
+						res.Retries = append(res.Retries, Retry{LogID: j.LogID, Channel: j.Channel, After: holdEnds.Sub(env.Now()), Hold: true})
+					}
+					return res, nil
+				}
+				sent.Add(int64(len(in.Jobs)))
+				return SendBatchResult{Sent: len(in.Jobs)}, nil
+			}, activity.RegisterOptions{Name: SendBatchActivityName})
+			env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+			if err := env.GetWorkflowError(); err != nil {
+				t.Fatal(err)
+			}
+			if asked.Load() == tc.old {
+				t.Errorf("DeliverBatch asked for holds: %v, want %v", asked.Load(), !tc.old)
+			}
+			if int(before.Load()) != tc.wantBeforeHold {
+				t.Errorf("%d batches before the hold ended, want %d", before.Load(), tc.wantBeforeHold)
+			}
+			if sent.Load() != 2 {
+				t.Errorf("%d messages sent after the hold, want 2", sent.Load())
+			}
+		})
+	}
+}

@@ -141,6 +141,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		}
 		if workflow.GetVersion(ctx, ChannelHoldChange, workflow.DefaultVersion, 1) >= 1 {
 			r.channelHolds = map[string]int64{}
+			r.sharedHolds = workflow.GetVersion(ctx, SharedHoldChange, workflow.DefaultVersion, 1) >= 1
 		}
 		// Jobs handed over by continue-as-new wait for their retry time again.
 		r.queue = nil
@@ -184,6 +185,8 @@ type run struct {
 	// their queued messages wait among the retries instead of going to a batch
 	// (ChannelHoldChange; nil in runs of earlier versions).
 	channelHolds map[string]int64
+	// sharedHolds runs take holds from DeliverBatch too (SharedHoldChange).
+	sharedHolds bool
 
 	pending []Cursor
 	queue   []Job
@@ -351,7 +354,7 @@ func (r *run) fetch() {
 	// DeliverBatch runs on the orchestration queue and must not wait on a provider there:
 	// inAppFirst runs never ask it to send a small slice itself (SendSmall), every message
 	// goes to a batch on its channel's queue.
-	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil, HoldQuietHours: r.quiet}
+	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil, HoldQuietHours: r.quiet, HoldChannels: r.sharedHolds}
 	f := DeliverBatch.Execute(r.deliverCtx, in)
 	r.sel.AddFuture(f.Future, func(workflow.Future) {
 		r.fetching = false
@@ -361,6 +364,14 @@ func (r *run) fetch() {
 			return
 		}
 		r.pending = res.Pending
+		if r.sharedHolds {
+			// Only assignments: the order of map iteration reaches no command.
+			for ch, until := range res.Holds {
+				if until > r.channelHolds[ch] {
+					r.channelHolds[ch] = until
+				}
+			}
+		}
 		r.enqueue(cursors, res.Jobs)
 		if res.Spilled > 0 {
 			r.spilled(cursors, res.SpillFrom)

@@ -121,7 +121,7 @@ func (a *Service) DeliverBatch(ctx context.Context, in sendwf.DeliverInput) (sen
 		budget = DefaultBatchSize
 	}
 	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: a.workflowID(ctx), users: newUserCache(),
-		holdQuiet: in.HoldQuietHours, now: time.Now()}
+		holdQuiet: in.HoldQuietHours, now: time.Now(), holdChannels: in.HoldChannels}
 	if err := a.preResolveCall(ctx, call, in.Cursors, byID, budget); err != nil {
 		return sendwf.DeliverResult{}, err
 	}
@@ -186,6 +186,7 @@ func (a *Service) DeliverBatch(ctx context.Context, in sendwf.DeliverInput) (sen
 	if err := flush(); err != nil {
 		return sendwf.DeliverResult{}, err
 	}
+	res.Holds = call.runHolds()
 	if len(rows) > 0 {
 		// The relay packs one app's requests per run: its lease is that app's.
 		a.keepRunLease(ctx, rows[0].AppID, call.workflowID, len(res.Pending) > 0)

@@ -253,7 +253,7 @@ func (a *Service) decide(ctx context.Context, sc *sendContext, page []recipient,
 				// Only external messages wait for quiet hours; in-app rows are written now.
 				q, ok := quiet[r.userID]
 				if !w.hold(r, ch, q, ok, sc.now) {
-					w.log(r, ch, delivery.StatusQueued, note, "")
+					w.log(r, ch, delivery.StatusQueued, note, sc.holds[ch].note)
 				}
 			}
 		}

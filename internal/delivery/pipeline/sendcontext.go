@@ -29,6 +29,10 @@ type batchCall struct {
 	// now is the call's clock for them.
 	holdQuiet bool
 	now       time.Time
+	// holdChannels: the run takes channel holds from the call (send.DeliverInput.HoldChannels);
+	// holds caches each app's held channels (heldChannels).
+	holdChannels bool
+	holds        map[int64]map[string]channelHold
 }
 
 // sendContext is what delivering the pages of one request needs, computed once per call.
@@ -63,6 +67,9 @@ type sendContext struct {
 	// in their quiet hours are held (quiet.go).
 	holdQuiet bool
 	now       time.Time
+	// holds are the app's channels held by open circuit breakers, when the run asked for
+	// them (batchCall.holdChannels): their new messages are queued with the hold's note.
+	holds map[string]channelHold
 }
 
 // prepare computes a request's send context: category, template, and channel selection.
@@ -113,7 +120,15 @@ func (a *Service) prepare(ctx context.Context, call *batchCall, appID int64, req
 	} else {
 		sc.channels = delivery.ForSend(override, false, nil, configured)
 	}
-	sc.needProfiles = sc.bundle != nil || slices.ContainsFunc(sc.channels.Candidates, func(c string) bool { return c != herald.ChannelInApp })
+	external := slices.ContainsFunc(sc.channels.Candidates, func(c string) bool { return c != herald.ChannelInApp })
+	sc.needProfiles = sc.bundle != nil || external
+	if call.holdChannels && external {
+		// Only sends that may queue external messages read the holds: an in-app send
+		// costs no query more.
+		if sc.holds, err = a.heldChannels(ctx, call, appID); err != nil {
+			return nil, err
+		}
+	}
 	return sc, nil
 }
 
