@@ -125,18 +125,7 @@ func TestRecordHistories(t *testing.T) {
 	// its email until the cool-down ends, and the server answers by then.
 	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/channelHold'`.
 	t.Run("channelHold", func(t *testing.T) {
-		e := stacktest.New(t, stacktest.Options{Temporal: true})
-		r.e = e
-		srv := smtptest.Start(t)
-		hung := srv.Hang(t)
-		cfg, _ := json.Marshal(map[string]any{"host": hung.Host, "port": hung.Port, "security": "none", "from": "noreply@herald.test", "timeoutSeconds": 1})
-		if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "email", channels.InstanceInput{Provider: "smtp", Name: "hung smtp", Config: cfg}); err != nil {
-			t.Fatal(err)
-		}
-		var to []string
-		for i := range 30 {
-			to = append(to, fmt.Sprintf(`{"identifier":"held-%d","email":"held-%d@example.com"}`, i, i))
-		}
+		srv, hung, to := r.hungSMTP(t, "held", 30)
 		id := r.send(`{"notification":{"title":"Held","message":"while the server hangs"},"override":{"channels":["email"]},"sendTo":{"recipients":[` + strings.Join(to, ",") + `]}}`)
 		wf := send.WorkflowID([]uuid.UUID{uuid.MustParse(id)})
 		r.waitStarted(wf)
@@ -154,18 +143,7 @@ func TestRecordHistories(t *testing.T) {
 	// timer without a batch, then sends it once the cool-down ends and the server answers.
 	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/sharedHold'`.
 	t.Run("sharedHold", func(t *testing.T) {
-		e := stacktest.New(t, stacktest.Options{Temporal: true})
-		r.e = e
-		srv := smtptest.Start(t)
-		hung := srv.Hang(t)
-		cfg, _ := json.Marshal(map[string]any{"host": hung.Host, "port": hung.Port, "security": "none", "from": "noreply@herald.test", "timeoutSeconds": 1})
-		if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "email", channels.InstanceInput{Provider: "smtp", Name: "hung smtp", Config: cfg}); err != nil {
-			t.Fatal(err)
-		}
-		var to []string
-		for i := range 30 {
-			to = append(to, fmt.Sprintf(`{"identifier":"trip-%d","email":"trip-%d@example.com"}`, i, i))
-		}
+		srv, hung, to := r.hungSMTP(t, "trip", 30)
 		first := send.WorkflowID([]uuid.UUID{uuid.MustParse(r.send(`{"notification":{"title":"Trips","message":"the breaker"},"override":{"channels":["email"]},"sendTo":{"recipients":[` + strings.Join(to, ",") + `]}}`))})
 		r.waitStarted(first)
 		r.waitEvent(first, enumspb.EVENT_TYPE_TIMER_STARTED)
@@ -517,6 +495,26 @@ func (r *recorder) save(name, workflowID, runID string) {
 		r.t.Fatal(err)
 	}
 	r.t.Logf("%s: %s, %d events, %d bytes", path, workflowID, len(h.Events), len(b))
+}
+
+// hungSMTP starts a stack whose app's email instance is an SMTP server that accepts
+// connections and never answers (1 s timeouts, so its breaker trips within seconds), and
+// returns the server, its hung face and n recipients named prefix-<i>, as JSON.
+func (r *recorder) hungSMTP(t *testing.T, prefix string, n int) (*smtptest.Server, *smtptest.Hung, []string) {
+	t.Helper()
+	e := stacktest.New(t, stacktest.Options{Temporal: true})
+	r.e = e
+	srv := smtptest.Start(t)
+	hung := srv.Hang(t)
+	cfg, _ := json.Marshal(map[string]any{"host": hung.Host, "port": hung.Port, "security": "none", "from": "noreply@herald.test", "timeoutSeconds": 1})
+	if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "email", channels.InstanceInput{Provider: "smtp", Name: "hung smtp", Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	var to []string
+	for i := range n {
+		to = append(to, fmt.Sprintf(`{"identifier":"%s-%d","email":"%s-%d@example.com"}`, prefix, i, prefix, i))
+	}
+	return srv, hung, to
 }
 
 func smtpInstance(t *testing.T, e *stacktest.Env, srv *smtptest.Server) {
