@@ -42,6 +42,14 @@ func (r *run) spilled(cursors []Cursor, from int64) {
 	r.backlog = &Backlog{RequestIDs: ids, FromLogID: from}
 }
 
+// LoadQueuedStartToClose bounds one attempt of LoadQueuedJobs, a read of one index range:
+// it does not heartbeat, so an attempt lost with its worker (killed as it started) is
+// retried only when this passes, and the run's backlog waits that long. It was a minute;
+// a worker killed while its breaker opened then held a run's last emails a minute past
+// the provider's return (faults.TestHungProviderIsTrippedHeldAndResumed, 3 runs in 12).
+// Timeouts are not part of the replayed commands.
+const LoadQueuedStartToClose = 15 * time.Second
+
 // loadBacklog brings the next messages of the backlog into the queue when it runs low.
 // It never runs beside a DeliverBatch call: a slice's rows commit in parallel transactions,
 // and a load between two of them could step past rows not yet visible.
@@ -61,7 +69,7 @@ func (r *run) loadBacklog() {
 	r.batches++
 	limit := maxQueuedJobs - waiting
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout:    time.Minute,
+		StartToCloseTimeout:    LoadQueuedStartToClose,
 		ScheduleToCloseTimeout: 24 * time.Hour,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute},
 	})

@@ -415,3 +415,27 @@ func TestRunToldOfAHeldChannelSendsNoBatchUntilItEnds(t *testing.T) {
 		})
 	}
 }
+
+// LoadQueuedJobs does not heartbeat, so its start-to-close timeout is how long a run waits
+// for an attempt lost with its worker: it must be seconds, not the minute it was.
+func TestLoadQueuedAttemptsAreBoundedToSeconds(t *testing.T) {
+	env := newEnv(t)
+	l := &fakeLog{queued: map[int64]string{}, sent: map[int64]int{}, written: make(chan struct{})}
+	for id := int64(1); id <= 10; id++ {
+		l.queued[id] = "email"
+	}
+	var bound time.Duration
+	env.RegisterActivityWithOptions(func(ctx context.Context, in LoadQueuedInput) (LoadQueuedResult, error) {
+		info := activity.GetInfo(ctx)
+		bound = info.Deadline.Sub(info.StartedTime)
+		return l.load(ctx, in)
+	}, activity.RegisterOptions{Name: LoadQueuedActivityName})
+	env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+		return l.send(in.Jobs), nil
+	}, activity.RegisterOptions{Name: SendBatchActivityName})
+	env.ExecuteWorkflow(WorkflowName, Input{Backlog: &Backlog{RequestIDs: []uuid.UUID{uuid.New()}, FromLogID: 1}})
+	assertAllSentOnce(t, env, l, 10)
+	if bound <= 0 || bound > 16*time.Second {
+		t.Errorf("a LoadQueuedJobs attempt may run %s before it is retried, want at most 15 s", bound)
+	}
+}
