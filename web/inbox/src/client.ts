@@ -76,6 +76,8 @@ export class HeraldClient {
   private pageNo = 0;
   private loading?: Promise<void>;
   private lastCount = -1;
+  /** Counts the realtime events applied (refresh reads again when one came meanwhile). */
+  private events = 0;
   private closed = false;
   /** Counts start() and stop() calls: a start overtaken by a stop (or another start) opens nothing. */
   private run = 0;
@@ -225,10 +227,21 @@ export class HeraldClient {
     return this.request<components["schemas"]["NotificationPage"]>("GET", "/notifications?" + q);
   }
 
-  /** Reloads the first page (after a reconnection: notifications missed meanwhile appear). */
+  /**
+   * Reloads the first page (after a reconnection: notifications missed meanwhile appear).
+   * A realtime event applied while the page was on its way is missing from it (a
+   * notification sent just after the connection opened): the page is read again rather
+   * than let the stale one take the item out of the list and the count.
+   */
   async refresh(): Promise<void> {
-    const view = this.store.state.view;
-    const page = await this.fetchPage(view, 1);
+    let view = this.store.state.view;
+    let seen = this.events;
+    let page = await this.fetchPage(view, 1);
+    for (let again = 0; this.events !== seen && again < 3; again++) {
+      view = this.store.state.view;
+      seen = this.events;
+      page = await this.fetchPage(view, 1);
+    }
     if (view !== this.store.state.view) return;
     for (const n of page.data) if (!this.store.find(n.id) && this.pageNo > 0) this.emit("notification", n);
     // The list is page 1 again (older pages loaded before are dropped): the next loadMore
@@ -360,6 +373,7 @@ export class HeraldClient {
   }
 
   private handleEvent(name: string, data: unknown): void {
+    this.events++;
     const d = (data ?? {}) as Record<string, unknown>;
     switch (name) {
       case "NEW_NOTIFICATION": {

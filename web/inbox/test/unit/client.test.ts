@@ -181,3 +181,33 @@ test("snooze takes the item out of the list and the count at once, back when ref
   assert.equal(client.state.notifications.some((n) => n.id === 2), false);
   assert.equal(calls.filter((c) => c.method === "PUT" && c.url.pathname === "/v3/notifications/2/snooze").at(-1)?.body, JSON.stringify({ until: "2030-01-01T00:00:00.000Z" }));
 });
+
+test("a notification that arrives while the first page is being read again is not lost to that page", async () => {
+  const { client } = await started(() => undefined);
+  // The page on its way was read before notification 3 existed; the next one has it.
+  let reads = 0;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  globalThis.fetch = (async (input: URL) => {
+    const url = new URL(input);
+    if (url.pathname === "/v3/notifications") {
+      reads++;
+      if (reads === 1) {
+        await held;
+        const p = page([note(2), note(1)], 2);
+        return new Response(JSON.stringify(p.body), { status: 200 });
+      }
+      const p = page([note(3), note(2), note(1)], 3);
+      return new Response(JSON.stringify(p.body), { status: 200 });
+    }
+    return new Response("{}", { status: 200 });
+  }) as typeof fetch;
+  const refreshed = client.refresh();
+  (client as unknown as { handleEvent(name: string, data: unknown): void }).handleEvent("NEW_NOTIFICATION", { notification: note(3) });
+  assert.equal(client.state.unreadCount, 3, "the event counts at once");
+  release();
+  await refreshed;
+  assert.equal(reads, 2, "the page is read again");
+  assert.equal(client.state.unreadCount, 3, "the stale page did not take the count back");
+  assert.deepEqual(client.state.notifications.map((n) => n.id), [3, 2, 1]);
+});
