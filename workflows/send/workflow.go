@@ -483,18 +483,19 @@ func (r *run) retry(j Job, rt Retry, now time.Time) {
 		r.giveUp(j.LogID, rt.Error)
 		return
 	}
-	j.Due = ceilMillis(due)
+	j.Due = CeilMillis(due)
 	r.retries = append(r.retries, j)
 }
 
 // holdDue is when a message held for its breakers (Retry.Hold) is due again: after the
 // batch's wait, and no sooner than RetryInitial.
 func holdDue(now time.Time, rt Retry) int64 {
-	return ceilMillis(now.Add(max(rt.After, RetryInitial)))
+	return CeilMillis(now.Add(max(rt.After, RetryInitial)))
 }
 
-// ceilMillis is t in Unix milliseconds, rounded up so a timer never fires before it.
-func ceilMillis(t time.Time) int64 {
+// CeilMillis is t in Unix milliseconds, rounded up so a timer never fires before it (the
+// pipeline rounds the holds it tells runs with it too).
+func CeilMillis(t time.Time) int64 {
 	return (t.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
 }
 

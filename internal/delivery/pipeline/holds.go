@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/heraldhq/herald/db"
+	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
 // Channel holds told to send runs (send.SharedHoldChange, issue 28): a run that knows its
@@ -67,7 +68,7 @@ func (call *batchCall) runHolds() map[string]int64 {
 				out = map[string]int64{}
 			}
 			// Rounded up: the run's timer must not fire before the cool-down ends.
-			out[ch] = (h.until.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+			out[ch] = sendwf.CeilMillis(h.until)
 		}
 	}
 	return out
