@@ -70,6 +70,9 @@ type Service struct {
 	// AppRuns, when set, renews and releases the leases of send runs of apps whose plan
 	// bounds their runs in flight (maxSendsInFlight; the relay takes them).
 	AppRuns AppRuns
+	// HoldSpread, when set, bounds the random wait of a SendMessages batch that held
+	// messages before it returns (see spreadHeld; DefaultHoldSpread in a worker).
+	HoldSpread time.Duration
 	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
 	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
 	Unsubscribe *unsubscribe.Links
@@ -83,6 +86,8 @@ type Service struct {
 	breakers  sync.Map
 	cacheOnce sync.Once
 	cache     *sendCache
+	// draw picks a wait in [0, n) for spreadHeld (nil: uniformly at random).
+	draw func(n time.Duration) time.Duration
 }
 
 // Worker is what the service asks of the activity a call runs in.

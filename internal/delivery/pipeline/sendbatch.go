@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -90,7 +92,34 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 		}()
 	}
 	wg.Wait()
+	a.spreadHeld(ctx, &res)
 	return res, nil
+}
+
+// DefaultHoldSpread is Service.HoldSpread in a worker.
+const DefaultHoldSpread = 3 * time.Second
+
+// spreadHeld waits a random part of HoldSpread before a batch that held messages returns.
+// When an instance's breaker opens, every batch waiting for its call slots holds its
+// messages at the same moment; returning at once, they woke a hundred runs in the same
+// second, each with a workflow task and a timer, and another app's sends waited behind
+// them for half a second (issue 28). Spread, the runs wake over a few seconds, and their
+// holds end as far apart: the provider is not met by all of them at once when it comes
+// back either. The batch's worker slot is its channel's own, held a few seconds longer.
+func (a *Service) spreadHeld(ctx context.Context, res *send.SendBatchResult) {
+	if a.HoldSpread <= 0 || !slices.ContainsFunc(res.Retries, func(r send.Retry) bool { return r.Hold }) {
+		return
+	}
+	draw := a.draw
+	if draw == nil {
+		draw = rand.N[time.Duration]
+	}
+	t := time.NewTimer(draw(a.HoldSpread))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // unclaimed accounts for the messages of a batch it could not claim: done (by an earlier

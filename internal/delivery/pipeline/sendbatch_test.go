@@ -335,6 +335,50 @@ func TestSendMessagesRecordsHeldMessagesTogether(t *testing.T) {
 	}
 }
 
+// A batch that held messages for an open breaker returns after a random part of
+// HoldSpread, so the runs of a breaker's moment do not all wake in the same second; a batch
+// that held nothing returns at once.
+func TestABatchThatHeldMessagesReturnsAfterASpreadWait(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	rc := newReceiver(t)
+	inst := webhookInstance(t, a, appID, "hook", rc.srv.URL)
+	a.HoldSpread = 5 * time.Second
+	var asked []time.Duration
+	a.draw = func(n time.Duration) time.Duration {
+		asked = append(asked, n)
+		return 300 * time.Millisecond
+	}
+	batch := func(who string) (send.SendBatchResult, time.Duration) {
+		t.Helper()
+		req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["`+who+`"]}}`)
+		_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})
+		start := time.Now()
+		res, err := a.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, time.Since(start)
+	}
+
+	if res, _ := batch("ok-1"); res.Sent != 1 || len(asked) != 0 {
+		t.Fatalf("a batch that sent its message: %+v, drew %d waits; want sent and none", res, len(asked))
+	}
+	brk, now := a.breakerOf(inst.ID), time.Now()
+	for range breakerTrips {
+		brk.record(false, now)
+	}
+	res, took := batch("held-1")
+	if len(res.Retries) != 1 || !res.Retries[0].Hold {
+		t.Fatalf("result %+v, want the message held", res)
+	}
+	if len(asked) != 1 || asked[0] != a.HoldSpread {
+		t.Fatalf("drew waits %v, want one below HoldSpread (%s)", asked, a.HoldSpread)
+	}
+	if took < 300*time.Millisecond {
+		t.Errorf("the held batch returned after %s, before its drawn wait of 300ms", took)
+	}
+}
+
 // A batch's heartbeat renews its messages' leases once half a lease has passed since they
 // were set, not at every beat: a batch waiting on a hung provider rewrote each of its rows
 // every two seconds.
