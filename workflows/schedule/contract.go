@@ -18,6 +18,11 @@ const (
 	BeginSendActivityName = "BeginScheduledSend"
 )
 
+// SendTypeChange is the workflow.GetVersion change id of schedules that start the send
+// workflow's current type (send.WorkflowName) when their time comes; schedules that began
+// before it start send.WorkflowV1Name, as their histories say.
+const SendTypeChange = "send-v2"
+
 // WorkflowID names the schedule of a request.
 func WorkflowID(requestID uuid.UUID) string { return "schedule/" + requestID.String() }
 

@@ -47,7 +47,11 @@ func Workflow(ctx workflow.Context, in Input) error {
 		TypedSearchAttributes: workflow.GetTypedSearchAttributes(ctx),
 		StaticSummary:         "Send " + in.RequestID.String() + " (scheduled)",
 	})
-	child := workflow.ExecuteChildWorkflow(cctx, send.WorkflowName, send.NewInput([]uuid.UUID{in.RequestID}))
+	sendType := send.WorkflowV1Name
+	if workflow.GetVersion(ctx, SendTypeChange, workflow.DefaultVersion, 1) >= 1 {
+		sendType = send.WorkflowName
+	}
+	child := workflow.ExecuteChildWorkflow(cctx, sendType, send.NewInput([]uuid.UUID{in.RequestID}))
 	// Wait for the start only: the send runs on its own once begun.
 	return child.GetChildWorkflowExecution().Get(ctx, nil)
 }

@@ -20,6 +20,8 @@ type fixture struct {
 	begun     bool
 	sendStart time.Time
 	sends     int
+	// types are the send workflow types started, in order.
+	types []string
 }
 
 func newFixture(t *testing.T, wait time.Duration) *fixture {
@@ -27,11 +29,14 @@ func newFixture(t *testing.T, wait time.Duration) *fixture {
 	f := &fixture{env: s.NewTestWorkflowEnvironment()}
 	f.sendAt = f.env.Now().Add(wait)
 	f.env.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
-	f.env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in send.Input) error {
-		f.sends++
-		f.sendStart = workflow.Now(ctx)
-		return nil
-	}, workflow.RegisterOptions{Name: send.WorkflowName})
+	for _, name := range []string{send.WorkflowName, send.WorkflowV1Name} {
+		f.env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in send.Input) error {
+			f.sends++
+			f.sendStart = workflow.Now(ctx)
+			f.types = append(f.types, name)
+			return nil
+		}, workflow.RegisterOptions{Name: name})
+	}
 	f.env.RegisterActivityWithOptions(func(context.Context, uuid.UUID) (Loaded, error) {
 		return Loaded{SendAt: f.sendAt, Cancelled: f.cancelled}, nil
 	}, activity.RegisterOptions{Name: LoadActivityName})
@@ -50,6 +55,25 @@ func TestScheduleSendsAtItsTime(t *testing.T) {
 	}
 	if f.sends != 1 || f.sendStart.Before(f.sendAt) {
 		t.Errorf("sends %d, started at %s, want once at %s", f.sends, f.sendStart, f.sendAt)
+	}
+}
+
+// A schedule starts the send workflow's current type; one that began before SendTypeChange
+// starts the first type, as its history says.
+func TestScheduleStartsTheSendTypeOfItsVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version workflow.Version
+		want    string
+	}{{1, send.WorkflowName}, {workflow.DefaultVersion, send.WorkflowV1Name}} {
+		f := newFixture(t, time.Hour)
+		f.env.OnGetVersion(SendTypeChange, workflow.DefaultVersion, 1).Return(tc.version)
+		f.env.ExecuteWorkflow(WorkflowName, Input{RequestID: uuid.New()})
+		if err := f.env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		if len(f.types) != 1 || f.types[0] != tc.want {
+			t.Errorf("version %d started %v, want [%s]", tc.version, f.types, tc.want)
+		}
 	}
 }
 

@@ -208,7 +208,7 @@ func TestBatchedWorkflowRetriesWhatDeliverBatchSentItself(t *testing.T) {
 		return SendBatchResult{Sent: len(in.Jobs)}, nil
 	}, activity.RegisterOptions{Name: SendBatchActivityName})
 	start := env.Now()
-	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	env.ExecuteWorkflow(WorkflowV1Name, NewInput([]uuid.UUID{uuid.New()}))
 	if env.GetWorkflowError() != nil {
 		t.Fatal(env.GetWorkflowError())
 	}
@@ -231,8 +231,49 @@ func TestUnbatchedWorkflowDoesNotAskDeliverBatchToSend(t *testing.T) {
 		asked = in.SendSmall
 		return DeliverResult{}, nil
 	}, activity.RegisterOptions{Name: DeliverActivityName})
-	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	env.ExecuteWorkflow(WorkflowV1Name, NewInput([]uuid.UUID{uuid.New()}))
 	if env.GetWorkflowError() != nil || asked {
 		t.Errorf("unbatched run: %v, SendSmall %v", env.GetWorkflowError(), asked)
+	}
+}
+
+// The current type asks no version: an answer of the earliest version to every change (as
+// a run of the first type could get) leaves it on the latest path, batched and asking
+// DeliverBatch for holds; the first type takes the answers.
+func TestTheCurrentTypeTakesEveryChangeWithoutAsking(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		batched bool
+	}{{WorkflowName, true}, {WorkflowV1Name, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newEnv(t)
+			for _, change := range []string{BatchedDeliveryChange, InAppFirstChange, QuietHoursChange, ChannelHoldChange, SharedHoldChange} {
+				env.OnGetVersion(change, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+			}
+			var holds bool
+			env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+				holds = in.HoldChannels
+				return DeliverResult{Delivered: 1, Jobs: []Job{{LogID: 1, Channel: "email"}}}, nil
+			}, activity.RegisterOptions{Name: DeliverActivityName})
+			var batches, singles int
+			env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+				batches++
+				return SendBatchResult{Sent: len(in.Jobs)}, nil
+			}, activity.RegisterOptions{Name: SendBatchActivityName})
+			env.RegisterActivityWithOptions(func(context.Context, Job) (SendResult, error) {
+				singles++
+				return SendResult{Status: "sent"}, nil
+			}, activity.RegisterOptions{Name: SendActivityName})
+			env.ExecuteWorkflow(tc.name, NewInput([]uuid.UUID{uuid.New()}))
+			if err := env.GetWorkflowError(); err != nil {
+				t.Fatal(err)
+			}
+			if got := batches == 1 && singles == 0; got != tc.batched {
+				t.Errorf("%d SendMessages, %d SendMessage; want batched: %v", batches, singles, tc.batched)
+			}
+			if holds != tc.batched {
+				t.Errorf("DeliverBatch asked for holds: %v, want %v", holds, tc.batched)
+			}
+		})
 	}
 }

@@ -13,8 +13,16 @@ import (
 	"github.com/heraldhq/herald/workflows/flowrun"
 )
 
-// WorkflowName is the registered name of the send workflow.
-const WorkflowName = "Send"
+// WorkflowName is the registered name of the send workflow's current type (Workflow),
+// which the relay and scheduled sends start: every versioned change below is in force in
+// its runs without a version marker.
+const WorkflowName = "SendV2"
+
+// WorkflowV1Name is the send workflow's first type (WorkflowV1), which runs started before
+// WorkflowName have: it keeps the workflow.GetVersion calls of the changes below, so those
+// runs replay, and continues as new as itself. Scheduled sends whose schedule began before
+// the change (SendTypeChange of package schedule) start it too.
+const WorkflowV1Name = "Send"
 
 // DeliverActivityName delivers a bounded slice of recipients of one or more requests.
 const DeliverActivityName = "DeliverBatch"

@@ -293,7 +293,7 @@ func heldBroadcast(t *testing.T, oldVersion bool) int {
 		}
 		return l.send(in.Jobs), nil
 	}, activity.RegisterOptions{Name: SendBatchActivityName})
-	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	env.ExecuteWorkflow(typeOf(oldVersion), NewInput([]uuid.UUID{uuid.New()}))
 	assertAllSentOnce(t, env, l, total)
 	return int(held.Load())
 }
@@ -399,7 +399,7 @@ func TestRunToldOfAHeldChannelSendsNoBatchUntilItEnds(t *testing.T) {
 				sent.Add(int64(len(in.Jobs)))
 				return SendBatchResult{Sent: len(in.Jobs)}, nil
 			}, activity.RegisterOptions{Name: SendBatchActivityName})
-			env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+			env.ExecuteWorkflow(typeOf(tc.old), NewInput([]uuid.UUID{uuid.New()}))
 			if err := env.GetWorkflowError(); err != nil {
 				t.Fatal(err)
 			}

@@ -34,7 +34,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
+			r.RegisterWorkflowWithOptions(WorkflowV1, workflow.RegisterOptions{Name: WorkflowV1Name})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, "../testdata/"+name); err != nil {
 				t.Fatalf("replay %s: %v", name, err)
 			}

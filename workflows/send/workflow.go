@@ -82,10 +82,51 @@ const HeartbeatTimeout = 10 * time.Second
 // SendMessages activity per batch of up to sendBatchSize messages of a channel. A batch
 // returns the messages to retry; each comes back in a later batch after its backoff
 // (durable timers), until SendRetryWindow has passed since its first failure.
+//
+// Workflow is the send workflow's current type (WorkflowName): every versioned change of
+// contract.go is in force, and a run records no version marker for any of them.
 func Workflow(ctx workflow.Context, in Input) error {
-	batched := workflow.GetVersion(ctx, BatchedDeliveryChange, workflow.DefaultVersion, 1) >= 1
+	return deliver(ctx, in, latest, WorkflowName)
+}
+
+// WorkflowV1 is the type runs started before WorkflowName have (WorkflowV1Name): it asks
+// workflow.GetVersion for each change, so a run replays on the path its history took. Each
+// of those calls costs every run a marker and an upsert of TemporalChangeVersion, five of
+// each (issue 28: a tenth of the Temporal server's work per run on the dev server).
+func WorkflowV1(ctx workflow.Context, in Input) error {
+	return deliver(ctx, in, changesOf(ctx), WorkflowV1Name)
+}
+
+// changes are the versioned changes in force in a run.
+type changes struct {
+	batched, inAppFirst, quietHours, channelHold, sharedHold bool
+}
+
+// latest is every change in force.
+var latest = changes{batched: true, inAppFirst: true, quietHours: true, channelHold: true, sharedHold: true}
+
+// changesOf asks workflow.GetVersion for each change, in the order WorkflowV1 always has
+// (the calls of changes that depend on another are made only when it is in force).
+func changesOf(ctx workflow.Context) changes {
+	var c changes
+	if c.batched = workflow.GetVersion(ctx, BatchedDeliveryChange, workflow.DefaultVersion, 1) >= 1; !c.batched {
+		return c
+	}
+	if c.inAppFirst = workflow.GetVersion(ctx, InAppFirstChange, workflow.DefaultVersion, 1) >= 1; c.inAppFirst {
+		c.quietHours = workflow.GetVersion(ctx, QuietHoursChange, workflow.DefaultVersion, 1) >= 1
+	}
+	if c.channelHold = workflow.GetVersion(ctx, ChannelHoldChange, workflow.DefaultVersion, 1) >= 1; c.channelHold {
+		c.sharedHold = workflow.GetVersion(ctx, SharedHoldChange, workflow.DefaultVersion, 1) >= 1
+	}
+	return c
+}
+
+// deliver runs the send workflow with the changes given; name is the run's own type, which
+// it continues as.
+func deliver(ctx workflow.Context, in Input, v changes, name string) error {
 	r := &run{
-		ctx: ctx,
+		name: name,
+		ctx:  ctx,
 		deliverCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout:    2 * time.Minute,
 			HeartbeatTimeout:       HeartbeatTimeout,
@@ -113,7 +154,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		// Every other queue is named after the run's own (package taskqueue).
 		base: workflow.GetInfo(ctx).TaskQueueName,
 	}
-	if batched {
+	if v.batched {
 		r.batched = true
 		// DeliverBatch may send a small slice's messages itself (SendSmall): give it the
 		// time a batch has.
@@ -129,19 +170,19 @@ func Workflow(ctx workflow.Context, in Input) error {
 			},
 		})
 		r.timers = map[int64]bool{}
-		if workflow.GetVersion(ctx, InAppFirstChange, workflow.DefaultVersion, 1) >= 1 {
+		if v.inAppFirst {
 			r.inAppFirst = true
 			r.backlog, r.backlogMore = in.Backlog, in.Backlog != nil
 			// Quiet hours: messages held until their recipients' window ends wait on
 			// durable timers in the run, not in an activity (no worker slot is held).
-			if workflow.GetVersion(ctx, QuietHoursChange, workflow.DefaultVersion, 1) >= 1 {
+			if v.quietHours {
 				r.quiet = true
 				r.held = in.Held
 			}
 		}
-		if workflow.GetVersion(ctx, ChannelHoldChange, workflow.DefaultVersion, 1) >= 1 {
+		if v.channelHold {
 			r.channelHolds = map[string]int64{}
-			r.sharedHolds = workflow.GetVersion(ctx, SharedHoldChange, workflow.DefaultVersion, 1) >= 1
+			r.sharedHolds = v.sharedHold
 		}
 		// Jobs handed over by continue-as-new wait for their retry time again.
 		r.queue = nil
@@ -158,6 +199,8 @@ func Workflow(ctx workflow.Context, in Input) error {
 
 // run is the state of one workflow run.
 type run struct {
+	// name is the run's workflow type: it continues as new as the same type.
+	name                     string
 	ctx, deliverCtx, sendCtx workflow.Context
 	sel                      workflow.Selector
 
@@ -246,7 +289,7 @@ func (r *run) loop() error {
 		// By name, never by function: the SDK keys functions by their short name, and
 		// send.Workflow, flowrun.Workflow and schedule.Workflow share "Workflow", so the function
 		// would resolve to whichever registered last.
-		return workflow.NewContinueAsNewError(r.ctx, WorkflowName, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs, Backlog: backlog, Held: r.held})
+		return workflow.NewContinueAsNewError(r.ctx, r.name, Input{Cursors: r.pending, Jobs: r.queue, Runs: r.runs, Backlog: backlog, Held: r.held})
 	}
 	return nil
 }

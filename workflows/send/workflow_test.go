@@ -22,11 +22,21 @@ func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
+	env.RegisterWorkflowWithOptions(WorkflowV1, workflow.RegisterOptions{Name: WorkflowV1Name})
 	return env
 }
 
-// unbatched makes the run take the version before BatchedDeliveryChange, as runs started
-// by older code do: one SendMessage activity per message.
+// typeOf is the type a test runs: WorkflowV1Name, whose GetVersion calls a test can answer
+// with an earlier version, for old; else WorkflowName.
+func typeOf(old bool) string {
+	if old {
+		return WorkflowV1Name
+	}
+	return WorkflowName
+}
+
+// unbatched makes a run of WorkflowV1Name take the version before BatchedDeliveryChange, as
+// runs started by older code do: one SendMessage activity per message.
 func unbatched(env *testsuite.TestWorkflowEnvironment) {
 	env.OnGetVersion(BatchedDeliveryChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
 }
@@ -132,7 +142,7 @@ func TestWorkflowSendsEveryJob(t *testing.T) {
 		sent[j.LogID]++
 		return SendResult{Status: "sent"}, nil
 	}, activity.RegisterOptions{Name: SendActivityName})
-	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	env.ExecuteWorkflow(WorkflowV1Name, NewInput([]uuid.UUID{uuid.New()}))
 	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
 		t.Fatalf("workflow: %v", env.GetWorkflowError())
 	}
@@ -174,7 +184,7 @@ func TestWorkflowRetriesTransientFailuresOnly(t *testing.T) {
 		return nil
 	}, activity.RegisterOptions{Name: GiveUpActivityName})
 	start := env.Now()
-	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	env.ExecuteWorkflow(WorkflowV1Name, NewInput([]uuid.UUID{uuid.New()}))
 	if env.GetWorkflowError() != nil {
 		t.Fatal(env.GetWorkflowError())
 	}
@@ -201,7 +211,7 @@ func TestWorkflowRecordsJobsWhoseRetriesRanOut(t *testing.T) {
 		got = in
 		return nil
 	}, activity.RegisterOptions{Name: GiveUpActivityName})
-	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	env.ExecuteWorkflow(WorkflowV1Name, NewInput([]uuid.UUID{uuid.New()}))
 	if env.GetWorkflowError() != nil {
 		t.Fatal(env.GetWorkflowError())
 	}
@@ -222,7 +232,7 @@ func TestWorkflowBoundsSendsPerRun(t *testing.T) {
 		mu.Unlock()
 		return SendResult{Status: "sent"}, nil
 	}, activity.RegisterOptions{Name: SendActivityName})
-	env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+	env.ExecuteWorkflow(WorkflowV1Name, NewInput([]uuid.UUID{uuid.New()}))
 	var can *workflow.ContinueAsNewError
 	if !errors.As(env.GetWorkflowError(), &can) {
 		t.Fatalf("want continue-as-new, got %v", env.GetWorkflowError())
