@@ -73,7 +73,7 @@ type Config struct {
 	// requests in the last second waits RelayBusyWindow after a partial pack before its
 	// next run, so its runs carry more sends each under load; other apps are not held by
 	// it (0 turns it off).
-	RelayBusySends    int           `env:"HERALD_RELAY_BUSY_SENDS" envDefault:"20" min:"0" example:"50" desc:"an app past this many sends in the last second gathers its next requests for HERALD_RELAY_BUSY_WINDOW, so each of its runs carries more sends under load; other apps are claimed meanwhile (0: off)"`
+	RelayBusySends    int           `env:"HERALD_RELAY_BUSY_SENDS" envDefault:"20" min:"0" example:"50" desc:"an app past this many sends in the last second, or past a quarter of them (at least 2) in the last quarter second, gathers its next requests for HERALD_RELAY_BUSY_WINDOW, so each of its runs carries more sends under load; other apps are claimed meanwhile (0: off)"`
 	RelayBusyWindow   time.Duration `env:"HERALD_RELAY_BUSY_WINDOW" envDefault:"100ms" example:"200ms" desc:"how long a busy app gathers requests between runs"`
 	RelayPollInterval time.Duration `env:"HERALD_RELAY_POLL_INTERVAL" envDefault:"1s" min:"1ns" example:"5s" desc:"how often the relay retries failed starts and picks up other processes' requests"`
 	// RequestTimeout bounds the handling of one API request: past it, work waiting on

@@ -233,10 +233,27 @@ func (r *Relay) resting(app int64, now time.Time) (bool, time.Time) {
 	}
 	a.prune(now)
 	until := a.partial.Add(r.opts.BusyWindow)
-	if a.sends > r.opts.BusySends && now.Before(until) {
+	if (a.sends > r.opts.BusySends || a.quick(now) > max(r.opts.BusySends/busySplits, 2)) && now.Before(until) {
 		return true, until
 	}
 	return false, time.Time{}
+}
+
+// busySplits is how many parts of a second the quick count of resting covers: an app past
+// BusySends/busySplits requests (at least 2) in the last part of a second is busy at once, at the same
+// rate as BusySends in a second, where the second's count took that second to see a burst
+// starting (issue 28: app A's first 20 sends of a burst were 20 runs, in the burst's first
+// 0.4 s, and app B's sends meanwhile were 5 times slower than idle).
+const busySplits = 4
+
+// quick counts the requests claimed in the last 1/busySplits of a second.
+func (a *appClaims) quick(now time.Time) int {
+	cut := now.Add(-time.Second / busySplits)
+	n := 0
+	for i := len(a.recent) - 1; i >= 0 && !a.recent[i].at.Before(cut); i-- {
+		n += a.recent[i].n
+	}
+	return n
 }
 
 // claimed records a claim of n requests of app for resting.

@@ -164,9 +164,9 @@ func TestRelayRetriesFailedStartsWithTheSameRequests(t *testing.T) {
 	}
 }
 
-// An app past BusySends requests claimed in the last second rests BusyWindow after a
-// partial pack; other apps, an app sending fewer, and an app claiming full packs (a
-// backlog) do not.
+// An app past BusySends requests claimed in the last second, or past a quarter of them in
+// the last quarter second, rests BusyWindow after a partial pack; other apps, an app sending
+// fewer, and an app claiming full packs (a backlog) do not.
 func TestRelayGathersLongerUnderLoad(t *testing.T) {
 	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, PackWindow: 5 * time.Millisecond, BusySends: 3, BusyWindow: 40 * time.Millisecond})
 	now := time.Unix(1000, 0)
@@ -203,6 +203,22 @@ func TestRelayGathersLongerUnderLoad(t *testing.T) {
 	}
 	if rest, _ := r.resting(3, now.Add(5*time.Millisecond)); rest {
 		t.Error("an app claiming full packs rests")
+	}
+	// A burst is seen within a quarter of a second: past BusySends/4 (here 2) requests in
+	// the last quarter, the app rests at once.
+	q := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, BusySends: 8, BusyWindow: 40 * time.Millisecond})
+	q.claimed(5, 2, now)
+	if rest, _ := q.resting(5, now.Add(10*time.Millisecond)); rest {
+		t.Error("an app at 2 requests in a quarter second (8 a second) rests")
+	}
+	q.claimed(5, 1, now.Add(20*time.Millisecond))
+	if rest, until := q.resting(5, now.Add(30*time.Millisecond)); !rest || !until.Equal(now.Add(60*time.Millisecond)) {
+		t.Errorf("after 3 requests in 20 ms: resting %v until %s, want until 40 ms after the last claim", rest, until)
+	}
+	q.claimed(6, 2, now)
+	q.claimed(6, 1, now.Add(300*time.Millisecond))
+	if rest, _ := q.resting(6, now.Add(310*time.Millisecond)); rest {
+		t.Error("3 requests spread over 300 ms (10 a second) rest")
 	}
 	off := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackWindow: 5 * time.Millisecond})
 	for range 100 {
