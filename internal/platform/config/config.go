@@ -70,7 +70,8 @@ type Config struct {
 	RelayPackSize   int           `env:"HERALD_RELAY_PACK_SIZE" envDefault:"100" min:"1" example:"20" desc:"most send requests carried by one workflow run; the run's HeraldRequestId search attribute lists the first 50 (Temporal refuses longer values), so 50 makes every request findable by it at about 30% less delivery throughput under load"`
 	RelayPackWindow time.Duration `env:"HERALD_RELAY_PACK_WINDOW" envDefault:"5ms" example:"2ms" desc:"how long the relay gathers requests into one run"`
 	// RelayBusySends and RelayBusyWindow: an app that sent more than RelayBusySends
-	// requests in the last second waits RelayBusyWindow after a partial pack before its
+	// requests in the last second (or a quarter of them in the last quarter second, see
+	// outbox.busySplits) waits RelayBusyWindow after a partial pack before its
 	// next run, so its runs carry more sends each under load; other apps are not held by
 	// it (0 turns it off).
 	RelayBusySends    int           `env:"HERALD_RELAY_BUSY_SENDS" envDefault:"20" min:"0" example:"50" desc:"an app past this many sends in the last second, or past a quarter of them (at least 2) in the last quarter second, gathers its next requests for HERALD_RELAY_BUSY_WINDOW, so each of its runs carries more sends under load; other apps are claimed meanwhile (0: off)"`

@@ -210,7 +210,8 @@ func (r *Relay) startScheduled(ctx context.Context) {
 }
 
 // resting reports whether app waits before its next claim, and until when: past
-// BusySends requests claimed in the last second, the last claim not a full pack, it waits
+// BusySends requests claimed in the last second (or a quarter of them in the last quarter
+// second, see busySplits), the last claim not a full pack, it waits
 // until BusyWindow after that claim. Each workflow run has a fixed cost in Temporal, so an
 // app sending fast gathers its requests into fewer, larger runs; where this wait was one
 // for every app after each wake-up, an app sending a few requests a second beside a busy
@@ -240,10 +241,10 @@ func (r *Relay) resting(app int64, now time.Time) (bool, time.Time) {
 }
 
 // busySplits is how many parts of a second the quick count of resting covers: an app past
-// BusySends/busySplits requests (at least 2) in the last part of a second is busy at once, at the same
-// rate as BusySends in a second, where the second's count took that second to see a burst
-// starting (issue 28: app A's first 20 sends of a burst were 20 runs, in the burst's first
-// 0.4 s, and app B's sends meanwhile were 5 times slower than idle).
+// BusySends/busySplits requests (at least 2) in the last part of a second is busy at once,
+// at the same rate as BusySends in a second, where the second's count took that second to
+// see a burst starting (issue 28: app A's first 20 sends of a burst were 20 runs, in the
+// burst's first 0.4 s, and app B's sends meanwhile were 5 times slower than idle).
 const busySplits = 4
 
 // quick counts the requests claimed in the last 1/busySplits of a second.
