@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/heraldhq/herald/internal/delivery/pipeline"
 )
 
 // shutdownLimit is the processes' HERALD_SHUTDOWN_TIMEOUT (the default) plus slack for
@@ -20,13 +22,18 @@ const shutdownLimit = 15*time.Second + 5*time.Second
 // worker started again completes the send with exactly one row per recipient.
 func TestWorkerStopsGracefullyOnSIGTERM(t *testing.T) {
 	slow(t)
-	const recipients = 10000
+	// Five slices of pipeline.DefaultBatchSize: the signal goes in the second, third or
+	// fourth, never the last, whose whole slice the stopping call writes (the stop is
+	// checked between requests, and this send is one), so nothing would be handed back.
+	const recipients = 5 * pipeline.DefaultBatchSize
 	s, c := newProcStack(t)
 	worker := s.Start("worker")
 	req := c.send(inlineSend("Quarterly report", recipients, nil))
 	rows := func() int { return s.Count("SELECT count(*) FROM notifications WHERE request_id = $1", req) }
-	s.Eventually(2*time.Minute, "2,000 inbox rows and a DeliverBatch just started", func() bool {
-		return rows() >= 2000 && activityStartedWithin(t, s, req, "DeliverBatch", 40*time.Millisecond, 150*time.Millisecond)
+	s.Eventually(2*time.Minute, "a DeliverBatch just started on a slice before the last", func() bool {
+		n := rows()
+		return n >= 2000 && n <= recipients-2*pipeline.DefaultBatchSize &&
+			activityStartedWithin(t, s, req, "DeliverBatch", 40*time.Millisecond, 150*time.Millisecond)
 	})
 	took, err := worker.Terminate(shutdownLimit)
 	atStop := rows()
