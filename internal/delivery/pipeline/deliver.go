@@ -73,6 +73,10 @@ type Service struct {
 	// HoldSpread, when set, bounds the random wait of a SendMessages batch that held
 	// messages before it returns (see spreadHeld; DefaultHoldSpread in a worker).
 	HoldSpread time.Duration
+	// BulkWriters bounds the bulk message log writes (claims, sent marks and attempt records
+	// of more than a few rows) this process runs at a time (see bulkWrite; 0:
+	// DefaultBulkWriters).
+	BulkWriters int
 	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
 	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
 	Unsubscribe *unsubscribe.Links
@@ -82,6 +86,8 @@ type Service struct {
 
 	// slots holds a semaphore per provider instance (see admit).
 	slots sync.Map
+	// bulk is the gate of bulk message log writes (bulkwrites.go).
+	bulk bulkWrites
 	// breakers holds the circuit breaker of each provider instance (breaker.go).
 	breakers  sync.Map
 	cacheOnce sync.Once

@@ -104,7 +104,9 @@ func (a *Service) commitSent(ctx context.Context, sent []dbsqlc.MarkMessageSentP
 		p.ProviderResponses = append(p.ProviderResponses, deref(x.ProviderResponse))
 		p.Errors = append(p.Errors, x.Error)
 	}
-	if err := retryCommit(ctx, func() error { return a.DB.MarkMessagesSent(ctx, p) }); err != nil {
+	if err := retryCommit(ctx, func() error {
+		return a.bulkWrite(ctx, len(p.Ids), func() error { return a.DB.MarkMessagesSent(ctx, p) })
+	}); err != nil {
 		a.Log.Error("could not record sent messages; their log rows stay queued", "messages", len(sent), "error", err)
 	}
 }
@@ -123,7 +125,9 @@ func (a *Service) commitAttempts(ctx context.Context, attempts []dbsqlc.RecordMe
 		p.InstanceIds = append(p.InstanceIds, instance)
 		p.Errors = append(p.Errors, deref(x.Error))
 	}
-	if err := retryCommit(ctx, func() error { return a.DB.RecordMessageAttemptErrors(ctx, p) }); err != nil {
+	if err := retryCommit(ctx, func() error {
+		return a.bulkWrite(ctx, len(p.Ids), func() error { return a.DB.RecordMessageAttemptErrors(ctx, p) })
+	}); err != nil {
 		a.Log.Error("could not record failed attempts; their log rows stay leased until the lease ends", "messages", len(attempts), "error", err)
 	}
 }

@@ -42,7 +42,11 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 		ids[i] = j.LogID
 	}
 	leased := time.Now()
-	claimed, err := a.DB.ClaimMessageLogs(ctx, dbsqlc.ClaimMessageLogsParams{Ids: ids, LeaseSeconds: send.SendLease.Seconds()})
+	var claimed []dbsqlc.MessageLog
+	err := a.bulkWrite(ctx, len(ids), func() (err error) {
+		claimed, err = a.DB.ClaimMessageLogs(ctx, dbsqlc.ClaimMessageLogsParams{Ids: ids, LeaseSeconds: send.SendLease.Seconds()})
+		return err
+	})
 	if err != nil {
 		return res, db.MapError(err)
 	}
