@@ -88,6 +88,8 @@ type Service struct {
 	slots sync.Map
 	// bulk is the gate of bulk message log writes (bulkwrites.go).
 	bulk bulkWrites
+	// records are the group commits of sent marks and attempt records (groupcommit.go).
+	records recorders
 	// breakers holds the circuit breaker of each provider instance (breaker.go).
 	breakers  sync.Map
 	cacheOnce sync.Once

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/heraldhq/herald/db/dbsqlc"
@@ -10,16 +11,16 @@ import (
 // maxPerCommit bounds the records one group commit writes.
 const maxPerCommit = 500
 
-// groupCommit gathers the records of a batch's concurrent senders into one statement per
-// commit: a record waits for the commit that carries it, and a commit carries every record
-// that arrived while the one before it was being written. A batch of a few hundred messages
+// groupCommit gathers the records of concurrent senders into one statement per commit: a
+// record waits for the commit that carries it, and a commit carries every record that
+// arrived while the one before it was being written. A batch of a few hundred messages
 // then costs a few commits where one per message made each of them wait for its own WAL
 // flush, which every other app's commits wait behind as well (issue 28: a hung provider's
 // batches recorded 20,000 held messages one commit each, and app B's sends slowed to a
-// second meanwhile).
+// second meanwhile). A process has one for sent marks and one for attempt records, shared
+// by all its batches (Service.recorders).
 type groupCommit[T any] struct {
-	reqs     chan groupReq[T]
-	finished chan struct{}
+	reqs chan groupReq[T]
 }
 
 type groupReq[T any] struct {
@@ -27,14 +28,13 @@ type groupReq[T any] struct {
 	done chan struct{}
 }
 
-// startGroupCommit starts the recorder: commit writes the records given (it must not fail:
-// it logs what it could not write). ctx is kept past cancellation, since what is recorded
-// has happened.
+// startGroupCommit starts the recorder, for the life of the process: commit writes the
+// records given (it must not fail: it logs what it could not write). ctx is kept past
+// cancellation, since what is recorded has happened.
 func startGroupCommit[T any](ctx context.Context, commit func(ctx context.Context, vs []T)) *groupCommit[T] {
-	g := &groupCommit[T]{reqs: make(chan groupReq[T], maxPerCommit), finished: make(chan struct{})}
+	g := &groupCommit[T]{reqs: make(chan groupReq[T], maxPerCommit)}
 	ctx = context.WithoutCancel(ctx)
 	go func() {
-		defer close(g.finished)
 		for first := range g.reqs {
 			reqs := []groupReq[T]{first}
 		more:
@@ -69,10 +69,28 @@ func (g *groupCommit[T]) add(v T) {
 	<-done
 }
 
-// stop ends the recorder once it has committed every record added.
-func (g *groupCommit[T]) stop() {
-	close(g.reqs)
-	<-g.finished
+// recorders are the process's group commits (see Service.recorders).
+type recorders struct {
+	once     sync.Once
+	sent     *groupCommit[dbsqlc.MarkMessageSentParams]
+	attempts *groupCommit[dbsqlc.RecordMessageAttemptErrorParams]
+}
+
+// recorders returns the process's group commits of sent marks and of failed or held
+// attempts, started on first use and kept for the life of the process. They were one per
+// batch: when a hung provider's calls timed out or its breaker opened, each of a hundred
+// batches in flight wrote its few records at the same moment, a hundred small statements
+// that queued on the WAL insertion locks together with every other app's commits (issue
+// 28). Shared, the records of all batches go in a few statements, written one after the
+// other.
+func (a *Service) recorders() (*groupCommit[dbsqlc.MarkMessageSentParams], *groupCommit[dbsqlc.RecordMessageAttemptErrorParams]) {
+	r := &a.records
+	r.once.Do(func() {
+		ctx := context.Background()
+		r.sent = startGroupCommit(ctx, a.commitSent)
+		r.attempts = startGroupCommit(ctx, a.commitAttempts)
+	})
+	return r.sent, r.attempts
 }
 
 // retryCommit runs write up to three times, 100 ms then 400 ms apart (sooner when ctx

@@ -66,10 +66,7 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 	}
 	stop := a.keepAlive(ctx, b.beat)
 	defer stop()
-	b.sent = startGroupCommit(ctx, a.commitSent)
-	defer b.sent.stop()
-	b.attempts = startGroupCommit(ctx, a.commitAttempts)
-	defer b.attempts.stop()
+	b.sent, b.attempts = a.recorders()
 	work, err := a.prepareBatch(ctx, claimed)
 	if err != nil {
 		for _, lg := range claimed {
@@ -307,10 +304,11 @@ type batch struct {
 	// turns lets a message over its app's call limit wait for the batch's own calls of
 	// the app (see appTurns).
 	turns *appTurns
-	// sent records the messages sent, attempts those that failed or were held: a
-	// sender waits for the commit of its message before it takes the next, so a worker
-	// that dies leaves at most one message per provider call in flight sent but not
-	// recorded, as it would one at a time.
+	// sent records the messages sent, attempts those that failed or were held (the
+	// process's group commits, see Service.recorders): a sender waits for the commit of
+	// its message before it takes the next, so a worker that dies leaves at most one
+	// message per provider call in flight sent but not recorded, as it would one at a
+	// time.
 	sent     *groupCommit[dbsqlc.MarkMessageSentParams]
 	attempts *groupCommit[dbsqlc.RecordMessageAttemptErrorParams]
 }
