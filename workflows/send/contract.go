@@ -75,6 +75,17 @@ const ChannelHoldChange = "channel-hold"
 // new run of its app paid an activity and a workflow task for nothing (issue 28).
 const SharedHoldChange = "shared-hold"
 
+// ExternalAfterInAppChange is the workflow.GetVersion change id of runs that write a
+// broadcast's inbox rows before they start its external batches: while slices are left to
+// resolve and the last one wrote inbox rows, the run resolves the next slice and starts no
+// batch (its external messages wait in the queue or the message log's backlog). The run
+// asks for the version only when that first happens, so single sends, and broadcasts
+// without in-app messages, carry no marker. Runs of earlier versions started a
+// broadcast's first eight batches with its first slice: their claims, the provider's
+// connections and the inbox writes of the next slices all came in the same half-second,
+// and every other app's commits waited behind them (issue 28).
+const ExternalAfterInAppChange = "external-after-inapp"
+
 // DropHeldActivityName records that a cancelled run's held messages will never be sent
 // (QuietHoursChange).
 const DropHeldActivityName = "DropHeldMessages"

@@ -439,3 +439,61 @@ func TestLoadQueuedAttemptsAreBoundedToSeconds(t *testing.T) {
 		t.Errorf("a LoadQueuedJobs attempt may run %s before it is retried, want at most 15 s", bound)
 	}
 }
+
+// A broadcast's run writes every slice's inbox rows before it starts its external batches
+// (ExternalAfterInAppChange); a run of slices without inbox rows, and a run of the earlier
+// version, start them with the first slice.
+func TestBroadcastWritesItsInboxRowsBeforeItsExternalBatches(t *testing.T) {
+	const slices = 4
+	for _, tc := range []struct {
+		name      string
+		inbox     int
+		old       bool
+		wantAfter bool
+	}{
+		{name: "in-app and email", inbox: 100, wantAfter: true},
+		{name: "email only", inbox: 0},
+		{name: "earlier version", inbox: 100, old: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newEnv(t)
+			if tc.old {
+				env.OnGetVersion(ExternalAfterInAppChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+			}
+			var mu sync.Mutex
+			var fetched, fetchedAtFirstBatch, sent int
+			env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				fetched++
+				out := DeliverResult{Delivered: tc.inbox}
+				for i := range 50 {
+					out.Jobs = append(out.Jobs, Job{LogID: int64(fetched*1000 + i), Channel: "email"})
+				}
+				if fetched < slices {
+					out.Pending = in.Cursors
+				}
+				return out, nil
+			}, activity.RegisterOptions{Name: DeliverActivityName})
+			env.RegisterActivityWithOptions(func(_ context.Context, in SendBatchInput) (SendBatchResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if sent == 0 {
+					fetchedAtFirstBatch = fetched
+				}
+				sent += len(in.Jobs)
+				return SendBatchResult{Sent: len(in.Jobs)}, nil
+			}, activity.RegisterOptions{Name: SendBatchActivityName})
+			env.ExecuteWorkflow(WorkflowName, NewInput([]uuid.UUID{uuid.New()}))
+			if env.GetWorkflowError() != nil {
+				t.Fatal(env.GetWorkflowError())
+			}
+			if sent != slices*50 {
+				t.Fatalf("sent %d of %d messages", sent, slices*50)
+			}
+			if after := fetchedAtFirstBatch == slices; after != tc.wantAfter {
+				t.Fatalf("first batch started after %d of %d slices; want after the last: %v", fetchedAtFirstBatch, slices, tc.wantAfter)
+			}
+		})
+	}
+}

@@ -238,6 +238,11 @@ type run struct {
 
 	batches, sends, inFlight, starting int
 	fetching                           bool
+	// sliceInApp: the last slice wrote inbox rows; afterInApp: whether the run starts its
+	// external batches after its slices (1) or beside them (-1), 0 until asked (see
+	// inAppBeforeExternal).
+	sliceInApp bool
+	afterInApp int
 	// failure is set when DeliverBatch gave up: no more slices are fetched.
 	failure error
 	// giveUps are jobs whose retries ran out (or that were never started after a failure).
@@ -352,7 +357,7 @@ func (r *run) fillBatched() {
 		r.fetch()
 	}
 	r.startRuns()
-	for len(r.queue) > 0 && r.inFlight < maxBatchesInFlight && r.sends < maxSendsPerRun {
+	for len(r.queue) > 0 && r.inFlight < maxBatchesInFlight && r.sends < maxSendsPerRun && !r.inAppBeforeExternal() {
 		jobs := r.takeBatch()
 		if r.holdChannel(jobs) {
 			continue
@@ -390,6 +395,23 @@ func (r *run) fillBatched() {
 	r.armTimer()
 }
 
+// inAppBeforeExternal reports whether the run waits with its external batches until the
+// slices left are resolved (ExternalAfterInAppChange): the run resolves slices
+// (inAppFirst), some are left, and the last one wrote inbox rows. The version is asked the
+// first time that holds, and kept.
+func (r *run) inAppBeforeExternal() bool {
+	if !r.inAppFirst || len(r.pending) == 0 || !r.sliceInApp {
+		return false
+	}
+	if r.afterInApp == 0 {
+		r.afterInApp = -1
+		if workflow.GetVersion(r.ctx, ExternalAfterInAppChange, workflow.DefaultVersion, 1) >= 1 {
+			r.afterInApp = 1
+		}
+	}
+	return r.afterInApp > 0
+}
+
 // fetch resolves the next slice of the pending requests.
 func (r *run) fetch() {
 	r.fetching = true
@@ -408,6 +430,7 @@ func (r *run) fetch() {
 			return
 		}
 		r.pending = res.Pending
+		r.sliceInApp = res.Delivered > 0
 		if r.sharedHolds {
 			// Only assignments: the order of map iteration reaches no command.
 			for ch, until := range res.Holds {
