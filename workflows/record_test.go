@@ -250,6 +250,40 @@ func TestRecordHistories(t *testing.T) {
 		r.save("send-continue-as-new", wf, first)
 	})
 
+	// A broadcast's inbox rows before its external batches (change external-after-inapp of
+	// the send workflow): six recipients with in-app and email, two per DeliverBatch, so
+	// the run writes its three slices' inbox rows before it starts its email batch.
+	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/externalAfterInApp'`.
+	t.Run("externalAfterInApp", func(t *testing.T) {
+		addr := stacktest.SharedTemporal(t).Address
+		e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.TemporalAddress = addr }})
+		r.e = e
+		srv := smtptest.Start(t)
+		smtpInstance(t, e, srv)
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
+			Pipeline:  &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 2, Log: e.Stack.Log})},
+			Schedules: &activities.Schedules{Scheduled: e.Stack.Schedules},
+		}, herworker.Options{})
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Stop)
+		go func() { _ = e.Stack.RunRelay(ctx) }()
+		var to []string
+		for i := range 6 {
+			to = append(to, fmt.Sprintf(`{"identifier":"m%d","email":"m%d@example.com"}`, i, i))
+		}
+		id := r.send(`{"notification":{"title":"Slices","message":"inbox first"},"override":{"channels":["inApp","email"]},"sendTo":{"recipients":[` + strings.Join(to, ",") + `]}}`)
+		wf := send.WorkflowID([]uuid.UUID{uuid.MustParse(id)})
+		r.waitClosed(wf, "")
+		r.save("send-external-after-inapp", wf, "")
+		if n := len(srv.Messages()); n != 6 {
+			t.Errorf("%d emails delivered, want 6", n)
+		}
+	})
+
 	t.Run("flow", func(t *testing.T) {
 		fetched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
