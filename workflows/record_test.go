@@ -225,20 +225,7 @@ func TestRecordHistories(t *testing.T) {
 		// One recipient per DeliverBatch: 201 recipients take more batches than one run
 		// does (200), so the run continues as new. The stack's own worker and relay stay off;
 		// this test runs them with the small batch.
-		addr := stacktest.SharedTemporal(t).Address
-		e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.TemporalAddress = addr }})
-		r.e = e
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
-			Pipeline:  &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 1, Log: e.Stack.Log})},
-			Schedules: &activities.Schedules{Scheduled: e.Stack.Schedules},
-		}, herworker.Options{})
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(w.Stop)
-		go func() { _ = e.Stack.RunRelay(ctx) }()
+		r.e = smallBatches(t, 1)
 		var users []string
 		for i := range 201 {
 			users = append(users, fmt.Sprintf("%q", fmt.Sprintf("u%03d", i)))
@@ -255,22 +242,10 @@ func TestRecordHistories(t *testing.T) {
 	// the run writes its three slices' inbox rows before it starts its email batch.
 	// Alone: `HERALD_RECORD_HISTORIES=<set> go test ./workflows -run 'TestRecordHistories/externalAfterInApp'`.
 	t.Run("externalAfterInApp", func(t *testing.T) {
-		addr := stacktest.SharedTemporal(t).Address
-		e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.TemporalAddress = addr }})
+		e := smallBatches(t, 2)
 		r.e = e
 		srv := smtptest.Start(t)
 		smtpInstance(t, e, srv)
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
-			Pipeline:  &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: 2, Log: e.Stack.Log})},
-			Schedules: &activities.Schedules{Scheduled: e.Stack.Schedules},
-		}, herworker.Options{})
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(w.Stop)
-		go func() { _ = e.Stack.RunRelay(ctx) }()
 		var to []string
 		for i := range 6 {
 			to = append(to, fmt.Sprintf(`{"identifier":"m%d","email":"m%d@example.com"}`, i, i))
@@ -557,4 +532,24 @@ func smtpInstance(t *testing.T, e *stacktest.Env, srv *smtptest.Server) {
 	if _, err := e.Stack.Channels.CreateInstance(context.Background(), e.App.AppID, "email", channels.InstanceInput{Provider: "smtp", Name: "test smtp", Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// smallBatches starts a stack on the shared Temporal dev server whose own worker and relay
+// stay off, and runs them here with DeliverBatch resolving batchSize recipients a call, so
+// a send of a few recipients takes several slices.
+func smallBatches(t *testing.T, batchSize int) *stacktest.Env {
+	addr := stacktest.SharedTemporal(t).Address
+	e := stacktest.New(t, stacktest.Options{Configure: func(c *config.Config) { c.TemporalAddress = addr }})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	w := herworker.New(e.Stack.Temporal, e.Cfg.TaskQueue, herworker.Activities{
+		Pipeline:  &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: e.Stack.DB, Publisher: e.Stack.Events, Channels: e.Stack.Channels, Templates: e.Stack.Templates, BatchSize: batchSize, Log: e.Stack.Log})},
+		Schedules: &activities.Schedules{Scheduled: e.Stack.Schedules},
+	}, herworker.Options{})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	go func() { _ = e.Stack.RunRelay(ctx) }()
+	return e
 }
