@@ -77,7 +77,10 @@ type recorders struct {
 }
 
 // recorders returns the process's group commits of sent marks and of failed or held
-// attempts, started on first use and kept for the life of the process. They were one per
+// attempts, started on first use and kept for the life of the process. A batch's sender
+// waits for the commit of its message before it takes the next, so a worker that dies
+// leaves at most one message per provider call in flight sent but not recorded, as it
+// would one at a time. They were one per
 // batch: when a hung provider's calls timed out or its breaker opened, each of a hundred
 // batches in flight wrote its few records at the same moment, a hundred small statements
 // that queued on the WAL insertion locks together with every other app's commits (issue

@@ -190,7 +190,8 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 			a.providerCall(lg.Channel, c.Provider, callSent, took)
 			params := sentParams(lg, c, res, strings.Join(failures, "; "))
 			if b != nil {
-				b.sent.add(params)
+				sent, _ := a.recorders()
+				sent.add(params)
 			} else {
 				a.recordSent(ctx, params)
 			}
@@ -243,7 +244,8 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 // with the batch's others when b is set, else on its own.
 func (a *Service) recordAttempt(ctx context.Context, b *batch, params dbsqlc.RecordMessageAttemptErrorParams) {
 	if b != nil {
-		b.attempts.add(params)
+		_, attempts := a.recorders()
+		attempts.add(params)
 		return
 	}
 	if err := a.DB.RecordMessageAttemptError(ctx, params); err != nil {

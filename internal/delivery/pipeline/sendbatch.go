@@ -66,7 +66,6 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 	}
 	stop := a.keepAlive(ctx, b.beat)
 	defer stop()
-	b.sent, b.attempts = a.recorders()
 	work, err := a.prepareBatch(ctx, claimed)
 	if err != nil {
 		for _, lg := range claimed {
@@ -304,13 +303,6 @@ type batch struct {
 	// turns lets a message over its app's call limit wait for the batch's own calls of
 	// the app (see appTurns).
 	turns *appTurns
-	// sent records the messages sent, attempts those that failed or were held (the
-	// process's group commits, see Service.recorders): a sender waits for the commit of
-	// its message before it takes the next, so a worker that dies leaves at most one
-	// message per provider call in flight sent but not recorded, as it would one at a
-	// time.
-	sent     *groupCommit[dbsqlc.MarkMessageSentParams]
-	attempts *groupCommit[dbsqlc.RecordMessageAttemptErrorParams]
 }
 
 // settle counts a message's outcome and stops renewing its lease.
