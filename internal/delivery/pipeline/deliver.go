@@ -77,6 +77,10 @@ type Service struct {
 	// of more than a few rows) this process runs at a time (see bulkWrite; 0:
 	// DefaultBulkWriters).
 	BulkWriters int
+	// BulkShare is the percent of the time a large call's inbox writes may take while
+	// single sends are being delivered in the process (see pace.go; HERALD_BROADCAST_SHARE
+	// in a worker). 0 or 100: written flat out.
+	BulkShare int
 	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
 	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.
 	Unsubscribe *unsubscribe.Links
@@ -88,6 +92,8 @@ type Service struct {
 	slots sync.Map
 	// bulk is the gate of bulk message log writes (bulkwrites.go).
 	bulk bulkWrites
+	// pace paces large calls' inbox writes beside single sends (pace.go).
+	pace pacer
 	// records are the group commits of sent marks and attempt records (groupcommit.go).
 	records recorders
 	// breakers holds the circuit breaker of each provider instance (breaker.go).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -76,7 +77,9 @@ func (a *Service) decidePage(ctx context.Context, sc *sendContext, page []recipi
 // commitPages writes the inbox rows, message logs and progress of every page of a
 // DeliverBatch call in few transactions of three statements — a pack of single-recipient
 // sends costs one commit, not one each; a large call is split by user into up to
-// writeParallelism transactions written at once (see writeChunks) — then announces all new
+// writeParallelism transactions written at once (see writeChunks), or, while single sends
+// are being delivered, into smaller ones written one at a time with rests between them
+// (see pace.go) — then announces all new
 // inbox rows in one publish and returns the inbox rows written and the queued external
 // deliveries. A retried call writes nothing twice (rows are unique per request, user,
 // channel and step) and hands out the same jobs.
@@ -84,11 +87,28 @@ func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []se
 	if len(works) == 0 {
 		return 0, nil, nil, nil
 	}
-	chunks, finish := chunkWrites(works)
-	written, logged, err := a.writeChunks(ctx, chunks, finish)
+	rows, now := callRows(works), time.Now()
+	paced := rows > pacedChunkRows && a.paced(now)
+	if rows < minChunkRows {
+		a.noteSmall(now)
+	}
+	chunks, finish := chunkWrites(works, chunkCount(rows, paced))
+	var (
+		written []dbsqlc.InsertInboxRowsOfPagesRow
+		logged  []dbsqlc.InsertMessageLogsOfPagesRow
+		owed    time.Duration
+		err     error
+	)
+	if paced {
+		written, logged, owed, err = a.writeChunksPaced(ctx, chunks, finish)
+	} else {
+		written, logged, err = a.writeChunks(ctx, chunks, finish)
+	}
 	if err != nil {
 		return 0, nil, nil, err
 	}
+	// The last chunk's rest comes after its rows are announced, before the next call.
+	defer a.rest(ctx, owed)
 	// Hand each page what it wrote (a request's rows go to its first page: the log and
 	// the jobs are per request, the events per app).
 	byReqInbox := map[uuid.UUID][]dbsqlc.InsertInboxRowsRow{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -31,18 +32,32 @@ type writeChunk struct {
 	done     []bool
 }
 
-// chunkWrites gathers the pages of a call into the column arrays of its transactions: one
-// for a small call, or up to writeParallelism split by user (a user's rows stay in one chunk,
-// so the chunks lock disjoint inbox counters). A call written in one transaction completes
-// its requests there, with their rows. Split, no chunk completes anything: finish, written
-// after every chunk has committed, does, so a request is never seen completed while some of
-// its rows are still being written.
-func chunkWrites(works []*pageWork) (chunks []*writeChunk, finish *writeChunk) {
+// callRows counts the rows (inbox and message log) the pages of a call write.
+func callRows(works []*pageWork) int {
 	rows := 0
 	for _, pw := range works {
 		rows += len(pw.w.inbox.UserIds) + len(pw.w.logs.UserIds)
 	}
-	n := max(1, min(writeParallelism, rows/minChunkRows))
+	return rows
+}
+
+// chunkCount is how many transactions write a call of rows rows: one for a small call, up
+// to writeParallelism (written at once) for a large one, or, paced, enough for each to hold
+// about pacedChunkRows rows (written one at a time, see pace.go).
+func chunkCount(rows int, paced bool) int {
+	if paced {
+		return max(1, (rows+pacedChunkRows-1)/pacedChunkRows)
+	}
+	return max(1, min(writeParallelism, rows/minChunkRows))
+}
+
+// chunkWrites gathers the pages of a call into the column arrays of n transactions: split
+// by user (a user's rows stay in one chunk, so the chunks lock disjoint inbox counters). A
+// call written in one transaction completes its requests there, with their rows. Split, no
+// chunk completes anything: finish, written after every chunk has committed, does, so a
+// request is never seen completed while some of its rows are still being written.
+func chunkWrites(works []*pageWork, n int) (chunks []*writeChunk, finish *writeChunk) {
+	n = max(1, n)
 	chunks = make([]*writeChunk, n)
 	touched := make([]map[uuid.UUID]bool, n)
 	for i := range chunks {
@@ -155,6 +170,28 @@ func (a *Service) writeChunks(ctx context.Context, chunks []*writeChunk, finish 
 		_, _, first = a.writeChunk(ctx, finish)
 	}
 	return written, logged, first
+}
+
+// writeChunksPaced is writeChunks for a paced call (see pace.go): the chunks one at a time,
+// each after the rest the one before it owes, then finish. It returns what they inserted
+// and the rest the last chunk owes, which the caller takes once the rows are announced.
+func (a *Service) writeChunksPaced(ctx context.Context, chunks []*writeChunk, finish *writeChunk) (written []dbsqlc.InsertInboxRowsOfPagesRow, logged []dbsqlc.InsertMessageLogsOfPagesRow, owed time.Duration, err error) {
+	for _, c := range chunks {
+		a.rest(ctx, owed)
+		start := time.Now()
+		w, l, err := a.writeChunk(ctx, c)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		written, logged = append(written, w...), append(logged, l...)
+		owed = a.restAfter(time.Since(start))
+	}
+	if finish != nil {
+		if _, _, err := a.writeChunk(ctx, finish); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return written, logged, owed, nil
 }
 
 // writeChunk writes one chunk in one transaction of three statements.

@@ -26,7 +26,8 @@ func TestChunkWritesCompleteOnlyAfterEveryChunk(t *testing.T) {
 	for u := range users {
 		users[u] = int64(u)
 	}
-	chunks, finish := chunkWrites([]*pageWork{page(big, true, users...), page(small, false, 7)})
+	works := []*pageWork{page(big, true, users...), page(small, false, 7)}
+	chunks, finish := chunkWrites(works, chunkCount(callRows(works), false))
 	if len(chunks) != 3 {
 		t.Fatalf("%d chunks, want 3", len(chunks))
 	}
@@ -53,7 +54,7 @@ func TestChunkWritesCompleteOnlyAfterEveryChunk(t *testing.T) {
 		t.Errorf("finish = %+v, want only the completion of the large request", finish)
 	}
 	// Small enough for one transaction: rows and completion together.
-	one, fin := chunkWrites([]*pageWork{page(big, true, 1)})
+	one, fin := chunkWrites([]*pageWork{page(big, true, 1)}, chunkCount(2, false))
 	if len(one) != 1 || fin != nil || !one[0].done[0] {
 		t.Errorf("small call: %d chunks, finish %v", len(one), fin)
 	}

@@ -44,6 +44,11 @@ type Config struct {
 	// a backlog on the sticky queue took every poll (docs/benchmarks.md, isolation on the
 	// cluster).
 	WorkflowTaskPollers int `env:"HERALD_WORKFLOW_TASK_POLLERS" envDefault:"8" min:"0" example:"16" desc:"workflow-task polls the orchestration worker keeps open on its task queue, and as many again on its sticky queue (0: the Temporal SDK's default, 2 shared by both); new runs' first workflow tasks wait on the task queue, so a backlog of one app's running workflows on the sticky queue does not hold them"`
+	// BroadcastShare is the percent of the time a broadcast's inbox writes may take in a
+	// worker while single sends are being delivered there (pipeline.Service.BulkShare):
+	// on two cores, written flat out, they starved every other app's sends of CPU for the
+	// few seconds they took (docs/benchmarks.md, isolation, seventh round).
+	BroadcastShare int `env:"HERALD_BROADCAST_SHARE" envDefault:"50" min:"1" max:"100" expect:"a percent from 1 to 100" example:"100" desc:"percent of the time a broadcast's inbox writes may take in a worker while single sends are being delivered there: it then writes 500 rows at a time and rests between them, so other apps' one-time codes are not starved of CPU; alone it writes flat out. 100 never rests (a database with cores to spare)"`
 	// SecretKey encrypts stored secrets. Never logged.
 	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"$(openssl rand -base64 32)" desc:"encrypts stored secrets (API secrets, provider credentials, keys), signs tokens and, unless HERALD_TEMPORAL_CODEC_KEYS is set, encrypts the payloads Herald writes to Temporal; at least 32 characters, never a value published in docs or examples (Herald refuses to start); the same on every process; keep it stable"`
 	// HeaderPrefix prefixes the credential headers; it must end with "-".

@@ -1,0 +1,79 @@
+package pipeline
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+)
+
+// Pacing of bulk inbox writes (issue 28).
+//
+// A broadcast's DeliverBatch call writes up to a few thousand inbox rows and twice as many
+// message log rows; at full speed (two concurrent transactions, see writeChunks) that takes
+// both cores of a small box for a few seconds, and every other app's sends, a one-time
+// code among them, wait for a CPU at each of their hops (API, relay, Temporal, worker,
+// Postgres). So while single sends are being delivered in the process, a bulk call writes
+// in transactions of at most pacedChunkRows rows, one at a time, and rests after each one
+// so that its writes take at most BulkShare percent of the time. Alone (no small call in
+// the last paceWindow) it writes flat out, as before.
+
+// pacedChunkRows bounds the rows (inbox and message log) of one transaction of a paced
+// call.
+const pacedChunkRows = 500
+
+// paceWindow is how recent a small call must be for bulk calls to be paced.
+const paceWindow = time.Second
+
+// maxRest bounds one rest, whatever the write before it took.
+const maxRest = time.Second
+
+// pacer remembers the process's last small call (see noteSmall).
+type pacer struct {
+	// lastSmall is the time of the last small call, in Unix nanoseconds.
+	lastSmall atomic.Int64
+	// sleep rests for d unless ctx ends first (nil: a timer); tests record the rests.
+	sleep func(ctx context.Context, d time.Duration)
+}
+
+// noteSmall records that a call small enough for one transaction (a pack of single
+// sends) was written at now: bulk calls yield to it for paceWindow.
+func (a *Service) noteSmall(now time.Time) {
+	a.pace.lastSmall.Store(now.UnixNano())
+}
+
+// paced reports whether a bulk call written at now is paced: BulkShare is below 100 and
+// a small call was written within paceWindow.
+func (a *Service) paced(now time.Time) bool {
+	if a.BulkShare <= 0 || a.BulkShare >= 100 {
+		return false
+	}
+	last := a.pace.lastSmall.Load()
+	return last != 0 && now.UnixNano()-last < int64(paceWindow)
+}
+
+// restAfter is the rest owed after a paced write that took took: enough for the write to
+// be BulkShare percent of the time, at most maxRest.
+func (a *Service) restAfter(took time.Duration) time.Duration {
+	if a.BulkShare <= 0 || a.BulkShare >= 100 {
+		return 0
+	}
+	return min(took*time.Duration(100-a.BulkShare)/time.Duration(a.BulkShare), maxRest)
+}
+
+// rest waits d, or less if ctx ends or the worker is stopping (the call then finishes
+// its writes without pauses and hands the rest back).
+func (a *Service) rest(ctx context.Context, d time.Duration) {
+	if d <= 0 || a.stopping(ctx) {
+		return
+	}
+	if a.pace.sleep != nil {
+		a.pace.sleep(ctx, d)
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

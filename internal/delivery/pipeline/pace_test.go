@@ -1,0 +1,160 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	sendwf "github.com/heraldhq/herald/workflows/send"
+)
+
+// While single sends are being delivered, a large call writes its rows in transactions of
+// about pacedChunkRows, one at a time, resting after each; alone, or with BulkShare 100, it
+// writes flat out. Either way every row is written once and the request completed once.
+func TestLargeCallsYieldToSingleSends(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	ids := make([]string, 1500)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("user-%04d", i)
+	}
+	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
+	single := func(i int) {
+		t.Helper()
+		id := accept(t, d, appID, fmt.Sprintf(`{"notification":{"title":"one"},"recipients":["single-%d"]}`, i))
+		if _, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: id}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// restSeen is a rest and the large request's inbox rows committed when it began.
+	type restSeen struct {
+		d    time.Duration
+		rows int
+	}
+	var rests []restSeen
+	var big uuid.UUID
+	a.pace.sleep = func(_ context.Context, rest time.Duration) {
+		rests = append(rests, restSeen{rest, count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", big)})
+	}
+	broadcast := func() {
+		t.Helper()
+		rests = nil
+		big = accept(t, d, appID, string(body))
+		a.BatchSize = 2000
+		res, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: big}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Pending) != 0 {
+			t.Fatalf("pending after one call: %v", res.Pending)
+		}
+		if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", big); n != 1500 {
+			t.Errorf("inbox rows = %d, want 1500", n)
+		}
+		if n := count(t, d, "SELECT count(*) FROM notification_requests WHERE id = $1 AND status = 'completed' AND delivered_count = 1500", big); n != 1 {
+			t.Errorf("the request is not completed with its count")
+		}
+	}
+
+	a.BulkShare = 50
+	single(0)
+	broadcast()
+	// 1,500 inbox rows and 1,500 log rows: transactions of about pacedChunkRows rows, a
+	// rest after each, each seeing more of the rows committed than the one before.
+	want := (3000 + pacedChunkRows - 1) / pacedChunkRows
+	if len(rests) != want {
+		t.Fatalf("%d rests, want %d (one after each transaction): %v", len(rests), want, rests)
+	}
+	for i, r := range rests {
+		if r.d <= 0 || r.d > maxRest {
+			t.Errorf("rest %d = %s, want in (0, %s]", i, r.d, maxRest)
+		}
+		if i > 0 && r.rows <= rests[i-1].rows {
+			t.Errorf("rest %d saw %d rows, rest %d %d: the transactions were not one at a time", i, r.rows, i-1, rests[i-1].rows)
+		}
+	}
+	if rests[0].rows == 0 || rests[0].rows >= 1500 || rests[len(rests)-1].rows != 1500 {
+		t.Errorf("rows committed at the rests: %v, want a part first and all 1,500 at the last", rests)
+	}
+
+	// No single send in the last second: flat out.
+	a.pace.lastSmall.Store(time.Now().Add(-2 * paceWindow).UnixNano())
+	broadcast()
+	if len(rests) != 0 {
+		t.Errorf("alone, the large call rested %d times, want none", len(rests))
+	}
+
+	// BulkShare 100 never rests.
+	a.BulkShare = 100
+	single(1)
+	broadcast()
+	if len(rests) != 0 {
+		t.Errorf("with BulkShare 100 the large call rested %d times, want none", len(rests))
+	}
+}
+
+// A small call is noted, a large one is not: two large calls do not pace each other.
+func TestOnlySmallCallsArePacedFor(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	a.BulkShare = 50
+	ids := make([]string, 600)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("user-%04d", i)
+	}
+	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
+	id := accept(t, d, appID, string(body))
+	if _, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: id}}}); err != nil {
+		t.Fatal(err)
+	}
+	if a.paced(time.Now()) {
+		t.Error("a call of 1,200 rows made the next large call paced, want only small calls to")
+	}
+	one := accept(t, d, appID, `{"notification":{"title":"one"},"recipients":["single"]}`)
+	if _, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: one}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !a.paced(time.Now()) {
+		t.Error("after a single send, a large call is not paced")
+	}
+	if a.paced(time.Now().Add(paceWindow)) {
+		t.Errorf("a single send still paces large calls %s later", paceWindow)
+	}
+}
+
+// The rest keeps the write at BulkShare percent of the time, within maxRest.
+func TestRestAfterKeepsTheShare(t *testing.T) {
+	for _, c := range []struct {
+		share int
+		took  time.Duration
+		want  time.Duration
+	}{
+		{50, 100 * time.Millisecond, 100 * time.Millisecond},
+		{25, 100 * time.Millisecond, 300 * time.Millisecond},
+		{80, 400 * time.Millisecond, 100 * time.Millisecond},
+		{50, 3 * time.Second, maxRest},
+		{100, 100 * time.Millisecond, 0},
+		{0, 100 * time.Millisecond, 0},
+	} {
+		a := &Service{BulkShare: c.share}
+		if got := a.restAfter(c.took); got != c.want {
+			t.Errorf("share %d%%, write of %s: rest %s, want %s", c.share, c.took, got, c.want)
+		}
+	}
+}
+
+// A rest ends with its context: a cancelled call does not sit out its pause.
+func TestRestEndsWithItsContext(t *testing.T) {
+	a := &Service{BulkShare: 50}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	done := make(chan struct{})
+	go func() { a.rest(ctx, time.Hour); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a rest of an hour with a cancelled context did not return")
+	}
+}
