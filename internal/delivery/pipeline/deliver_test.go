@@ -81,6 +81,28 @@ func store(t *testing.T, d *db.DB, appID int64, body string) uuid.UUID {
 	return id
 }
 
+// recipientsSend is the body of a send titled "Hello" to n recipients, user-0000 on.
+func recipientsSend(n int) string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("user-%04d", i)
+	}
+	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
+	return string(body)
+}
+
+// deliverWhole delivers in in one DeliverBatch call, which must leave nothing pending.
+func deliverWhole(t *testing.T, a *Service, in sendwf.DeliverInput) {
+	t.Helper()
+	res, err := a.DeliverBatch(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pending) != 0 {
+		t.Fatalf("pending after one call: %v", res.Pending)
+	}
+}
+
 func count(t *testing.T, d *db.DB, q string, args ...any) int {
 	t.Helper()
 	var n int
@@ -92,12 +114,8 @@ func count(t *testing.T, d *db.DB, q string, args ...any) int {
 
 func TestDeliverThousandRecipientsInBatches(t *testing.T) {
 	d, appID, a, pub := setup(t)
-	ids := make([]string, 1000)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("user-%04d", i)
-	}
-	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
-	req := accept(t, d, appID, string(body))
+	body := recipientsSend(1000)
+	req := accept(t, d, appID, body)
 	a.BatchSize = 400
 
 	in := sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: req}}}
@@ -183,12 +201,8 @@ func TestDeliverWritesLargeCallsInConcurrentChunks(t *testing.T) {
 	defer func(p int) { writeParallelism = p }(writeParallelism)
 	writeParallelism = 3
 	d, appID, a, pub := setup(t)
-	ids := make([]string, 1500)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("user-%04d", i)
-	}
-	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
-	big := accept(t, d, appID, string(body))
+	body := recipientsSend(1500)
+	big := accept(t, d, appID, body)
 	var cursors []sendwf.Cursor
 	for i := range 300 { // a pack of single-recipient sends in the same call
 		cursors = append(cursors, sendwf.Cursor{RequestID: accept(t, d, appID, fmt.Sprintf(`{"notification":{"title":"one"},"recipients":["user-%04d"]}`, i))})
@@ -196,13 +210,7 @@ func TestDeliverWritesLargeCallsInConcurrentChunks(t *testing.T) {
 	in := sendwf.DeliverInput{Cursors: append([]sendwf.Cursor{{RequestID: big}}, cursors...)}
 	a.BatchSize = 2000
 	for range 2 { // the second call is a retry of the first
-		res, err := a.DeliverBatch(context.Background(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Pending) != 0 {
-			t.Fatalf("pending after one call: %v", res.Pending)
-		}
+		deliverWhole(t, a, in)
 	}
 	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", big); n != 1500 {
 		t.Errorf("inbox rows of the large send = %d, want 1500", n)

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -17,17 +16,11 @@ import (
 // writes flat out. Either way every row is written once and the request completed once.
 func TestLargeCallsYieldToSingleSends(t *testing.T) {
 	d, appID, a, _ := setup(t)
-	ids := make([]string, 1500)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("user-%04d", i)
-	}
-	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
+	body := recipientsSend(1500)
 	single := func(i int) {
 		t.Helper()
 		id := accept(t, d, appID, fmt.Sprintf(`{"notification":{"title":"one"},"recipients":["single-%d"]}`, i))
-		if _, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: id}}}); err != nil {
-			t.Fatal(err)
-		}
+		deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: id}}})
 	}
 	// restSeen is a rest and the large request's inbox rows committed when it began.
 	type restSeen struct {
@@ -42,15 +35,9 @@ func TestLargeCallsYieldToSingleSends(t *testing.T) {
 	broadcast := func() {
 		t.Helper()
 		rests = nil
-		big = accept(t, d, appID, string(body))
+		big = accept(t, d, appID, body)
 		a.BatchSize = 2000
-		res, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: big}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Pending) != 0 {
-			t.Fatalf("pending after one call: %v", res.Pending)
-		}
+		deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: big}}})
 		if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", big); n != 1500 {
 			t.Errorf("inbox rows = %d, want 1500", n)
 		}
@@ -100,22 +87,12 @@ func TestLargeCallsYieldToSingleSends(t *testing.T) {
 func TestOnlySmallCallsArePacedFor(t *testing.T) {
 	d, appID, a, _ := setup(t)
 	a.BulkShare = 50
-	ids := make([]string, 600)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("user-%04d", i)
-	}
-	body, _ := json.Marshal(map[string]any{"notification": map[string]any{"title": "Hello"}, "sendTo": map[string]any{"recipients": ids}})
-	id := accept(t, d, appID, string(body))
-	if _, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: id}}}); err != nil {
-		t.Fatal(err)
-	}
+	body := recipientsSend(600)
+	deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: accept(t, d, appID, body)}}})
 	if a.paced(time.Now()) {
 		t.Error("a call of 1,200 rows made the next large call paced, want only small calls to")
 	}
-	one := accept(t, d, appID, `{"notification":{"title":"one"},"recipients":["single"]}`)
-	if _, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: one}}}); err != nil {
-		t.Fatal(err)
-	}
+	deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: accept(t, d, appID, `{"notification":{"title":"one"},"recipients":["single"]}`)}}})
 	if !a.paced(time.Now()) {
 		t.Error("after a single send, a large call is not paced")
 	}
