@@ -79,10 +79,9 @@ func (a *Service) decidePage(ctx context.Context, sc *sendContext, page []recipi
 // sends costs one commit, not one each; a large call is split by user into up to
 // writeParallelism transactions written at once (see writeChunks), or, while single sends
 // are being delivered, into smaller ones written one at a time with rests between them
-// (see pace.go) — then announces all new
-// inbox rows in one publish and returns the inbox rows written and the queued external
-// deliveries. A retried call writes nothing twice (rows are unique per request, user,
-// channel and step) and hands out the same jobs.
+// (see pace.go) — then announces all new inbox rows in one publish and returns the inbox
+// rows written and the queued external deliveries. A retried call writes nothing twice
+// (rows are unique per request, user, channel and step) and hands out the same jobs.
 func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []sendwf.Job, []sendwf.Held, error) {
 	if len(works) == 0 {
 		return 0, nil, nil, nil
