@@ -12,10 +12,12 @@ import (
 // message log rows; at full speed (two concurrent transactions, see writeChunks) that takes
 // both cores of a small box for a few seconds, and every other app's sends, a one-time
 // code among them, wait for a CPU at each of their hops (API, relay, Temporal, worker,
-// Postgres). So while single sends are being delivered in the process, a bulk call writes
-// in transactions of at most pacedChunkRows rows, one at a time, and rests after each one
-// so that its writes take at most BulkShare percent of the time. Alone (no small call in
-// the last paceWindow) it writes flat out, as before.
+// Postgres). So while single sends are being delivered in the process, a call with a
+// large request (minChunkRows rows or more: a broadcast's slice) writes in transactions of
+// about pacedChunkRows rows, one at a time, and rests after each one so that its writes
+// take at most BulkShare percent of the time. Alone (no call of only small requests in
+// the last paceWindow) it writes flat out, as before. A pack of single sends is never
+// paced, however many it holds: pacing it would slow the very sends this protects.
 
 // pacedChunkRows bounds the rows (inbox and message log) of one transaction of a paced
 // call.
@@ -35,14 +37,14 @@ type pacer struct {
 	sleep func(ctx context.Context, d time.Duration)
 }
 
-// noteSmall records that a call small enough for one transaction (a pack of single
-// sends) was written at now: bulk calls yield to it for paceWindow.
+// noteSmall records that a call of only small requests (single sends, or a pack of them)
+// was written at now: calls with a large request yield to it for paceWindow.
 func (a *Service) noteSmall(now time.Time) {
 	a.pace.lastSmall.Store(now.UnixNano())
 }
 
-// paced reports whether a bulk call written at now is paced: BulkShare is below 100 and
-// a small call was written within paceWindow.
+// paced reports whether a call with a large request written at now is paced: BulkShare
+// is below 100 and a call of only small requests was written within paceWindow.
 func (a *Service) paced(now time.Time) bool {
 	if a.BulkShare <= 0 || a.BulkShare >= 100 {
 		return false

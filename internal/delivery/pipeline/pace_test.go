@@ -83,21 +83,40 @@ func TestLargeCallsYieldToSingleSends(t *testing.T) {
 	}
 }
 
-// A small call is noted, a large one is not: two large calls do not pace each other.
-func TestOnlySmallCallsArePacedFor(t *testing.T) {
+// A call of only small requests is single sends, however many: it is noted (large calls
+// yield to it) and never paced itself. A call with a large request is not noted, so two
+// broadcasts do not pace each other.
+func TestOnlySingleSendsArePacedFor(t *testing.T) {
 	d, appID, a, _ := setup(t)
 	a.BulkShare = 50
-	body := recipientsSend(600)
-	deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: accept(t, d, appID, body)}}})
+	rests := 0
+	a.pace.sleep = func(context.Context, time.Duration) { rests++ }
+	deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: accept(t, d, appID, recipientsSend(600))}}})
 	if a.paced(time.Now()) {
-		t.Error("a call of 1,200 rows made the next large call paced, want only small calls to")
+		t.Error("a 600-recipient send made the next large call paced, want only single sends to")
 	}
+	// A pack of 600 single sends in one call: 1,200 rows, more than a paced transaction.
+	var pack []sendwf.Cursor
+	for i := range 600 {
+		pack = append(pack, sendwf.Cursor{RequestID: accept(t, d, appID, fmt.Sprintf(`{"notification":{"title":"one"},"recipients":["user-%04d"]}`, i))})
+	}
+	a.noteSmall(time.Now())
+	deliverWhole(t, a, sendwf.DeliverInput{Cursors: pack})
+	if rests != 0 {
+		t.Errorf("a pack of single sends rested %d times, want none: it is what broadcasts yield to", rests)
+	}
+	a.pace.lastSmall.Store(0)
 	deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: accept(t, d, appID, `{"notification":{"title":"one"},"recipients":["single"]}`)}}})
 	if !a.paced(time.Now()) {
 		t.Error("after a single send, a large call is not paced")
 	}
 	if a.paced(time.Now().Add(paceWindow)) {
 		t.Errorf("a single send still paces large calls %s later", paceWindow)
+	}
+	a.pace.lastSmall.Store(0)
+	deliverWhole(t, a, sendwf.DeliverInput{Cursors: pack[:300]}) // a retry of part of the pack
+	if !a.paced(time.Now()) {
+		t.Error("after a pack of single sends, a large call is not paced")
 	}
 }
 

@@ -86,9 +86,12 @@ func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []se
 	if len(works) == 0 {
 		return 0, nil, nil, nil
 	}
-	rows, now := callRows(works), time.Now()
-	paced := rows > pacedChunkRows && a.paced(now)
-	if rows < minChunkRows {
+	rows, largest := callRows(works)
+	now := time.Now()
+	// A call whose every request is small is single sends (a pack of them, however many):
+	// large calls yield to it. A call with a large request (a broadcast's slice) yields.
+	paced := largest >= minChunkRows && rows > pacedChunkRows && a.paced(now)
+	if largest < minChunkRows {
 		a.noteSmall(now)
 	}
 	chunks, finish := chunkWrites(works, chunkCount(rows, paced))

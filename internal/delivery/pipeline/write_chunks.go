@@ -32,13 +32,18 @@ type writeChunk struct {
 	done     []bool
 }
 
-// callRows counts the rows (inbox and message log) the pages of a call write.
-func callRows(works []*pageWork) int {
-	rows := 0
+// callRows counts the rows (inbox and message log) the pages of a call write, in all and
+// of its largest request: a broadcast's slice has one large request, a pack of single
+// sends many small ones.
+func callRows(works []*pageWork) (rows, largest int) {
+	byRequest := map[uuid.UUID]int{}
 	for _, pw := range works {
-		rows += len(pw.w.inbox.UserIds) + len(pw.w.logs.UserIds)
+		n := len(pw.w.inbox.UserIds) + len(pw.w.logs.UserIds)
+		rows += n
+		byRequest[pw.sc.requestID] += n
+		largest = max(largest, byRequest[pw.sc.requestID])
 	}
-	return rows
+	return rows, largest
 }
 
 // chunkCount is how many transactions write a call of rows rows: one for a small call, up

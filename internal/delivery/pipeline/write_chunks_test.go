@@ -27,7 +27,8 @@ func TestChunkWritesCompleteOnlyAfterEveryChunk(t *testing.T) {
 		users[u] = int64(u)
 	}
 	works := []*pageWork{page(big, true, users...), page(small, false, 7)}
-	chunks, finish := chunkWrites(works, chunkCount(callRows(works), false))
+	total, _ := callRows(works)
+	chunks, finish := chunkWrites(works, chunkCount(total, false))
 	if len(chunks) != 3 {
 		t.Fatalf("%d chunks, want 3", len(chunks))
 	}
