@@ -43,10 +43,13 @@ func (a *Service) noteSmall(now time.Time) {
 	a.pace.lastSmall.Store(now.UnixNano())
 }
 
+// sharing reports whether BulkShare limits large calls at all (0 and 100 do not).
+func (a *Service) sharing() bool { return a.BulkShare > 0 && a.BulkShare < 100 }
+
 // paced reports whether a call with a large request written at now is paced: BulkShare
 // is below 100 and a call of only small requests was written within paceWindow.
 func (a *Service) paced(now time.Time) bool {
-	if a.BulkShare <= 0 || a.BulkShare >= 100 {
+	if !a.sharing() {
 		return false
 	}
 	last := a.pace.lastSmall.Load()
@@ -56,7 +59,7 @@ func (a *Service) paced(now time.Time) bool {
 // restAfter is the rest owed after a paced write that took took: enough for the write to
 // be BulkShare percent of the time, at most maxRest.
 func (a *Service) restAfter(took time.Duration) time.Duration {
-	if a.BulkShare <= 0 || a.BulkShare >= 100 {
+	if !a.sharing() {
 		return 0
 	}
 	return min(took*time.Duration(100-a.BulkShare)/time.Duration(a.BulkShare), maxRest)

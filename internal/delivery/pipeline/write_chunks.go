@@ -180,7 +180,12 @@ func (a *Service) writeChunks(ctx context.Context, chunks []*writeChunk, finish 
 // writeChunksPaced is writeChunks for a paced call (see pace.go): the chunks one at a time,
 // each after the rest the one before it owes, then finish. It returns what they inserted
 // and the rest the last chunk owes, which the caller takes once the rows are announced.
-func (a *Service) writeChunksPaced(ctx context.Context, chunks []*writeChunk, finish *writeChunk) (written []dbsqlc.InsertInboxRowsOfPagesRow, logged []dbsqlc.InsertMessageLogsOfPagesRow, owed time.Duration, err error) {
+func (a *Service) writeChunksPaced(ctx context.Context, chunks []*writeChunk, finish *writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, time.Duration, error) {
+	var (
+		written []dbsqlc.InsertInboxRowsOfPagesRow
+		logged  []dbsqlc.InsertMessageLogsOfPagesRow
+		owed    time.Duration
+	)
 	for _, c := range chunks {
 		a.rest(ctx, owed)
 		start := time.Now()
