@@ -34,3 +34,23 @@ func TestWorkerQueuesAndSlots(t *testing.T) {
 		}
 	}
 }
+
+// HERALD_BROADCAST_SHARE is a percent from 1 to 100, 50 by default; anything else is
+// refused with the variable, the range and the value given.
+func TestBroadcastShare(t *testing.T) {
+	c, err := Load(func(string) string { return "" })
+	if err != nil || c.BroadcastShare != 50 {
+		t.Fatalf("default: %d, %v", c.BroadcastShare, err)
+	}
+	c, err = Load(func(k string) string { return map[string]string{"HERALD_BROADCAST_SHARE": "100"}[k] })
+	if err != nil || c.BroadcastShare != 100 {
+		t.Fatalf("100: %d, %v", c.BroadcastShare, err)
+	}
+	for _, v := range []string{"0", "101", "half", "-5"} {
+		_, err := Load(func(k string) string { return map[string]string{"HERALD_BROADCAST_SHARE": v}[k] })
+		want := `HERALD_BROADCAST_SHARE must be a percent from 1 to 100, got "` + v + `"`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want it to say %q", v, err, want)
+		}
+	}
+}
