@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +19,14 @@ import (
 )
 
 func main() {
+	if v := os.Getenv(bench.BurnEnv); v != "" {
+		cores, err := strconv.ParseFloat(v, 64)
+		if err != nil || cores <= 0 {
+			fmt.Fprintf(os.Stderr, "herald-bench: %s=%q: want a number of cores above 0\n", bench.BurnEnv, v)
+			os.Exit(2)
+		}
+		bench.Burn(cores)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx)
 	stop()
@@ -30,6 +39,7 @@ func main() {
 func run(ctx context.Context) error {
 	quick := flag.Bool("quick", false, "short phases (about 3 minutes in all)")
 	scenarios := flag.String("scenarios", "accept,delivery,broadcast,inbox,email,webhook,fanout,rate,isolation,retention", "comma-separated: accept, delivery, broadcast, inbox, email, webhook, fanout, rate, isolation, retention")
+	isoControl := flag.Float64("isolation-control", 0, "run the isolation scenario's second phase beside a process burning this many cores instead of app A's noise: a control for what the CPU alone costs app B (0: off)")
 	isoMembers := flag.Int("isolation-broadcast", 0, "topic size of app A's broadcast in the isolation scenario (default 20,000; 5,000 with -quick)")
 	out := flag.String("out", "docs/benchmarks.md", "report file ('-' for stdout)")
 	bin := flag.String("bin", "bin", "directory with the herald and temporal binaries")
@@ -246,10 +256,15 @@ func run(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			res, err := bench.Isolation(ctx, &l.Target, &b, members, phase)
+			res, err := bench.Isolation(ctx, &l.Target, &b, members, phase, *isoControl)
 			report.Isolation = &res
 			if err != nil {
 				return err
+			}
+			if res.Control > 0 {
+				fmt.Fprintf(os.Stderr, "   B idle p50 %s p99 %s; beside the CPU control (%.2f cores measured) p50 %s p99 %s, lost %d\n",
+					res.Idle.P50, res.Idle.P99, res.ControlCores, res.Noisy.P50, res.Noisy.P99, res.Noisy.Lost)
+				return nil
 			}
 			fmt.Fprintf(os.Stderr, "   B idle p50 %s p99 %s; noisy p50 %s p99 %s, lost %d; A in-app %s; held emails %d delivered %d in %s\n",
 				res.Idle.P50, res.Idle.P99, res.Noisy.P50, res.Noisy.P99, res.Noisy.Lost, res.BroadcastInApp, res.HeldEmails, res.Delivered, res.Resumed)

@@ -34,6 +34,10 @@ type IsolationResult struct {
 	Delivered, Distinct  int64
 	Resumed              time.Duration
 	HungConns, BurstSent int
+	// Control, when set, is the CPU control's size in cores: B's second phase ran beside a
+	// process burning that much CPU instead of A's noise (nothing else shared with Herald),
+	// and ControlCores is what the burner measured.
+	Control, ControlCores float64
 }
 
 type latencies struct {
@@ -53,9 +57,11 @@ type window struct{ P50, Max time.Duration }
 const windowOf = 2 * time.Second
 
 // Isolation runs the scenario on a stack started with ExternalEnv (b sends as the second
-// app; t is app A).
-func Isolation(ctx context.Context, a, b *Target, members int, phase time.Duration) (IsolationResult, error) {
-	res := IsolationResult{Members: members, BurstRate: 50, BRate: 10, Phase: phase}
+// app; t is app A). With control > 0, B's second phase runs beside a process keeping that
+// many cores busy instead of A's noise: what the CPU alone, shared with nothing else,
+// costs B.
+func Isolation(ctx context.Context, a, b *Target, members int, phase time.Duration, control float64) (IsolationResult, error) {
+	res := IsolationResult{Members: members, BurstRate: 50, BRate: 10, Phase: phase, Control: control}
 	pool, err := pgxpool.New(ctx, a.DatabaseURL)
 	if err != nil {
 		return res, err
@@ -63,6 +69,9 @@ func Isolation(ctx context.Context, a, b *Target, members int, phase time.Durati
 	defer pool.Close()
 	if res.Idle, err = streamB(ctx, pool, b, "idle", res.BRate, phase); err != nil {
 		return res, err
+	}
+	if control > 0 {
+		return res, runControl(&res, func() (latencies, error) { return streamB(ctx, pool, b, "noisy", res.BRate, phase) }, control)
 	}
 
 	mail, smtpAddr, stopSMTP, err := startSMTPSink()
@@ -255,6 +264,10 @@ func streamB(ctx context.Context, pool *pgxpool.Pool, b *Target, title string, r
 }
 
 func (r *IsolationResult) write(w io.Writer) {
+	if r.Control > 0 {
+		r.writeControl(w)
+		return
+	}
 	fmt.Fprintf(w, "## Isolation: app B's in-app sends beside app A's broadcast, burst and hung SMTP server (issue 28)\n\n")
 	fmt.Fprintf(w, "App B sends %d in-app notifications per second for %s, alone, then while app A sends an in-app + email broadcast to %d users and %d in-app + email single sends per second, through an SMTP server that accepts connections and never answers (instance timeout: the default 30 s). Then the server answers.\n\n",
 		r.BRate, r.Phase.Round(time.Second), r.Members, r.BurstRate)
@@ -271,13 +284,31 @@ func (r *IsolationResult) write(w io.Writer) {
 	fmt.Fprintf(w, "| A's emails held while the server hung (broadcast + %d burst sends; %d connections it accepted) | %d | |\n", r.BurstSent, r.HungConns, r.HeldEmails)
 	fmt.Fprintf(w, "| delivered once it answered: messages / distinct recipients | %d / %d in %s | all, once — %s |\n\n", r.Delivered, r.Distinct, r.Resumed.Round(100*time.Millisecond),
 		verdict(r.Distinct == r.HeldEmails && r.Delivered == r.HeldEmails))
+	r.writeDetail(w, "under A's noise")
+}
+
+// writeControl writes the scenario run with the CPU control instead of A's noise.
+func (r *IsolationResult) writeControl(w io.Writer) {
+	fmt.Fprintf(w, "## Isolation, CPU control: app B's in-app sends beside a process burning %.1f cores (issue 28)\n\n", r.Control)
+	fmt.Fprintf(w, "App B sends %d in-app notifications per second for %s, alone, then beside a process that keeps %.1f cores busy and shares nothing else with Herald (no app A): what the CPU alone costs B. The burner measured %.2f cores.\n\n",
+		r.BRate, r.Phase.Round(time.Second), r.Control, r.ControlCores)
+	fmt.Fprintf(w, "| measure | value | as the targets of A's noise |\n|---|---|---|\n")
+	fmt.Fprintf(w, "| B idle: p50 / p95 / p99 accept→inbox (%d sends, %d lost) | %s / %s / %s | |\n", r.Idle.Sent, r.Idle.Lost, ms(r.Idle.P50), ms(r.Idle.P95), ms(r.Idle.P99))
+	fmt.Fprintf(w, "| B beside the burner: p50 / p95 / p99 (%d sends, %d lost) | %s / %s / %s | p50 ≤ 1.5 × idle — %s; p99 ≤ 2 × idle — %s |\n\n", r.Noisy.Sent, r.Noisy.Lost, ms(r.Noisy.P50), ms(r.Noisy.P95), ms(r.Noisy.P99),
+		verdict(r.Noisy.Lost == 0 && float64(r.Noisy.P50) <= 1.5*float64(r.Idle.P50)), verdict(r.Noisy.Lost == 0 && float64(r.Noisy.P99) <= 2*float64(r.Idle.P99)))
+	r.writeDetail(w, "beside the burner")
+}
+
+// writeDetail writes B's stage tables and its latency by window, the second phase named
+// second.
+func (r *IsolationResult) writeDetail(w io.Writer, second string) {
 	writeStages(w, "idle", r.Idle.Stages, r.Idle.Slowest)
-	writeStages(w, "under A's noise", r.Noisy.Stages, r.Noisy.Slowest)
+	writeStages(w, second, r.Noisy.Stages, r.Noisy.Slowest)
 	fmt.Fprintf(w, "B's latency by %s of the phase, p50 / max (ms):\n\n| phase | %s |\n|---|%s\n", windowOf, windowHeads(r.Idle.Windows, r.Noisy.Windows), strings.Repeat("---|", max(len(r.Idle.Windows), len(r.Noisy.Windows))))
 	for _, p := range []struct {
 		name string
 		ws   []window
-	}{{"idle", r.Idle.Windows}, {"under A's noise", r.Noisy.Windows}} {
+	}{{"idle", r.Idle.Windows}, {second, r.Noisy.Windows}} {
 		var cells []string
 		for _, x := range p.ws {
 			cells = append(cells, fmt.Sprintf("%.0f / %.0f", float64(x.P50)/float64(time.Millisecond), float64(x.Max)/float64(time.Millisecond)))
