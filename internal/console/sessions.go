@@ -2,10 +2,11 @@ package console
 
 import (
 	"context"
-	"github.com/jackc/pgx/v5/pgtype"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgtype"
 
 	herald "github.com/heraldhq/herald"
 	"github.com/heraldhq/herald/db"
