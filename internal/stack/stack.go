@@ -292,7 +292,7 @@ func (s *Stack) RunWorker(ctx context.Context) error {
 	delivery := &activities.Pipeline{Service: activities.NewService(&pipeline.Service{DB: s.DB, Publisher: s.Events, Channels: s.Channels,
 		Templates: s.Templates, Log: s.Log.With("component", "delivery"), Metrics: s.deliveryMetrics(),
 		Throttle: s.instanceThrottle(), AppCalls: s.appCalls(), AppRuns: s.runLimit(), Unsubscribe: s.unsubscribeLinks(),
-		HoldSpread: pipeline.DefaultHoldSpread, BulkShare: s.Cfg.BroadcastShare})}
+		HoldSpread: pipeline.DefaultHoldSpread, WakeSpread: pipeline.DefaultWakeSpread, BulkShare: s.Cfg.BroadcastShare})}
 	go s.Analytics.Run(ctx, s.Log.With("component", "analytics"))
 	go s.Audit.Run(ctx, s.Cfg.Console.AuditRetention, s.Log.With("component", "audit"))
 	go s.sweepLimits(ctx)

@@ -73,6 +73,9 @@ type Service struct {
 	// HoldSpread, when set, bounds the random wait of a SendMessages batch that held
 	// messages before it returns (see spreadHeld; DefaultHoldSpread in a worker).
 	HoldSpread time.Duration
+	// WakeSpread, when set, bounds a random delay added to the end of every breaker hold a
+	// call or a batch tells its run (see wakeDelay; DefaultWakeSpread in a worker).
+	WakeSpread time.Duration
 	// BulkWriters bounds the bulk message log writes (claims, sent marks and attempt records
 	// of more than a few rows) this process runs at a time (see bulkWrite; 0:
 	// DefaultBulkWriters).
@@ -100,7 +103,7 @@ type Service struct {
 	breakers  sync.Map
 	cacheOnce sync.Once
 	cache     *sendCache
-	// draw picks a wait in [0, n) for spreadHeld (nil: uniformly at random).
+	// draw picks a wait in [0, n) for spreadHeld and wakeDelay (nil: uniformly at random).
 	draw func(n time.Duration) time.Duration
 }
 
@@ -140,7 +143,7 @@ func (a *Service) DeliverBatch(ctx context.Context, in sendwf.DeliverInput) (sen
 		budget = DefaultBatchSize
 	}
 	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: a.workflowID(ctx), users: newUserCache(),
-		holdQuiet: in.HoldQuietHours, now: time.Now(), holdChannels: in.HoldChannels}
+		holdQuiet: in.HoldQuietHours, now: time.Now(), holdChannels: in.HoldChannels, wake: a.wakeDelay()}
 	if err := a.preResolveCall(ctx, call, in.Cursors, byID, budget); err != nil {
 		return sendwf.DeliverResult{}, err
 	}

@@ -68,7 +68,7 @@ func (call *batchCall) runHolds() map[string]int64 {
 				out = map[string]int64{}
 			}
 			// Rounded up: the run's timer must not fire before the cool-down ends.
-			out[ch] = sendwf.CeilMillis(h.until)
+			out[ch] = sendwf.CeilMillis(h.until.Add(call.wake))
 		}
 	}
 	return out

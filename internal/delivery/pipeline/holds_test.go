@@ -86,3 +86,32 @@ func TestDeliverBatchTellsTheRunOfHeldChannels(t *testing.T) {
 		t.Errorf("closed, another app's instance open: holds %v, want none", res.Holds)
 	}
 }
+
+// The holds a call tells its run end a drawn part of WakeSpread after the breaker's
+// cool-down, one draw per call: the runs an open breaker held do not all wake at its end.
+func TestToldHoldsEndAfterADrawnWake(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	ctx := context.Background()
+	inst := webhookInstance(t, a, appID, "hook", "https://example.com/1")
+	until := time.Now().Add(time.Minute).Truncate(time.Millisecond)
+	if err := a.DB.OpenProviderBreaker(ctx, dbsqlc.OpenProviderBreakerParams{InstanceID: inst.ID, OpenUntil: until, CooldownMs: 60_000}); err != nil {
+		t.Fatal(err)
+	}
+	a.WakeSpread = 5 * time.Second
+	var asked []time.Duration
+	a.draw = func(n time.Duration) time.Duration {
+		asked = append(asked, n)
+		return 1200 * time.Millisecond
+	}
+	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["a","b","c"]}}`)
+	res, err := a.DeliverBatch(ctx, send.DeliverInput{Cursors: []send.Cursor{{RequestID: req}}, HoldChannels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Holds["webhook"], until.Add(1200*time.Millisecond).UnixMilli(); got != want {
+		t.Errorf("hold until %d, want %d (the cool-down's end and the drawn 1.2 s)", got, want)
+	}
+	if len(asked) != 1 || asked[0] != a.WakeSpread {
+		t.Errorf("drew %v, want one wake below WakeSpread (%s) for the call", asked, a.WakeSpread)
+	}
+}

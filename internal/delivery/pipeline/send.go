@@ -220,7 +220,11 @@ func (a *Service) deliver(ctx context.Context, e *sendEntry, lg dbsqlc.MessageLo
 		a.recordAttempt(ctx, b, dbsqlc.RecordMessageAttemptErrorParams{
 			ID: lg.ID, Provider: &last.Provider, InstanceID: &last.InstanceID, Error: &text,
 		})
-		return outcome{wait: max(time.Until(held), time.Second), text: text, hold: true}
+		after := max(time.Until(held), time.Second)
+		if b != nil {
+			after += b.wake
+		}
+		return outcome{wait: after, text: text, hold: true}
 	}
 	if !held.IsZero() {
 		wait = max(wait, time.Until(held))

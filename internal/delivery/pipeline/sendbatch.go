@@ -60,7 +60,7 @@ func (a *Service) SendMessages(ctx context.Context, in send.SendBatchInput) (sen
 	if len(claimed) == 0 {
 		return res, nil
 	}
-	b := &batch{a: a, held: make(map[int64]int32, len(claimed)), leased: leased, res: &res, turns: newAppTurns()}
+	b := &batch{a: a, held: make(map[int64]int32, len(claimed)), leased: leased, res: &res, turns: newAppTurns(), wake: a.wakeDelay()}
 	for _, lg := range claimed {
 		b.held[lg.ID] = lg.Attempts
 	}
@@ -120,6 +120,27 @@ func (a *Service) spreadHeld(ctx context.Context, res *send.SendBatchResult) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
+}
+
+// DefaultWakeSpread is Service.WakeSpread in a worker.
+const DefaultWakeSpread = 5 * time.Second
+
+// wakeDelay draws the delay a call or a batch adds to the end of the breaker holds it
+// tells its run: a random part of WakeSpread, one per call or batch (a run's held
+// messages share its timer). Every run an open breaker held was told the same end, its
+// cool-down's; they all woke at that moment, each with a workflow task and a batch that
+// met the probe or the breaker open again, and another app's sends waited behind them
+// (issue 28: B's slowest sends, 550–630 ms, were in that second). Spread, they wake over
+// a few seconds after the probe, and, when it got an answer, send then.
+func (a *Service) wakeDelay() time.Duration {
+	if a.WakeSpread <= 0 {
+		return 0
+	}
+	draw := a.draw
+	if draw == nil {
+		draw = rand.N[time.Duration]
+	}
+	return draw(a.WakeSpread)
 }
 
 // unclaimed accounts for the messages of a batch it could not claim: done (by an earlier
@@ -303,6 +324,9 @@ type batch struct {
 	// turns lets a message over its app's call limit wait for the batch's own calls of
 	// the app (see appTurns).
 	turns *appTurns
+	// wake is added to the wait of every message the batch holds for its breakers
+	// (wakeDelay).
+	wake time.Duration
 }
 
 // settle counts a message's outcome and stops renewing its lease.

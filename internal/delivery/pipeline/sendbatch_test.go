@@ -379,6 +379,53 @@ func TestABatchThatHeldMessagesReturnsAfterASpreadWait(t *testing.T) {
 	}
 }
 
+// A batch that held messages for an open breaker asks their run to wait a drawn part of
+// WakeSpread past the cool-down, the same for every message of the batch; without
+// WakeSpread, exactly the cool-down.
+func TestABatchsHeldMessagesWakeAfterADrawnWait(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	rc := newReceiver(t)
+	inst := webhookInstance(t, a, appID, "hook", rc.srv.URL)
+	brk := a.breakerOf(inst.ID)
+	for range breakerTrips {
+		brk.record(false, time.Now())
+	}
+	_, openUntil := brk.blocked(time.Now())
+	draws := 0
+	held := func(who string) []send.Retry {
+		t.Helper()
+		req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["webhook"]},"sendTo":{"recipients":["`+who+`-1","`+who+`-2"]}}`)
+		_, jobs := drain(t, a, []send.Cursor{{RequestID: req}})
+		draws = 0 // the call's own draw (DeliverBatch) is not the batch's
+		res, err := a.SendMessages(context.Background(), send.SendBatchInput{Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Retries) != 2 || !res.Retries[0].Hold || !res.Retries[1].Hold {
+			t.Fatalf("result %+v, want both messages held", res)
+		}
+		return res.Retries
+	}
+	for _, rt := range held("plain") {
+		if left := time.Until(openUntil); rt.After > left+time.Second || rt.After < left-2*time.Second {
+			t.Errorf("without WakeSpread: wait %s, want about the cool-down left (%s)", rt.After, left)
+		}
+	}
+	a.WakeSpread = 5 * time.Second
+	a.draw = func(n time.Duration) time.Duration {
+		draws++
+		return 4 * time.Second
+	}
+	for _, rt := range held("spread") {
+		if left := time.Until(openUntil) + 4*time.Second; rt.After > left+time.Second || rt.After < left-2*time.Second {
+			t.Errorf("with WakeSpread: wait %s, want the cool-down left and the drawn 4 s (%s)", rt.After, left)
+		}
+	}
+	if draws != 1 {
+		t.Errorf("%d draws for one batch, want 1 (its messages share the run's timer)", draws)
+	}
+}
+
 // A batch's heartbeat renews its messages' leases once half a lease has passed since they
 // were set, not at every beat: a batch waiting on a hung provider rewrote each of its rows
 // every two seconds.

@@ -33,6 +33,8 @@ type batchCall struct {
 	// holds caches each app's held channels (heldChannels).
 	holdChannels bool
 	holds        map[int64]map[string]channelHold
+	// wake is added to the end of every hold the call tells its run (wakeDelay).
+	wake time.Duration
 }
 
 // sendContext is what delivering the pages of one request needs, computed once per call.
