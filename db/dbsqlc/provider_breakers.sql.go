@@ -40,12 +40,14 @@ func (q *Queries) GetProviderBreaker(ctx context.Context, instanceID int64) (Get
 }
 
 const heldChannels = `-- name: HeldChannels :many
-SELECT i.channel, i.name, i.provider, b.open_until
-FROM provider_instances i JOIN provider_breakers b ON b.instance_id = i.id AND b.open_until > now()
+SELECT i.channel, i.name, i.provider,
+    (CASE WHEN b.open_until > now() THEN b.open_until ELSE b.probe_until END)::timestamptz AS open_until
+FROM provider_instances i JOIN provider_breakers b ON b.instance_id = i.id
+    AND (b.open_until > now() OR b.probe_until > now())
 WHERE i.app_id = $1 AND i.enabled
   AND NOT EXISTS (
     SELECT 1 FROM provider_instances o
-    LEFT JOIN provider_breakers ob ON ob.instance_id = o.id AND ob.open_until > now()
+    LEFT JOIN provider_breakers ob ON ob.instance_id = o.id AND (ob.open_until > now() OR ob.probe_until > now())
     WHERE o.app_id = i.app_id AND o.channel = i.channel AND o.enabled AND ob.instance_id IS NULL)
 ORDER BY i.channel, i.priority, i.id
 `
@@ -58,8 +60,11 @@ type HeldChannelsRow struct {
 }
 
 // The app's channels whose every enabled instance has an open breaker whose cool-down is not
-// over, one row per instance (name, provider, until when): a send run holds its new
-// messages of those channels until the earliest, without a batch to learn it.
+// over, or whose probe is out (a worker holds its lease, probe_until), one row per
+// instance (name, provider, until when: the cool-down's end, or the probe lease's): a send
+// run holds its new messages of those channels until the earliest, without a batch to
+// learn it. A half-open breaker with no probe out is not a hold: the run's batch may be
+// its probe.
 func (q *Queries) HeldChannels(ctx context.Context, appID int64) ([]HeldChannelsRow, error) {
 	rows, err := q.db.Query(ctx, heldChannels, appID)
 	if err != nil {

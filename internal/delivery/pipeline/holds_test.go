@@ -13,7 +13,8 @@ import (
 // A run that asks (HoldChannels) is told which channels are held: those whose every
 // enabled instance has an open breaker. Their new messages are queued with the breaker's
 // note; a channel with one instance still closed, or a breaker whose cool-down is over (the
-// next batch is its probe), is not held; a run that does not ask is told nothing.
+// next batch is its probe) is not held, one whose probe is out is held until its lease ends;
+// a run that does not ask is told nothing.
 func TestDeliverBatchTellsTheRunOfHeldChannels(t *testing.T) {
 	d, appID, a, _ := setup(t)
 	ctx := context.Background()
@@ -71,6 +72,20 @@ func TestDeliverBatchTellsTheRunOfHeldChannels(t *testing.T) {
 	}
 	if res, note := deliver("half-open", true); res.Holds != nil || note != "" {
 		t.Errorf("one breaker half-open: holds %v, note %q; want none", res.Holds, note)
+	}
+
+	// A worker took its probe: held until the probe's lease ends (the other batches would
+	// only be held beside it), the earlier of the two.
+	var probeUntil time.Time
+	if err := d.Pool.QueryRow(ctx, `UPDATE provider_breakers SET probe_until = now() + interval '10 seconds' WHERE instance_id = $1 RETURNING probe_until`, first.ID).Scan(&probeUntil); err != nil {
+		t.Fatal(err)
+	}
+	res, note = deliver("probing", true)
+	if got, want := res.Holds["webhook"], send.CeilMillis(probeUntil); got != want || len(res.Holds) != 1 {
+		t.Errorf("one breaker probing: holds %v, want webhook until %d (the probe's lease)", res.Holds, want)
+	}
+	if !strings.Contains(note, "first (webhook): provider unavailable, retrying at") {
+		t.Errorf("one breaker probing: note %q, want the first instance's", note)
 	}
 
 	// Closed again; and another app's instances, all open, hold nothing of this app's.
