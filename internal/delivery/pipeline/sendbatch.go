@@ -130,7 +130,7 @@ const DefaultWakeSpread = 5 * time.Second
 // messages share its timer). Every run an open breaker held was told the same end, its
 // cool-down's; they all woke at that moment, each with a workflow task and a batch that
 // met the probe or the breaker open again, and another app's sends waited behind them
-// (issue 28: B's slowest sends, 550–630 ms, were in that second). Spread, they wake over
+// (issue 28: B's slowest sends, 550–690 ms, were in that second). Spread, they wake over
 // a few seconds after the probe, and, when it got an answer, send then.
 func (a *Service) wakeDelay() time.Duration {
 	if a.WakeSpread <= 0 {
