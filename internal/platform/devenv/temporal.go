@@ -128,12 +128,36 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 			return nil, fmt.Errorf("temporal address %q: bad port", o.Address)
 		}
 	}
-	if port == 0 {
-		var err error
-		if port, err = FreePort(); err != nil {
+	if port != 0 {
+		return startTemporal(ctx, o, host, port)
+	}
+	// A port FreePort found free may be taken before the server binds it (tests start
+	// servers and listeners side by side): a server that exits during start-up is started
+	// again on another port, a few times.
+	var err error
+	for range freePortTries {
+		if port, err = freePort(); err != nil {
 			return nil, err
 		}
+		var t *Temporal
+		if t, err = startTemporal(ctx, o, host, port); !errors.Is(err, errExited) {
+			return t, err
+		}
 	}
+	return nil, err
+}
+
+// freePortTries bounds the starts of a dev server on a port of its own choosing.
+const freePortTries = 3
+
+// freePort is FreePort (a test takes the first port itself).
+var freePort = FreePort
+
+// errExited is the dev server exiting before it answered.
+var errExited = errors.New("temporal dev server exited during start-up")
+
+// startTemporal starts a dev server on host:port and waits until its namespace answers.
+func startTemporal(ctx context.Context, o TemporalOptions, host string, port int) (*Temporal, error) {
 	args := []string{"server", "start-dev", "--ip", host, "--port", strconv.Itoa(port), "--log-level", "error"}
 	if o.Namespace != "default" {
 		args = append(args, "--namespace", o.Namespace)
@@ -184,7 +208,7 @@ func (t *Temporal) waitReady(ctx context.Context, namespace string, limit time.D
 	for {
 		select {
 		case <-t.done:
-			return fmt.Errorf("temporal dev server exited during start-up (is port %s taken?)", t.Address)
+			return fmt.Errorf("%w (is port %s taken?)", errExited, t.Address)
 		case <-ctx.Done():
 			return fmt.Errorf("temporal dev server at %s not ready after %s: %v", t.Address, limit, last)
 		case <-time.After(200 * time.Millisecond):
