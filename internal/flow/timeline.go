@@ -112,7 +112,7 @@ func (s *Service) Timeline(ctx context.Context, appID int64, identifier, request
 	if err != nil {
 		return Timeline{}, db.MapError(err)
 	}
-	messages := rundetail.Index(loggedMessages(msgs), rundetail.ContentsByLog(contents))
+	messages := rundetail.Index(loggedMessages(msgs), contentsByLog(contents))
 	t := Timeline{RequestID: id.String(), Workflow: identifier, Runs: make([]Run, 0, len(runs))}
 	byUser := map[string]int{}
 	for _, r := range runs {
@@ -141,6 +141,15 @@ func loggedMessages(rows []dbsqlc.MessageLog) []rundetail.Logged {
 			ProviderIdentifier: l.Provider, ProviderMessageID: l.ProviderMessageID, ProviderResponse: l.ProviderResponse,
 			Attempts: l.Attempts, SentAt: l.SentAt, DeliveredAt: l.DeliveredAt, FailedAt: l.FailedAt,
 		}}
+	}
+	return out
+}
+
+// contentsByLog maps the contents of a request's steps to their message log ids.
+func contentsByLog(rows []dbsqlc.MessageContentsOfRequestRow) map[int64]json.RawMessage {
+	out := make(map[int64]json.RawMessage, len(rows))
+	for _, c := range rows {
+		out[c.MessageLogID] = c.Content
 	}
 	return out
 }

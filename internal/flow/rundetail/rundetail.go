@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"time"
 	"unicode/utf8"
-
-	"github.com/heraldhq/herald/db/dbsqlc"
 )
 
 // MaxContentBytes caps the rendered content stored for one step (message_logs.content).
@@ -177,16 +175,6 @@ func Index(logs []Logged, contents map[int64]json.RawMessage) Messages {
 		}
 	}
 	return m
-}
-
-// ContentsByLog maps the contents a request's steps rendered (MessageContentsOfRequest) to
-// their message log ids, for Index.
-func ContentsByLog(rows []dbsqlc.MessageContentsOfRequestRow) map[int64]json.RawMessage {
-	out := make(map[int64]json.RawMessage, len(rows))
-	for _, c := range rows {
-		out[c.MessageLogID] = c.Content
-	}
-	return out
 }
 
 // For returns the message of a recipient's step (nil when the step wrote none), its times

@@ -245,7 +245,7 @@ func (s *Service) RequestDetail(ctx context.Context, appID int64, requestID stri
 	if err != nil {
 		return out, db.MapError(err)
 	}
-	messages := rundetail.Index(loggedMessages(out.Messages), rundetail.ContentsByLog(contents))
+	messages := rundetail.Index(loggedMessages(out.Messages), contentsByLog(contents))
 	byRun := map[string]int{}
 	for _, r := range runs {
 		byRun[r.FlowIdentifier+"\x00"+r.UserIdentifier] = len(out.Runs)
@@ -339,6 +339,15 @@ func loggedMessages(logs []LogEntry) []rundetail.Logged {
 			ProviderIdentifier: l.ProviderIdentifier, ProviderMessageID: l.ProviderMessageID, ProviderResponse: l.ProviderResponse,
 			Attempts: l.Attempts, SentAt: l.SentAt, DeliveredAt: l.DeliveredAt, FailedAt: l.FailedAt,
 		}}
+	}
+	return out
+}
+
+// contentsByLog maps the contents of a request's steps to their message log ids.
+func contentsByLog(rows []dbsqlc.MessageContentsOfRequestRow) map[int64]json.RawMessage {
+	out := make(map[int64]json.RawMessage, len(rows))
+	for _, c := range rows {
+		out[c.MessageLogID] = c.Content
 	}
 	return out
 }
