@@ -166,7 +166,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	}}
 	s.Relay = outbox.New(d, starter, log.With("component", "relay"), outbox.Options{
 		PackSize: cfg.RelayPackSize, PackWindow: cfg.RelayPackWindow, PollInterval: cfg.RelayPollInterval,
-		BusySends: cfg.RelayBusySends, BusyWindow: cfg.RelayBusyWindow,
+		BusySends: cfg.RelayBusySends, BusyWindow: cfg.RelayBusyWindow, SharedBusyWindow: cfg.RelaySharedBusyWindow,
 		Trace: s.relayTrace(), Runs: s.runLimit(),
 	})
 	s.Notify = send.NewService(d, s.Relay.Wake)

@@ -229,6 +229,43 @@ func TestRelayGathersLongerUnderLoad(t *testing.T) {
 	}
 }
 
+// A busy app gathers for SharedBusyWindow while another app has had requests claimed in the
+// last second, and for BusyWindow alone; a SharedBusyWindow not longer than BusyWindow
+// changes nothing.
+func TestRelayGathersLongerBesideOtherApps(t *testing.T) {
+	now := time.Unix(1000, 0)
+	busy := func(r *Relay) {
+		for i := range 4 {
+			r.claimed(1, 1, now.Add(time.Duration(i)*100*time.Millisecond))
+		}
+	}
+	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, BusySends: 3, BusyWindow: 40 * time.Millisecond, SharedBusyWindow: 300 * time.Millisecond})
+	busy(r)
+	if rest, until := r.resting(1, now.Add(310*time.Millisecond)); !rest || !until.Equal(now.Add(340*time.Millisecond)) {
+		t.Errorf("alone: resting %v until %s, want until 40 ms after its last claim", rest, until)
+	}
+	r.claimed(2, 1, now.Add(320*time.Millisecond))
+	if rest, until := r.resting(1, now.Add(330*time.Millisecond)); !rest || !until.Equal(now.Add(600*time.Millisecond)) {
+		t.Errorf("beside another app: resting %v until %s, want until 300 ms after its last claim", rest, until)
+	}
+	if rest, _ := r.resting(2, now.Add(330*time.Millisecond)); rest {
+		t.Error("the other app, sending one request, rests")
+	}
+	// A second after the other app's claim, app 1 (claiming again meanwhile) is alone again.
+	for i := range 4 {
+		r.claimed(1, 1, now.Add(time.Duration(1400+i*50)*time.Millisecond))
+	}
+	if rest, until := r.resting(1, now.Add(1560*time.Millisecond)); !rest || !until.Equal(now.Add(1590*time.Millisecond)) {
+		t.Errorf("alone again: resting %v until %s, want until 40 ms after its last claim", rest, until)
+	}
+	same := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, BusySends: 3, BusyWindow: 40 * time.Millisecond, SharedBusyWindow: 20 * time.Millisecond})
+	busy(same)
+	same.claimed(2, 1, now.Add(305*time.Millisecond))
+	if rest, until := same.resting(1, now.Add(310*time.Millisecond)); !rest || !until.Equal(now.Add(340*time.Millisecond)) {
+		t.Errorf("with a shorter shared window: resting %v until %s, want BusyWindow's", rest, until)
+	}
+}
+
 // startOrder records the starts in order, with the apps each named.
 type startOrder struct {
 	mu   sync.Mutex
