@@ -41,7 +41,7 @@ func benchAccept(b *testing.B, schema json.RawMessage) {
 	if _, err := d.PublishFlow(ctx, dbsqlc.PublishFlowParams{AppID: app.AppID, Identifier: "order"}); err != nil {
 		b.Fatal(err)
 	}
-	svc := send.NewService(d, func() {})
+	svc := send.NewService(d, nil)
 	body := []byte(`{"notification":{"workflow":{"identifier":"order"}},"sendTo":{"recipients":["u1"]},
 		"data":{"order":{"id":"A-1","total":12.5,"items":[{"sku":"x","qty":2}]},"customer":{"name":"Ada"}}}`)
 	b.ResetTimer()

@@ -48,7 +48,7 @@ func TestAcceptMarksCriticalRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	svc := send.NewService(d, func() {})
+	svc := send.NewService(d, nil)
 	for _, tc := range []struct {
 		name, notification, key string
 		want                    bool

@@ -23,7 +23,7 @@ const IdempotencyWindow = 24 * time.Hour
 // starts the workflow after the commit.
 type Service struct {
 	db    *db.DB
-	wake  func()
+	wake  func(appID int64, critical bool)
 	now   func() time.Time
 	hooks Hooks
 	// schemas caches the compiled payload schema of each workflow version checked.
@@ -54,10 +54,11 @@ type Hooks struct {
 // SetHooks installs the optional hooks; call it before serving.
 func (s *Service) SetHooks(h Hooks) { s.hooks = h }
 
-// NewService returns a Service; wake is called after each commit to rouse the relay.
-func NewService(d *db.DB, wake func()) *Service {
+// NewService returns a Service; wake is called after each commit to rouse the relay, with
+// the request's app and whether it is critical.
+func NewService(d *db.DB, wake func(appID int64, critical bool)) *Service {
 	if wake == nil {
-		wake = func() {}
+		wake = func(int64, bool) {}
 	}
 	return &Service{db: d, wake: wake, now: time.Now}
 }
@@ -101,7 +102,7 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		if err := s.insert(ctx, params); err != nil {
 			return uuid.Nil, err
 		}
-		s.wake()
+		s.wake(appID, params.Critical)
 		return id, nil
 	}
 
@@ -136,7 +137,7 @@ func (s *Service) Accept(ctx context.Context, appID int64, body []byte, idempote
 		}
 		err = s.insert(ctx, params)
 		if err == nil {
-			s.wake()
+			s.wake(appID, params.Critical)
 			return id, nil
 		}
 		var he *herald.Error

@@ -169,7 +169,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 		BusySends: cfg.RelayBusySends, BusyWindow: cfg.RelayBusyWindow, SharedBusyWindow: cfg.RelaySharedBusyWindow,
 		Trace: s.relayTrace(), Runs: s.runLimit(),
 	})
-	s.Notify = send.NewService(d, s.Relay.Wake)
+	s.Notify = send.NewService(d, s.Relay.WakeFor)
 	// The bus first: every service that changes inboxes publishes through it; the inbox
 	// service's publisher also wakes workflow runs waiting on the notifications they wrote.
 	bus := realtime.NewPGBus(d, cfg.DatabaseURL, log.With("component", "realtime"))

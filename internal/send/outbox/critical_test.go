@@ -58,7 +58,7 @@ func TestRelayStartsCriticalSendsFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	svc := send.NewService(d, func() {})
+	svc := send.NewService(d, nil)
 	accept := func(app int64, category string) uuid.UUID {
 		t.Helper()
 		id, err := svc.Accept(ctx, app, []byte(`{"notification":{"title":"t","category":"`+category+`"},"recipients":["u"]}`), "")
@@ -134,7 +134,7 @@ func TestARestartedCriticalRunKeepsItsPriority(t *testing.T) {
 	if _, err := d.InsertCategory(ctx, dbsqlc.InsertCategoryParams{AppID: b.AppID, Identifier: "security", Name: "Security", Critical: true}); err != nil {
 		t.Fatal(err)
 	}
-	svc := send.NewService(d, func() {})
+	svc := send.NewService(d, nil)
 	accept := func(category string) uuid.UUID {
 		t.Helper()
 		id, err := svc.Accept(ctx, b.AppID, []byte(`{"notification":{"title":"t","category":"`+category+`"},"recipients":["u"]}`), "")

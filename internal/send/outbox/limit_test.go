@@ -47,7 +47,7 @@ func TestRelayHoldsAnAppAtItsRunLimit(t *testing.T) {
 	}
 	r1, s1, leases := newRelay()
 	r2, s2, _ := newRelay()
-	svc := send.NewService(d, func() {})
+	svc := send.NewService(d, nil)
 	accept := func(app int64) {
 		if _, err := svc.Accept(context.Background(), app, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), ""); err != nil {
 			t.Fatal(err)

@@ -134,6 +134,8 @@ type appClaims struct {
 	recent  []claim
 	sends   int
 	partial time.Time
+	// wakeAt is the end of the rest WakeFor armed a wake-up for.
+	wakeAt time.Time
 }
 
 // claim is one claim of an app's requests: when, and how many.
@@ -148,6 +150,40 @@ func (r *Relay) Wake() {
 	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+// WakeFor tells the relay that a request of app was committed; critical when the relay
+// serves it first. A wake for an app resting in its busy window, or with a start in flight,
+// is dropped: the end of the rest (a timer, armed here once per rest) or of the start wakes
+// the relay, and that drain claims the request with the app's others. A busy app's wakes
+// otherwise each cost a drain of round trips only to find it resting (issue 28: at 50
+// sends a second, about five queries each, 230 a second beside another app's sends).
+func (r *Relay) WakeFor(app int64, critical bool) {
+	if !critical && r.waits(app, time.Now()) {
+		return
+	}
+	r.Wake()
+}
+
+// waits reports whether app's fresh requests wait anyway for a wake-up of their own: a
+// start of the app in flight (it wakes the relay when it ends) or a rest (see resting),
+// for whose end it arms a wake-up unless one is armed.
+func (r *Relay) waits(app int64, now time.Time) bool {
+	rest, until := r.resting(app, now)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.starting[app] > 0 {
+		return true
+	}
+	a := r.apps[app]
+	if !rest || a == nil {
+		return false
+	}
+	if !a.wakeAt.Equal(until) {
+		a.wakeAt = until
+		time.AfterFunc(until.Sub(now), r.Wake)
+	}
+	return true
 }
 
 // Run relays until ctx is done, then waits for the starts in flight.

@@ -59,7 +59,7 @@ func setup(t *testing.T, starter *fakeStarter, opts Options) (*db.DB, *Relay, *s
 		t.Fatal(err)
 	}
 	r := New(d, starter, slog.New(slog.DiscardHandler), opts)
-	return d, r, send.NewService(d, r.Wake), creds.AppID
+	return d, r, send.NewService(d, r.WakeFor), creds.AppID
 }
 
 func status(t *testing.T, d *db.DB, id uuid.UUID) (string, string) {
@@ -266,6 +266,50 @@ func TestRelayGathersLongerBesideOtherApps(t *testing.T) {
 	}
 }
 
+// A wake for an app resting in its busy window is dropped, and the relay is woken once when
+// the rest ends instead; a critical request, an app not resting and an app with a start in
+// flight (its end wakes the relay) are handled as the code says.
+func TestRelayWakeForARestingAppWaitsForTheRestsEnd(t *testing.T) {
+	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, BusySends: 3, BusyWindow: 150 * time.Millisecond})
+	woken := func() bool {
+		select {
+		case <-r.wake:
+			return true
+		default:
+			return false
+		}
+	}
+	r.WakeFor(2, false)
+	if !woken() {
+		t.Fatal("a request of an app not sending before did not wake the relay")
+	}
+	now := time.Now()
+	for range 4 {
+		r.claimed(1, 1, now)
+	}
+	r.WakeFor(1, false)
+	r.WakeFor(1, false)
+	if woken() {
+		t.Fatal("a request of a resting app woke the relay at once")
+	}
+	r.WakeFor(1, true)
+	if !woken() {
+		t.Fatal("a critical request of a resting app did not wake the relay")
+	}
+	select {
+	case <-r.wake:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the relay was not woken when the rest ended")
+	}
+	r.mu.Lock()
+	r.starting[3] = 1
+	r.mu.Unlock()
+	r.WakeFor(3, false)
+	if woken() {
+		t.Error("a request of an app with a start in flight woke the relay")
+	}
+}
+
 // startOrder records the starts in order, with the apps each named.
 type startOrder struct {
 	mu   sync.Mutex
@@ -296,7 +340,7 @@ func TestRelayServesAppsRoundRobin(t *testing.T) {
 	starter := &startOrder{}
 	// One start at a time, so the starter sees them in the relay's order.
 	r := New(d, starter, slog.New(slog.DiscardHandler), Options{PackSize: 10, PollInterval: time.Hour, MaxStarts: 1})
-	svc := send.NewService(d, func() {})
+	svc := send.NewService(d, nil)
 	accept := func(app int64) {
 		if _, err := svc.Accept(context.Background(), app, []byte(`{"notification":{"title":"t"},"recipients":["u"]}`), ""); err != nil {
 			t.Fatal(err)
