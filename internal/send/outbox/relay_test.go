@@ -234,36 +234,33 @@ func TestRelayGathersLongerUnderLoad(t *testing.T) {
 // changes nothing.
 func TestRelayGathersLongerBesideOtherApps(t *testing.T) {
 	now := time.Unix(1000, 0)
-	busy := func(r *Relay) {
+	ms := func(n int) time.Time { return now.Add(time.Duration(n) * time.Millisecond) }
+	// restsUntil checks that app rests at at until until (the zero time: does not rest).
+	restsUntil := func(r *Relay, app int64, at, until time.Time, what string) {
+		t.Helper()
+		rest, got := r.resting(app, at)
+		if rest != !until.IsZero() || rest && !got.Equal(until) {
+			t.Errorf("%s: resting %v until %s, want until %s", what, rest, got, until)
+		}
+	}
+	busy := func(r *Relay, from int) {
 		for i := range 4 {
-			r.claimed(1, 1, now.Add(time.Duration(i)*100*time.Millisecond))
+			r.claimed(1, 1, ms(from+i*50))
 		}
 	}
 	r := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, BusySends: 3, BusyWindow: 40 * time.Millisecond, SharedBusyWindow: 300 * time.Millisecond})
-	busy(r)
-	if rest, until := r.resting(1, now.Add(310*time.Millisecond)); !rest || !until.Equal(now.Add(340*time.Millisecond)) {
-		t.Errorf("alone: resting %v until %s, want until 40 ms after its last claim", rest, until)
-	}
-	r.claimed(2, 1, now.Add(320*time.Millisecond))
-	if rest, until := r.resting(1, now.Add(330*time.Millisecond)); !rest || !until.Equal(now.Add(600*time.Millisecond)) {
-		t.Errorf("beside another app: resting %v until %s, want until 300 ms after its last claim", rest, until)
-	}
-	if rest, _ := r.resting(2, now.Add(330*time.Millisecond)); rest {
-		t.Error("the other app, sending one request, rests")
-	}
-	// A second after the other app's claim, app 1 (claiming again meanwhile) is alone again.
-	for i := range 4 {
-		r.claimed(1, 1, now.Add(time.Duration(1400+i*50)*time.Millisecond))
-	}
-	if rest, until := r.resting(1, now.Add(1560*time.Millisecond)); !rest || !until.Equal(now.Add(1590*time.Millisecond)) {
-		t.Errorf("alone again: resting %v until %s, want until 40 ms after its last claim", rest, until)
-	}
+	busy(r, 150)
+	restsUntil(r, 1, ms(310), ms(340), "alone")
+	r.claimed(2, 1, ms(320))
+	restsUntil(r, 1, ms(330), ms(600), "beside another app")
+	restsUntil(r, 2, ms(330), time.Time{}, "the other app, sending one request")
+	// More than a second after the other app's claim, app 1 (claiming again) is alone again.
+	busy(r, 1400)
+	restsUntil(r, 1, ms(1560), ms(1590), "alone again")
 	same := New(nil, nil, slog.New(slog.DiscardHandler), Options{PackSize: 10, BusySends: 3, BusyWindow: 40 * time.Millisecond, SharedBusyWindow: 20 * time.Millisecond})
-	busy(same)
-	same.claimed(2, 1, now.Add(305*time.Millisecond))
-	if rest, until := same.resting(1, now.Add(310*time.Millisecond)); !rest || !until.Equal(now.Add(340*time.Millisecond)) {
-		t.Errorf("with a shorter shared window: resting %v until %s, want BusyWindow's", rest, until)
-	}
+	busy(same, 150)
+	same.claimed(2, 1, ms(305))
+	restsUntil(same, 1, ms(310), ms(340), "with a shorter shared window")
 }
 
 // A wake for an app resting in its busy window is dropped, and the relay is woken once when
