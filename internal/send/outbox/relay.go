@@ -284,8 +284,8 @@ func (r *Relay) resting(app int64, now time.Time) (bool, time.Time) {
 // or SharedBusyWindow while another app has had requests claimed in the last second. Each
 // run costs Temporal a start, a few workflow tasks and three visibility writes whatever it
 // carries, so an app at 50 sends a second in runs of 5 cost another app's sends a CPU at
-// every hop (issue 28: on the cluster, B's median under A's noise fell from 440–500 ms to
-// 130–230 ms with A gathering for 400 ms instead of 100). Alone, the app keeps the short
+// every hop (issue 28: on the cluster, B's median under A's noise fell from 440–560 ms to
+// 130–235 ms with A gathering for 400 ms instead of 100). Alone, the app keeps the short
 // window: gathering longer would cost its own sends latency for no one's benefit. Called
 // with r.mu held.
 func (r *Relay) busyWindow(app int64, now time.Time) time.Duration {
