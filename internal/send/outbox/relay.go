@@ -92,6 +92,8 @@ type Relay struct {
 	starting map[int64]int
 	// lastApp is the app whose requests were claimed last (round-robin, see nextApp).
 	lastApp int64
+	// wakeAt is the earliest wake-up armed by armWake.
+	wakeAt time.Time
 	// full holds the apps found at their run limit (Options.Runs), until when they are
 	// skipped.
 	full map[int64]time.Time
@@ -134,8 +136,6 @@ type appClaims struct {
 	recent  []claim
 	sends   int
 	partial time.Time
-	// wakeAt is the end of the rest WakeFor armed a wake-up for.
-	wakeAt time.Time
 }
 
 // claim is one claim of an app's requests: when, and how many.
@@ -167,7 +167,7 @@ func (r *Relay) WakeFor(app int64, critical bool) {
 
 // waits reports whether app's fresh requests wait anyway for a wake-up of their own: a
 // start of the app in flight (it wakes the relay when it ends) or a rest (see resting),
-// for whose end it arms a wake-up unless one is armed.
+// for whose end it arms a wake-up (armWake).
 func (r *Relay) waits(app int64, now time.Time) bool {
 	rest, until := r.resting(app, now)
 	r.mu.Lock()
@@ -175,15 +175,21 @@ func (r *Relay) waits(app int64, now time.Time) bool {
 	if r.starting[app] > 0 {
 		return true
 	}
-	a := r.apps[app]
-	if !rest || a == nil {
+	if !rest {
 		return false
 	}
-	if !a.wakeAt.Equal(until) {
-		a.wakeAt = until
-		time.AfterFunc(until.Sub(now), r.Wake)
-	}
+	r.armWake(until, now)
 	return true
+}
+
+// armWake wakes the relay at t, unless a wake-up armed earlier comes between now and t (its
+// drain arms the next one if an app still rests). Called with r.mu held.
+func (r *Relay) armWake(t, now time.Time) {
+	if r.wakeAt.After(now) && !r.wakeAt.After(t) {
+		return
+	}
+	r.wakeAt = t
+	time.AfterFunc(t.Sub(now), r.Wake)
 }
 
 // Run relays until ctx is done, then waits for the starts in flight.
@@ -529,7 +535,9 @@ func (r *Relay) nextApp(ctx context.Context) (int64, bool, error) {
 		if seen[app] {
 			// A start ending wakes the relay; a rest ending needs a timer.
 			if !wakeAt.IsZero() {
-				time.AfterFunc(time.Until(wakeAt), r.Wake)
+				r.mu.Lock()
+				r.armWake(wakeAt, time.Now())
+				r.mu.Unlock()
 			}
 			return 0, false, nil
 		}
