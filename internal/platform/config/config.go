@@ -82,7 +82,7 @@ type Config struct {
 	RelayBusySends  int           `env:"HERALD_RELAY_BUSY_SENDS" envDefault:"20" min:"0" example:"50" desc:"an app past this many sends in the last second, or past a quarter of them (at least 2) in the last quarter second, gathers its next requests for HERALD_RELAY_BUSY_WINDOW, so each of its runs carries more sends under load; other apps are claimed meanwhile (0: off)"`
 	RelayBusyWindow time.Duration `env:"HERALD_RELAY_BUSY_WINDOW" envDefault:"100ms" example:"200ms" desc:"how long a busy app gathers requests between runs"`
 	// RelaySharedBusyWindow replaces RelayBusyWindow while other apps are sending too.
-	RelaySharedBusyWindow time.Duration `env:"HERALD_RELAY_SHARED_BUSY_WINDOW" envDefault:"400ms" example:"250ms" desc:"how long a busy app gathers requests between runs while another app has sent in the last second (a value not longer than HERALD_RELAY_BUSY_WINDOW keeps that window always); fewer, larger runs leave the other apps' sends the CPU"`
+	RelaySharedBusyWindow time.Duration `env:"HERALD_RELAY_SHARED_BUSY_WINDOW" envDefault:"400ms" max:"5s" example:"250ms" desc:"how long a busy app gathers requests between runs while another app has sent in the last second (a value not longer than HERALD_RELAY_BUSY_WINDOW keeps that window always); fewer, larger runs leave the other apps' sends the CPU"`
 	RelayPollInterval     time.Duration `env:"HERALD_RELAY_POLL_INTERVAL" envDefault:"1s" min:"1ns" example:"5s" desc:"how often the relay retries failed starts and picks up other processes' requests"`
 	// RequestTimeout bounds the handling of one API request: past it, work waiting on
 	// Postgres is cancelled and the caller gets 503. Realtime streams are exempt; 0 disables it.

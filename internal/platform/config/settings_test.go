@@ -255,4 +255,8 @@ func TestTrimmingAndNegativeDurations(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `HERALD_RELAY_PACK_WINDOW must be a duration such as 500ms or 2s, got "-1s"`) || strings.Contains(err.Error(), "HERALD_REQUEST_TIMEOUT") {
 		t.Errorf("err = %v", err)
 	}
+	// A busy app's gathering beside others is bounded: a mistyped hour would hold its sends.
+	if _, err := Load(env(map[string]string{"HERALD_RELAY_SHARED_BUSY_WINDOW": "1h"})); err == nil || !strings.Contains(err.Error(), "HERALD_RELAY_SHARED_BUSY_WINDOW must be") {
+		t.Errorf("HERALD_RELAY_SHARED_BUSY_WINDOW=1h: %v", err)
+	}
 }
