@@ -12,15 +12,18 @@ import (
 // message log rows; at full speed (two concurrent transactions, see writeChunks) that takes
 // both cores of a small box for a few seconds, and every other app's sends, a one-time
 // code among them, wait for a CPU at each of their hops (API, relay, Temporal, worker,
-// Postgres). So while single sends are being delivered in the process, a call with a
-// large request (minChunkRows rows or more: a broadcast's slice) writes in transactions of
-// about pacedChunkRows rows, one at a time, and rests after each one so that its writes
-// take at most BulkShare percent of the time. Alone (no call of only small requests in
-// the last paceWindow) it writes flat out, as before. A pack of single sends is never
-// paced, however many it holds: pacing it would slow the very sends this protects.
+// Postgres). So a call with a large request (minChunkRows rows or more: a broadcast's
+// slice) writes in transactions of about pacedChunkRows rows, and while single sends are
+// being delivered in the process it writes them one at a time and rests after each one so
+// that its writes take at most BulkShare percent of the time. Alone (no call of only
+// small requests in the last paceWindow) it writes writeParallelism of them at once. The
+// choice is made before each transaction, not once per call: a slice that began in a quiet
+// moment yields from its next transaction to a single send that arrives while it is being
+// written (writeChunksYielding). A pack of single sends is never paced, however many it
+// holds: pacing it would slow the very sends this protects.
 
-// pacedChunkRows bounds the rows (inbox and message log) of one transaction of a paced
-// call.
+// pacedChunkRows bounds the rows (inbox and message log) of one transaction of a large
+// call that yields to single sends.
 const pacedChunkRows = 500
 
 // paceWindow is how recent a small call must be for bulk calls to be paced.
@@ -35,6 +38,9 @@ type pacer struct {
 	lastSmall atomic.Int64
 	// sleep rests for d unless ctx ends first (nil: a timer); tests record the rests.
 	sleep func(ctx context.Context, d time.Duration)
+	// written, when set, is called after each chunk of a yielding call is written
+	// (tests send a single send in the middle of one).
+	written func()
 }
 
 // noteSmall records that a call of only small requests (single sends, or a pack of them)
@@ -46,7 +52,7 @@ func (a *Service) noteSmall(now time.Time) {
 // sharing reports whether BulkShare limits large calls at all (0 and 100 do not).
 func (a *Service) sharing() bool { return a.BulkShare > 0 && a.BulkShare < 100 }
 
-// paced reports whether a call with a large request written at now is paced: BulkShare
+// paced reports whether a large call's chunk written at now is paced: BulkShare
 // is below 100 and a call of only small requests was written within paceWindow.
 func (a *Service) paced(now time.Time) bool {
 	if !a.sharing() {

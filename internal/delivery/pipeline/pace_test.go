@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,6 +81,51 @@ func TestLargeCallsYieldToSingleSends(t *testing.T) {
 	broadcast()
 	if len(rests) != 0 {
 		t.Errorf("with BulkShare 100 the large call rested %d times, want none", len(rests))
+	}
+}
+
+// A large call that began alone yields from its next transaction to a single send that
+// arrives while it is being written, not from its next call: the chunks written before
+// the send went out at once, the ones after it one at a time with rests. Every row is
+// written once and the request completed once.
+func TestALargeCallYieldsToASingleSendArrivingMidway(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	a.BulkShare = 50
+	a.BatchSize = 5000
+	a.pace.lastSmall.Store(time.Now().Add(-2 * paceWindow).UnixNano())
+	var mu sync.Mutex
+	chunks, rests := 0, 0
+	a.pace.written = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		chunks++
+		if chunks == 1 {
+			a.noteSmall(time.Now()) // a one-time code is delivered in the meantime
+		}
+	}
+	a.pace.sleep = func(context.Context, time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		rests++
+	}
+	big := accept(t, d, appID, recipientsSend(5000))
+	deliverWhole(t, a, sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: big}}})
+	// 5,000 inbox rows and 5,000 log rows in chunks of about pacedChunkRows. The first
+	// transactions (writeParallelism at once, chunks merged up to unpacedChunkRows rows)
+	// are written flat out; each one begun after the send is one chunk, paced: it owes a
+	// rest, taken before the next or after the announcement.
+	flatOut := chunks - rests
+	if rests == 0 || flatOut < 1 || flatOut > writeParallelism {
+		t.Errorf("%d transactions, %d rests: want the first %d at most flat out, then one rest after each", chunks, rests, writeParallelism)
+	}
+	if max := writeParallelism*unpacedChunkRows + (rests+1)*pacedChunkRows; max < 10000 {
+		t.Errorf("%d paced transactions after %d flat out cannot hold 10,000 rows: the paced ones were merged", rests, flatOut)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", big); n != 5000 {
+		t.Errorf("inbox rows = %d, want 5000", n)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notification_requests WHERE id = $1 AND status = 'completed' AND delivered_count = 5000", big); n != 1 {
+		t.Errorf("the request is not completed with its count")
 	}
 }
 

@@ -87,22 +87,22 @@ func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []se
 		return 0, nil, nil, nil
 	}
 	rows, largest := callRows(works)
-	now := time.Now()
 	// A call whose every request is small is single sends (a pack of them, however many):
-	// large calls yield to it. A call with a large request (a broadcast's slice) yields.
-	paced := largest >= minChunkRows && rows > pacedChunkRows && a.paced(now)
+	// large calls yield to it. A call with a large request (a broadcast's slice) yields,
+	// from the first of its chunks written after a single send (see pace.go).
+	yields := largest >= minChunkRows && rows > pacedChunkRows && a.sharing()
 	if largest < minChunkRows {
-		a.noteSmall(now)
+		a.noteSmall(time.Now())
 	}
-	chunks, finish := chunkWrites(works, chunkCount(rows, paced))
+	chunks, finish := chunkWrites(works, chunkCount(rows, yields))
 	var (
 		written []dbsqlc.InsertInboxRowsOfPagesRow
 		logged  []dbsqlc.InsertMessageLogsOfPagesRow
 		owed    time.Duration
 		err     error
 	)
-	if paced {
-		written, logged, owed, err = a.writeChunksPaced(ctx, chunks, finish)
+	if yields {
+		written, logged, owed, err = a.writeChunksYielding(ctx, chunks, finish)
 	} else {
 		written, logged, err = a.writeChunks(ctx, chunks, finish)
 	}

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -47,10 +49,11 @@ func callRows(works []*pageWork) (rows, largest int) {
 }
 
 // chunkCount is how many transactions write a call of rows rows: one for a small call, up
-// to writeParallelism (written at once) for a large one, or, paced, enough for each to hold
-// about pacedChunkRows rows (written one at a time, see pace.go).
-func chunkCount(rows int, paced bool) int {
-	if paced {
+// to writeParallelism (written at once) for a large one, or, for a large call that yields
+// to single sends, enough for each to hold about pacedChunkRows rows (see
+// writeChunksYielding).
+func chunkCount(rows int, yields bool) int {
+	if yields {
 		return max(1, (rows+pacedChunkRows-1)/pacedChunkRows)
 	}
 	return max(1, min(writeParallelism, rows/minChunkRows))
@@ -177,31 +180,141 @@ func (a *Service) writeChunks(ctx context.Context, chunks []*writeChunk, finish 
 	return written, logged, first
 }
 
-// writeChunksPaced is writeChunks for a paced call (see pace.go): the chunks one at a time,
-// each after the rest the one before it owes, then finish. It returns what they inserted
-// and the rest the last chunk owes, which the caller takes once the rows are announced.
-func (a *Service) writeChunksPaced(ctx context.Context, chunks []*writeChunk, finish *writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, time.Duration, error) {
+// writeChunksYielding is writeChunks for a large call that yields to single sends (see
+// pace.go): writeParallelism transactions at a time while no single send is being
+// delivered in the process, and from the moment one is, one at a time, each after the
+// rest the one before it owes. The check is made before each chunk, so a single send that
+// arrives while a broadcast's slice is being written waits for the chunks already under
+// way, not for the whole slice. Then finish. It returns what the chunks inserted and, if
+// single sends are still being delivered, the rest the last paced chunk owes, which the
+// caller takes once the rows are announced.
+func (a *Service) writeChunksYielding(ctx context.Context, chunks []*writeChunk, finish *writeChunk) ([]dbsqlc.InsertInboxRowsOfPagesRow, []dbsqlc.InsertMessageLogsOfPagesRow, time.Duration, error) {
 	var (
+		mu      sync.Mutex // guards next, written, logged, owed and first
+		next    int
 		written []dbsqlc.InsertInboxRowsOfPagesRow
 		logged  []dbsqlc.InsertMessageLogsOfPagesRow
 		owed    time.Duration
+		first   error
+		// serial is held by a paced chunk through its rest and its write: paced chunks
+		// are written one at a time.
+		serial sync.Mutex
 	)
-	for _, c := range chunks {
-		a.rest(ctx, owed)
+	// take hands out the next chunk, paced, or, flat out, the next few merged into one
+	// transaction of up to unpacedChunkRows rows.
+	take := func(paced bool) *writeChunk {
+		mu.Lock()
+		defer mu.Unlock()
+		if first != nil || next == len(chunks) {
+			return nil
+		}
+		c := chunks[next]
+		next++
+		for !paced && next < len(chunks) && c.rows()+chunks[next].rows() <= unpacedChunkRows {
+			c = merged(c, chunks[next])
+			next++
+		}
+		return c
+	}
+	write := func(c *writeChunk, paced bool) error {
+		if !paced {
+			w, l, err := a.writeChunk(ctx, c)
+			mu.Lock()
+			defer mu.Unlock()
+			written, logged = append(written, w...), append(logged, l...)
+			return err
+		}
+		serial.Lock()
+		defer serial.Unlock()
+		mu.Lock()
+		rest := owed
+		mu.Unlock()
+		a.rest(ctx, rest)
 		start := time.Now()
 		w, l, err := a.writeChunk(ctx, c)
-		if err != nil {
-			return nil, nil, 0, err
-		}
+		mu.Lock()
+		defer mu.Unlock()
 		written, logged = append(written, w...), append(logged, l...)
 		owed = a.restAfter(time.Since(start))
+		return err
+	}
+	var wg sync.WaitGroup
+	for range min(writeParallelism, len(chunks)) {
+		wg.Go(func() {
+			for {
+				paced := a.paced(time.Now())
+				c := take(paced)
+				if c == nil {
+					return
+				}
+				err := write(c, paced)
+				if a.pace.written != nil {
+					a.pace.written()
+				}
+				if err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, nil, 0, first
 	}
 	if finish != nil {
 		if _, _, err := a.writeChunk(ctx, finish); err != nil {
 			return nil, nil, 0, err
 		}
 	}
+	if !a.paced(time.Now()) {
+		owed = 0
+	}
 	return written, logged, owed, nil
+}
+
+// unpacedChunkRows bounds the rows of one transaction of a yielding call written flat
+// out: its chunks of about pacedChunkRows are merged up to it (fewer commits), and a
+// single send arriving meanwhile waits for at most writeParallelism of them.
+const unpacedChunkRows = 4 * pacedChunkRows
+
+// rows counts the inbox and log rows of a chunk.
+func (c *writeChunk) rows() int { return len(c.inbox.UserIds) + len(c.logs.UserIds) }
+
+// merged is one transaction writing the rows of chunks a and b (which hold different
+// users) and recording the progress of the requests of both.
+func merged(a, b *writeChunk) *writeChunk {
+	m := &writeChunk{logs: dbsqlc.InsertMessageLogsOfPagesParams{WorkflowID: a.logs.WorkflowID}}
+	for _, c := range []*writeChunk{a, b} {
+		in, l := &m.inbox, &m.logs
+		in.AppIds = append(in.AppIds, c.inbox.AppIds...)
+		in.UserIds = append(in.UserIds, c.inbox.UserIds...)
+		in.RequestIds = append(in.RequestIds, c.inbox.RequestIds...)
+		in.Titles = append(in.Titles, c.inbox.Titles...)
+		in.Messages = append(in.Messages, c.inbox.Messages...)
+		in.Icons = append(in.Icons, c.inbox.Icons...)
+		in.Urls = append(in.Urls, c.inbox.Urls...)
+		in.Datas = append(in.Datas, c.inbox.Datas...)
+		in.Blocks = append(in.Blocks, c.inbox.Blocks...)
+		in.CategoryIds = append(in.CategoryIds, c.inbox.CategoryIds...)
+		l.AppIds = append(l.AppIds, c.logs.AppIds...)
+		l.RequestIds = append(l.RequestIds, c.logs.RequestIds...)
+		l.UserIds = append(l.UserIds, c.logs.UserIds...)
+		l.UserIdentifiers = append(l.UserIdentifiers, c.logs.UserIdentifiers...)
+		l.Channels = append(l.Channels, c.logs.Channels...)
+		l.Statuses = append(l.Statuses, c.logs.Statuses...)
+		l.Reasons = append(l.Reasons, c.logs.Reasons...)
+		l.Errors = append(l.Errors, c.logs.Errors...)
+		l.TemplateIdentifiers = append(l.TemplateIdentifiers, c.logs.TemplateIdentifiers...)
+		for k, id := range c.requests {
+			if !slices.Contains(m.requests, id) {
+				m.requests = append(m.requests, id)
+				m.done = append(m.done, c.done[k])
+			}
+		}
+	}
+	return m
 }
 
 // writeChunk writes one chunk in one transaction of three statements.
