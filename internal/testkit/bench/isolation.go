@@ -48,6 +48,18 @@ type latencies struct {
 	Slowest []sendTrace
 	// Windows are the p50 and the max of the sends of each 2 s of the phase, in order.
 	Windows []window
+	// starts and rows are each send's POST start and inbox row time by request id, for
+	// trace.
+	starts, rows map[string]time.Time
+}
+
+// trace fills Stages and Slowest from the runs' histories at addr. Isolation calls it
+// once both phases are over: reading two hundred histories keeps the Temporal server busy
+// for about a second, and done between the phases it was measured as the start of A's
+// noise.
+func (l *latencies) trace(ctx context.Context, pool *pgxpool.Pool, addr string) (err error) {
+	l.Stages, l.Slowest, err = traceSends(ctx, pool, addr, l.starts, l.rows)
+	return err
 }
 
 // window is the latency of the sends of 2 s of a phase.
@@ -83,7 +95,10 @@ func Isolation(ctx context.Context, a, b *Target, members int, phase time.Durati
 		return res, err
 	}
 	if control > 0 {
-		return res, runControl(&res, func() (latencies, error) { return streamB(ctx, pool, b, "noisy", res.BRate, phase) }, control)
+		if err := runControl(&res, func() (latencies, error) { return streamB(ctx, pool, b, "noisy", res.BRate, phase) }, control); err != nil {
+			return res, err
+		}
+		return res, traceBoth(ctx, pool, b, &res)
 	}
 
 	mail, smtpAddr, stopSMTP, err := startSMTPSink()
@@ -165,7 +180,15 @@ func Isolation(ctx context.Context, a, b *Target, members int, phase time.Durati
 	res.Resumed = last.Sub(answered)
 	time.Sleep(time.Second) // late duplicates
 	res.Delivered, res.Distinct = mail.n.Load(), int64(countArrived(mail))
-	return res, nil
+	return res, traceBoth(ctx, pool, b, &res)
+}
+
+// traceBoth traces B's sends of both phases (see latencies.trace).
+func traceBoth(ctx context.Context, pool *pgxpool.Pool, b *Target, res *IsolationResult) error {
+	if err := res.Idle.trace(ctx, pool, b.TemporalAddr); err != nil {
+		return err
+	}
+	return res.Noisy.trace(ctx, pool, b.TemporalAddr)
 }
 
 // seedAudience gives app members users with an email address, all in topic "iso", and
@@ -259,13 +282,9 @@ func streamB(ctx context.Context, pool *pgxpool.Pool, b *Target, title string, r
 		}
 		out.Windows = append(out.Windows, w)
 	}
-	starts := make(map[string]time.Time, len(sends))
+	out.starts, out.rows = make(map[string]time.Time, len(sends)), got
 	for _, s := range sends {
-		starts[s.id] = s.start
-	}
-	var err error
-	if out.Stages, out.Slowest, err = traceSends(ctx, pool, b.TemporalAddr, starts, got); err != nil {
-		return out, err
+		out.starts[s.id] = s.start
 	}
 	slices.Sort(lat)
 	pct := func(p float64) time.Duration {
