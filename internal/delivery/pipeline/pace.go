@@ -16,7 +16,8 @@ import (
 // slice) writes in transactions of about pacedChunkRows rows, and while single sends are
 // being delivered in the process it writes them one at a time and rests after each one so
 // that its writes take at most BulkShare percent of the time. Alone (no call of only
-// small requests in the last paceWindow) it writes writeParallelism of them at once. The
+// small requests in the last paceWindow) it writes them writeParallelism transactions at
+// a time, merged up to unpacedChunkRows rows each. The
 // choice is made before each transaction, not once per call: a slice that began in a quiet
 // moment yields from its next transaction to a single send that arrives while it is being
 // written (writeChunksYielding). A pack of single sends is never paced, however many it
