@@ -81,6 +81,54 @@ func TestSnoozeLeavesTheListAndComesBackUnread(t *testing.T) {
 	}
 }
 
+// The waker runs once a second in every relay process: with nothing due it updates no
+// row, so the statement triggers of notifications (counters, analytics, webhooks) do not
+// run for nothing; with a row due, one UPDATE brings it back.
+func TestAnEmptyWakeRunsNoUpdate(t *testing.T) {
+	f := newFixture(t)
+	e := f.e
+	ids := f.seed(f.plain, "alice", 1)
+	ctx := context.Background()
+	for _, q := range []string{
+		`CREATE TABLE update_statements (n int NOT NULL)`,
+		`INSERT INTO update_statements VALUES (0)`,
+		`CREATE FUNCTION count_update_statements() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE update_statements SET n = n + 1; RETURN NULL; END $$`,
+		`CREATE TRIGGER count_update_statements AFTER UPDATE ON notifications FOR EACH STATEMENT EXECUTE FUNCTION count_update_statements()`,
+	} {
+		if _, err := e.Stack.DB.Pool.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	statements := func() (n int) {
+		t.Helper()
+		if err := e.Stack.DB.Pool.QueryRow(ctx, `SELECT n FROM update_statements`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n, err := e.Stack.Inbox.Wake(ctx, 10); err != nil || n != 0 {
+		t.Fatalf("nothing is snoozed: %d %v", n, err)
+	}
+	if n := statements(); n != 0 {
+		t.Errorf("an empty wake ran %d UPDATE statements on notifications, want none", n)
+	}
+	if _, err := e.Stack.DB.Pool.Exec(ctx, `UPDATE notifications SET snoozed_until = now() + interval '1 hour' WHERE id = $1`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.Stack.Inbox.Wake(ctx, 10); err != nil || n != 0 || statements() != 1 {
+		t.Fatalf("snoozed, not due: woke %d (%v), %d UPDATE statements; want 0 and only the test's own", n, err, statements())
+	}
+	if _, err := e.Stack.DB.Pool.Exec(ctx, `UPDATE notifications SET snoozed_until = now() - interval '1 second' WHERE id = $1`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.Stack.Inbox.Wake(ctx, 10); err != nil || n != 1 {
+		t.Fatalf("wake: %d %v, want 1", n, err)
+	}
+	if n := statements(); n != 3 {
+		t.Errorf("%d UPDATE statements, want 3: the test's two and the wake's one", n)
+	}
+}
+
 func TestSnoozeBadInputAndOthers(t *testing.T) {
 	f := newFixture(t)
 	e, alice := f.e, userH(f.plain, "alice")

@@ -88,6 +88,12 @@ UPDATE notifications n SET snoozed_until = NULL
 FROM due WHERE n.id = due.id AND n.deleted_at IS NULL
 RETURNING n.id, n.app_id, n.user_id`
 
+// anyDueSQL tells whether a snoozed notification's time has come, from the partial index
+// on snoozed_until. Wake asks it first: an UPDATE that matches no row still fires the
+// statement triggers of notifications (inbox counters, analytics, webhooks), and the
+// waker runs once a second in every relay process.
+const anyDueSQL = `SELECT EXISTS (SELECT 1 FROM notifications WHERE snoozed_until IS NOT NULL AND snoozed_until <= now())`
+
 // Snooze hides a notification of the user's inbox until until, announcing
 // NOTIFICATION_SNOOZED (every tab drops it). Another user's or app's, or a deleted one, is
 // not found.
@@ -133,6 +139,10 @@ func (s *Service) Unsnooze(ctx context.Context, appID int64, userIdentifier stri
 // a new notification (NEW_NOTIFICATION, unread: every tab shows it and counts it). It
 // returns how many came back.
 func (s *Service) Wake(ctx context.Context, limit int) (int, error) {
+	var due bool
+	if err := s.db.Pool.QueryRow(ctx, anyDueSQL).Scan(&due); err != nil || !due {
+		return 0, db.MapError(err)
+	}
 	rows, err := s.db.Pool.Query(ctx, wakeSQL, limit)
 	if err != nil {
 		return 0, db.MapError(err)
