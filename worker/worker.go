@@ -163,6 +163,7 @@ func registerActivities(r worker.ActivityRegistry, a Activities) {
 // same for replaying recorded histories.
 func RegisterWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(send.Workflow, workflow.RegisterOptions{Name: send.WorkflowName})
+	r.RegisterWorkflowWithOptions(send.WorkflowV2, workflow.RegisterOptions{Name: send.WorkflowV2Name})
 	r.RegisterWorkflowWithOptions(send.WorkflowV1, workflow.RegisterOptions{Name: send.WorkflowV1Name})
 	r.RegisterWorkflowWithOptions(schedule.Workflow, workflow.RegisterOptions{Name: schedule.WorkflowName})
 	r.RegisterWorkflowWithOptions(flowrun.Workflow, workflow.RegisterOptions{Name: flowrun.WorkflowName})

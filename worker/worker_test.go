@@ -24,7 +24,7 @@ import (
 // A run of the send workflow's first type (runs started before the current one) continues
 // as its own type, whose GetVersion calls its next run answers with the latest versions.
 func TestLargeSendContinuesAsTheSendWorkflow(t *testing.T) {
-	for _, name := range []string{send.WorkflowName, send.WorkflowV1Name} {
+	for _, name := range []string{send.WorkflowName, send.WorkflowV2Name, send.WorkflowV1Name} {
 		t.Run(name, func(t *testing.T) {
 			var s testsuite.WorkflowTestSuite
 			env := s.NewTestWorkflowEnvironment()

@@ -18,9 +18,10 @@ const (
 	BeginSendActivityName = "BeginScheduledSend"
 )
 
-// SendTypeChange is the workflow.GetVersion change id of schedules that start the send
-// workflow's current type (send.WorkflowName) when their time comes; schedules that began
-// before it start send.WorkflowV1Name, as their histories say.
+// SendTypeChange is the workflow.GetVersion change id of the send workflow type a schedule
+// starts when its time comes: version 2 the current type (send.WorkflowName), version 1
+// send.WorkflowV2Name, and schedules that began before the change send.WorkflowV1Name, as
+// their histories say.
 const SendTypeChange = "send-v2"
 
 // WorkflowID names the schedule of a request.

@@ -48,7 +48,10 @@ func Workflow(ctx workflow.Context, in Input) error {
 		StaticSummary:         "Send " + in.RequestID.String() + " (scheduled)",
 	})
 	sendType := send.WorkflowV1Name
-	if workflow.GetVersion(ctx, SendTypeChange, workflow.DefaultVersion, 1) >= 1 {
+	switch workflow.GetVersion(ctx, SendTypeChange, workflow.DefaultVersion, 2) {
+	case 1:
+		sendType = send.WorkflowV2Name
+	case 2:
 		sendType = send.WorkflowName
 	}
 	child := workflow.ExecuteChildWorkflow(cctx, sendType, send.NewInput([]uuid.UUID{in.RequestID}))

@@ -29,7 +29,7 @@ func newFixture(t *testing.T, wait time.Duration) *fixture {
 	f := &fixture{env: s.NewTestWorkflowEnvironment()}
 	f.sendAt = f.env.Now().Add(wait)
 	f.env.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
-	for _, name := range []string{send.WorkflowName, send.WorkflowV1Name} {
+	for _, name := range []string{send.WorkflowName, send.WorkflowV2Name, send.WorkflowV1Name} {
 		f.env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in send.Input) error {
 			f.sends++
 			f.sendStart = workflow.Now(ctx)
@@ -59,14 +59,14 @@ func TestScheduleSendsAtItsTime(t *testing.T) {
 }
 
 // A schedule starts the send workflow's current type; one that began before SendTypeChange
-// starts the first type, as its history says.
+// starts the first type, and one of its first version the second, as their histories say.
 func TestScheduleStartsTheSendTypeOfItsVersion(t *testing.T) {
 	for _, tc := range []struct {
 		version workflow.Version
 		want    string
-	}{{1, send.WorkflowName}, {workflow.DefaultVersion, send.WorkflowV1Name}} {
+	}{{2, send.WorkflowName}, {1, send.WorkflowV2Name}, {workflow.DefaultVersion, send.WorkflowV1Name}} {
 		f := newFixture(t, time.Hour)
-		f.env.OnGetVersion(SendTypeChange, workflow.DefaultVersion, 1).Return(tc.version)
+		f.env.OnGetVersion(SendTypeChange, workflow.DefaultVersion, 2).Return(tc.version)
 		f.env.ExecuteWorkflow(WorkflowName, Input{RequestID: uuid.New()})
 		if err := f.env.GetWorkflowError(); err != nil {
 			t.Fatal(err)

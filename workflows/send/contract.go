@@ -15,8 +15,25 @@ import (
 
 // WorkflowName is the registered name of the send workflow's current type (Workflow),
 // which the relay and scheduled sends start: every versioned change below is in force in
-// its runs without a version marker.
-const WorkflowName = "SendV2"
+// its runs without a version marker, and a run's first slice is a local activity (see
+// LocalSliceSize).
+const WorkflowName = "SendV3"
+
+// WorkflowV2Name is the send workflow's second type (WorkflowV2), which runs started
+// before WorkflowName have: every change but ExternalAfterInAppChange in force without a
+// marker (that one asked when it first applies), and every slice an activity. It continues
+// as new as itself.
+const WorkflowV2Name = "SendV2"
+
+// LocalSliceSize bounds the recipients of a run's first DeliverBatch call in runs of
+// WorkflowName, which runs it as a local activity inside the run's first workflow task:
+// a pack of single sends (at most the relay's 100 requests) is then delivered with one
+// workflow task and no activity task, a scheduled, a started and a completed event fewer
+// and a round trip through the server fewer before its inbox rows are written (issue 28:
+// on the Temporal cluster an activity and a workflow task were most of the server's work
+// for a single send). A larger send's first slice stops at this many; its later slices
+// are activities of the usual size, heartbeating.
+const LocalSliceSize = 100
 
 // WorkflowV1Name is the send workflow's first type (WorkflowV1), which runs started before
 // WorkflowName have: it keeps the workflow.GetVersion calls of the changes below, so those
@@ -207,6 +224,9 @@ type DeliverInput struct {
 	// HoldChannels asks the activity to report the channels held by open circuit breakers
 	// (DeliverResult.Holds), and to note the hold on their new messages (SharedHoldChange).
 	HoldChannels bool `json:",omitempty"`
+	// Limit, when set, bounds the call's recipients below the worker's own slice size: a
+	// run's first call, a local activity, resolves at most LocalSliceSize.
+	Limit int `json:",omitempty"`
 }
 
 // DeliverResult tells the workflow what is left. Requests that completed or failed are not

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/heraldhq/herald/workflows/contract"
 	"github.com/heraldhq/herald/workflows/flowrun"
 	"github.com/heraldhq/herald/workflows/taskqueue"
 	"github.com/heraldhq/herald/workflows/visibility"
@@ -89,6 +90,13 @@ func Workflow(ctx workflow.Context, in Input) error {
 	return deliver(ctx, in, latest, WorkflowName)
 }
 
+// WorkflowV2 is the type runs started before WorkflowName have (WorkflowV2Name): the
+// changes of latestV2 in force, ExternalAfterInAppChange asked when it first applies, and
+// every slice an activity, so those runs replay.
+func WorkflowV2(ctx workflow.Context, in Input) error {
+	return deliver(ctx, in, latestV2, WorkflowV2Name)
+}
+
 // WorkflowV1 is the type runs started before WorkflowName have (WorkflowV1Name): it asks
 // workflow.GetVersion for each change, so a run replays on the path its history took. Each
 // of those calls costs every run a marker and an upsert of TemporalChangeVersion, five of
@@ -98,13 +106,20 @@ func WorkflowV1(ctx workflow.Context, in Input) error {
 	return deliver(ctx, in, changesOf(ctx), WorkflowV1Name)
 }
 
-// changes are the versioned changes in force in a run.
+// changes are the versioned changes in force in a run. externalAfterInApp is in force
+// without asking (types after WorkflowV2; otherwise it is asked when it first applies);
+// localFirstSlice runs the run's first slice as a local activity (LocalSliceSize).
 type changes struct {
 	batched, inAppFirst, quietHours, channelHold, sharedHold bool
+	externalAfterInApp, localFirstSlice                      bool
 }
 
+// latestV2 is what runs of WorkflowV2 have: every change of WorkflowV1 in force.
+var latestV2 = changes{batched: true, inAppFirst: true, quietHours: true, channelHold: true, sharedHold: true}
+
 // latest is every change in force.
-var latest = changes{batched: true, inAppFirst: true, quietHours: true, channelHold: true, sharedHold: true}
+var latest = changes{batched: true, inAppFirst: true, quietHours: true, channelHold: true, sharedHold: true,
+	externalAfterInApp: true, localFirstSlice: true}
 
 // changesOf asks workflow.GetVersion for each change, in the order WorkflowV1 always has
 // (the calls of changes that depend on another are made only when it is in force).
@@ -185,6 +200,23 @@ func deliver(ctx workflow.Context, in Input, v changes, name string) error {
 			r.channelHolds = map[string]int64{}
 			r.sharedHolds = v.sharedHold
 		}
+		if v.externalAfterInApp {
+			r.afterInApp = 1
+		}
+		if v.localFirstSlice {
+			r.localCtx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+				// As deliverCtx: retried within the day, each attempt bounded. A local
+				// activity cannot heartbeat: a worker that dies in it fails the workflow
+				// task, and the next worker runs the slice again (nothing is written twice).
+				StartToCloseTimeout:    2 * time.Minute,
+				ScheduleToCloseTimeout: 24 * time.Hour,
+				RetryPolicy: &temporal.RetryPolicy{
+					InitialInterval:    200 * time.Millisecond,
+					BackoffCoefficient: 2,
+					MaximumInterval:    time.Minute,
+				},
+			})
+		}
 		// Jobs handed over by continue-as-new wait for their retry time again.
 		r.queue = nil
 		for _, j := range in.Jobs {
@@ -231,6 +263,8 @@ type run struct {
 	channelHolds map[string]int64
 	// sharedHolds runs take holds from DeliverBatch too (SharedHoldChange).
 	sharedHolds bool
+	// localCtx, when set, runs the run's first slice as a local activity (LocalSliceSize).
+	localCtx workflow.Context
 
 	pending []Cursor
 	queue   []Job
@@ -421,7 +455,13 @@ func (r *run) fetch() {
 	// inAppFirst runs never ask it to send a small slice itself (SendSmall), every message
 	// goes to a batch on its channel's queue.
 	in := DeliverInput{Cursors: cursors, SendSmall: !r.inAppFirst, Spill: r.backlog != nil, HoldQuietHours: r.quiet, HoldChannels: r.sharedHolds}
-	f := DeliverBatch.Execute(r.deliverCtx, in)
+	var f contract.Future[DeliverResult]
+	if r.localCtx != nil && r.batches == 1 {
+		in.Limit = LocalSliceSize
+		f = DeliverBatch.ExecuteLocal(r.localCtx, in)
+	} else {
+		f = DeliverBatch.Execute(r.deliverCtx, in)
+	}
 	r.sel.AddFuture(f.Future, func(workflow.Future) {
 		r.fetching = false
 		res, err := f.Result(r.ctx)

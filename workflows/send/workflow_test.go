@@ -22,6 +22,7 @@ func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
+	env.RegisterWorkflowWithOptions(WorkflowV2, workflow.RegisterOptions{Name: WorkflowV2Name})
 	env.RegisterWorkflowWithOptions(WorkflowV1, workflow.RegisterOptions{Name: WorkflowV1Name})
 	return env
 }
@@ -313,5 +314,43 @@ func TestWorkflowContinuesAsNewWithRunsLeft(t *testing.T) {
 	}
 	if len(next.Cursors) != 1 {
 		t.Errorf("the next run must go on with the request: %+v", next.Cursors)
+	}
+}
+
+// A run of the current type delivers its first slice as a local activity, at most
+// LocalSliceSize recipients, and every later slice as an activity of the worker's own
+// size; a SendV2 run (started before the change) keeps an activity for every slice, so its
+// history replays.
+func TestARunsFirstSliceIsALocalActivity(t *testing.T) {
+	type call struct {
+		local bool
+		limit int
+	}
+	for _, tc := range []struct {
+		name string
+		want []call
+	}{
+		{WorkflowName, []call{{true, LocalSliceSize}, {false, 0}, {false, 0}}},
+		{WorkflowV2Name, []call{{false, 0}, {false, 0}, {false, 0}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newEnv(t)
+			var got []call
+			env.RegisterActivityWithOptions(func(ctx context.Context, in DeliverInput) (DeliverResult, error) {
+				got = append(got, call{activity.GetInfo(ctx).IsLocalActivity, in.Limit})
+				var out DeliverResult
+				if len(got) < 3 {
+					out.Pending = in.Cursors
+				}
+				return out, nil
+			}, activity.RegisterOptions{Name: DeliverActivityName})
+			env.ExecuteWorkflow(tc.name, NewInput([]uuid.UUID{uuid.New()}))
+			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+				t.Fatalf("workflow did not complete: %v", env.GetWorkflowError())
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("DeliverBatch calls (local, limit) %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -142,6 +142,9 @@ func (a *Service) DeliverBatch(ctx context.Context, in sendwf.DeliverInput) (sen
 	if budget <= 0 {
 		budget = DefaultBatchSize
 	}
+	if in.Limit > 0 {
+		budget = min(budget, in.Limit)
+	}
 	call := &batchCall{configured: map[int64]map[string]bool{}, workflowID: a.workflowID(ctx), users: newUserCache(),
 		holdQuiet: in.HoldQuietHours, now: time.Now(), holdChannels: in.HoldChannels, wake: a.wakeDelay()}
 	if err := a.preResolveCall(ctx, call, in.Cursors, byID, budget); err != nil {

@@ -149,6 +149,30 @@ func TestDeliverThousandRecipientsInBatches(t *testing.T) {
 	}
 }
 
+// A call's Limit (a run's first slice, a local activity) bounds its recipients below the
+// worker's slice size; a Limit above it changes nothing.
+func TestDeliverStopsAtTheCallsLimit(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	req := accept(t, d, appID, recipientsSend(300))
+	a.BatchSize = 200
+	var sizes []int
+	in := sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: req}}, Limit: 100}
+	for len(in.Cursors) > 0 {
+		res, err := a.DeliverBatch(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, res.Delivered)
+		in = sendwf.DeliverInput{Cursors: res.Pending, Limit: 1000}
+	}
+	if fmt.Sprint(sizes) != "[100 200]" {
+		t.Errorf("calls delivered %v, want [100 200] (the first call's limit, then the worker's size)", sizes)
+	}
+	if n := count(t, d, "SELECT count(*) FROM notifications WHERE request_id = $1", req); n != 300 {
+		t.Errorf("inbox rows = %d, want 300", n)
+	}
+}
+
 func TestDeliverIsIdempotentAndKeepsRequestsIndependent(t *testing.T) {
 	d, appID, a, _ := setup(t)
 	good := accept(t, d, appID, `{"notification":{"title":"A","category":"promo"},"recipients":["x"],"category":"promo"}`)

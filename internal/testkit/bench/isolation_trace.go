@@ -15,14 +15,16 @@ import (
 
 // Stages of one of B's sends, in order: where its accept → inbox time went (issue 28).
 // The times come from the request row (created_at), the run's Temporal history (event
-// times) and the inbox row (created_at), all stamped on the same machine.
+// times) and the inbox row (created_at), all stamped on the same machine. A run whose first
+// slice is a local activity (send.LocalSliceSize) writes the row inside its first workflow
+// task: its two middle stages are zero and the last one starts at the task's pickup.
 var stageNames = []string{
 	"accept: POST start → request row",
 	"relay: request row → run started",
 	"workflow task queued: run started → first workflow task picked up",
-	"workflow task: picked up → completed (DeliverBatch scheduled)",
-	"DeliverBatch queued: scheduled → picked up by a worker",
-	"DeliverBatch: picked up → inbox row written",
+	"workflow task: picked up → completed (DeliverBatch scheduled; 0 when local)",
+	"DeliverBatch queued: scheduled → picked up by a worker (0 when local)",
+	"DeliverBatch: picked up → inbox row written (local: from the workflow task's pickup)",
 }
 
 // stageStats are one stage's p50, p99 and max over B's sends.
@@ -72,6 +74,8 @@ func traceSends(ctx context.Context, pool *pgxpool.Pool, addr string, starts, ro
 			continue
 		}
 		var started, wtScheduled, wtStarted, wtCompleted, actScheduled, actStarted time.Time
+		// local: the first slice ran as a local activity (its marker before any activity).
+		local := false
 		it := c.GetWorkflowHistory(ctx, *workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 		for it.HasNext() {
 			ev, err := it.Next()
@@ -94,6 +98,10 @@ func traceSends(ctx context.Context, pool *pgxpool.Pool, addr string, starts, ro
 				if wtCompleted.IsZero() {
 					wtCompleted = at
 				}
+			case enums.EVENT_TYPE_MARKER_RECORDED:
+				if actScheduled.IsZero() && ev.GetMarkerRecordedEventAttributes().GetMarkerName() == localActivityMarker {
+					local = true
+				}
 			case enums.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 				if actScheduled.IsZero() {
 					actScheduled = at
@@ -104,7 +112,16 @@ func traceSends(ctx context.Context, pool *pgxpool.Pool, addr string, starts, ro
 				}
 			}
 		}
-		if started.IsZero() || wtStarted.IsZero() || wtCompleted.IsZero() || actScheduled.IsZero() || actStarted.IsZero() {
+		if started.IsZero() || wtStarted.IsZero() || wtCompleted.IsZero() {
+			continue
+		}
+		if local {
+			traces = append(traces, sendTrace{Total: row.Sub(start), At: start.Sub(first), Stages: []time.Duration{
+				created.Sub(start), started.Sub(created), wtStarted.Sub(started), 0, 0, row.Sub(wtStarted),
+			}})
+			continue
+		}
+		if actScheduled.IsZero() || actStarted.IsZero() {
 			continue
 		}
 		traces = append(traces, sendTrace{Total: row.Sub(start), At: start.Sub(first), Stages: []time.Duration{
@@ -124,6 +141,10 @@ func traceSends(ctx context.Context, pool *pgxpool.Pool, addr string, starts, ro
 	slices.SortFunc(traces, func(a, b sendTrace) int { return int(b.Total - a.Total) })
 	return stats, traces[:min(len(traces), 5)], nil
 }
+
+// localActivityMarker is the name of the marker the Temporal Go SDK records for a local
+// activity's result.
+const localActivityMarker = "LocalActivity"
 
 func pick(d []time.Duration, p float64) time.Duration {
 	if len(d) == 0 {
