@@ -164,6 +164,19 @@ func TestOnlySingleSendsArePacedFor(t *testing.T) {
 	if !a.paced(time.Now()) {
 		t.Error("after a pack of single sends, a large call is not paced")
 	}
+	// A run's first slice of a larger send (a local activity of send.LocalSliceSize
+	// recipients): as small as a single send's, but its send goes on.
+	a.pace.lastSmall.Store(0)
+	res, err := a.DeliverBatch(context.Background(), sendwf.DeliverInput{Cursors: []sendwf.Cursor{{RequestID: accept(t, d, appID, recipientsSend(300))}}, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Delivered != 50 || len(res.Pending) != 1 {
+		t.Fatalf("the first slice delivered %d with %d pending, want 50 and the rest pending", res.Delivered, len(res.Pending))
+	}
+	if a.paced(time.Now()) {
+		t.Error("a larger send's small first slice made its next slices paced, want only whole single sends to")
+	}
 }
 
 // The rest keeps the write at BulkShare percent of the time, within maxRest.

@@ -87,11 +87,14 @@ func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []se
 		return 0, nil, nil, nil
 	}
 	rows, largest := callRows(works)
-	// A call whose every request is small is single sends (a pack of them, however many):
-	// large calls yield to it. A call with a large request (a broadcast's slice) yields,
-	// from the first of its chunks written after a single send (see pace.go).
+	// A call whose every request is small and whole is single sends (a pack of them,
+	// however many): large calls yield to it. A call with a large request (a broadcast's
+	// slice) yields, from the first of its chunks written after a single send (see
+	// pace.go). A small slice of a larger send (a run's first, a local activity of
+	// send.LocalSliceSize recipients) is neither: noted, it paced its own send's next
+	// slices as if another app were sending.
 	yields := largest >= minChunkRows && rows > pacedChunkRows && a.sharing()
-	if largest < minChunkRows {
+	if largest < minChunkRows && wholeRequests(works) {
 		a.noteSmall(time.Now())
 	}
 	chunks, finish := chunkWrites(works, chunkCount(rows, yields))

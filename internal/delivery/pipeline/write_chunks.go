@@ -48,6 +48,21 @@ func callRows(works []*pageWork) (rows, largest int) {
 	return rows, largest
 }
 
+// wholeRequests reports whether the call delivers each of its requests to its last
+// recipient (each has its last page among the call's).
+func wholeRequests(works []*pageWork) bool {
+	done := map[uuid.UUID]bool{}
+	for _, pw := range works {
+		done[pw.sc.requestID] = done[pw.sc.requestID] || pw.done
+	}
+	for _, d := range done {
+		if !d {
+			return false
+		}
+	}
+	return true
+}
+
 // chunkCount is how many transactions write a call of rows rows: one for a small call, up
 // to writeParallelism (written at once) for a large one, or, for a large call that yields
 // to single sends, enough for each to hold about pacedChunkRows rows (see
