@@ -206,8 +206,9 @@ func deliver(ctx workflow.Context, in Input, v changes, name string) error {
 		if v.localFirstSlice {
 			r.localCtx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 				// As deliverCtx: retried within the day, each attempt bounded. A local
-				// activity cannot heartbeat: a worker that dies in it fails the workflow
-				// task, and the next worker runs the slice again (nothing is written twice).
+				// activity cannot heartbeat: a worker that dies in it leaves the workflow
+				// task to time out, and the next worker runs the slice again (nothing is
+				// written twice; TestWorkerKilledHoldingRunsFirstWorkflowTasks).
 				StartToCloseTimeout:    2 * time.Minute,
 				ScheduleToCloseTimeout: 24 * time.Hour,
 				RetryPolicy: &temporal.RetryPolicy{
