@@ -3,10 +3,12 @@ package faults
 import (
 	"context"
 	"fmt"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/api/enums/v1"
 	temporalclient "go.temporal.io/sdk/client"
 )
@@ -38,22 +40,14 @@ func TestWorkerKilledHoldingRunsFirstWorkflowTasks(t *testing.T) {
 	}
 	// Runs whose first workflow task the frozen worker took (started, never completed).
 	taken := func() []string {
-		var out []string
-		rows, err := s.Local.DB.Pool.Query(context.Background(), "SELECT DISTINCT workflow_id FROM notification_requests WHERE id = ANY($1::uuid[]) AND workflow_id IS NOT NULL", ids)
+		rows, _ := s.Local.DB.Pool.Query(context.Background(), "SELECT DISTINCT workflow_id FROM notification_requests WHERE id = ANY($1::uuid[]) AND workflow_id IS NOT NULL", ids)
+		runs, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var wf string
-			if err := rows.Scan(&wf); err != nil {
-				t.Fatal(err)
-			}
-			if firstTaskEvents(t, s.Local.Temporal, wf)[enums.EVENT_TYPE_WORKFLOW_TASK_STARTED] > 0 {
-				out = append(out, wf)
-			}
-		}
-		return out
+		return slices.DeleteFunc(runs, func(wf string) bool {
+			return firstTaskEvents(t, s.Local.Temporal, wf)[enums.EVENT_TYPE_WORKFLOW_TASK_STARTED] == 0
+		})
 	}
 	var held []string
 	s.Eventually(time.Minute, "the frozen worker to hold a run's first workflow task", func() bool {
