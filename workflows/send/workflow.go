@@ -45,6 +45,15 @@ const (
 	RetryMaximum = 5 * time.Minute
 )
 
+// DeliverBatch's timeouts and retries, as an activity and as a run's local first slice:
+// each attempt bounded, retried from 200 ms doubling up to a minute, within the day.
+const (
+	deliverStartToClose    = 2 * time.Minute
+	deliverScheduleToClose = 24 * time.Hour
+)
+
+var deliverRetry = &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute}
+
 // SendBatchStartToClose bounds one SendMessages attempt: a few hundred messages through
 // a slow provider, at DefaultInstanceConcurrency calls at a time.
 const SendBatchStartToClose = 10 * time.Minute
@@ -144,14 +153,10 @@ func deliver(ctx workflow.Context, in Input, v changes, name string) error {
 		name: name,
 		ctx:  ctx,
 		deliverCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-			StartToCloseTimeout:    2 * time.Minute,
+			StartToCloseTimeout:    deliverStartToClose,
 			HeartbeatTimeout:       HeartbeatTimeout,
-			ScheduleToCloseTimeout: 24 * time.Hour,
-			RetryPolicy: &temporal.RetryPolicy{
-				InitialInterval:    200 * time.Millisecond,
-				BackoffCoefficient: 2,
-				MaximumInterval:    time.Minute,
-			},
+			ScheduleToCloseTimeout: deliverScheduleToClose,
+			RetryPolicy:            deliverRetry,
 		}),
 		sendCtx: workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout:    SendStartToClose,
@@ -209,13 +214,9 @@ func deliver(ctx workflow.Context, in Input, v changes, name string) error {
 				// activity cannot heartbeat: a worker that dies in it leaves the workflow
 				// task to time out, and the next worker runs the slice again (nothing is
 				// written twice; TestWorkerKilledHoldingRunsFirstWorkflowTasks).
-				StartToCloseTimeout:    2 * time.Minute,
-				ScheduleToCloseTimeout: 24 * time.Hour,
-				RetryPolicy: &temporal.RetryPolicy{
-					InitialInterval:    200 * time.Millisecond,
-					BackoffCoefficient: 2,
-					MaximumInterval:    time.Minute,
-				},
+				StartToCloseTimeout:    deliverStartToClose,
+				ScheduleToCloseTimeout: deliverScheduleToClose,
+				RetryPolicy:            deliverRetry,
 			})
 		}
 		// Jobs handed over by continue-as-new wait for their retry time again.

@@ -86,7 +86,7 @@ func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []se
 	if len(works) == 0 {
 		return 0, nil, nil, nil
 	}
-	rows, largest := callRows(works)
+	rows, largest, whole := callRows(works)
 	// A call whose every request is small and whole is single sends (a pack of them,
 	// however many): large calls yield to it. A call with a large request (a broadcast's
 	// slice) yields, from the first of its chunks written after a single send (see
@@ -94,7 +94,7 @@ func (a *Service) commitPages(ctx context.Context, works []*pageWork) (int, []se
 	// send.LocalSliceSize recipients) is neither: noted, it paced its own send's next
 	// slices as if another app were sending.
 	yields := largest >= minChunkRows && rows > pacedChunkRows && a.sharing()
-	if largest < minChunkRows && wholeRequests(works) {
+	if largest < minChunkRows && whole {
 		a.noteSmall(time.Now())
 	}
 	chunks, finish := chunkWrites(works, chunkCount(rows, yields))

@@ -35,32 +35,29 @@ type writeChunk struct {
 }
 
 // callRows counts the rows (inbox and message log) the pages of a call write, in all and
-// of its largest request: a broadcast's slice has one large request, a pack of single
-// sends many small ones.
-func callRows(works []*pageWork) (rows, largest int) {
-	byRequest := map[uuid.UUID]int{}
+// of its largest request (a broadcast's slice has one large request, a pack of single
+// sends many small ones), and reports whether the call delivers each of its requests to
+// its last recipient (each has its last page among the call's).
+func callRows(works []*pageWork) (rows, largest int, whole bool) {
+	type request struct {
+		rows int
+		done bool
+	}
+	byRequest := map[uuid.UUID]request{}
 	for _, pw := range works {
 		n := len(pw.w.inbox.UserIds) + len(pw.w.logs.UserIds)
 		rows += n
-		byRequest[pw.sc.requestID] += n
-		largest = max(largest, byRequest[pw.sc.requestID])
+		r := byRequest[pw.sc.requestID]
+		r.rows += n
+		r.done = r.done || pw.done
+		byRequest[pw.sc.requestID] = r
+		largest = max(largest, r.rows)
 	}
-	return rows, largest
-}
-
-// wholeRequests reports whether the call delivers each of its requests to its last
-// recipient (each has its last page among the call's).
-func wholeRequests(works []*pageWork) bool {
-	done := map[uuid.UUID]bool{}
-	for _, pw := range works {
-		done[pw.sc.requestID] = done[pw.sc.requestID] || pw.done
+	whole = true
+	for _, r := range byRequest {
+		whole = whole && r.done
 	}
-	for _, d := range done {
-		if !d {
-			return false
-		}
-	}
-	return true
+	return rows, largest, whole
 }
 
 // chunkCount is how many transactions write a call of rows rows: one for a small call, up

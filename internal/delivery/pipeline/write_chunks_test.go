@@ -27,7 +27,7 @@ func TestChunkWritesCompleteOnlyAfterEveryChunk(t *testing.T) {
 		users[u] = int64(u)
 	}
 	works := []*pageWork{page(big, true, users...), page(small, false, 7)}
-	total, _ := callRows(works)
+	total, _, _ := callRows(works)
 	chunks, finish := chunkWrites(works, chunkCount(total, false))
 	if len(chunks) != 3 {
 		t.Fatalf("%d chunks, want 3", len(chunks))
