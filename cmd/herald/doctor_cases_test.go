@@ -31,7 +31,7 @@ func TestDoctorMoreBadConfigurations(t *testing.T) {
 	ctx := t.Context()
 	// A database a newer release migrated: one version this binary does not know.
 	ahead := dbtest.URL(t)
-	d, err := db.Open(ctx, ahead, 2)
+	d, err := db.Open(ctx, ahead, db.PoolSize{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestDoctorMoreBadConfigurations(t *testing.T) {
 	d.Close()
 	// More insecure apps than a report names.
 	crowded := dbtest.URL(t)
-	d, err = db.Open(ctx, crowded, 2)
+	d, err = db.Open(ctx, crowded, db.PoolSize{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

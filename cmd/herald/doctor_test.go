@@ -115,7 +115,7 @@ func TestDoctorBadConfigurations(t *testing.T) {
 		return env
 	}
 	behind := dbtest.URL(t)
-	d, err := db.Open(t.Context(), behind, 2)
+	d, err := db.Open(t.Context(), behind, db.PoolSize{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestDoctorBadConfigurations(t *testing.T) {
 	}
 	d.Close()
 	insecure := dbtest.URL(t)
-	d, err = db.Open(t.Context(), insecure, 2)
+	d, err = db.Open(t.Context(), insecure, db.PoolSize{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

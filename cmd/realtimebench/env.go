@@ -101,7 +101,7 @@ func startEnv(ctx context.Context, o options) (e *env, err error) {
 	if err := waitHealthy(ctx, e.baseURL); err != nil {
 		return nil, fmt.Errorf("%w (logs in %s)", err, e.logDir)
 	}
-	if e.db, err = db.Open(ctx, e.dbURL, 4); err != nil {
+	if e.db, err = db.Open(ctx, e.dbURL, db.PoolSize{MaxConns: 4}); err != nil {
 		return nil, err
 	}
 	e.cleanup = append(e.cleanup, e.db.Close)

@@ -135,7 +135,7 @@ func wait[T any](t *testing.T, c <-chan T, what string) T {
 
 func TestPGBusDeliversAcrossConnectionsAndResyncsAfterReconnect(t *testing.T) {
 	url := dbtest.URL(t)
-	pub, err := db.Open(context.Background(), url, 4)
+	pub, err := db.Open(context.Background(), url, db.PoolSize{MaxConns: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

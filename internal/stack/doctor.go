@@ -39,7 +39,7 @@ func OpenDoctor(ctx context.Context, cfg config.Config, cfgErr error, log *slog.
 		d.Cfg.SecretKey = key
 	}
 	d.CodecKey = codecKeyCheck(d.Cfg)
-	d.DB, d.DBErr = db.Open(ctx, cfg.DatabaseURL, 2)
+	d.DB, d.DBErr = db.Open(ctx, cfg.DatabaseURL, db.PoolSize{MaxConns: 2})
 	if opts, conn, err := temporalClientOptions(cfg, log); err != nil {
 		d.TemporalErr = err
 	} else {

@@ -125,7 +125,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stack, err
 	if err != nil {
 		return nil, err
 	}
-	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	d, err := db.Open(ctx, cfg.DatabaseURL, db.PoolSize{MaxConns: cfg.DBMaxConns, MinIdleConns: cfg.DBMinIdleConns})
 	if err != nil {
 		return nil, err
 	}

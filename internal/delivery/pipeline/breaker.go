@@ -34,6 +34,8 @@ type breaker struct {
 	// to read); see shared.go.
 	shared  sharedBreaker
 	fetched time.Time
+	// reading, while a call reads the row, is closed when it has (see sharedState).
+	reading chan struct{}
 }
 
 // breakerOf returns the breaker of an instance.

@@ -45,7 +45,7 @@ func BenchmarkDeliverPack(b *testing.B) {
 			q := u.Query()
 			q.Set("synchronous_commit", "off")
 			u.RawQuery = q.Encode()
-			d, err := db.Open(ctx, u.String(), 8)
+			d, err := db.Open(ctx, u.String(), db.PoolSize{MaxConns: 8})
 			if err != nil {
 				b.Fatal(err)
 			}

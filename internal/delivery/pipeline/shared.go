@@ -30,7 +30,10 @@ type sharedBreaker struct {
 	cooldown time.Duration
 }
 
-// sharedState returns the instance's shared breaker, from the cache while fresh.
+// sharedState returns the instance's shared breaker, from the cache while fresh. One call
+// at a time reads a stale row; the others wait for its read: the calls of a batch of
+// emails all find the cache stale together, and each reading it would open as many
+// connections at once (seen as 17 new backends in one isolation run).
 func (a *Service) sharedState(ctx context.Context, id int64, b *breaker, now time.Time) sharedBreaker {
 	b.mu.Lock()
 	if !b.fetched.IsZero() && now.Sub(b.fetched) < breakerCacheTTL {
@@ -38,7 +41,20 @@ func (a *Service) sharedState(ctx context.Context, id int64, b *breaker, now tim
 		b.mu.Unlock()
 		return s
 	}
+	if reading := b.reading; reading != nil {
+		b.mu.Unlock()
+		select {
+		case <-reading:
+		case <-ctx.Done():
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.shared
+	}
+	read := make(chan struct{})
+	b.reading = read
 	b.mu.Unlock()
+	defer close(read)
 	var s sharedBreaker
 	row, err := a.DB.GetProviderBreaker(ctx, id)
 	switch {
@@ -51,7 +67,7 @@ func (a *Service) sharedState(ctx context.Context, id int64, b *breaker, now tim
 		}
 	}
 	b.mu.Lock()
-	b.shared, b.fetched = s, now
+	b.shared, b.fetched, b.reading = s, now, nil
 	b.mu.Unlock()
 	return s
 }

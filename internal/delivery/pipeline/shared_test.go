@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/heraldhq/herald/internal/delivery/channels"
 	"github.com/heraldhq/herald/internal/delivery/templates"
@@ -125,6 +128,70 @@ func TestABreakerTrippedByOneWorkerHoldsTheOthers(t *testing.T) {
 	for i := range 10 {
 		if n := seen[fmt.Sprintf("u%d@example.com", i)]; n != 1 {
 			t.Errorf("u%d received %d messages, want 1", i, n)
+		}
+	}
+}
+
+// The calls of a batch of emails find the cached shared breaker stale together: one reads
+// the instance's row and the others wait for its read, so twenty calls take one
+// connection, not twenty. The row is held locked while they ask; each must return what the
+// one read found.
+func TestOneCallReadsAStaleSharedBreaker(t *testing.T) {
+	d, appID, w, _ := setup(t)
+	ctx := context.Background()
+	inst := webhookInstance(t, w, appID, "hook", "https://hooks.example.com/in")
+	// Connections of their own, outside the service's pool (which the reads may fill).
+	side := func() *pgx.Conn {
+		t.Helper()
+		c, err := pgx.ConnectConfig(ctx, d.Pool.Config().ConnConfig.Copy())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close(context.Background()) })
+		return c
+	}
+	watch := side()
+	lock, err := side().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = lock.Rollback(ctx) }()
+	if _, err := lock.Exec(ctx, `LOCK TABLE provider_breakers IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lock.Exec(ctx, `INSERT INTO provider_breakers (instance_id, open_until, cooldown_ms) VALUES ($1, now() + interval '1 minute', 15000)`, inst.ID); err != nil {
+		t.Fatal(err)
+	}
+	b := w.breakerOf(inst.ID)
+	states := make([]sharedBreaker, 20)
+	var wg sync.WaitGroup
+	for i := range states {
+		wg.Go(func() { states[i] = w.sharedState(ctx, inst.ID, b, time.Now()) })
+	}
+	waiting := func() (n int) {
+		t.Helper()
+		if err := watch.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%GetProviderBreaker%'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for deadline := time.Now().Add(5 * time.Second); waiting() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("no call read the shared breaker's row within 5 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // time for the others to ask, had they read too
+	if n := waiting(); n != 1 {
+		t.Errorf("%d reads of the row waiting at once, want 1", n)
+	}
+	if err := lock.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for i, s := range states {
+		if !s.open || s.cooldown != 15*time.Second {
+			t.Errorf("call %d: %+v, want the row the read found (open, 15 s)", i, s)
 		}
 	}
 }

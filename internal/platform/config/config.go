@@ -67,6 +67,10 @@ type Config struct {
 	// BodyLimit is the largest request body accepted, in bytes.
 	BodyLimit  ByteSize `env:"HERALD_BODY_LIMIT" envDefault:"1048576" min:"1024" example:"2MiB" desc:"largest request body in bytes, or with a unit such as 2MiB (larger: 413)"`
 	DBMaxConns int      `env:"HERALD_DB_MAX_CONNS" envDefault:"32" min:"2" example:"64" desc:"Postgres pool size per process"`
+	// DBMinIdleConns is how many idle connections each process's pool keeps open beside
+	// those in use, so that a sudden rise of concurrent work does not open connections in
+	// its requests' path.
+	DBMinIdleConns int `env:"HERALD_DB_MIN_IDLE_CONNS" envDefault:"4" min:"0" example:"0" desc:"idle Postgres connections each process keeps open beside those in use (at most HERALD_DB_MAX_CONNS), opened in the background: when a broadcast and a burst begin at once, queries find a connection ready instead of opening one in a send's path (0 behind PgBouncer in transaction mode, which pools for you)"`
 	// RelayPackSize is the most requests the outbox relay packs into one workflow run. Packs
 	// of 100 deliver about 45% more single sends per second than packs of 50 (docs/benchmarks.md),
 	// while the run's search attribute HeraldRequestId lists at most 50 request ids (Temporal's

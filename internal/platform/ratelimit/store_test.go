@@ -27,7 +27,7 @@ func backends() []backend {
 			url := dbtest.URL(t)
 			var stores [2]ratelimit.Store
 			for i := range stores {
-				d, err := db.Open(context.Background(), url, 16)
+				d, err := db.Open(context.Background(), url, db.PoolSize{MaxConns: 16})
 				if err != nil {
 					t.Fatal(err)
 				}

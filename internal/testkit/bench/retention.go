@@ -80,7 +80,7 @@ func Retention(ctx context.Context, t *Target, live, expired, users, batch, conc
 	}
 	res.Before = ClosedLoop(ctx, concurrency, d, read)
 
-	d2, err := db.Open(ctx, t.DatabaseURL, 4)
+	d2, err := db.Open(ctx, t.DatabaseURL, db.PoolSize{MaxConns: 4})
 	if err != nil {
 		return res, err
 	}

@@ -142,7 +142,7 @@ func URL(tb testing.TB) string {
 // New returns an open pool on a fresh migrated database for the test.
 func New(tb testing.TB) *db.DB {
 	tb.Helper()
-	d, err := db.Open(context.Background(), URL(tb), 8)
+	d, err := db.Open(context.Background(), URL(tb), db.PoolSize{MaxConns: 8})
 	if err != nil {
 		tb.Fatalf("open test database: %v", err)
 	}

@@ -66,6 +66,9 @@ func New(t testing.TB, opts Options) *Env {
 	cfg.RelayPollInterval = 200 * time.Millisecond
 	cfg.ShutdownTimeout = 5 * time.Second
 	cfg.DBMaxConns = 16
+	// Many test stacks share one database server at once: none keeps idle connections
+	// open beyond those its tests used.
+	cfg.DBMinIdleConns = 0
 	// Fake providers and webhook receivers listen on loopback.
 	cfg.PrivateHosts = []string{"127.0.0.1", "localhost"}
 	// Every test client is 127.0.0.1: the per-address budgets of sign-ups, resets and
