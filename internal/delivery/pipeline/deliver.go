@@ -80,9 +80,10 @@ type Service struct {
 	// of more than a few rows) this process runs at a time (see bulkWrite; 0:
 	// DefaultBulkWriters).
 	BulkWriters int
-	// BulkShare is the percent of the time a large call's inbox writes may take while
-	// single sends are being delivered in the process (see pace.go; HERALD_BROADCAST_SHARE
-	// in a worker). 0 or 100: written flat out.
+	// BulkShare is the percent of the time a large call's inbox writes, and a wave of
+	// attempt records (commitAttempts), may take while single sends are being delivered in
+	// the process (see pace.go; HERALD_BROADCAST_SHARE in a worker). 0 or 100: written flat
+	// out.
 	BulkShare int
 	// Unsubscribe builds the one-click unsubscribe links of non-critical emails
 	// (List-Unsubscribe, {{unsubscribeUrl}}); nil: emails carry none.

@@ -2,13 +2,17 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/heraldhq/herald/db/dbsqlc"
+	"github.com/heraldhq/herald/internal/delivery/channels"
 	sendwf "github.com/heraldhq/herald/workflows/send"
 )
 
@@ -211,5 +215,58 @@ func TestRestEndsWithItsContext(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("a rest of an hour with a cancelled context did not return")
+	}
+}
+
+// The attempt records of held or failed messages come in waves (a breaker opening under
+// every batch in flight): while single sends are being delivered, a wave is written in
+// statements of pacedRecordRows with a rest after each but the last; alone, in one. Either
+// way every record is written.
+func TestAttemptRecordsYieldToSingleSends(t *testing.T) {
+	d, appID, a, _ := setup(t)
+	cfg, _ := json.Marshal(map[string]any{"host": "127.0.0.1", "port": 1, "security": "none", "from": "noreply@herald.test"})
+	if _, err := a.Channels.CreateInstance(context.Background(), appID, "email", channels.InstanceInput{Provider: "smtp", Name: "mail", Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	var recipients []string
+	for i := range 250 {
+		recipients = append(recipients, fmt.Sprintf(`{"identifier":"u%d","email":"u%d@example.com"}`, i, i))
+	}
+	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["email"]},"sendTo":{"recipients":[`+strings.Join(recipients, ",")+`]}}`)
+	_, jobs := drain(t, a, []sendwf.Cursor{{RequestID: req}})
+	if len(jobs) != 250 {
+		t.Fatalf("%d jobs, want 250", len(jobs))
+	}
+	record := func(note string) {
+		t.Helper()
+		params := make([]dbsqlc.RecordMessageAttemptErrorParams, len(jobs))
+		for i, j := range jobs {
+			params[i] = dbsqlc.RecordMessageAttemptErrorParams{ID: j.LogID, Error: &note}
+		}
+		a.commitAttempts(context.Background(), params)
+		if n := count(t, d, "SELECT count(*) FROM message_logs WHERE request_id = $1 AND error = $2", req, note); n != 250 {
+			t.Errorf("%d of 250 attempt records written, want all", n)
+		}
+	}
+	var rests []time.Duration
+	a.pace.sleep = func(_ context.Context, rest time.Duration) { rests = append(rests, rest) }
+	a.BulkShare = 50
+
+	a.noteSmall(time.Now())
+	record("held while single sends were delivered")
+	if want := (250+pacedRecordRows-1)/pacedRecordRows - 1; len(rests) != want {
+		t.Errorf("%d rests while single sends were delivered, want %d (between statements of %d): %v", len(rests), want, pacedRecordRows, rests)
+	}
+	for _, r := range rests {
+		if r <= 0 || r > maxRest {
+			t.Errorf("rest %s, want (0, %s]", r, maxRest)
+		}
+	}
+
+	rests = nil
+	a.pace.lastSmall.Store(0)
+	record("held alone")
+	if len(rests) != 0 {
+		t.Errorf("%d rests with no single send delivered, want one statement and none", len(rests))
 	}
 }
