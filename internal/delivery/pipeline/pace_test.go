@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -228,11 +227,7 @@ func TestAttemptRecordsYieldToSingleSends(t *testing.T) {
 	if _, err := a.Channels.CreateInstance(context.Background(), appID, "email", channels.InstanceInput{Provider: "smtp", Name: "mail", Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	var recipients []string
-	for i := range 250 {
-		recipients = append(recipients, fmt.Sprintf(`{"identifier":"u%d","email":"u%d@example.com"}`, i, i))
-	}
-	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["email"]},"sendTo":{"recipients":[`+strings.Join(recipients, ",")+`]}}`)
+	req := accept(t, d, appID, emailSend(250))
 	_, jobs := drain(t, a, []sendwf.Cursor{{RequestID: req}})
 	if len(jobs) != 250 {
 		t.Fatalf("%d jobs, want 250", len(jobs))

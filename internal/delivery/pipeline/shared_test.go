@@ -41,11 +41,7 @@ func TestABreakerTrippedByOneWorkerHoldsTheOthers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recipients []string
-	for i := range 10 {
-		recipients = append(recipients, fmt.Sprintf(`{"identifier":"u%d","email":"u%d@example.com"}`, i, i))
-	}
-	req := accept(t, d, appID, `{"notification":{"title":"Hi"},"override":{"channels":["email"]},"sendTo":{"recipients":[`+strings.Join(recipients, ",")+`]}}`)
+	req := accept(t, d, appID, emailSend(10))
 	_, jobs := drain(t, w1, []send.Cursor{{RequestID: req}})
 	if len(jobs) != 10 {
 		t.Fatalf("%d jobs, want 10", len(jobs))
@@ -194,4 +190,14 @@ func TestOneCallReadsAStaleSharedBreaker(t *testing.T) {
 			t.Errorf("call %d: %+v, want the row the read found (open, 15 s)", i, s)
 		}
 	}
+}
+
+// emailSend is a send request's body: an email to each of n inline recipients, u0…u<n-1>
+// at example.com.
+func emailSend(n int) string {
+	recipients := make([]string, n)
+	for i := range recipients {
+		recipients[i] = fmt.Sprintf(`{"identifier":"u%d","email":"u%d@example.com"}`, i, i)
+	}
+	return `{"notification":{"title":"Hi"},"override":{"channels":["email"]},"sendTo":{"recipients":[` + strings.Join(recipients, ",") + `]}}`
 }
