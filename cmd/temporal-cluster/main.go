@@ -3,7 +3,8 @@
 // server's own SQL tool, starts the server, runs the command with HERALD_TEST_TEMPORAL_ADDRESS
 // (the tests) and HERALD_CLUSTER_ADDRESS (the benchmark) set to its frontend, then stops it.
 // The server runs with the dynamic config docs/deployment.md asks production servers for
-// (priority and fairness, eager activities, eager start); -dynamic-config replaces it.
+// (priority and fairness, eager activities, eager start, one partition per task queue);
+// -dynamic-config replaces it.
 //
 // With -tls the frontend requires mutual TLS (`make test-cluster-tls`): the run makes a CA,
 // the frontend's certificate and client certificates with crypto/x509, checks that a
@@ -49,7 +50,7 @@ func run(ctx context.Context) (int, error) {
 	keep := flag.Bool("keep", false, "keep the scratch databases afterwards")
 	useTLS := flag.Bool("tls", false, "make the frontend require mutual TLS, with certificates made for the run")
 	dynamic := flag.String("dynamic-config", strings.Join(temporalcluster.RecommendedDynamicConfig, ","),
-		"the server's dynamic config, key=value,… (default: what docs/deployment.md asks production servers for: priority and fairness, eager activities, eager start; none: the server's defaults)")
+		"the server's dynamic config, key=value,… (default: what docs/deployment.md asks production servers for: priority and fairness, eager activities, eager start, one partition per task queue; none: the server's defaults)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		return 2, fmt.Errorf("no command to run: temporal-cluster [flags] -- COMMAND [ARGS]")

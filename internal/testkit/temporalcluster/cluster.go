@@ -312,12 +312,17 @@ system.forceSearchAttributesCacheRefreshOnRead:
 // RecommendedDynamicConfig is the dynamic config docs/deployment.md ("Temporal server
 // settings for isolation") asks production servers for (issue 28): the priority-aware
 // matcher with fairness, so the relay's priority and fairness keys (app-<id>) are honoured
-// inside every task queue; eager activities; eager workflow start (already the default).
+// inside every task queue; eager activities; eager workflow start (already the default);
+// and one partition per task queue, the size for a server with one matching host (the
+// server's default, 4, spreads a queue's tasks and polls over partitions that forward to
+// each other; docs/deployment.md says when to raise it).
 var RecommendedDynamicConfig = []string{
 	"matching.useNewMatcher=true",
 	"matching.enableFairness=true",
 	"system.enableActivityEagerExecution=true",
 	"system.enableEagerWorkflowStart=true",
+	"matching.numTaskqueueReadPartitions=1",
+	"matching.numTaskqueueWritePartitions=1",
 }
 
 // renderDynamicConfig is the dynamic config file: the raised limits, then each key=value

@@ -14,7 +14,8 @@ func TestRenderDynamicConfigAddsValuesAfterTheLimits(t *testing.T) {
 		t.Fatalf("the raised limits are not kept first:\n%s", got)
 	}
 	for _, want := range []string{"matching.useNewMatcher:\n  - value: true\n", "matching.enableFairness:\n  - value: true\n",
-		"system.enableActivityEagerExecution:\n  - value: true\n", "system.enableEagerWorkflowStart:\n  - value: true\n"} {
+		"system.enableActivityEagerExecution:\n  - value: true\n", "system.enableEagerWorkflowStart:\n  - value: true\n",
+		"matching.numTaskqueueReadPartitions:\n  - value: 1\n", "matching.numTaskqueueWritePartitions:\n  - value: 1\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
