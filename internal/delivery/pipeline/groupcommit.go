@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -149,14 +150,14 @@ func (a *Service) commitAttempts(ctx context.Context, attempts []dbsqlc.RecordMe
 		a.writeAttempts(ctx, attempts)
 		return
 	}
-	for len(attempts) > 0 {
-		part := attempts[:min(pacedRecordRows, len(attempts))]
-		attempts = attempts[len(part):]
+	var owed time.Duration // the rest the statement before asks for
+	for part := range slices.Chunk(attempts, pacedRecordRows) {
+		if a.paced(time.Now()) {
+			a.rest(ctx, owed)
+		}
 		start := time.Now()
 		a.writeAttempts(ctx, part)
-		if len(attempts) > 0 && a.paced(time.Now()) {
-			a.rest(ctx, a.restAfter(time.Since(start)))
-		}
+		owed = a.restAfter(time.Since(start))
 	}
 }
 
