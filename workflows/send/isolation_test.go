@@ -463,7 +463,23 @@ func TestBroadcastWritesItsInboxRowsBeforeItsExternalBatches(t *testing.T) {
 			}
 			var mu sync.Mutex
 			var fetched, fetchedAtFirstBatch, sent int
+			// The test environment runs each activity on a goroutine of its own, so a batch
+			// scheduled with the first slice could still start after the last slice was
+			// fetched on a loaded machine. Where the batches should start with the first
+			// slice, the later slices wait for the first batch to start (2 s at most,
+			// within the environment's 3 s): the order the workflow scheduled them in is
+			// then the order they ran in. Where they should wait for the last slice,
+			// nothing waits (the workflow schedules no batch before it).
+			var calls atomic.Int32
+			batchStarted := make(chan struct{})
+			var startOnce sync.Once
 			env.RegisterActivityWithOptions(func(_ context.Context, in DeliverInput) (DeliverResult, error) {
+				if !tc.wantAfter && calls.Add(1) > 1 {
+					select {
+					case <-batchStarted:
+					case <-time.After(2 * time.Second):
+					}
+				}
 				mu.Lock()
 				defer mu.Unlock()
 				fetched++
@@ -482,6 +498,7 @@ func TestBroadcastWritesItsInboxRowsBeforeItsExternalBatches(t *testing.T) {
 				if sent == 0 {
 					fetchedAtFirstBatch = fetched
 				}
+				startOnce.Do(func() { close(batchStarted) })
 				sent += len(in.Jobs)
 				return SendBatchResult{Sent: len(in.Jobs)}, nil
 			}, activity.RegisterOptions{Name: SendBatchActivityName})
