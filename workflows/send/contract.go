@@ -35,6 +35,16 @@ const WorkflowV2Name = "SendV2"
 // are activities of the usual size, heartbeating.
 const LocalSliceSize = 100
 
+// RampSliceSize bounds the recipients of a run's second DeliverBatch call (its first as an
+// activity) in runs of WorkflowName; the later calls take the worker's usual size. A
+// broadcast's start is when everything it set off begins at once (its run, its first
+// slice, its first email batches, and the sends of the same app's backend beside it), and
+// a full slice read and decided in one go then came on top of it: the ramp keeps that
+// moment's slice small and leaves the full ones for a second later (issue 28). A retried
+// or replayed call may take a different size: nothing depends on it but the cursors the
+// call returns.
+const RampSliceSize = 1000
+
 // WorkflowV1Name is the send workflow's first type (WorkflowV1), which runs started before
 // WorkflowName have: it keeps the workflow.GetVersion calls of the changes below, so those
 // runs replay, and continues as new as itself. Scheduled sends whose schedule began before

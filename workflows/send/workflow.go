@@ -462,6 +462,9 @@ func (r *run) fetch() {
 		in.Limit = LocalSliceSize
 		f = DeliverBatch.ExecuteLocal(r.localCtx, in)
 	} else {
+		if r.localCtx != nil && r.batches == 2 {
+			in.Limit = RampSliceSize
+		}
 		f = DeliverBatch.Execute(r.deliverCtx, in)
 	}
 	r.sel.AddFuture(f.Future, func(workflow.Future) {

@@ -318,9 +318,9 @@ func TestWorkflowContinuesAsNewWithRunsLeft(t *testing.T) {
 }
 
 // A run of the current type delivers its first slice as a local activity, at most
-// LocalSliceSize recipients, and every later slice as an activity of the worker's own
-// size; a SendV2 run (started before the change) keeps an activity for every slice, so its
-// history replays.
+// LocalSliceSize recipients, its second as an activity of at most RampSliceSize, and every
+// later slice as an activity of the worker's own size; a SendV2 run (started before the
+// change) keeps an activity of the worker's size for every slice, so its history replays.
 func TestARunsFirstSliceIsALocalActivity(t *testing.T) {
 	type call struct {
 		local bool
@@ -330,7 +330,7 @@ func TestARunsFirstSliceIsALocalActivity(t *testing.T) {
 		name string
 		want []call
 	}{
-		{WorkflowName, []call{{true, LocalSliceSize}, {false, 0}, {false, 0}}},
+		{WorkflowName, []call{{true, LocalSliceSize}, {false, RampSliceSize}, {false, 0}}},
 		{WorkflowV2Name, []call{{false, 0}, {false, 0}, {false, 0}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
