@@ -35,11 +35,11 @@ func TestWorkerQueuesAndSlots(t *testing.T) {
 	}
 }
 
-// HERALD_BROADCAST_SHARE is a percent from 1 to 100, 50 by default; anything else is
+// HERALD_BROADCAST_SHARE is a percent from 1 to 100, 25 by default; anything else is
 // refused with the variable, the range and the value given.
 func TestBroadcastShare(t *testing.T) {
 	c, err := Load(func(string) string { return "" })
-	if err != nil || c.BroadcastShare != 50 {
+	if err != nil || c.BroadcastShare != 25 {
 		t.Fatalf("default: %d, %v", c.BroadcastShare, err)
 	}
 	c, err = Load(func(k string) string { return map[string]string{"HERALD_BROADCAST_SHARE": "100"}[k] })
