@@ -49,7 +49,8 @@ type Config struct {
 	// on two cores, written flat out, they starved every other app's sends of CPU for the
 	// few seconds they took (docs/benchmarks.md, isolation, seventh round). 25 since the
 	// sixteenth round: at 50, B's p99 beside a broadcast still passed twice its idle p99 in
-	// six cluster runs of thirteen, at 25 in none of nine.
+	// six cluster runs of thirteen, at 25 in none of the nine alternating with them (two of
+	// thirteen more runs after, at 2.08 and 2.13 times).
 	BroadcastShare int `env:"HERALD_BROADCAST_SHARE" envDefault:"25" min:"1" max:"100" expect:"a percent from 1 to 100" example:"100" desc:"percent of the time a broadcast's inbox writes, and the records of a wave of held or failed messages (a provider's breaker opening), may take in a worker while single sends are being delivered there: they are then written 500 inbox rows or 100 records at a time with rests between, so other apps' one-time codes are not starved of CPU; alone they are written flat out. 25 makes a 20,000-member broadcast's in-app part beside other apps' sends take about twice as long as 50 (10–17 s against 5–9 s on two cores); 100 never rests (a database with cores to spare)"`
 	// SecretKey encrypts stored secrets. Never logged.
 	SecretKey string `env:"HERALD_SECRET_KEY" secret:"true" verbatim:"true" dflt:"— (dev generates .data/secret.key)" example:"$(openssl rand -base64 32)" desc:"encrypts stored secrets (API secrets, provider credentials, keys), signs tokens and, unless HERALD_TEMPORAL_CODEC_KEYS is set, encrypts the payloads Herald writes to Temporal; at least 32 characters, never a value published in docs or examples (Herald refuses to start); the same on every process; keep it stable"`
